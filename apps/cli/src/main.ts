@@ -1,0 +1,51 @@
+import { createAccounts } from '@platform/accounts';
+import { ConfigError } from '@platform/config';
+import { connectMongo } from '@platform/mongo';
+import { createRedis } from '@platform/redis';
+import { parseArgs } from './args.js';
+import { environmentsCommand } from './commands/environments.js';
+import { keysCommand } from './commands/keys.js';
+import { config } from './config.js';
+import { UsageError } from './usage-error.js';
+
+const USAGE = `usage:
+  cli keys create <service> [--environment <id>] [--name <name>]   create an API key (new environment unless given); prints the key
+  cli keys list --environment <id>
+  cli keys revoke <key_id>
+  cli environments create <service> [--name <name>]
+  cli environments list [<service>]
+services: usermgmt, images, notifications, links`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, flags } = parseArgs(argv);
+  const [group, ...rest] = positionals;
+  if (!group || flags['help']) {
+    console.error(USAGE);
+    return group ? 0 : 64;
+  }
+  const cfg = config.get();
+  const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'cli' });
+  const redis = createRedis(cfg.redisUrl, { name: 'cli' });
+  const accounts = createAccounts({ connection: mongo, redis, pepper: cfg.apiKeyPepper });
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    await accounts.ensureIndexes();
+    if (group === 'keys') await keysCommand(accounts, rest, flags, out);
+    else if (group === 'environments') await environmentsCommand(accounts, rest, flags, out);
+    else throw new UsageError(`unknown command ${group}`);
+    return 0;
+  } finally {
+    await mongo.close();
+    redis.disconnect();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof ConfigError) console.error(error.message);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exit(error instanceof UsageError ? 64 : 1);
+  },
+);

@@ -1,0 +1,51 @@
+import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
+import type { Logger } from '@platform/telemetry';
+import { apiKeyAuth } from './auth.js';
+import type { GatewayDeps } from './deps.js';
+import { renderError } from './render-error.js';
+import { createCorsOriginRoute } from './routes/cors-origins/create-cors-origin.route.js';
+import { updateJwtTemplateRoute } from './routes/jwt-template/update-jwt-template.route.js';
+import { createRedirectUriRoute } from './routes/redirect-uris/create-redirect-uri.route.js';
+import { createUserRoute } from './routes/users/create-user.route.js';
+import { getUserRoute } from './routes/users/get-user.route.js';
+import { createWebhookEndpointRoute } from './routes/webhook-endpoints/create-webhook-endpoint.route.js';
+import { deleteWebhookEndpointRoute } from './routes/webhook-endpoints/delete-webhook-endpoint.route.js';
+import { listWebhookEndpointsRoute } from './routes/webhook-endpoints/list-webhook-endpoints.route.js';
+import { updateWebhookEndpointRoute } from './routes/webhook-endpoints/update-webhook-endpoint.route.js';
+
+export interface BuildAppOptions extends GatewayDeps {
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  bodyLimit?: number;
+}
+
+/** The composition root of the user-management gateway; no side effects on import. */
+export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
+  const app = await createHttpApp({
+    name: 'User management API',
+    description: 'CORS origins, JWT template, redirect URIs, webhook endpoints and users of one environment.',
+    logger: options.logger,
+    renderError,
+    readiness: options.readiness,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+  });
+
+  await app.register(async (api) => {
+    api.addHook('onRequest', apiKeyAuth(options.accounts));
+    for (const route of [
+      createCorsOriginRoute,
+      updateJwtTemplateRoute,
+      createRedirectUriRoute,
+      listWebhookEndpointsRoute,
+      createWebhookEndpointRoute,
+      updateWebhookEndpointRoute,
+      deleteWebhookEndpointRoute,
+      createUserRoute,
+      getUserRoute,
+    ]) {
+      route(api as HttpApp, options);
+    }
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { Type, type HttpApp } from '@platform/http';
+import { generateId } from '@platform/secrets';
+import { USERMGMT_TOPICS, normaliseOrigin, type CorsOriginObject } from '@platform/usermgmt';
+import type { GatewayDeps } from '../../deps.js';
+import { idempotentIds } from '../../idempotency.js';
+import { CorsOrigin, errorResponses, security } from '../../schemas.js';
+
+export function createCorsOriginRoute(app: HttpApp, deps: GatewayDeps) {
+  app.post(
+    '/user_management/cors_origins',
+    {
+      schema: {
+        summary: 'Create a CORS origin for the environment',
+        tags: ['user management'],
+        security,
+        body: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+        response: { 201: CorsOrigin, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const origin = normaliseOrigin(request.body.origin);
+      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('cors_origin') }));
+      const result = (await deps.commands.send({
+        topic: USERMGMT_TOPICS.commands,
+        key: request.environmentId,
+        type: MessageTypeNames.CreateCorsOrigin,
+        value: { environment_id: request.environmentId, cors_origin_id: ids.resourceId, origin },
+        commandId: ids.commandId,
+        timeoutMs: deps.commandTimeoutMs,
+      })) as CorsOriginObject;
+      return reply.code(201).send(result);
+    },
+  );
+}

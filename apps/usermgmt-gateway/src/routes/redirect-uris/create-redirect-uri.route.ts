@@ -1,0 +1,35 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { Type, type HttpApp } from '@platform/http';
+import { generateId } from '@platform/secrets';
+import { USERMGMT_TOPICS, validateRedirectUri, type RedirectUriObject } from '@platform/usermgmt';
+import type { GatewayDeps } from '../../deps.js';
+import { idempotentIds } from '../../idempotency.js';
+import { RedirectUri, errorResponses, security } from '../../schemas.js';
+
+export function createRedirectUriRoute(app: HttpApp, deps: GatewayDeps) {
+  app.post(
+    '/user_management/redirect_uris',
+    {
+      schema: {
+        summary: 'Create a redirect URI for the environment',
+        tags: ['user management'],
+        security,
+        body: Type.Object({ uri: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+        response: { 201: RedirectUri, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const uri = validateRedirectUri(request.body.uri);
+      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('redirect_uri') }));
+      const result = (await deps.commands.send({
+        topic: USERMGMT_TOPICS.commands,
+        key: request.environmentId,
+        type: MessageTypeNames.CreateRedirectUri,
+        value: { environment_id: request.environmentId, redirect_uri_id: ids.resourceId, uri },
+        commandId: ids.commandId,
+        timeoutMs: deps.commandTimeoutMs,
+      })) as RedirectUriObject;
+      return reply.code(201).send(result);
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { Type, type HttpApp } from '@platform/http';
+import { generateId, hashPassword } from '@platform/secrets';
+import { USERMGMT_TOPICS, type UserObject } from '@platform/usermgmt';
+import type { GatewayDeps } from '../../deps.js';
+import { idempotentIds } from '../../idempotency.js';
+import { User, errorResponses, security } from '../../schemas.js';
+
+export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
+  app.post(
+    '/user_management/users',
+    {
+      schema: {
+        summary: 'Create a user',
+        description: 'Emits the user.created event to subscribed webhook endpoints.',
+        tags: ['user management'],
+        security,
+        body: Type.Object(
+          {
+            email: Type.String({ format: 'email', maxLength: 320 }),
+            password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+            first_name: Type.Optional(Type.String({ maxLength: 256 })),
+            last_name: Type.Optional(Type.String({ maxLength: 256 })),
+            email_verified: Type.Optional(Type.Boolean()),
+            external_id: Type.Optional(Type.String({ maxLength: 128 })),
+            metadata: Type.Optional(
+              Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 600 }), { maxProperties: 10 }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: User, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('user') }));
+      const result = (await deps.commands.send({
+        topic: USERMGMT_TOPICS.commands,
+        key: ids.resourceId,
+        type: MessageTypeNames.CreateUser,
+        value: {
+          environment_id: request.environmentId,
+          user_id: ids.resourceId,
+          email: body.email,
+          first_name: body.first_name ?? null,
+          last_name: body.last_name ?? null,
+          email_verified: body.email_verified ?? false,
+          external_id: body.external_id ?? null,
+          metadata: body.metadata ?? {},
+          password_hash: body.password === undefined ? null : await hashPassword(body.password),
+        },
+        commandId: ids.commandId,
+        timeoutMs: deps.commandTimeoutMs,
+      })) as UserObject;
+      return reply.code(201).send(result);
+    },
+  );
+}

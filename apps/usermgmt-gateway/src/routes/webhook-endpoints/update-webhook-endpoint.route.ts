@@ -1,0 +1,50 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { parsePublicUrl } from '@platform/egress';
+import { Type, type HttpApp } from '@platform/http';
+import { generateId } from '@platform/secrets';
+import { USERMGMT_TOPICS, validateEventTypes, type WebhookEndpointObject } from '@platform/usermgmt';
+import type { GatewayDeps } from '../../deps.js';
+import { idempotentIds } from '../../idempotency.js';
+import { IdParams, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
+
+export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
+  app.patch(
+    '/webhook_endpoints/:id',
+    {
+      schema: {
+        summary: 'Update a webhook endpoint',
+        tags: ['webhooks'],
+        security,
+        params: IdParams,
+        body: Type.Object(
+          {
+            endpoint_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+            status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
+            events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 })),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: WebhookEndpoint, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { endpoint_url, status, events } = request.body;
+      const url = endpoint_url === undefined ? null : parsePublicUrl(endpoint_url, 'endpoint_url').toString();
+      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
+      return (await deps.commands.send({
+        topic: USERMGMT_TOPICS.commands,
+        key: request.environmentId,
+        type: MessageTypeNames.UpdateWebhookEndpoint,
+        value: {
+          environment_id: request.environmentId,
+          webhook_endpoint_id: request.params.id,
+          endpoint_url: url,
+          events: events === undefined ? null : validateEventTypes(events),
+          status: status ?? null,
+        },
+        commandId: ids.commandId,
+        timeoutMs: deps.commandTimeoutMs,
+      })) as WebhookEndpointObject;
+    },
+  );
+}

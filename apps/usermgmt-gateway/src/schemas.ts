@@ -1,0 +1,79 @@
+import { Type } from '@platform/http';
+
+export const ErrorBody = Type.Object(
+  {
+    code: Type.String(),
+    message: Type.String(),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() })),
+    ),
+  },
+  { $id: 'UsermgmtError', description: 'Every error: a stable code, a message, and the invalid fields for 422.' },
+);
+
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+  503: ErrorBody,
+  504: ErrorBody,
+};
+
+const timestamps = { created_at: Type.String({ format: 'date-time' }), updated_at: Type.String({ format: 'date-time' }) };
+
+export const CorsOrigin = Type.Object({ object: Type.Literal('cors_origin'), id: Type.String(), origin: Type.String(), ...timestamps });
+export const RedirectUri = Type.Object({
+  object: Type.Literal('redirect_uri'),
+  id: Type.String(),
+  uri: Type.String(),
+  default: Type.Boolean(),
+  ...timestamps,
+});
+export const JwtTemplate = Type.Object({ object: Type.Literal('jwt_template'), content: Type.String(), ...timestamps });
+export const WebhookEndpoint = Type.Object({
+  object: Type.Literal('webhook_endpoint'),
+  id: Type.String(),
+  endpoint_url: Type.String(),
+  events: Type.Array(Type.String()),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+  secret: Type.Optional(Type.String({ description: 'Shown once, in the response that creates the endpoint.' })),
+  ...timestamps,
+});
+export const User = Type.Object({
+  object: Type.Literal('user'),
+  id: Type.String(),
+  email: Type.String(),
+  first_name: Type.Union([Type.String(), Type.Null()]),
+  last_name: Type.Union([Type.String(), Type.Null()]),
+  email_verified: Type.Boolean(),
+  profile_picture_url: Type.Union([Type.String(), Type.Null()]),
+  last_sign_in_at: Type.Union([Type.String(), Type.Null()]),
+  external_id: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Record(Type.String(), Type.String()),
+  ...timestamps,
+});
+
+export const ListMetadata = Type.Object({
+  before: Type.Union([Type.String(), Type.Null()]),
+  after: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const PaginationQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    before: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_]+$' })),
+    after: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_]+$' })),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+  },
+  { additionalProperties: false },
+);
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const security = [{ apiKey: [] }];

@@ -1,0 +1,33 @@
+import type { MessageTypeNames } from '@platform/contracts';
+import type { IncomingMessage } from '@platform/kafka';
+import { createCorsOrigin } from './create-cors-origin.handler.js';
+import { createRedirectUri } from './create-redirect-uri.handler.js';
+import { createUser } from './create-user.handler.js';
+import { createWebhookEndpoint } from './create-webhook-endpoint.handler.js';
+import { deleteWebhookEndpoint } from './delete-webhook-endpoint.handler.js';
+import type { HandlerDeps } from './deps.js';
+import { updateJwtTemplate } from './update-jwt-template.handler.js';
+import { updateWebhookEndpoint } from './update-webhook-endpoint.handler.js';
+
+type N = typeof MessageTypeNames;
+export type UsermgmtCommand =
+  | N['CreateCorsOrigin']
+  | N['UpdateJwtTemplate']
+  | N['CreateRedirectUri']
+  | N['CreateWebhookEndpoint']
+  | N['UpdateWebhookEndpoint']
+  | N['DeleteWebhookEndpoint']
+  | N['CreateUser'];
+
+/** Every user-management command has exactly one handler: a missing entry is a type error. */
+export const commandHandlers: {
+  [T in UsermgmtCommand]: (deps: HandlerDeps, message: IncomingMessage<T>) => Promise<unknown>;
+} = {
+  'platform.usermgmt.commands.CreateCorsOrigin': createCorsOrigin,
+  'platform.usermgmt.commands.UpdateJwtTemplate': updateJwtTemplate,
+  'platform.usermgmt.commands.CreateRedirectUri': createRedirectUri,
+  'platform.usermgmt.commands.CreateWebhookEndpoint': createWebhookEndpoint,
+  'platform.usermgmt.commands.UpdateWebhookEndpoint': updateWebhookEndpoint,
+  'platform.usermgmt.commands.DeleteWebhookEndpoint': deleteWebhookEndpoint,
+  'platform.usermgmt.commands.CreateUser': createUser,
+};

@@ -1,0 +1,34 @@
+import { Type, commonEnv, createConfigLoader, csv } from '@platform/config';
+
+const schema = Type.Object({
+  ...commonEnv,
+  SECRETS_SEALING_KEY: Type.String({ minLength: 16 }),
+  /** CIDRs or addresses that webhooks may reach although private (tests, on-premise receivers). */
+  EGRESS_ALLOW: Type.String({ default: '' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 15_000, minimum: 100, maximum: 120_000 }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ default: 64, minimum: 1, maximum: 1024 }),
+  WEBHOOK_PER_TARGET_CONCURRENCY: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
+  /** Compresses the retry schedule (1 = real time); tests use a small value. */
+  WEBHOOK_RETRY_SCALE: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1 }),
+  WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
+  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
+});
+
+export const config = createConfigLoader(schema, (env) => ({
+  logLevel: env.LOG_LEVEL,
+  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+  mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
+  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  sealingKey: env.SECRETS_SEALING_KEY,
+  egressAllow: csv(env.EGRESS_ALLOW),
+  delivery: {
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    perTargetConcurrency: env.WEBHOOK_PER_TARGET_CONCURRENCY,
+    retryScale: env.WEBHOOK_RETRY_SCALE,
+    pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+  },
+  health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
+  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+}));

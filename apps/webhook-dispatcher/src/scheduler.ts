@@ -1,0 +1,121 @@
+import type { Logger } from '@platform/telemetry';
+import { decide, retryDelayMs, type DeliveryDoc, type DeliveryStore, type AttemptRecord, type AttemptResult } from '@platform/webhooks';
+
+export interface SchedulerOptions {
+  store: DeliveryStore;
+  attempt: (delivery: DeliveryDoc) => Promise<{ result: AttemptResult; record: AttemptRecord }>;
+  afterOutcome: () => Promise<unknown>;
+  logger: Logger;
+  concurrency: number;
+  perTargetConcurrency: number;
+  timeoutMs: number;
+  retryScale: number;
+  pollIntervalMs: number;
+}
+
+/**
+ * Claims due deliveries from the due-time index and attempts them without blocking any consumer: at most
+ * `concurrency` in flight, at most `perTargetConcurrency` per target, so a slow target never delays others.
+ * A claim is a lease: if this process dies mid-attempt, the lease lapses and any replica retries.
+ */
+export function createScheduler(options: SchedulerOptions) {
+  const inFlightByTarget = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  let active = false;
+  let pumping: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  const leaseMs = options.timeoutMs + 30_000;
+
+  async function settle(delivery: DeliveryDoc) {
+    const { result, record } = await options.attempt(delivery);
+    const decision = decide(result);
+    const log = options.logger.child({ delivery: delivery._id, target: delivery.target.id, attempt: delivery.attempts + 1 });
+    switch (decision.action) {
+      case 'delivered':
+        await options.store.markDelivered(delivery, record);
+        log.info({ status: record.status, latency: record.latencyMs }, 'webhook delivered');
+        break;
+      case 'disable_target':
+        await options.store.disableTarget(delivery, record, `target answered ${record.status}`);
+        log.warn({ status: record.status }, 'webhook target gone; disabled');
+        break;
+      case 'give_up':
+        await options.store.deadLetter(delivery, record);
+        log.warn({ error: record.error }, 'webhook target refused; dead-lettered');
+        break;
+      case 'retry': {
+        const scheduled = retryDelayMs(delivery.attempts + 2, { scale: options.retryScale });
+        if (scheduled === undefined) {
+          await options.store.deadLetter(delivery, record);
+          log.warn({ status: record.status, error: record.error }, 'webhook dead-lettered after last attempt');
+          break;
+        }
+        const delay = Math.max(scheduled, decision.notBeforeMs ?? 0);
+        await options.store.scheduleRetry(delivery, record, new Date(Date.now() + delay));
+        log.info({ status: record.status, error: record.error, delay }, 'webhook attempt failed; retry scheduled');
+        break;
+      }
+    }
+    await options.afterOutcome();
+  }
+
+  function busyTargets(): string[] {
+    return [...inFlightByTarget].filter(([, n]) => n >= options.perTargetConcurrency).map(([t]) => t);
+  }
+
+  async function pumpOnce() {
+    while (active && running.size < options.concurrency) {
+      const delivery = await options.store.claimDue(new Date(), leaseMs, busyTargets());
+      if (!delivery) break;
+      const target = delivery.target.id;
+      inFlightByTarget.set(target, (inFlightByTarget.get(target) ?? 0) + 1);
+      const task: Promise<void> = settle(delivery)
+        .catch((error: unknown) => options.logger.error({ err: error, delivery: delivery._id }, 'delivery attempt failed'))
+        .finally(() => {
+          const left = (inFlightByTarget.get(target) ?? 1) - 1;
+          if (left <= 0) inFlightByTarget.delete(target);
+          else inFlightByTarget.set(target, left);
+          running.delete(task);
+          wake();
+        });
+      running.add(task);
+    }
+  }
+
+  async function pump() {
+    do {
+      again = false;
+      await pumpOnce().catch((error: unknown) => options.logger.error({ err: error }, 'claiming deliveries failed'));
+    } while (again && active);
+    if (!active) return;
+    const next = await options.store.nextDueAt().catch(() => null);
+    const wait = next ? Math.min(Math.max(next.getTime() - Date.now(), 10), options.pollIntervalMs) : options.pollIntervalMs;
+    clearTimeout(timer);
+    timer = setTimeout(wake, wait);
+  }
+
+  function wake() {
+    if (!active) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = pump().finally(() => (pumping = undefined));
+  }
+
+  return {
+    start() {
+      active = true;
+      wake();
+    },
+    wake,
+    inFlight: () => running.size,
+    async stop() {
+      active = false;
+      clearTimeout(timer);
+      await pumping;
+      await Promise.allSettled([...running]);
+    },
+  };
+}

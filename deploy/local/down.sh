@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Stops the local dependencies started by up.sh (or by the component scripts). Data stays in
+# $PLATFORM_STATE_DIR; see README.md to reset it.
+#   deploy/local/down.sh [kafka|ferretdb|redis|smtp ...]   (default: all four)
+set -euo pipefail
+COMPONENT=down
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+components=("$@")
+((${#components[@]})) || components=(kafka ferretdb redis smtp)
+
+declare -A pids=()
+for c in "${components[@]}"; do
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, redis or smtp)"
+  "$DEPLOY_LOCAL_DIR/$c.sh" stop &
+  pids[$c]=$!
+done
+failed=()
+for c in "${components[@]}"; do
+  wait "${pids[$c]}" || failed+=("$c")
+done
+((${#failed[@]} == 0)) || die "could not stop: ${failed[*]}"
+log "stopped: ${components[*]}"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Prints the endpoints of the local dependencies as shell exports:
+#   eval "$(deploy/local/env.sh)"
+# Honors the same PLATFORM_HOST / PLATFORM_*_PORT overrides as the start scripts. Starts nothing.
+set -euo pipefail
+COMPONENT="env"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+h="$PLATFORM_HOST"
+printf 'export KAFKA_BROKERS=%s\n' "$h:$PLATFORM_KAFKA_PORT"
+printf 'export MONGO_URL=%s\n' "mongodb://$h:$PLATFORM_MONGO_PORT"
+printf 'export REDIS_URL=%s\n' "redis://$h:$PLATFORM_REDIS_PORT"
+printf 'export SMTP_URL=%s\n' "smtp://$h:$PLATFORM_SMTP_PORT"
+printf 'export MAILBOX_URL=%s\n' "http://$h:$PLATFORM_MAILBOX_PORT"

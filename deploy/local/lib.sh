@@ -1,0 +1,272 @@
+# shellcheck shell=bash
+# Shared helpers for deploy/local/*.sh. Source it; do not run it.
+#
+#   PLATFORM_CACHE_DIR  downloads and builds (default ~/.cache/platform): bin/, kafka-libs/, build/
+#   PLATFORM_STATE_DIR  data, logs and pid files (default ~/.local/state/platform): <component>/
+#
+# Every script that sources this file sets COMPONENT first and uses `set -euo pipefail`.
+
+DEPLOY_LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+PLATFORM_CACHE_DIR="${PLATFORM_CACHE_DIR:-$HOME/.cache/platform}"
+PLATFORM_STATE_DIR="${PLATFORM_STATE_DIR:-$HOME/.local/state/platform}"
+# Every server listens on this address only. Loopback by default; the scripts are not meant for anything else.
+PLATFORM_HOST="${PLATFORM_HOST:-127.0.0.1}"
+export PLATFORM_CACHE_DIR PLATFORM_STATE_DIR PLATFORM_HOST
+
+# Endpoint defaults (override by exporting the variable before calling any script, env.sh included).
+PLATFORM_KAFKA_PORT="${PLATFORM_KAFKA_PORT:-9092}"
+PLATFORM_KAFKA_CONTROLLER_PORT="${PLATFORM_KAFKA_CONTROLLER_PORT:-9093}"
+PLATFORM_MONGO_PORT="${PLATFORM_MONGO_PORT:-27017}"
+PLATFORM_REDIS_PORT="${PLATFORM_REDIS_PORT:-6379}"
+PLATFORM_SMTP_PORT="${PLATFORM_SMTP_PORT:-1025}"
+PLATFORM_MAILBOX_PORT="${PLATFORM_MAILBOX_PORT:-8025}"
+
+COMPONENT="${COMPONENT:-platform}"
+
+log() { printf '%s [%s] %s\n' "$(date +%H:%M:%S)" "$COMPONENT" "$*" >&2; }
+warn() { log "WARNING: $*"; }
+die() {
+  log "ERROR: $*"
+  exit 1
+}
+
+# Directory of this component's runtime state (created on demand).
+state_dir() {
+  local d="$PLATFORM_STATE_DIR/$COMPONENT"
+  mkdir -p "$d"
+  printf '%s\n' "$d"
+}
+
+pid_file() { printf '%s/%s.pid\n' "$(state_dir)" "$COMPONENT"; }
+
+# Prints the pid recorded in $1 when it is a number; fails otherwise.
+read_pid() {
+  local f="$1" pid
+  [[ -s "$f" ]] || return 1
+  pid="$(tr -d '[:space:]' <"$f")"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  printf '%s\n' "$pid"
+}
+
+# True when process $1 is alive and its command line contains $2 (guards against pid reuse).
+pid_matches() {
+  local pid="$1" marker="$2" cmdline
+  kill -0 "$pid" 2>/dev/null || return 1
+  [[ -r "/proc/$pid/cmdline" ]] || return 1
+  cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)"
+  [[ "$cmdline" == *"$marker"* ]]
+}
+
+# find_by_marker MARKER: pid of a live process (not this shell) whose command line contains MARKER.
+find_by_marker() {
+  local marker="$1" p pid
+  for p in /proc/[0-9]*; do
+    pid="${p#/proc/}"
+    [[ "$pid" == "$$" || "$pid" == "${BASHPID:-}" ]] && continue
+    if pid_matches "$pid" "$marker"; then
+      printf '%s\n' "$pid"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# is_running MARKER: true when the pid file names a live process whose command line contains MARKER.
+# A stale pid file (dead process, reused pid, garbage) is removed; a process of ours whose pid file
+# was lost or clobbered is found again by MARKER and its pid file rewritten.
+is_running() {
+  local marker="$1" f pid
+  f="$(pid_file)"
+  if [[ -e "$f" ]]; then
+    if pid="$(read_pid "$f")" && pid_matches "$pid" "$marker"; then
+      return 0
+    fi
+    log "removing stale pid file $f"
+    rm -f "$f"
+  fi
+  if pid="$(find_by_marker "$marker")"; then
+    log "found a running instance (pid $pid) without a valid pid file; adopting it"
+    printf '%s\n' "$pid" >"$f"
+    return 0
+  fi
+  return 1
+}
+
+running_pid() { read_pid "$(pid_file)"; }
+
+# port_open HOST PORT: something accepts TCP connections there.
+port_open() {
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' _ "$1" "$2" 2>/dev/null
+}
+
+# Who listens on a TCP port (for error messages); empty when unknown.
+port_owner() {
+  local port="$1"
+  if command -v ss >/dev/null 2>&1; then
+    ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*users:((\(.*\)))/\1/p' | head -n1
+  fi
+}
+
+# wait_for_port HOST PORT [TIMEOUT_S]
+wait_for_port() {
+  local host="$1" port="$2" timeout="${3:-30}" deadline
+  deadline=$((SECONDS + timeout))
+  until port_open "$host" "$port"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.2
+  done
+}
+
+# wait_until TIMEOUT_S PID CMD...: run CMD until it succeeds; fail on timeout or as soon as PID dies
+# (PID may be empty for daemons that fork).
+wait_until() {
+  local timeout="$1" pid="$2" deadline
+  shift 2
+  deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      log "process $pid exited while starting"
+      return 1
+    fi
+    ((SECONDS < deadline)) || {
+      log "no answer after ${timeout}s"
+      return 1
+    }
+    sleep 0.25
+  done
+}
+
+# probe KIND ARGS...: protocol-level checks (kafka, mongo, smtp, http, tcp), see probe.py.
+probe() { python3 "$DEPLOY_LOCAL_DIR/probe.py" "$@"; }
+
+# launch_daemon PIDFILE LOGFILE CMD...: start CMD detached (own session, no stdin, output to LOGFILE,
+# immune to SIGHUP) and record its pid. The process writes its own pid before exec, so the pid is
+# right even when setsid has to fork. fd 9 (the component lock) is not inherited.
+launch_daemon() {
+  local pidf="$1" logf="$2"
+  shift 2
+  rm -f "$pidf"
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  setsid bash -c 'echo $$ >"$1"; shift; exec nohup "$@"' _ "$pidf" "$@" </dev/null >>"$logf" 2>&1 9>&- &
+  local _
+  for _ in $(seq 1 50); do
+    [[ -s "$pidf" ]] && return 0
+    sleep 0.1
+  done
+  die "could not start $1 (no pid file $pidf); see $logf"
+}
+
+# stop_pid PID [TIMEOUT_S]: SIGTERM, wait, then SIGKILL.
+stop_pid() {
+  local pid="$1" timeout="${2:-20}" deadline
+  kill -TERM "$pid" 2>/dev/null || return 0
+  deadline=$((SECONDS + timeout))
+  while kill -0 "$pid" 2>/dev/null; do
+    if ((SECONDS >= deadline)); then
+      warn "pid $pid did not stop within ${timeout}s; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      sleep 0.5
+      break
+    fi
+    sleep 0.2
+  done
+}
+
+# with_lock NAME CMD...: run CMD holding an exclusive lock (serialises concurrent installs/starts).
+# The lock is on fd 9, which launch_daemon closes for the daemons.
+with_lock() {
+  local name="$1"
+  shift
+  mkdir -p "$PLATFORM_CACHE_DIR/locks"
+  (
+    exec 9>"$PLATFORM_CACHE_DIR/locks/$name.lock"
+    flock -w 900 9 || die "timed out waiting for lock $name"
+    "$@"
+  )
+}
+
+# apt_install PKG...: apt-get install, running apt-get update first only when the install fails.
+apt_install() {
+  local sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || die "need root (or sudo) to apt-get install $*"
+    sudo=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  log "apt-get install $*"
+  if ! "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1; then
+    log "apt-get install failed; running apt-get update and retrying"
+    "${sudo[@]}" apt-get update -q >/dev/null 2>&1 || warn "apt-get update failed"
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >&2 || die "apt-get install $* failed"
+  fi
+}
+
+# ensure_cmd CMD PKG: install Debian package PKG when CMD is missing (apt runs one at a time).
+ensure_cmd() {
+  local cmd="$1" pkg="$2"
+  command -v "$cmd" >/dev/null 2>&1 && return 0
+  with_lock apt _ensure_cmd_locked "$cmd" "$pkg"
+  command -v "$cmd" >/dev/null 2>&1 || die "$cmd still missing after installing $pkg"
+}
+_ensure_cmd_locked() {
+  command -v "$1" >/dev/null 2>&1 || apt_install "$2"
+}
+
+# The service log to show when something fails.
+show_log_tail() {
+  local f="$1" n="${2:-40}"
+  [[ -s "$f" ]] || return 0
+  log "last $n lines of $f:"
+  tail -n "$n" "$f" | sed 's/^/    /' >&2
+}
+
+# go_module_dir TEMPLATE_DIR WORK_DIR MODULE: copies the throwaway go.mod from TEMPLATE_DIR into WORK_DIR,
+# downloads MODULE at the version it requires and prints the module's directory in the module cache.
+# (`go install module/cmd@version` cannot be used here: the proxy refuses the module's version list.)
+go_module_dir() {
+  local template="$1" work="$2" module="$3" dir
+  command -v go >/dev/null 2>&1 || die "the Go toolchain (go) is required to build $module"
+  mkdir -p "$work"
+  cp "$template/go.mod" "$work/go.mod"
+  rm -f "$work/go.sum"
+  dir="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "$module" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("Dir") or ""); sys.exit(1 if d.get("Error") else 0)')" ||
+    die "go mod download $module failed"
+  [[ -d "$dir" ]] || die "go mod download $module gave no directory"
+  printf '%s\n' "$dir"
+}
+
+# copy_module_source SRC DEST: writable copy of a module from the (read-only) module cache.
+copy_module_source() {
+  local src="$1" dest="$2"
+  rm -rf "$dest" "$dest.tmp"
+  mkdir -p "$(dirname "$dest")"
+  cp -r "$src" "$dest.tmp"
+  chmod -R u+w "$dest.tmp"
+  mv "$dest.tmp" "$dest"
+}
+
+# Common `status` output. Exit codes: 0 running and answering, 1 running but not answering, 3 not running.
+print_status() {
+  local marker="$1" endpoint="$2"
+  shift 2
+  if is_running "$marker"; then
+    if "$@" >/dev/null 2>&1; then
+      echo "$COMPONENT: running (pid $(running_pid)), answering at $endpoint"
+      return 0
+    fi
+    echo "$COMPONENT: running (pid $(running_pid)) but NOT answering at $endpoint"
+    return 1
+  fi
+  if "$@" >/dev/null 2>&1; then
+    echo "$COMPONENT: not started by these scripts, but something answers at $endpoint"
+    return 0
+  fi
+  echo "$COMPONENT: not running"
+  return 3
+}
+
+usage_component() {
+  echo "usage: $(basename "$0") install|start|stop|status" >&2
+  exit 2
+}

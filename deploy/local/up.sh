@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs (cached) and starts the local dependencies on loopback, in parallel, and waits until each
+# one answers. Running it again while they run is a quick no-op.
+#   deploy/local/up.sh [kafka|ferretdb|redis|smtp ...]   (default: all four)
+# Exit 0 when all answer; otherwise non-zero, naming each component that failed with the tail of its log.
+# Then: eval "$(deploy/local/env.sh)"
+set -euo pipefail
+COMPONENT=up
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+components=("$@")
+((${#components[@]})) || components=(kafka ferretdb redis smtp)
+
+run_dir="$PLATFORM_STATE_DIR/up"
+mkdir -p "$run_dir"
+start_all=$SECONDS
+
+declare -A component_of=()
+for c in "${components[@]}"; do
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, redis or smtp)"
+done
+for c in "${components[@]}"; do
+  "$DEPLOY_LOCAL_DIR/$c.sh" start >"$run_dir/$c.log.$$" 2>&1 &
+  component_of[$!]=$c
+done
+
+# Report each component as it finishes.
+failed=()
+while ((${#component_of[@]})); do
+  pid=""
+  rc=0
+  wait -n -p pid "${!component_of[@]}" || rc=$?
+  [[ -n "$pid" ]] || break
+  c="${component_of[$pid]}"
+  unset "component_of[$pid]"
+  mv -f "$run_dir/$c.log.$$" "$run_dir/$c.log"
+  if ((rc == 0)); then
+    log "$c: up ($((SECONDS - start_all))s)"
+  else
+    log "$c: FAILED (exit $rc)"
+    failed+=("$c")
+  fi
+done
+
+if ((${#failed[@]})); then
+  for c in "${failed[@]}"; do
+    log "FAILED: $c did not start. Output of '$c.sh start' ($run_dir/$c.log):"
+    tail -n 60 "$run_dir/$c.log" | sed 's/^/    /' >&2
+  done
+  die "failed to start: ${failed[*]} (state and logs under $PLATFORM_STATE_DIR)"
+fi
+
+log "all up in $((SECONDS - start_all))s"
+h="$PLATFORM_HOST"
+for c in "${components[@]}"; do
+  case "$c" in
+    kafka) echo "  Kafka     KAFKA_BROKERS=$h:$PLATFORM_KAFKA_PORT" ;;
+    ferretdb) echo "  FerretDB  MONGO_URL=mongodb://$h:$PLATFORM_MONGO_PORT" ;;
+    redis) echo "  Redis     REDIS_URL=redis://$h:$PLATFORM_REDIS_PORT" ;;
+    smtp)
+      echo "  SMTP      SMTP_URL=smtp://$h:$PLATFORM_SMTP_PORT"
+      echo "  Mailbox   MAILBOX_URL=http://$h:$PLATFORM_MAILBOX_PORT  (Mailpit web UI and /api/v1)"
+      ;;
+  esac
+done
+# shellcheck disable=SC2016 # printed literally
+echo '  Load them into a shell with: eval "$(deploy/local/env.sh)"'

@@ -1,0 +1,135 @@
+import { generateId, generateSecret, hashSecret } from '@platform/secrets';
+import { NotFoundError } from '@platform/errors';
+import { Schema, defineModel, type Connection } from '@platform/mongo';
+import type { Redis } from '@platform/redis';
+import { KEY_PREFIX, type Service } from './services.js';
+
+export interface EnvironmentRecord {
+  _id: string;
+  name: string;
+  service: Service;
+  created_at: Date;
+}
+
+export interface ApiKeyRecord {
+  _id: string;
+  environment_id: string;
+  service: Service;
+  /** HMAC-SHA256(pepper, key): the key itself is never stored. */
+  hash: string;
+  /** The first characters, to recognise a key in listings. */
+  hint: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface ApiKeyIdentity {
+  keyId: string;
+  environmentId: string;
+  service: Service;
+}
+
+export interface Accounts {
+  createEnvironment(service: Service, name: string): Promise<EnvironmentRecord>;
+  getEnvironment(id: string): Promise<EnvironmentRecord | null>;
+  listEnvironments(service?: Service): Promise<EnvironmentRecord[]>;
+  /** Returns the plaintext key: it is shown once and cannot be recovered. */
+  createKey(environmentId: string): Promise<{ record: ApiKeyRecord; key: string }>;
+  listKeys(environmentId: string): Promise<ApiKeyRecord[]>;
+  revokeKey(keyId: string): Promise<void>;
+  /** Hot path of every authenticated request: Redis first, MongoDB as the source of truth. */
+  verifyKey(service: Service, presented: string): Promise<ApiKeyIdentity | null>;
+  ensureIndexes(): Promise<void>;
+}
+
+const CACHE_TTL_S = 60;
+const NEGATIVE_TTL_S = 5;
+const MAX_KEY_LENGTH = 200;
+
+export function createAccounts(deps: { connection: Connection; redis: Redis; pepper: string }): Accounts {
+  const { connection, redis, pepper } = deps;
+  const envSchema = new Schema<EnvironmentRecord>(
+    { _id: String, name: String, service: String, created_at: Date },
+    { versionKey: false, collection: 'accounts_environments' },
+  );
+  const keySchema = new Schema<ApiKeyRecord>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true, index: true },
+      service: { type: String, required: true },
+      hash: { type: String, required: true, unique: true },
+      hint: String,
+      created_at: Date,
+      revoked_at: { type: Date, default: null },
+    },
+    { versionKey: false, collection: 'accounts_api_keys' },
+  );
+  const Environment = defineModel(connection, 'AccountsEnvironment', envSchema);
+  const ApiKey = defineModel(connection, 'AccountsApiKey', keySchema);
+  const cacheKey = (hash: string) => `apikey:${hash}`;
+
+  return {
+    async ensureIndexes() {
+      await Promise.all([Environment.init(), ApiKey.init()]);
+    },
+    async createEnvironment(service, name) {
+      const record: EnvironmentRecord = { _id: generateId('environment'), name, service, created_at: new Date() };
+      await Environment.create(record);
+      return record;
+    },
+    async getEnvironment(id) {
+      return Environment.findById(id).lean<EnvironmentRecord>();
+    },
+    async listEnvironments(service) {
+      return Environment.find(service ? { service } : {}).sort({ _id: 1 }).lean<EnvironmentRecord[]>();
+    },
+    async createKey(environmentId) {
+      const env = await Environment.findById(environmentId).lean<EnvironmentRecord>();
+      if (!env) throw new NotFoundError('environment_not_found', `No environment ${environmentId}`);
+      const key = generateSecret(KEY_PREFIX[env.service], 40);
+      const record: ApiKeyRecord = {
+        _id: generateId('key'),
+        environment_id: env._id,
+        service: env.service,
+        hash: hashSecret(key, pepper),
+        hint: `${key.slice(0, KEY_PREFIX[env.service].length + 4)}…`,
+        created_at: new Date(),
+        revoked_at: null,
+      };
+      await ApiKey.create(record);
+      await redis.del(cacheKey(record.hash)); // drop a negative cache entry, if any
+      return { record, key };
+    },
+    async listKeys(environmentId) {
+      return ApiKey.find({ environment_id: environmentId }).sort({ _id: 1 }).lean<ApiKeyRecord[]>();
+    },
+    async revokeKey(keyId) {
+      const record = await ApiKey.findOneAndUpdate(
+        { _id: keyId },
+        { $set: { revoked_at: new Date() } },
+        { new: true },
+      ).lean<ApiKeyRecord>();
+      if (!record) throw new NotFoundError('key_not_found', `No API key ${keyId}`);
+      await redis.del(cacheKey(record.hash));
+    },
+    async verifyKey(service, presented) {
+      if (presented.length === 0 || presented.length > MAX_KEY_LENGTH) return null;
+      // The lookup is by keyed hash, so comparing hashes by equality leaks nothing about the key.
+      const hash = hashSecret(presented, pepper);
+      const cached = await redis.get(cacheKey(hash)).catch(() => null);
+      if (cached === '-') return null;
+      if (cached) {
+        const identity = JSON.parse(cached) as ApiKeyIdentity;
+        return identity.service === service ? identity : null;
+      }
+      const record = await ApiKey.findOne({ hash, revoked_at: null }).lean<ApiKeyRecord>();
+      if (!record) {
+        await redis.set(cacheKey(hash), '-', 'EX', NEGATIVE_TTL_S).catch(() => undefined);
+        return null;
+      }
+      const identity: ApiKeyIdentity = { keyId: record._id, environmentId: record.environment_id, service: record.service };
+      await redis.set(cacheKey(hash), JSON.stringify(identity), 'EX', CACHE_TTL_S).catch(() => undefined);
+      return identity.service === service ? identity : null;
+    },
+  };
+}

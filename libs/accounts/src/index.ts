@@ -1,0 +1,4 @@
+export { createAccounts } from './accounts.js';
+export type { Accounts, ApiKeyIdentity, EnvironmentRecord, ApiKeyRecord } from './accounts.js';
+export { SERVICES, isService } from './services.js';
+export type { Service } from './services.js';

@@ -1,0 +1,26 @@
+import { Type } from '@sinclair/typebox';
+
+/** Variables every process reads; each app spreads these into its own schema. */
+export const commonEnv = {
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  KAFKA_BROKERS: Type.String({ default: '127.0.0.1:9092', minLength: 1 }),
+  KAFKA_TOPIC_PREFIX: Type.String({ default: '' }),
+  MONGO_URL: Type.String({ default: 'mongodb://127.0.0.1:27017', pattern: '^mongodb(\\+srv)?://' }),
+  MONGO_DB: Type.String({ default: 'platform', minLength: 1 }),
+  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 15000, minimum: 0 }),
+} as const;
+
+export function csv(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,78 @@
+import avro from 'avsc';
+import { InputError } from '@platform/errors';
+import { currentSchemas, releasedSchemas } from './generated/schemas.js';
+import type { MessageType, MessageTypes } from './generated/types.js';
+
+export interface EncodedMessage {
+  type: MessageType;
+  /** First 16 hex chars of the schema's SHA-256 fingerprint; travels in the `schema` header. */
+  schemaId: string;
+  value: Buffer;
+}
+
+const readers = new Map<string, avro.Type>();
+for (const [name, schema] of Object.entries(currentSchemas)) readers.set(name, avro.Type.forSchema(schema));
+
+const writers = new Map<string, avro.Type>();
+for (const [id, schema] of Object.entries(releasedSchemas)) writers.set(id, avro.Type.forSchema(schema));
+
+const resolvers = new Map<string, unknown>();
+
+export function schemaIdOf(type: avro.Type): string {
+  return type.fingerprint('sha256').toString('hex').slice(0, 16);
+}
+
+export function isMessageType(name: string): name is MessageType {
+  return readers.has(name);
+}
+
+function readerFor(type: string): avro.Type {
+  const reader = readers.get(type);
+  if (!reader) throw new InputError('unknown_message_type', `Unknown message type ${type}`);
+  return reader;
+}
+
+/** Lists every field that does not fit the schema, by path. */
+export function validateMessage(type: MessageType, value: unknown): string[] {
+  const problems: string[] = [];
+  readerFor(type).isValid(value, {
+    errorHook(path: string[], got: unknown) {
+      problems.push(`${path.join('.') || '(root)'}: unexpected ${JSON.stringify(got)?.slice(0, 80)}`);
+    },
+  });
+  return problems;
+}
+
+export function encodeMessage<T extends MessageType>(type: T, value: MessageTypes[T]): EncodedMessage {
+  const reader = readerFor(type);
+  const problems = validateMessage(type, value);
+  if (problems.length > 0) {
+    throw new InputError('invalid_message', `${type} does not match its schema: ${problems.join('; ')}`);
+  }
+  return { type, schemaId: schemaIdOf(reader), value: reader.toBuffer(value) };
+}
+
+/** Decodes with the writer's schema (by id) resolved into the current reader schema. */
+export function decodeMessage<T extends MessageType>(type: T, schemaId: string, value: Buffer): MessageTypes[T] {
+  const reader = readerFor(type);
+  const resolver = schemaIdOf(reader) === schemaId ? undefined : resolverFor(type, reader, schemaId);
+  try {
+    return reader.fromBuffer(value, resolver as never) as MessageTypes[T];
+  } catch (cause) {
+    throw new InputError('undecodable_message', `Could not decode ${type} with schema ${schemaId}`, { cause });
+  }
+}
+
+function resolverFor(type: string, reader: avro.Type, schemaId: string): unknown {
+  const key = `${type}@${schemaId}`;
+  let resolver = resolvers.get(key);
+  if (!resolver) {
+    const writer = writers.get(schemaId);
+    if (!writer || writer.name !== type) {
+      throw new InputError('unknown_schema', `No schema ${schemaId} is known for ${type}`);
+    }
+    resolver = reader.createResolver(writer);
+    resolvers.set(key, resolver);
+  }
+  return resolver;
+}

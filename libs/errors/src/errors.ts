@@ -1,0 +1,136 @@
+/**
+ * Domain errors know nothing of HTTP or Kafka. Each carries a stable `code`, a `kind` that the edges
+ * map (HTTP status per API, retry or reject in workers), a `retriable` flag and an optional `cause`.
+ */
+export type ErrorKind =
+  | 'input'
+  | 'unauthenticated'
+  | 'not_allowed'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'deadline'
+  | 'internal';
+
+export interface FieldIssue {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface SerializedError {
+  kind: ErrorKind;
+  code: string;
+  message: string;
+  retriable: boolean;
+  issues?: FieldIssue[];
+  retryAfterSeconds?: number;
+}
+
+interface ErrorOptions {
+  cause?: unknown;
+  issues?: FieldIssue[];
+  retryAfterSeconds?: number;
+}
+
+export abstract class PlatformError extends Error {
+  abstract readonly kind: ErrorKind;
+  readonly retriable: boolean = false;
+  readonly issues: FieldIssue[];
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly code: string,
+    message: string,
+    options: ErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.issues = options.issues ?? [];
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export class InputError extends PlatformError {
+  readonly kind = 'input';
+}
+export class UnauthenticatedError extends PlatformError {
+  readonly kind = 'unauthenticated';
+}
+export class NotAllowedError extends PlatformError {
+  readonly kind = 'not_allowed';
+}
+export class NotFoundError extends PlatformError {
+  readonly kind = 'not_found';
+}
+export class ConflictError extends PlatformError {
+  readonly kind = 'conflict';
+}
+export class PayloadTooLargeError extends PlatformError {
+  readonly kind = 'too_large';
+}
+export class UnsupportedMediaTypeError extends PlatformError {
+  readonly kind = 'unsupported_media_type';
+}
+export class RateLimitedError extends PlatformError {
+  readonly kind = 'rate_limited';
+  override readonly retriable = true;
+}
+export class UnavailableError extends PlatformError {
+  readonly kind = 'unavailable';
+  override readonly retriable = true;
+}
+export class DeadlineExceededError extends PlatformError {
+  readonly kind = 'deadline';
+  override readonly retriable = true;
+}
+export class InternalError extends PlatformError {
+  readonly kind = 'internal';
+}
+
+const byKind: Record<ErrorKind, new (code: string, message: string, options?: ErrorOptions) => PlatformError> = {
+  input: InputError,
+  unauthenticated: UnauthenticatedError,
+  not_allowed: NotAllowedError,
+  not_found: NotFoundError,
+  conflict: ConflictError,
+  too_large: PayloadTooLargeError,
+  unsupported_media_type: UnsupportedMediaTypeError,
+  rate_limited: RateLimitedError,
+  unavailable: UnavailableError,
+  deadline: DeadlineExceededError,
+  internal: InternalError,
+};
+
+export function isPlatformError(error: unknown): error is PlatformError {
+  return error instanceof PlatformError;
+}
+
+/** Anything thrown that is not a domain error becomes an internal error whose message hides the details. */
+export function toPlatformError(error: unknown): PlatformError {
+  if (isPlatformError(error)) return error;
+  return new InternalError('internal_error', 'An internal error occurred.', { cause: error });
+}
+
+export function serializeError(error: PlatformError): SerializedError {
+  const out: SerializedError = {
+    kind: error.kind,
+    code: error.code,
+    message: error.message,
+    retriable: error.retriable,
+  };
+  if (error.issues.length > 0) out.issues = error.issues;
+  if (error.retryAfterSeconds !== undefined) out.retryAfterSeconds = error.retryAfterSeconds;
+  return out;
+}
+
+export function deserializeError(data: SerializedError): PlatformError {
+  const Ctor = byKind[data.kind] ?? InternalError;
+  const options: ErrorOptions = {};
+  if (data.issues) options.issues = data.issues;
+  if (data.retryAfterSeconds !== undefined) options.retryAfterSeconds = data.retryAfterSeconds;
+  return new Ctor(data.code, data.message, options);
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import sensible from '@fastify/sensible';
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { InputError, NotFoundError } from '@platform/errors';
+import { fromFastifyError } from './fastify-errors.js';
+import type { ErrorRenderer } from './render.js';
+
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export interface HttpAppOptions {
+  name: string;
+  version?: string;
+  description?: string;
+  logger: FastifyBaseLogger;
+  renderError: ErrorRenderer;
+  readiness?: ReadinessCheck[];
+  bodyLimit?: number;
+  /** Security schemes for the OpenAPI document (route schemas name them in `security`). */
+  securitySchemes?: NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>['securitySchemes'];
+  trustProxy?: boolean;
+}
+
+export type HttpApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The one Fastify factory every gateway uses: schema validation on every route, one error model rendered
+ * in each API's own shape, `/healthz`, `/readyz` and `/openapi.json`.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    return503OnClosing: true,
+    connectionTimeout: 30_000,
+    requestTimeout: 60_000,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(sensible);
+
+  // Official SDKs of some APIs send `Content-Type: application/json` with an empty body on GET and DELETE.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    defaultJson(request, body.toString(), (error, value) => {
+      if (error) return done(new InputError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      done(null, value);
+    });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: options.name, version: options.version ?? '1.0.0', description: options.description ?? '' },
+      components: { securitySchemes: options.securitySchemes ?? {} },
+    },
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((raw, request, reply) => {
+    const error = fromFastifyError(raw);
+    const rendered = options.renderError(error, request);
+    if (rendered.statusCode >= 500) request.log.error({ err: raw }, 'request failed');
+    else request.log.info({ code: error.code, status: rendered.statusCode }, 'request rejected');
+    void reply
+      .code(rendered.statusCode)
+      .headers(rendered.headers ?? {})
+      .type('application/json; charset=utf-8')
+      .send(rendered.body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const rendered = options.renderError(new NotFoundError('route_not_found', 'Not Found'), request);
+    void reply.code(rendered.statusCode).headers(rendered.headers ?? {}).send(rendered.body);
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const results = await Promise.all(
+      (options.readiness ?? []).map(async ({ name, check }) => {
+        try {
+          await Promise.race([
+            check(),
+            new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref()),
+          ]);
+          return [name, 'ok'] as const;
+        } catch (error) {
+          return [name, `failed: ${(error as Error).message}`] as const;
+        }
+      }),
+    );
+    const ready = results.every(([, state]) => state === 'ok');
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  return app as unknown as HttpApp;
+}

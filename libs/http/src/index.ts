@@ -1,0 +1,7 @@
+export { createHttpApp } from './create-app.js';
+export type { HttpApp, HttpAppOptions, ReadinessCheck } from './create-app.js';
+export { defaultStatusFor } from './status.js';
+export type { ErrorRenderer, RenderedError } from './render.js';
+export { Type } from '@sinclair/typebox';
+export type { Static, TSchema } from '@sinclair/typebox';
+export type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,0 +1,19 @@
+import type { ErrorKind } from '@platform/errors';
+
+const statuses: Record<ErrorKind, number> = {
+  input: 400,
+  unauthenticated: 401,
+  not_allowed: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  deadline: 504,
+};
+
+export function defaultStatusFor(kind: ErrorKind): number {
+  return statuses[kind];
+}

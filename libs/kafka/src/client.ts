@@ -1,0 +1,46 @@
+import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import type { Logger } from '@platform/telemetry';
+
+export interface KafkaOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** Prepended to every topic name, so tests and tenants of one cluster never collide. */
+  topicPrefix?: string;
+  connectionTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export interface KafkaClient {
+  kafka: Kafka;
+  clientId: string;
+  topicPrefix: string;
+  logger: Logger;
+}
+
+const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+export function createKafka(options: KafkaOptions): KafkaClient {
+  const logger = options.logger.child({ component: 'kafka' });
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    connectionTimeout: options.connectionTimeoutMs ?? 5000,
+    requestTimeout: options.requestTimeoutMs ?? 15000,
+    retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 },
+    logLevel: logLevel.WARN,
+    logCreator:
+      () =>
+      ({ level, log }: LogEntry) => {
+        const { message, ...extra } = log;
+        // kafkajs reports every rebalance of a group it is leaving as an error during shutdown; keep them at warn.
+        logger[levels[level] ?? 'info']({ ...extra }, message);
+      },
+  });
+  return { kafka, clientId: options.clientId, topicPrefix: options.topicPrefix ?? '', logger };
+}

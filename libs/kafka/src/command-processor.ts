@@ -1,0 +1,59 @@
+import type { MessageType } from '@platform/contracts';
+import { isPlatformError, serializeError, toPlatformError, type SerializedError } from '@platform/errors';
+import type { Logger } from '@platform/telemetry';
+import type { CommandReply, ReplyTransport } from './command-bus.js';
+import type { IncomingMessage, MessageHandler } from './consumer.js';
+
+export type StoredReply = { ok: true; result: unknown } | { ok: false; error: SerializedError };
+
+/** Remembers each command's reply by command id so a redelivered or retried command answers the same. */
+export interface CommandResultStore {
+  get(commandId: string): Promise<StoredReply | undefined>;
+  save(commandId: string, reply: StoredReply): Promise<void>;
+}
+
+export interface CommandProcessor {
+  wrap<T extends MessageType>(handler: (message: IncomingMessage<T>) => Promise<unknown>): MessageHandler<T>;
+}
+
+/**
+ * Turns a domain handler into a command consumer: dedupe by command id, map domain rejections to a
+ * reply (not a retry), let transient failures throw (the consumer retries), then reply to the sender.
+ */
+export function createCommandProcessor(options: {
+  store: CommandResultStore;
+  transport: ReplyTransport;
+  logger: Logger;
+}): CommandProcessor {
+  async function reply(message: IncomingMessage, stored: StoredReply) {
+    const { correlationId, replyTo } = message.meta;
+    if (!correlationId || !replyTo) return;
+    const body: CommandReply = stored.ok
+      ? { correlation_id: correlationId, ok: true, result: stored.result }
+      : { correlation_id: correlationId, ok: false, error: stored.error };
+    await options.transport.publish(replyTo, JSON.stringify(body)).catch((error: unknown) => {
+      options.logger.warn({ err: error, command: message.meta.id }, 'reply not delivered');
+    });
+  }
+
+  return {
+    wrap(handler) {
+      return async (message) => {
+        const previous = await options.store.get(message.meta.id);
+        if (previous) {
+          await reply(message, previous);
+          return;
+        }
+        let outcome: StoredReply;
+        try {
+          outcome = { ok: true, result: (await handler(message)) ?? null };
+        } catch (error) {
+          if (!isPlatformError(error) || error.retriable) throw error;
+          outcome = { ok: false, error: serializeError(toPlatformError(error)) };
+        }
+        await options.store.save(message.meta.id, outcome);
+        await reply(message, outcome);
+      };
+    },
+  };
+}

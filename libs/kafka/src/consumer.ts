@@ -1,0 +1,184 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Consumer, EachMessagePayload, Producer } from 'kafkajs';
+import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
+import { isPlatformError } from '@platform/errors';
+import { SpanKind, extractTraceContext, withSpan } from '@platform/telemetry';
+import { backoffDelay } from './backoff.js';
+import type { KafkaClient } from './client.js';
+import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
+import { topicName } from './topics.js';
+
+export interface IncomingMessage<T extends MessageType = MessageType> {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  type: T;
+  value: MessageTypes[T];
+  meta: MessageMeta;
+  /** Long handlers call this between steps; the runner also heartbeats on a timer while a handler runs. */
+  heartbeat(): Promise<void>;
+}
+
+export type MessageHandler<T extends MessageType> = (message: IncomingMessage<T>) => Promise<void>;
+
+/** A typed map from message type to handler: a handler for a missing type is a type error at the call site. */
+export type HandlerMap<K extends MessageType> = { [T in K]: MessageHandler<T> };
+
+export interface ConsumerOptions<K extends MessageType> {
+  client: KafkaClient;
+  groupId: string;
+  /** Logical topic names (the client's prefix is added). */
+  topics: string[];
+  handlers: HandlerMap<K>;
+  /** Attempts for a retriable failure before the message goes to `<topic>.dlq`. */
+  maxAttempts?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  partitionsConsumedConcurrently?: number;
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  fromBeginning?: boolean;
+  /** Names the consuming process in spans (`platform.component`). */
+  component?: string;
+}
+
+export interface ConsumerHandle {
+  /** Resolves once the group has been joined and partitions assigned. */
+  ready: Promise<void>;
+  /** Finishes in-flight messages, commits offsets and leaves the group. */
+  stop(): Promise<void>;
+  isRunning(): boolean;
+}
+
+export async function runConsumer<K extends MessageType>(options: ConsumerOptions<K>): Promise<ConsumerHandle> {
+  const { client } = options;
+  const logger = client.logger.child({ group: options.groupId });
+  const maxAttempts = options.maxAttempts ?? 5;
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 3000;
+  const consumer: Consumer = client.kafka.consumer({
+    groupId: `${client.topicPrefix}${options.groupId}`,
+    sessionTimeout: options.sessionTimeoutMs ?? 30000,
+    heartbeatInterval: heartbeatIntervalMs,
+    allowAutoTopicCreation: false,
+  });
+  const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  let stopping = false;
+  let running = false;
+
+  const handlers = options.handlers as unknown as Record<string, MessageHandler<MessageType> | undefined>;
+
+  async function deadLetter(payload: EachMessagePayload, reason: string, attempts: number) {
+    const headers: Record<string, string> = {
+      ...headersToStrings(payload.message.headers),
+      [HEADERS.error]: reason.slice(0, 1000),
+      [HEADERS.attempt]: String(attempts),
+    };
+    await deadLetters.send({
+      topic: `${payload.topic}.dlq`,
+      acks: -1,
+      messages: [{ key: payload.message.key, value: payload.message.value, headers }],
+    });
+    logger.error({ topic: payload.topic, offset: payload.message.offset, reason }, 'message dead-lettered');
+  }
+
+  async function handle(payload: EachMessagePayload): Promise<void> {
+    const { message, topic, partition } = payload;
+    const meta = readHeaders(message.headers);
+    if (!meta || !message.value) {
+      await deadLetter(payload, 'missing ce_* headers or empty body', 0);
+      return;
+    }
+    const handler = handlers[meta.type];
+    if (!handler) return; // a topic may carry types this group does not care about
+    if (!isMessageType(meta.type)) {
+      await deadLetter(payload, `unknown message type ${meta.type}`, 0);
+      return;
+    }
+    let value: MessageTypes[MessageType];
+    try {
+      value = decodeMessage(meta.type, meta.schema, message.value);
+    } catch (error) {
+      await deadLetter(payload, (error as Error).message, 0);
+      return;
+    }
+    const incoming: IncomingMessage = {
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key?.toString() ?? null,
+      type: meta.type,
+      value,
+      meta,
+      heartbeat: payload.heartbeat,
+    };
+    const parent = extractTraceContext(meta.raw);
+    for (let attempt = 1; ; attempt++) {
+      const timer = setInterval(() => void payload.heartbeat().catch(() => undefined), heartbeatIntervalMs);
+      try {
+        await withSpan(
+          '@platform/kafka',
+          `process ${meta.type}`,
+          {
+            kind: SpanKind.CONSUMER,
+            parent,
+            attributes: {
+              'messaging.system': 'kafka',
+              'messaging.destination.name': topic,
+              'messaging.consumer.group.name': options.groupId,
+              'messaging.message.id': meta.id,
+              'messaging.kafka.offset': Number(message.offset),
+              'platform.component': options.component ?? options.groupId,
+            },
+          },
+          () => handler(incoming),
+        );
+        return;
+      } catch (error) {
+        const retriable = !isPlatformError(error) || error.retriable;
+        const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        if (!retriable || attempt >= maxAttempts) {
+          await deadLetter(payload, reason, attempt);
+          return;
+        }
+        if (stopping) throw error; // leave the offset uncommitted: the next owner retries it
+        const delay = backoffDelay(attempt, options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
+        logger.warn({ err: error, topic, offset: message.offset, attempt, delay }, 'handler failed, retrying');
+        await sleep(delay);
+      } finally {
+        clearInterval(timer);
+      }
+    }
+  }
+
+  await deadLetters.connect();
+  await consumer.connect();
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => markReady());
+  consumer.on(consumer.events.CRASH, (event) => {
+    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
+  });
+  for (const topic of options.topics) {
+    await consumer.subscribe({ topic: topicName(client, topic), fromBeginning: options.fromBeginning ?? true });
+  }
+  await consumer.run({
+    autoCommit: true,
+    autoCommitInterval: 1000,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+    eachMessage: handle,
+  });
+  running = true;
+
+  return {
+    ready,
+    isRunning: () => running,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      await consumer.disconnect();
+      await deadLetters.disconnect();
+      running = false;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+export { createKafka } from './client.js';
+export type { KafkaClient, KafkaOptions } from './client.js';
+export { ensureTopics, topicName } from './topics.js';
+export type { TopicSpec } from './topics.js';
+export { createPublisher } from './publisher.js';
+export type { Publisher, OutgoingMessage } from './publisher.js';
+export { runConsumer } from './consumer.js';
+export type { ConsumerHandle, ConsumerOptions, IncomingMessage, MessageHandler, HandlerMap } from './consumer.js';
+export { HEADERS, readHeaders } from './headers.js';
+export type { MessageMeta } from './headers.js';
+export { createCommandBus } from './command-bus.js';
+export type { CommandBus, CommandReply, ReplyTransport } from './command-bus.js';
+export { createCommandProcessor } from './command-processor.js';
+export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
+export { createOutboxRelay } from './outbox-relay.js';
+export type { OutboxRelay, OutboxSource, OutboxEntry } from './outbox-relay.js';
+export { backoffDelay } from './backoff.js';

@@ -1,0 +1,111 @@
+import type { MessageType } from '@platform/contracts';
+import type { Logger } from '@platform/telemetry';
+import type { Publisher } from './publisher.js';
+
+/** An event written in the same document as the state change it reports (transactional outbox). */
+export interface OutboxEntry {
+  id: string;
+  topic: string;
+  key: string;
+  type: MessageType;
+  value: unknown;
+  /** Trace context captured when the entry was written. */
+  headers?: Record<string, string>;
+}
+
+export interface OutboxSource {
+  name: string;
+  /** Documents that still hold unpublished entries, oldest first. */
+  pending(limit: number): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
+  acknowledge(docId: string, entryIds: string[]): Promise<void>;
+}
+
+export interface OutboxRelay {
+  /** Publish what is pending now (called right after a write, so events do not wait for the sweep). */
+  flush(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes outbox entries with their stored id as the event id, then removes them. A crash between
+ * publish and acknowledge re-publishes the same ids, which consumers dedupe.
+ */
+export function createOutboxRelay(options: {
+  publisher: Publisher;
+  sources: OutboxSource[];
+  logger: Logger;
+  intervalMs?: number;
+  batchSize?: number;
+}): OutboxRelay {
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<number> | undefined;
+  let again = false;
+
+  async function drain(): Promise<number> {
+    let published = 0;
+    for (const source of options.sources) {
+      for (;;) {
+        const docs = await source.pending(options.batchSize ?? 100);
+        if (docs.length === 0) break;
+        await options.publisher.publishMany(
+          docs.flatMap((d) =>
+            d.entries.map((e) => ({
+              topic: e.topic,
+              key: e.key,
+              type: e.type,
+              value: e.value as never,
+              id: e.id,
+              headers: e.headers ?? {},
+            })),
+          ),
+        );
+        for (const d of docs) {
+          await source.acknowledge(
+            d.docId,
+            d.entries.map((e) => e.id),
+          );
+          published += d.entries.length;
+        }
+        if (docs.length < (options.batchSize ?? 100)) break;
+      }
+    }
+    return published;
+  }
+
+  async function flush(): Promise<number> {
+    if (inFlight) {
+      again = true;
+      return inFlight;
+    }
+    inFlight = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await drain();
+      } while (again);
+      return total;
+    })().finally(() => (inFlight = undefined));
+    return inFlight;
+  }
+
+  return {
+    flush,
+    start() {
+      const tick = () => {
+        flush()
+          .catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'))
+          .finally(() => {
+            if (timer) timer = setTimeout(tick, options.intervalMs ?? 1000);
+          });
+      };
+      timer = setTimeout(tick, 0);
+    },
+    async stop() {
+      const t = timer;
+      timer = undefined;
+      if (t) clearTimeout(t);
+      await inFlight?.catch(() => undefined);
+    },
+  };
+}

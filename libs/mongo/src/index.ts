@@ -1,0 +1,11 @@
+export { connectMongo, pingMongo } from './connection.js';
+export { defineModel } from './define-model.js';
+export type { MongoConnection } from './connection.js';
+export { isDuplicateKeyError } from './errors.js';
+export { outboxSchemaFields, createMongoOutboxSource, appendOutbox } from './outbox.js';
+export type { StoredOutboxEntry, OutboxCollection } from './outbox.js';
+export { createMongoCommandResultStore } from './command-results.js';
+export { startExpirySweeper } from './sweeper.js';
+export { encodeCursor, decodeCursor } from './cursor.js';
+export { Schema, Types } from 'mongoose';
+export type { Connection, Model, HydratedDocument, InferSchemaType } from 'mongoose';

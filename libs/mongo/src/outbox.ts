@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { mongo } from 'mongoose';
+
+type Document = mongo.Document;
+export type OutboxCollection = mongo.Collection<Document>;
+import type { MessageType } from '@platform/contracts';
+
+export interface StoredOutboxEntry {
+  id: string;
+  topic: string;
+  key: string;
+  type: MessageType;
+  value: unknown;
+  headers?: Record<string, string>;
+  created_at: Date;
+}
+
+/** Add to an aggregate's schema: events wait here, in the same document as the change they report. */
+export const outboxSchemaFields = {
+  outbox: {
+    type: [{ _id: false, id: String, topic: String, key: String, type: String, value: {}, headers: {}, created_at: Date }],
+    default: [],
+  },
+  has_outbox: { type: Boolean, default: false, index: true },
+};
+
+/** The `$push` part of an update that records events with the change. */
+export function appendOutbox(entries: Array<Omit<StoredOutboxEntry, 'id' | 'created_at'> & { id?: string }>) {
+  const now = new Date();
+  return {
+    $push: { outbox: { $each: entries.map((e) => ({ ...e, id: e.id ?? randomUUID(), created_at: now })) } },
+    $set: { has_outbox: true },
+  };
+}
+
+interface OutboxDoc {
+  _id: unknown;
+  outbox: StoredOutboxEntry[];
+}
+
+export function createMongoOutboxSource(collection: OutboxCollection, name = collection.collectionName) {
+  return {
+    name,
+    async pending(limit: number) {
+      const docs = (await collection
+        .find({ has_outbox: true }, { projection: { outbox: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray()) as unknown as OutboxDoc[];
+      return docs
+        .filter((d) => d.outbox.length > 0)
+        .map((d) => ({ docId: String(d._id), entries: d.outbox.map((e) => ({ ...e })) }));
+    },
+    async acknowledge(docId: string, entryIds: string[]) {
+      // Aggregates here use string ids (prefixed, like we_…), never ObjectIds.
+      const filter = { _id: docId as unknown as Document['_id'] };
+      await collection.updateOne(filter, { $pull: { outbox: { id: { $in: entryIds } } } as Document });
+      await collection.updateOne({ ...filter, outbox: { $size: 0 } }, { $set: { has_outbox: false } });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Unbiased base62 from CSPRNG bytes (rejection sampling). */
+function base62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A high-entropy secret such as `sk_live_…` or `whsec_…`; 40 base62 chars is ~238 bits. */
+export function generateSecret(prefix: string, length = 40): string {
+  return `${prefix}${base62(length)}`;
+}
+
+/**
+ * Time-ordered, prefixed identifier like WorkOS's (`we_01H…`): a 48-bit millisecond timestamp
+ * followed by 80 random bits, in Crockford base32 (ULID layout), so ids sort by creation time.
+ */
+export function generateId(prefix: string, now = Date.now()): string {
+  const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = crockford[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let rand = '';
+  for (const byte of randomBytes(16)) rand += crockford[byte % 32];
+  return `${prefix}_${time}${rand}`;
+}
+
+/**
+ * Machine secrets are long random strings, so a keyed fast hash (HMAC-SHA256 with a server-side pepper)
+ * is as strong as a slow hash for them and keeps authentication off the CPU's critical path.
+ */
+export function hashSecret(secret: string, pepper: string): string {
+  return createHmac('sha256', pepper).update(secret).digest('hex');
+}
+
+export function verifySecret(secret: string, expectedHash: string, pepper: string): boolean {
+  return safeEqual(hashSecret(secret, pepper), expectedHash);
+}
+
+/** Constant-time string comparison; different lengths compare false without an early exit on content. */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  if (left.length !== right.length) {
+    timingSafeEqual(left, left);
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}

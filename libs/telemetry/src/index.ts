@@ -1,0 +1,8 @@
+export { createLogger } from './logger.js';
+export { onShutdown } from './lifecycle.js';
+export type { Logger } from './logger.js';
+export { startTelemetry } from './sdk.js';
+export type { Telemetry, TelemetryOptions } from './sdk.js';
+export { injectTraceContext, extractTraceContext, getTracer, withSpan, currentTraceId } from './trace-context.js';
+export { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+export type { Context, Span } from '@opentelemetry/api';

@@ -1,0 +1,32 @@
+import { trace } from '@opentelemetry/api';
+import { pino, type Logger as PinoLogger } from 'pino';
+
+export type Logger = PinoLogger;
+
+/** Paths that may carry credentials; pino replaces them before anything is written. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.secret',
+  '*.client_secret',
+  '*.password',
+  '*.api_key',
+  '*.token',
+];
+
+export function createLogger(options: { name: string; level?: string }): Logger {
+  return pino({
+    name: options.name,
+    level: options.level ?? 'info',
+    redact: { paths: REDACT, censor: '[redacted]' },
+    base: { service: options.name },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin() {
+      const span = trace.getActiveSpan();
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { trace_id: traceId, span_id: spanId };
+    },
+  });
+}

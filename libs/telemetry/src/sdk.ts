@@ -1,0 +1,52 @@
+import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+export interface TelemetryOptions {
+  serviceName: string;
+  /** OTLP/HTTP endpoint; without it spans are created (trace ids in logs and headers) but not exported. */
+  otlpEndpoint?: string | undefined;
+  /** Tests pass an in-memory exporter. */
+  exporter?: SpanExporter;
+  /** Auto-instrumentation patches modules on load; tests that wire spans by hand turn it off. */
+  autoInstrument?: boolean;
+}
+
+export interface Telemetry {
+  shutdown(): Promise<void>;
+}
+
+/** Must run before the instrumented libraries are imported: `main.ts` imports it first. */
+export function startTelemetry(options: TelemetryOptions): Telemetry {
+  const processors = [];
+  if (options.exporter) processors.push(new SimpleSpanProcessor(options.exporter));
+  if (options.otlpEndpoint) {
+    const url = `${options.otlpEndpoint.replace(/\/$/, '')}/v1/traces`;
+    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url, timeoutMillis: 5000 })));
+  }
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
+    spanProcessors: processors,
+    instrumentations:
+      options.autoInstrument === false
+        ? []
+        : [
+            getNodeAutoInstrumentations({
+              // Noisy or redundant: file and DNS spans, and kafkajs spans (libs/kafka makes its own,
+              // carrying the W3C context through message headers).
+              '@opentelemetry/instrumentation-fs': { enabled: false },
+              '@opentelemetry/instrumentation-dns': { enabled: false },
+              '@opentelemetry/instrumentation-net': { enabled: false },
+              '@opentelemetry/instrumentation-kafkajs': { enabled: false },
+            }),
+          ],
+  });
+  sdk.start();
+  return {
+    async shutdown() {
+      await sdk.shutdown();
+    },
+  };
+}

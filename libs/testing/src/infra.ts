@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+
+export interface Infra {
+  kafkaBrokers: string;
+  mongoUrl: string;
+  redisUrl: string;
+  smtpUrl: string;
+  mailboxUrl: string;
+  /** Stops what this harness started (containers); local processes are left to deploy/local. */
+  stop(): Promise<void>;
+}
+
+function fromEnv(): Omit<Infra, 'stop'> {
+  return {
+    kafkaBrokers: process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092',
+    mongoUrl: process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017',
+    redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+    smtpUrl: process.env['SMTP_URL'] ?? 'smtp://127.0.0.1:1025',
+    mailboxUrl: process.env['MAILBOX_URL'] ?? 'http://127.0.0.1:8025',
+  };
+}
+
+/** The endpoints tests use, as the global setup published them (or the deploy/local defaults). */
+export function resolveInfra(): Omit<Infra, 'stop'> {
+  return fromEnv();
+}
+
+function dockerAvailable(): boolean {
+  if (process.env['PLATFORM_TEST_INFRA'] === 'local') return false;
+  try {
+    execFileSync('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One harness for every suite: with a Docker engine, testcontainers starts Kafka, MongoDB, Redis and an
+ * SMTP sink; without one (these machines), the processes that deploy/local started are used as they are.
+ */
+export async function startInfra(): Promise<Infra> {
+  if (!dockerAvailable()) return { ...fromEnv(), stop: async () => undefined };
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const [kafka, mongo, redis, mail] = await Promise.all([
+    new GenericContainer('apache/kafka:3.9.1')
+      .withExposedPorts({ container: 9092, host: 19092 })
+      .withEnvironment({
+        KAFKA_NODE_ID: '1',
+        KAFKA_PROCESS_ROLES: 'broker,controller',
+        KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
+        KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://127.0.0.1:19092',
+        KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+        KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+        KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+      })
+      .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
+      .start(),
+    new GenericContainer('mongo:7').withExposedPorts(27017).start(),
+    new GenericContainer('redis:7').withExposedPorts(6379).start(),
+    new GenericContainer('axllent/mailpit:latest').withExposedPorts(1025, 8025).start(),
+  ]);
+  return {
+    kafkaBrokers: '127.0.0.1:19092',
+    mongoUrl: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}`,
+    redisUrl: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
+    smtpUrl: `smtp://${mail.getHost()}:${mail.getMappedPort(1025)}`,
+    mailboxUrl: `http://${mail.getHost()}:${mail.getMappedPort(8025)}`,
+    async stop() {
+      await Promise.all([kafka.stop(), mongo.stop(), redis.stop(), mail.stop()]);
+    },
+  };
+}

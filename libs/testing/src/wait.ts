@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Unique topic prefixes, group ids and database names per test, so suites never see each other's data. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Polls until `check` returns a value (not undefined/false) or throws on timeout with the last error.
+ * `failFast` is polled too: a crashed consumer or process ends the wait at once instead of at the timeout.
+ */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string; failFast?: () => string | undefined } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  let lastError: unknown;
+  for (;;) {
+    const fatal = options.failFast?.();
+    if (fatal) throw new Error(`${options.what ?? 'condition'}: ${fatal}`);
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await sleep(options.intervalMs ?? 50);
+  }
+}

@@ -1,0 +1,13 @@
+export { createUsermgmtStore } from './store.js';
+export type { UsermgmtStore } from './store.js';
+export type { CorsOriginDoc, RedirectUriDoc, JwtTemplateDoc, WebhookEndpointDoc, UserDoc } from './models.js';
+export * from './presenters.js';
+export { USERMGMT_TOPICS } from './topics.js';
+export { validateJwtTemplate, JWT_TEMPLATE_PLACEHOLDERS, JWT_TEMPLATE_MAX_LENGTH } from './rules/jwt-template.js';
+export { normaliseOrigin, validateRedirectUri } from './rules/urls.js';
+export { validateEventTypes, WEBHOOK_EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './rules/events.js';
+export type { WebhookEventType, WebhookEndpointStatus } from './rules/events.js';
+export type { Page, PageRequest } from './repositories/pagination.js';
+export { MAX_WEBHOOK_ENDPOINTS } from './repositories/webhook-endpoints.js';
+export { MAX_REDIRECT_URIS } from './repositories/redirect-uris.js';
+export { webhookEventId, userCreatedPayload } from './webhook-payload.js';

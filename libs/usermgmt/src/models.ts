@@ -1,0 +1,149 @@
+import { Schema, defineModel, outboxSchemaFields, type Connection, type StoredOutboxEntry } from '@platform/mongo';
+import type { WebhookEndpointStatus } from './rules/events.js';
+
+interface Outboxed {
+  outbox: StoredOutboxEntry[];
+  has_outbox: boolean;
+}
+
+export interface CorsOriginDoc extends Outboxed {
+  _id: string;
+  environment_id: string;
+  origin: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RedirectUriDoc extends Outboxed {
+  _id: string;
+  environment_id: string;
+  uri: string;
+  default: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface JwtTemplateDoc extends Outboxed {
+  /** One template per environment: the environment id is the document id. */
+  _id: string;
+  content: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookEndpointDoc extends Outboxed {
+  _id: string;
+  environment_id: string;
+  endpoint_url: string;
+  /** endpoint_url while live, the id once deleted: keeps URLs unique per environment without partial indexes. */
+  url_key: string;
+  events: string[];
+  status: WebhookEndpointStatus;
+  sealed_secret: string;
+  created_at: Date;
+  updated_at: Date;
+  /** Tombstone: kept until its outbox is relayed, then swept. */
+  deleted_at: Date | null;
+  expires_at: Date | null;
+}
+
+export interface UserDoc extends Outboxed {
+  _id: string;
+  environment_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  email_verified: boolean;
+  external_id: string | null;
+  metadata: Record<string, string>;
+  password_hash: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const options = { versionKey: false as const, minimize: false };
+
+export function usermgmtModels(connection: Connection) {
+  const cors = new Schema<CorsOriginDoc>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true },
+      origin: { type: String, required: true },
+      created_at: Date,
+      updated_at: Date,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'usermgmt_cors_origins' },
+  );
+  cors.index({ environment_id: 1, origin: 1 }, { unique: true });
+
+  const redirect = new Schema<RedirectUriDoc>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true },
+      uri: { type: String, required: true },
+      default: { type: Boolean, default: false },
+      created_at: Date,
+      updated_at: Date,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'usermgmt_redirect_uris' },
+  );
+  redirect.index({ environment_id: 1, uri: 1 }, { unique: true });
+
+  const jwt = new Schema<JwtTemplateDoc>(
+    { _id: String, content: String, created_at: Date, updated_at: Date, ...outboxSchemaFields },
+    { ...options, collection: 'usermgmt_jwt_templates' },
+  );
+
+  const webhook = new Schema<WebhookEndpointDoc>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true },
+      endpoint_url: { type: String, required: true },
+      url_key: { type: String, required: true },
+      events: { type: [String], default: [] },
+      status: { type: String, required: true },
+      sealed_secret: { type: String, required: true },
+      created_at: Date,
+      updated_at: Date,
+      deleted_at: { type: Date, default: null },
+      expires_at: { type: Date, default: null },
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'usermgmt_webhook_endpoints' },
+  );
+  webhook.index({ environment_id: 1, url_key: 1 }, { unique: true });
+  webhook.index({ environment_id: 1, _id: 1 });
+
+  const user = new Schema<UserDoc>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true },
+      email: { type: String, required: true },
+      first_name: { type: String, default: null },
+      last_name: { type: String, default: null },
+      email_verified: { type: Boolean, default: false },
+      external_id: { type: String, default: null },
+      metadata: { type: Schema.Types.Mixed, default: {} },
+      password_hash: { type: String, default: null },
+      created_at: Date,
+      updated_at: Date,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'usermgmt_users' },
+  );
+  user.index({ environment_id: 1, email: 1 }, { unique: true });
+
+  const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
+
+  return {
+    CorsOrigin: model('UsermgmtCorsOrigin', cors),
+    RedirectUri: model('UsermgmtRedirectUri', redirect),
+    JwtTemplate: model('UsermgmtJwtTemplate', jwt),
+    WebhookEndpoint: model('UsermgmtWebhookEndpoint', webhook),
+    User: model('UsermgmtUser', user),
+  };
+}
+
+export type UsermgmtModels = ReturnType<typeof usermgmtModels>;

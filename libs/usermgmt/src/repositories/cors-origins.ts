@@ -1,0 +1,43 @@
+import { ConflictError } from '@platform/errors';
+import { isDuplicateKeyError } from '@platform/mongo';
+import { MessageTypeNames } from '@platform/contracts';
+import type { UsermgmtModels, CorsOriginDoc } from '../models.js';
+import { usermgmtEvent } from './outbox-entry.js';
+
+export function corsOriginsRepository(models: UsermgmtModels) {
+  const { CorsOrigin } = models;
+  return {
+    /** Idempotent: replaying the same id returns the origin created the first time. */
+    async create(input: { environmentId: string; id: string; origin: string }, now = new Date()): Promise<CorsOriginDoc> {
+      const existing = await CorsOrigin.findOne({ _id: input.id, environment_id: input.environmentId }).lean<CorsOriginDoc>();
+      if (existing) return existing;
+      const doc: CorsOriginDoc = {
+        _id: input.id,
+        environment_id: input.environmentId,
+        origin: input.origin,
+        created_at: now,
+        updated_at: now,
+        has_outbox: true,
+        outbox: [
+          usermgmtEvent(MessageTypeNames.CorsOriginCreated, input.environmentId, {
+            environment_id: input.environmentId,
+            cors_origin_id: input.id,
+            origin: input.origin,
+            created_at: now.getTime(),
+          }),
+        ],
+      };
+      try {
+        await CorsOrigin.create(doc);
+        return doc;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const replay = await CorsOrigin.findOne({ _id: input.id, environment_id: input.environmentId }).lean<CorsOriginDoc>();
+        if (replay) return replay;
+        throw new ConflictError('duplicate_cors_origin', `The CORS origin ${input.origin} already exists.`, {
+          issues: [{ field: 'origin', code: 'duplicate_cors_origin', message: `${input.origin} already exists` }],
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { ConflictError } from '@platform/errors';
+import { isDuplicateKeyError } from '@platform/mongo';
+import { MessageTypeNames } from '@platform/contracts';
+import type { UserDoc, UsermgmtModels } from '../models.js';
+import { usermgmtEvent } from './outbox-entry.js';
+
+export interface NewUser {
+  environmentId: string;
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  emailVerified: boolean;
+  externalId: string | null;
+  metadata: Record<string, string>;
+  passwordHash: string | null;
+}
+
+export function usersRepository(models: UsermgmtModels) {
+  const { User } = models;
+  return {
+    async create(input: NewUser, now = new Date()): Promise<UserDoc> {
+      const existing = await User.findOne({ _id: input.id, environment_id: input.environmentId }).lean<UserDoc>();
+      if (existing) return existing;
+      const email = input.email.toLowerCase();
+      const doc: UserDoc = {
+        _id: input.id,
+        environment_id: input.environmentId,
+        email,
+        first_name: input.firstName,
+        last_name: input.lastName,
+        email_verified: input.emailVerified,
+        external_id: input.externalId,
+        metadata: input.metadata,
+        password_hash: input.passwordHash,
+        created_at: now,
+        updated_at: now,
+        has_outbox: true,
+        outbox: [
+          usermgmtEvent(MessageTypeNames.UserCreated, input.id, {
+            environment_id: input.environmentId,
+            user_id: input.id,
+            email,
+            first_name: input.firstName,
+            last_name: input.lastName,
+            email_verified: input.emailVerified,
+            external_id: input.externalId,
+            metadata: input.metadata,
+            created_at: now.getTime(),
+          }),
+        ],
+      };
+      try {
+        await User.create(doc);
+        return doc;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const replay = await User.findOne({ _id: input.id, environment_id: input.environmentId }).lean<UserDoc>();
+        if (replay) return replay;
+        throw new ConflictError('email_not_available', `A user with the email ${email} already exists.`, {
+          issues: [{ field: 'email', code: 'email_not_available', message: `${email} is already in use` }],
+        });
+      }
+    },
+
+    async get(environmentId: string, id: string): Promise<UserDoc | null> {
+      return User.findOne({ _id: id, environment_id: environmentId }).lean<UserDoc>();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { ConflictError, NotFoundError } from '@platform/errors';
+import { isDuplicateKeyError } from '@platform/mongo';
+import { MessageTypeNames } from '@platform/contracts';
+import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
+import type { WebhookEndpointStatus } from '../rules/events.js';
+import { usermgmtEvent } from './outbox-entry.js';
+import { paginate, type PageRequest } from './pagination.js';
+import { presentWebhookEndpoint } from '../presenters.js';
+
+export const MAX_WEBHOOK_ENDPOINTS = 50;
+const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
+
+function changed(doc: WebhookEndpointDoc, change: 'created' | 'updated' | 'deleted', now: Date) {
+  return usermgmtEvent(MessageTypeNames.WebhookEndpointChanged, doc._id, {
+    environment_id: doc.environment_id,
+    webhook_endpoint_id: doc._id,
+    change,
+    endpoint_url: doc.endpoint_url,
+    events: doc.events,
+    status: doc.status,
+    occurred_at: now.getTime(),
+  });
+}
+
+function notFound(id: string): never {
+  throw new NotFoundError('entity_not_found', `Webhook endpoint not found: '${id}'.`);
+}
+
+function duplicateUrl(url: string): never {
+  throw new ConflictError('duplicate_endpoint_url', `A webhook endpoint with the URL ${url} already exists.`, {
+    issues: [{ field: 'endpoint_url', code: 'duplicate_endpoint_url', message: `${url} is already registered` }],
+  });
+}
+
+export function webhookEndpointsRepository(models: UsermgmtModels) {
+  const { WebhookEndpoint } = models;
+  const live = (environmentId: string, id: string) => ({ _id: id, environment_id: environmentId, deleted_at: null });
+
+  return {
+    async create(
+      input: { environmentId: string; id: string; endpointUrl: string; events: string[]; sealedSecret: string },
+      now = new Date(),
+    ): Promise<WebhookEndpointDoc> {
+      const existing = await WebhookEndpoint.findOne({ _id: input.id, environment_id: input.environmentId }).lean<WebhookEndpointDoc>();
+      if (existing) return existing;
+      const count = await WebhookEndpoint.countDocuments({ environment_id: input.environmentId, deleted_at: null });
+      if (count >= MAX_WEBHOOK_ENDPOINTS) {
+        throw new ConflictError('webhook_endpoint_limit_reached', `An environment may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints.`);
+      }
+      const doc: WebhookEndpointDoc = {
+        _id: input.id,
+        environment_id: input.environmentId,
+        endpoint_url: input.endpointUrl,
+        url_key: input.endpointUrl,
+        events: input.events,
+        status: 'enabled',
+        sealed_secret: input.sealedSecret,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+        expires_at: null,
+        has_outbox: true,
+        outbox: [],
+      };
+      doc.outbox.push(changed(doc, 'created', now));
+      try {
+        await WebhookEndpoint.create(doc);
+        return doc;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const replay = await WebhookEndpoint.findOne({ _id: input.id, environment_id: input.environmentId }).lean<WebhookEndpointDoc>();
+        if (replay) return replay;
+        duplicateUrl(input.endpointUrl);
+      }
+    },
+
+    async update(
+      input: {
+        environmentId: string;
+        id: string;
+        endpointUrl?: string | null;
+        events?: string[] | null;
+        status?: WebhookEndpointStatus | null;
+      },
+      now = new Date(),
+    ): Promise<WebhookEndpointDoc> {
+      const current = await WebhookEndpoint.findOne(live(input.environmentId, input.id)).lean<WebhookEndpointDoc>();
+      if (!current) notFound(input.id);
+      const next: WebhookEndpointDoc = {
+        ...current,
+        endpoint_url: input.endpointUrl ?? current.endpoint_url,
+        url_key: input.endpointUrl ?? current.endpoint_url,
+        events: input.events ?? current.events,
+        status: input.status ?? current.status,
+        updated_at: now,
+      };
+      try {
+        const doc = await WebhookEndpoint.findOneAndUpdate(
+          live(input.environmentId, input.id),
+          {
+            $set: {
+              endpoint_url: next.endpoint_url,
+              url_key: next.url_key,
+              events: next.events,
+              status: next.status,
+              updated_at: now,
+              has_outbox: true,
+            },
+            $push: { outbox: changed(next, 'updated', now) },
+          },
+          { new: true },
+        ).lean<WebhookEndpointDoc>();
+        if (!doc) notFound(input.id);
+        return doc;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) duplicateUrl(next.endpoint_url);
+        throw error;
+      }
+    },
+
+    /** Soft delete: the tombstone keeps the outbox until it is relayed, and remembers which command deleted it. */
+    async delete(input: { environmentId: string; id: string; commandId: string }, now = new Date()): Promise<void> {
+      const current = await WebhookEndpoint.findOne({ _id: input.id, environment_id: input.environmentId }).lean<
+        WebhookEndpointDoc & { deleted_by?: string }
+      >();
+      if (!current) notFound(input.id);
+      if (current.deleted_at) {
+        if (current.deleted_by === input.commandId) return;
+        notFound(input.id);
+      }
+      const result = await WebhookEndpoint.updateOne(live(input.environmentId, input.id), {
+        $set: {
+          deleted_at: now,
+          deleted_by: input.commandId,
+          url_key: input.id,
+          status: 'disabled',
+          updated_at: now,
+          expires_at: new Date(now.getTime() + TOMBSTONE_MS),
+          has_outbox: true,
+        },
+        $push: { outbox: changed({ ...current, status: 'disabled' }, 'deleted', now) },
+      }, { strict: false });
+      if (result.matchedCount === 0) notFound(input.id);
+    },
+
+    async get(environmentId: string, id: string): Promise<WebhookEndpointDoc | null> {
+      return WebhookEndpoint.findOne(live(environmentId, id)).lean<WebhookEndpointDoc>();
+    },
+
+    async list(environmentId: string, page: PageRequest) {
+      return paginate(
+        page,
+        (filter, sort, limit) =>
+          WebhookEndpoint.find({ ...filter, environment_id: environmentId, deleted_at: null })
+            .sort({ _id: sort })
+            .limit(limit)
+            .lean<WebhookEndpointDoc[]>()
+            .exec(),
+        (doc) => presentWebhookEndpoint(doc),
+      );
+    },
+
+    /** Enabled endpoints of an environment subscribed to one event type (the webhook fan-out). */
+    async subscribedTo(environmentId: string, eventType: string): Promise<WebhookEndpointDoc[]> {
+      return WebhookEndpoint.find({ environment_id: environmentId, deleted_at: null, status: 'enabled', events: eventType })
+        .sort({ _id: 1 })
+        .lean<WebhookEndpointDoc[]>()
+        .exec();
+    },
+  };
+}

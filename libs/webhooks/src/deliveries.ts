@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import type { DeliveryOutcome, RequestDelivery, TargetDisabled } from '@platform/contracts';
+import { MessageTypeNames } from '@platform/contracts';
+import { isDuplicateKeyError, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import { injectTraceContext } from '@platform/telemetry';
+import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
+import { WEBHOOK_TOPICS } from './topics.js';
+
+const EPOCH = new Date(0);
+
+function event<T extends typeof MessageTypeNames.DeliveryOutcome | typeof MessageTypeNames.TargetDisabled>(
+  type: T,
+  key: string,
+  value: T extends typeof MessageTypeNames.DeliveryOutcome ? DeliveryOutcome : TargetDisabled,
+): StoredOutboxEntry {
+  return { id: randomUUID(), topic: WEBHOOK_TOPICS.events, key, type, value, headers: injectTraceContext({}), created_at: new Date() };
+}
+
+export interface AttemptRecord {
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseBody: string;
+  startedAt: Date;
+}
+
+/** The delivery store: owned by the webhook dispatcher alone. */
+export function createDeliveryStore(connection: Connection) {
+  const { Delivery, Attempt, TargetState } = webhookModels(connection);
+  const targetKey = (producer: string, targetId: string) => `${producer}:${targetId}`;
+
+  function outcomeEvent(d: DeliveryDoc, outcome: 'delivered' | 'dead_lettered', attempts: number, status: number | null, now: Date) {
+    return event(MessageTypeNames.DeliveryOutcome, d.target.id, {
+      delivery_id: d._id,
+      producer: d.producer,
+      tenant_id: d.tenant_id,
+      target_id: d.target.id,
+      event_id: d.event_id,
+      outcome,
+      attempts,
+      last_status: status,
+      occurred_at: now.getTime(),
+    });
+  }
+
+  async function saveAttempt(d: DeliveryDoc, attempt: number, record: AttemptRecord) {
+    const doc: AttemptDoc = {
+      _id: `${d._id}:${String(attempt).padStart(3, '0')}`,
+      delivery_id: d._id,
+      producer: d.producer,
+      tenant_id: d.tenant_id,
+      target_id: d.target.id,
+      event_id: d.event_id,
+      event_type: d.event_type,
+      attempt,
+      started_at: record.startedAt,
+      status: record.status,
+      latency_ms: record.latencyMs,
+      error: record.error,
+      response_body: record.responseBody,
+    };
+    await Attempt.create(doc).catch((error: unknown) => {
+      if (!isDuplicateKeyError(error)) throw error;
+    });
+  }
+
+  return {
+    async ensureIndexes() {
+      await Promise.all([Delivery.init(), Attempt.init(), TargetState.init()]);
+    },
+
+    outboxCollections(): OutboxCollection[] {
+      return [connection.db!.collection(Delivery.collection.collectionName)];
+    },
+
+    /** Idempotent: a re-published request with the same delivery id changes nothing. */
+    async enqueue(request: RequestDelivery, traceHeaders: Record<string, string> = {}, now = new Date()): Promise<boolean> {
+      const result = await Delivery.updateOne(
+        { _id: request.delivery_id },
+        {
+          $setOnInsert: {
+            producer: request.producer,
+            tenant_id: request.tenant_id,
+            target: request.target,
+            event_id: request.event_id,
+            event_type: request.event_type,
+            payload: request.payload,
+            trace_headers: traceHeaders,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            lease_until: EPOCH,
+            last_status: null,
+            last_error: null,
+            created_at: now,
+            updated_at: now,
+            finished_at: null,
+            outbox: [],
+            has_outbox: false,
+          },
+        },
+        { upsert: true },
+      );
+      return result.upsertedCount > 0;
+    },
+
+    /** Leases one due delivery whose target is not saturated; null when none is due. */
+    async claimDue(now: Date, leaseMs: number, busyTargets: string[]): Promise<DeliveryDoc | null> {
+      return Delivery.findOneAndUpdate(
+        {
+          status: 'pending',
+          next_attempt_at: { $lte: now },
+          lease_until: { $lte: now },
+          ...(busyTargets.length > 0 ? { 'target.id': { $nin: busyTargets } } : {}),
+        },
+        { $set: { lease_until: new Date(now.getTime() + leaseMs) } },
+        { sort: { next_attempt_at: 1 }, new: true },
+      ).lean<DeliveryDoc>();
+    },
+
+    async nextDueAt(): Promise<Date | null> {
+      const next = await Delivery.findOne({ status: 'pending' }, { next_attempt_at: 1, lease_until: 1 })
+        .sort({ next_attempt_at: 1 })
+        .lean<Pick<DeliveryDoc, 'next_attempt_at' | 'lease_until'>>();
+      if (!next) return null;
+      return new Date(Math.max(next.next_attempt_at.getTime(), next.lease_until.getTime()));
+    },
+
+    async isTargetDisabled(producer: string, targetId: string): Promise<boolean> {
+      const state = await TargetState.findById(targetKey(producer, targetId)).lean();
+      return Boolean(state?.disabled_at);
+    },
+
+    async markDelivered(d: DeliveryDoc, record: AttemptRecord, now = new Date()) {
+      const attempt = d.attempts + 1;
+      await saveAttempt(d, attempt, record);
+      await Delivery.updateOne(
+        { _id: d._id, attempts: d.attempts },
+        {
+          $set: {
+            status: 'delivered',
+            attempts: attempt,
+            last_status: record.status,
+            last_error: null,
+            lease_until: EPOCH,
+            updated_at: now,
+            finished_at: now,
+            has_outbox: true,
+          },
+          $push: { outbox: outcomeEvent(d, 'delivered', attempt, record.status, now) },
+        },
+      );
+    },
+
+    async scheduleRetry(d: DeliveryDoc, record: AttemptRecord, nextAt: Date, now = new Date()) {
+      const attempt = d.attempts + 1;
+      await saveAttempt(d, attempt, record);
+      await Delivery.updateOne(
+        { _id: d._id, attempts: d.attempts },
+        {
+          $set: {
+            attempts: attempt,
+            next_attempt_at: nextAt,
+            lease_until: EPOCH,
+            last_status: record.status,
+            last_error: record.error,
+            updated_at: now,
+          },
+        },
+      );
+    },
+
+    async deadLetter(d: DeliveryDoc, record: AttemptRecord | null, now = new Date()) {
+      const attempt = record ? d.attempts + 1 : d.attempts;
+      if (record) await saveAttempt(d, attempt, record);
+      await Delivery.updateOne(
+        { _id: d._id, attempts: d.attempts },
+        {
+          $set: {
+            status: 'dead_lettered',
+            attempts: attempt,
+            lease_until: EPOCH,
+            last_status: record?.status ?? d.last_status,
+            last_error: record?.error ?? d.last_error,
+            updated_at: now,
+            finished_at: now,
+            has_outbox: true,
+          },
+          $push: { outbox: outcomeEvent(d, 'dead_lettered', attempt, record?.status ?? null, now) },
+        },
+      );
+    },
+
+    /** 410 Gone: the target is disabled, its pending deliveries cancelled, and its producer told. */
+    async disableTarget(d: DeliveryDoc, record: AttemptRecord, reason: string, now = new Date()) {
+      const attempt = d.attempts + 1;
+      await saveAttempt(d, attempt, record);
+      await TargetState.updateOne(
+        { _id: targetKey(d.producer, d.target.id) },
+        { $set: { disabled_at: now, disabled_reason: reason } },
+        { upsert: true },
+      );
+      await Delivery.updateOne(
+        { _id: d._id, attempts: d.attempts },
+        {
+          $set: {
+            status: 'cancelled',
+            attempts: attempt,
+            lease_until: EPOCH,
+            last_status: record.status,
+            updated_at: now,
+            finished_at: now,
+            has_outbox: true,
+          },
+          $push: {
+            outbox: event(MessageTypeNames.TargetDisabled, d.target.id, {
+              producer: d.producer,
+              tenant_id: d.tenant_id,
+              target_id: d.target.id,
+              reason,
+              occurred_at: now.getTime(),
+            }),
+          },
+        },
+      );
+      await Delivery.updateMany(
+        { producer: d.producer, 'target.id': d.target.id, status: 'pending' },
+        { $set: { status: 'cancelled', updated_at: now, finished_at: now } },
+      );
+    },
+
+    /** A producer re-enabled the target (e.g. PATCH status=enabled): deliveries flow again. */
+    async enableTarget(producer: string, targetId: string) {
+      await TargetState.updateOne({ _id: targetKey(producer, targetId) }, { $set: { disabled_at: null, disabled_reason: null } });
+    },
+
+    async cancel(d: DeliveryDoc, reason: string, now = new Date()) {
+      await Delivery.updateOne(
+        { _id: d._id, attempts: d.attempts },
+        { $set: { status: 'cancelled', last_error: reason, lease_until: EPOCH, updated_at: now, finished_at: now } },
+      );
+    },
+
+    async get(id: string): Promise<DeliveryDoc | null> {
+      return Delivery.findById(id).lean<DeliveryDoc>();
+    },
+
+    async attemptsFor(deliveryId: string): Promise<AttemptDoc[]> {
+      return Attempt.find({ delivery_id: deliveryId }).sort({ _id: 1 }).lean<AttemptDoc[]>();
+    },
+  };
+}
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

@@ -1,0 +1,10 @@
+export { createDeliveryStore } from './deliveries.js';
+export type { DeliveryStore, AttemptRecord } from './deliveries.js';
+export type { DeliveryDoc, AttemptDoc, DeliveryStatus, SignatureScheme } from './models.js';
+export { WEBHOOK_TOPICS } from './topics.js';
+export { deliveryIdFor } from './delivery-request.js';
+export { deliveryHeaders } from './headers.js';
+export { decide } from './outcome.js';
+export type { AttemptResult, Decision } from './outcome.js';
+export { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs, parseRetryAfter } from './retry-schedule.js';
+export { workosSignature, verifyWorkosSignature, standardSignature, verifyStandardSignature } from './signing.js';

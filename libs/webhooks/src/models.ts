@@ -1,0 +1,112 @@
+import { Schema, defineModel, outboxSchemaFields, type Connection, type StoredOutboxEntry } from '@platform/mongo';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead_lettered' | 'cancelled';
+export type SignatureScheme = 'workos' | 'standard';
+
+export interface DeliveryDoc {
+  _id: string;
+  producer: string;
+  tenant_id: string;
+  target: { id: string; url: string; sealed_secret: string; signature_scheme: SignatureScheme };
+  event_id: string;
+  event_type: string;
+  payload: string;
+  /** W3C trace context of the request, so each attempt joins the trace that caused it. */
+  trace_headers: Record<string, string>;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  /** A claimed delivery is leased; a dispatcher that dies mid-attempt loses the lease and another retries. */
+  lease_until: Date;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+  outbox: StoredOutboxEntry[];
+  has_outbox: boolean;
+}
+
+export interface AttemptDoc {
+  _id: string;
+  delivery_id: string;
+  producer: string;
+  tenant_id: string;
+  target_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  started_at: Date;
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_body: string;
+}
+
+export interface TargetStateDoc {
+  /** `${producer}:${target_id}` */
+  _id: string;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+}
+
+export function webhookModels(connection: Connection) {
+  const delivery = new Schema<DeliveryDoc>(
+    {
+      _id: String,
+      producer: String,
+      tenant_id: String,
+      target: { id: String, url: String, sealed_secret: String, signature_scheme: String },
+      event_id: String,
+      event_type: String,
+      payload: String,
+      trace_headers: { type: Schema.Types.Mixed, default: {} },
+      status: { type: String, index: true },
+      attempts: Number,
+      next_attempt_at: Date,
+      lease_until: Date,
+      last_status: { type: Number, default: null },
+      last_error: { type: String, default: null },
+      created_at: Date,
+      updated_at: Date,
+      finished_at: { type: Date, default: null },
+      ...outboxSchemaFields,
+    },
+    { versionKey: false, minimize: false, collection: 'webhook_deliveries' },
+  );
+  delivery.index({ status: 1, next_attempt_at: 1 });
+  delivery.index({ producer: 1, tenant_id: 1, 'target.id': 1, created_at: -1 });
+
+  const attempt = new Schema<AttemptDoc>(
+    {
+      _id: String,
+      delivery_id: { type: String, index: true },
+      producer: String,
+      tenant_id: String,
+      target_id: String,
+      event_id: String,
+      event_type: String,
+      attempt: Number,
+      started_at: Date,
+      status: { type: Number, default: null },
+      latency_ms: Number,
+      error: { type: String, default: null },
+      response_body: String,
+    },
+    { versionKey: false, collection: 'webhook_attempts' },
+  );
+  attempt.index({ producer: 1, tenant_id: 1, target_id: 1, _id: -1 });
+
+  const target = new Schema<TargetStateDoc>(
+    { _id: String, disabled_at: { type: Date, default: null }, disabled_reason: { type: String, default: null } },
+    { versionKey: false, collection: 'webhook_targets' },
+  );
+
+  return {
+    Delivery: defineModel(connection, 'WebhookDelivery', delivery),
+    Attempt: defineModel(connection, 'WebhookAttempt', attempt),
+    TargetState: defineModel(connection, 'WebhookTargetState', target),
+  };
+}
+
+export type WebhookModels = ReturnType<typeof webhookModels>;

@@ -1,0 +1,17 @@
+import { startInfra, type Infra } from '@platform/testing';
+
+let infra: Infra | undefined;
+
+/** Starts (or finds) the real dependencies once per run and hands their endpoints to every test file. */
+export async function setup() {
+  infra = await startInfra();
+  process.env['KAFKA_BROKERS'] = infra.kafkaBrokers;
+  process.env['MONGO_URL'] = infra.mongoUrl;
+  process.env['REDIS_URL'] = infra.redisUrl;
+  process.env['SMTP_URL'] = infra.smtpUrl;
+  process.env['MAILBOX_URL'] = infra.mailboxUrl;
+}
+
+export async function teardown() {
+  await infra?.stop();
+}
