@@ -80,6 +80,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           groupId: 'usermgmt-worker',
           component: 'usermgmt-worker',
           topics: [USERMGMT_TOPICS.commands],
+          onDeadLetter: (meta) => processor.replyDeadLettered(meta),
           partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 4,
           handlers: {
             [MessageTypeNames.CreateCorsOrigin]: command(MessageTypeNames.CreateCorsOrigin),
@@ -108,6 +109,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         await runConsumer({
           client: deps.kafka,
           groupId: 'usermgmt-webhook-state',
+          component: 'usermgmt-worker',
           topics: [WEBHOOK_TOPICS.events],
           handlers: {
             [MessageTypeNames.TargetDisabled]: async (message) => {

@@ -3,6 +3,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import sensible from '@fastify/sensible';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormatsPlugin from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { InputError, NotFoundError } from '@platform/errors';
 import { fromFastifyError } from './fastify-errors.js';
@@ -30,6 +32,22 @@ export type HttpApp = FastifyInstance<Server, IncomingMessage, ServerResponse, F
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// ajv-formats is CommonJS with a default export; under NodeNext it arrives as the module namespace.
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Bodies are validated exactly as sent (42 is not the string "42"); query strings, params and headers
+ * arrive as text, so their values are coerced to the schema's types.
+ */
+function validators() {
+  const make = (coerceTypes: boolean | 'array') =>
+    addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }));
+  const strict = make(false);
+  const coercing = make('array');
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    (httpPart === 'body' ? strict : coercing).compile(schema);
+}
+
 /**
  * The one Fastify factory every gateway uses: schema validation on every route, one error model rendered
  * in each API's own shape, `/healthz`, `/readyz` and `/openapi.json`.
@@ -44,12 +62,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
     return503OnClosing: true,
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setValidatorCompiler(validators());
   await app.register(sensible);
 
   // Official SDKs of some APIs send `Content-Type: application/json` with an empty body on GET and DELETE.

@@ -1,4 +1,8 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+
+// Known, understood notices: the v2 partitioner change (we never relied on the old one) and the idempotent
+// producer's retry cap (bounded retries are deliberate: a publish must fail rather than hang).
+const QUIET = [/switched default partitioner/, /Limiting retries for the idempotent producer/];
 import type { Logger } from '@platform/telemetry';
 
 export interface KafkaOptions {
@@ -38,6 +42,7 @@ export function createKafka(options: KafkaOptions): KafkaClient {
       () =>
       ({ level, log }: LogEntry) => {
         const { message, ...extra } = log;
+        if (QUIET.some((q) => q.test(message))) return;
         // kafkajs reports every rebalance of a group it is leaving as an error during shutdown; keep them at warn.
         logger[levels[level] ?? 'info']({ ...extra }, message);
       },

@@ -3,6 +3,7 @@ import { isPlatformError, serializeError, toPlatformError, type SerializedError 
 import type { Logger } from '@platform/telemetry';
 import type { CommandReply, ReplyTransport } from './command-bus.js';
 import type { IncomingMessage, MessageHandler } from './consumer.js';
+import type { MessageMeta } from './headers.js';
 
 export type StoredReply = { ok: true; result: unknown } | { ok: false; error: SerializedError };
 
@@ -13,6 +14,8 @@ export interface CommandResultStore {
 }
 
 export interface CommandProcessor {
+  /** Tells the sender that its command was dead-lettered (an internal error, never its details). */
+  replyDeadLettered(meta: MessageMeta | undefined): Promise<void>;
   wrap<T extends MessageType>(handler: (message: IncomingMessage<T>) => Promise<unknown>): MessageHandler<T>;
 }
 
@@ -25,7 +28,7 @@ export function createCommandProcessor(options: {
   transport: ReplyTransport;
   logger: Logger;
 }): CommandProcessor {
-  async function reply(message: IncomingMessage, stored: StoredReply) {
+  async function reply(message: { meta: MessageMeta }, stored: StoredReply) {
     const { correlationId, replyTo } = message.meta;
     if (!correlationId || !replyTo) return;
     const body: CommandReply = stored.ok
@@ -37,6 +40,10 @@ export function createCommandProcessor(options: {
   }
 
   return {
+    async replyDeadLettered(meta) {
+      if (!meta) return;
+      await reply({ meta }, { ok: false, error: serializeError(toPlatformError(new Error('dead-lettered'))) });
+    },
     wrap(handler) {
       return async (message) => {
         const previous = await options.store.get(message.meta.id);

@@ -39,6 +39,8 @@ export interface ConsumerOptions<K extends MessageType> {
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   fromBeginning?: boolean;
+  /** Called after a message is dead-lettered (a command's sender is told, rather than left to time out). */
+  onDeadLetter?: (meta: MessageMeta | undefined, reason: string) => Promise<void>;
   /** Names the consuming process in spans (`platform.component`). */
   component?: string;
 }
@@ -80,6 +82,9 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
       messages: [{ key: payload.message.key, value: payload.message.value, headers }],
     });
     logger.error({ topic: payload.topic, offset: payload.message.offset, reason }, 'message dead-lettered');
+    await options.onDeadLetter?.(readHeaders(payload.message.headers), reason).catch((error: unknown) => {
+      logger.warn({ err: error }, 'dead-letter hook failed');
+    });
   }
 
   async function handle(payload: EachMessagePayload): Promise<void> {

@@ -18,7 +18,19 @@ export interface StoredOutboxEntry {
 /** Add to an aggregate's schema: events wait here, in the same document as the change they report. */
 export const outboxSchemaFields = {
   outbox: {
-    type: [{ _id: false, id: String, topic: String, key: String, type: String, value: {}, headers: {}, created_at: Date }],
+    // `type` needs the long form: a bare `type: String` would declare the whole subdocument a string.
+    type: [
+      {
+        _id: false,
+        id: String,
+        topic: String,
+        key: String,
+        type: { type: String },
+        value: {},
+        headers: {},
+        created_at: Date,
+      },
+    ],
     default: [],
   },
   has_outbox: { type: Boolean, default: false, index: true },
