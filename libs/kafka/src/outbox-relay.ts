@@ -17,7 +17,8 @@ export interface OutboxSource {
   name: string;
   /** Documents that still hold unpublished entries, oldest first. */
   pending(limit: number): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
-  acknowledge(docId: string, entryIds: string[]): Promise<void>;
+  /** Removes exactly these entries (as returned by `pending`). */
+  acknowledge(docId: string, entries: OutboxEntry[]): Promise<void>;
 }
 
 export interface OutboxRelay {
@@ -61,10 +62,7 @@ export function createOutboxRelay(options: {
           ),
         );
         for (const d of docs) {
-          await source.acknowledge(
-            d.docId,
-            d.entries.map((e) => e.id),
-          );
+          await source.acknowledge(d.docId, d.entries);
           published += d.entries.length;
         }
         if (docs.length < (options.batchSize ?? 100)) break;

@@ -61,12 +61,14 @@ export function createMongoOutboxSource(collection: OutboxCollection, name = col
         .toArray()) as unknown as OutboxDoc[];
       return docs
         .filter((d) => d.outbox.length > 0)
-        .map((d) => ({ docId: String(d._id), entries: d.outbox.map((e) => ({ ...e })) }));
+        .map((d) => ({ docId: String(d._id), entries: d.outbox }));
     },
-    async acknowledge(docId: string, entryIds: string[]) {
+    async acknowledge(docId: string, entries: unknown[]) {
       // Aggregates here use string ids (prefixed, like we_…), never ObjectIds.
       const filter = { _id: docId as unknown as Document['_id'] };
-      await collection.updateOne(filter, { $pull: { outbox: { id: { $in: entryIds } } } as Document });
+      // FerretDB 1.x's $pull takes no conditions on subdocuments, so entries are removed by exact value
+      // (as read); entries appended meanwhile are different values and stay.
+      await collection.updateOne(filter, { $pullAll: { outbox: entries } } as Document);
       await collection.updateOne({ ...filter, outbox: { $size: 0 } }, { $set: { has_outbox: false } });
     },
   };

@@ -1,0 +1,222 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageTypeNames, type CreateCorsOrigin } from '@platform/contracts';
+import { ConflictError, DeadlineExceededError, UnavailableError } from '@platform/errors';
+import {
+  HEADERS,
+  createCommandBus,
+  createCommandProcessor,
+  createKafka,
+  createOutboxRelay,
+  createPublisher,
+  ensureTopics,
+  runConsumer,
+  type ConsumerHandle,
+  type KafkaClient,
+  type Publisher,
+} from '@platform/kafka';
+import { connectMongo, createMongoCommandResultStore, createMongoOutboxSource, type MongoConnection } from '@platform/mongo';
+import { createRedisReplyTransport } from '@platform/redis';
+import { createSealer } from '@platform/secrets';
+import { createLogger } from '@platform/telemetry';
+import { resolveInfra, uniqueName, waitFor } from '@platform/testing';
+
+const infra = resolveInfra();
+const logger = createLogger({ name: 'kafka-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+let kafka: KafkaClient;
+let publisher: Publisher;
+let mongo: MongoConnection;
+const consumers: ConsumerHandle[] = [];
+
+const value = (n: number): CreateCorsOrigin => ({ environment_id: 'env_1', cors_origin_id: `cors_origin_${n}`, origin: 'https://a.example.com' });
+
+async function readTopic(topic: string, count: number) {
+  const seen: Array<{ headers: Record<string, string>; value: Buffer | null }> = [];
+  const consumer = kafka.kafka.consumer({ groupId: uniqueName('reader') });
+  await consumer.connect();
+  await consumer.subscribe({ topic: `${kafka.topicPrefix}${topic}`, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = String(v);
+      seen.push({ headers, value: message.value });
+    },
+  });
+  try {
+    await waitFor(() => seen.length >= count, { what: `${count} messages on ${topic}`, timeoutMs: 30_000 });
+    return seen;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+beforeAll(async () => {
+  const prefix = `${uniqueName('k')}.`;
+  kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: 'kafka-test', logger, topicPrefix: prefix });
+  await ensureTopics(kafka, [
+    { topic: 'cmd' },
+    { topic: 'cmd.dlq', partitions: 1 },
+    { topic: 'flaky' },
+    { topic: 'flaky.dlq', partitions: 1 },
+    { topic: 'slow' },
+    { topic: 'slow.dlq', partitions: 1 },
+    { topic: 'events' },
+    { topic: 'nowhere' },
+  ]);
+  publisher = createPublisher(kafka, { source: '/kafka-test' });
+  await publisher.connect();
+  mongo = await connectMongo({ url: infra.mongoUrl, dbName: uniqueName('kafka'), appName: 'kafka-test' });
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of consumers) await c.stop();
+  await publisher?.disconnect();
+  await mongo?.dropDatabase().catch(() => undefined);
+  await mongo?.close();
+});
+
+describe('commands over Kafka with replies over Redis', () => {
+  it('answers the sender, runs a command once however often it is delivered, and maps domain errors', async () => {
+    const calls: string[] = [];
+    const processor = createCommandProcessor({
+      store: createMongoCommandResultStore(mongo, { sealer: createSealer('kafka-test-sealing-key') }),
+      transport: createRedisReplyTransport(infra.redisUrl, { name: 'worker' }),
+      logger,
+    });
+    consumers.push(
+      await runConsumer({
+        client: kafka,
+        groupId: 'cmd-worker',
+        topics: ['cmd'],
+        handlers: {
+          [MessageTypeNames.CreateCorsOrigin]: processor.wrap(async (m) => {
+            calls.push(m.value.cors_origin_id);
+            if (m.value.origin.includes('conflict')) throw new ConflictError('duplicate_cors_origin', 'exists');
+            return { id: m.value.cors_origin_id, n: calls.length };
+          }),
+        },
+      }),
+    );
+    const bus = createCommandBus({ publisher, transport: createRedisReplyTransport(infra.redisUrl, { name: 'gw' }), replicaId: uniqueName('gw') });
+    await bus.start();
+    try {
+      const send = (n: number, commandId: string, origin = 'https://a.example.com') =>
+        bus.send({ topic: 'cmd', key: 'env_1', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(n), origin }, commandId, timeoutMs: 20_000 });
+      const first = await send(1, 'cmd-1');
+      const again = await send(1, 'cmd-1');
+      expect(first).toEqual({ id: 'cors_origin_1', n: 1 });
+      expect(again).toEqual(first);
+      expect(calls).toEqual(['cors_origin_1']);
+      await expect(send(2, 'cmd-2', 'https://conflict.example.com')).rejects.toBeInstanceOf(ConflictError);
+      await expect(send(2, 'cmd-2', 'https://conflict.example.com')).rejects.toMatchObject({ code: 'duplicate_cors_origin' });
+      expect(calls).toEqual(['cors_origin_1', 'cors_origin_2']);
+    } finally {
+      await bus.stop();
+    }
+  });
+
+  it('fails with a deadline error when no worker answers in time', async () => {
+    const bus = createCommandBus({ publisher, transport: createRedisReplyTransport(infra.redisUrl, { name: 'gw2' }), replicaId: uniqueName('gw') });
+    await bus.start();
+    try {
+      const started = Date.now();
+      await expect(
+        bus.send({ topic: 'nowhere', key: 'x', type: MessageTypeNames.CreateCorsOrigin, value: value(9), timeoutMs: 500 }),
+      ).rejects.toBeInstanceOf(DeadlineExceededError);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(bus.pending()).toBe(0);
+    } finally {
+      await bus.stop();
+    }
+  });
+});
+
+describe('consumer retries and dead letters', () => {
+  it('retries transient failures, then dead-letters what keeps failing and tells the sender', async () => {
+    const attempts = new Map<string, number>();
+    const deadLettered: string[] = [];
+    consumers.push(
+      await runConsumer({
+        client: kafka,
+        groupId: 'flaky-worker',
+        topics: ['flaky'],
+        maxAttempts: 3,
+        backoffBaseMs: 20,
+        onDeadLetter: async (meta) => {
+          deadLettered.push(meta?.id ?? 'none');
+        },
+        handlers: {
+          [MessageTypeNames.CreateCorsOrigin]: async (m) => {
+            const n = (attempts.get(m.value.cors_origin_id) ?? 0) + 1;
+            attempts.set(m.value.cors_origin_id, n);
+            if (m.value.cors_origin_id === 'cors_origin_transient' && n < 3) throw new UnavailableError('mongo_down', 'try later');
+            if (m.value.cors_origin_id === 'cors_origin_poison') throw new Error('always broken');
+          },
+        },
+      }),
+    );
+    await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_transient' } });
+    const poisonId = await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_poison' } });
+    // A message that is not ours at all (no headers, not Avro) must not stop the partition.
+    const raw = kafka.kafka.producer();
+    await raw.connect();
+    await raw.send({ topic: `${kafka.topicPrefix}flaky`, messages: [{ key: 'a', value: 'garbage' }] });
+    await raw.disconnect();
+    await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_after' } });
+
+    await waitFor(() => attempts.get('cors_origin_after') === 1, { what: 'the message after the poison one' });
+    expect(attempts.get('cors_origin_transient')).toBe(3);
+    expect(attempts.get('cors_origin_poison')).toBe(3);
+    const dlq = await readTopic('flaky.dlq', 2);
+    expect(dlq.map((m) => m.headers[HEADERS.error])).toEqual(['Error: always broken', 'missing ce_* headers or empty body']);
+    expect(dlq[0]?.headers[HEADERS.id]).toBe(poisonId);
+    expect(dlq[0]?.headers[HEADERS.attempt]).toBe('3');
+    expect(deadLettered).toEqual([poisonId, 'none']);
+  });
+
+  it('keeps a handler that runs longer than the session timeout in the group (heartbeats)', async () => {
+    let runs = 0;
+    consumers.push(
+      await runConsumer({
+        client: kafka,
+        groupId: 'slow-worker',
+        topics: ['slow'],
+        sessionTimeoutMs: 6000,
+        heartbeatIntervalMs: 1000,
+        handlers: {
+          [MessageTypeNames.CreateCorsOrigin]: async () => {
+            runs++;
+            await sleep(9000);
+          },
+        },
+      }),
+    );
+    await publisher.publish({ topic: 'slow', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: value(1) });
+    await publisher.publish({ topic: 'slow', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: value(2) });
+    await waitFor(() => runs >= 2, { what: 'second slow message', timeoutMs: 40_000 });
+    await sleep(1500);
+    expect(runs).toBe(2);
+  }, 60_000);
+});
+
+describe('outbox relay', () => {
+  it('publishes events stored with a change under their stored id, once', async () => {
+    const collection = mongo.db!.collection('outbox_test');
+    await collection.insertOne({
+      _id: 'agg_1' as never,
+      has_outbox: true,
+      outbox: [
+        { id: 'evt-1', topic: 'events', key: 'agg_1', type: MessageTypeNames.CorsOriginCreated, value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 }, created_at: new Date() },
+      ],
+    });
+    const relay = createOutboxRelay({ publisher, sources: [createMongoOutboxSource(collection)], logger });
+    expect(await relay.flush()).toBe(1);
+    expect(await relay.flush()).toBe(0);
+    const doc = await collection.findOne({ _id: 'agg_1' as never });
+    expect(doc?.['outbox']).toEqual([]);
+    expect(doc?.['has_outbox']).toBe(false);
+    const [message] = await readTopic('events', 1);
+    expect(message?.headers[HEADERS.id]).toBe('evt-1');
+    expect(message?.headers[HEADERS.type]).toBe(MessageTypeNames.CorsOriginCreated);
+  });
+});
