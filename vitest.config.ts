@@ -43,6 +43,15 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        resolve,
+        ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+        test: {
+          name: 'k8s',
+          include: ['tests/k8s/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
     ],
   },
 });

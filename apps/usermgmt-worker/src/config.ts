@@ -8,6 +8,8 @@ const schema = Type.Object({
   HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
   PARTITIONS_CONCURRENCY: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
   OUTBOX_INTERVAL_MS: Type.Integer({ default: 1000, minimum: 50 }),
+  /** How long a silent (crashed) member keeps its partitions before the group moves them. */
+  KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
 });
 
 export const config = createConfigLoader(schema, (env) => ({
@@ -20,5 +22,6 @@ export const config = createConfigLoader(schema, (env) => ({
   health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
   partitionsConcurrency: env.PARTITIONS_CONCURRENCY,
   outboxIntervalMs: env.OUTBOX_INTERVAL_MS,
+  sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));

@@ -42,6 +42,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
     logger,
     partitionsConcurrency: cfg.partitionsConcurrency,
     outboxIntervalMs: cfg.outboxIntervalMs,
+    sessionTimeoutMs: cfg.sessionTimeoutMs,
   });
   await worker.start();
 

@@ -28,6 +28,7 @@ export interface WorkerDeps {
   logger: Logger;
   partitionsConcurrency?: number;
   outboxIntervalMs?: number;
+  sessionTimeoutMs?: number;
 }
 
 export interface Worker {
@@ -81,6 +82,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           component: 'usermgmt-worker',
           topics: [USERMGMT_TOPICS.commands],
           onDeadLetter: (meta) => processor.replyDeadLettered(meta),
+          ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
           partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 4,
           handlers: {
             [MessageTypeNames.CreateCorsOrigin]: command(MessageTypeNames.CreateCorsOrigin),

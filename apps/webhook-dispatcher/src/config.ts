@@ -11,6 +11,7 @@ const schema = Type.Object({
   /** Compresses the retry schedule (1 = real time); tests use a small value. */
   WEBHOOK_RETRY_SCALE: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1 }),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
+  KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
   HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
 });
@@ -28,6 +29,7 @@ export const config = createConfigLoader(schema, (env) => ({
     perTargetConcurrency: env.WEBHOOK_PER_TARGET_CONCURRENCY,
     retryScale: env.WEBHOOK_RETRY_SCALE,
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
   },
   health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -19,6 +19,7 @@ export interface DispatcherDeps {
   perTargetConcurrency: number;
   retryScale: number;
   pollIntervalMs: number;
+  sessionTimeoutMs?: number;
 }
 
 export function createDispatcher(deps: DispatcherDeps) {
@@ -57,6 +58,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         component: 'webhook-dispatcher',
         topics: [WEBHOOK_TOPICS.deliveries],
         partitionsConsumedConcurrently: 4,
+        ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
         handlers: {
           // Accepting a request is only a durable insert; attempts run off the consumer's path.
           [MessageTypeNames.RequestDelivery]: async (message) => {

@@ -26,6 +26,7 @@ export function createLogger(options: { name: string; level?: string }): Logger 
       const span = trace.getActiveSpan();
       if (!span) return {};
       const { traceId, spanId } = span.spanContext();
+      if (/^0+$/.test(traceId)) return {};
       return { trace_id: traceId, span_id: spanId };
     },
   });

@@ -14,6 +14,11 @@ export interface TelemetryOptions {
   autoInstrument?: boolean;
 }
 
+const discardingExporter: SpanExporter = {
+  export: (_spans, done) => done({ code: 0 }),
+  shutdown: async () => undefined,
+};
+
 export interface Telemetry {
   shutdown(): Promise<void>;
 }
@@ -25,6 +30,11 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   if (options.otlpEndpoint) {
     const url = `${options.otlpEndpoint.replace(/\/$/, '')}/v1/traces`;
     processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url, timeoutMillis: 5000 })));
+  }
+  if (processors.length === 0) {
+    // Without a collector, spans are still recorded (and dropped) so that trace ids exist for logs and
+    // travel in Kafka headers; explicit processors also keep NodeSDK from defaulting to an OTLP endpoint.
+    processors.push(new SimpleSpanProcessor(discardingExporter));
   }
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),

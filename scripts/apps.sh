@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The apps that `npm start` runs on this machine: name, entry, extra environment.
+# Kept in one place so start, stop and status agree.
+APPS=(
+  "usermgmt-worker|apps/usermgmt-worker/dist/main.js|"
+  "webhook-dispatcher|apps/webhook-dispatcher/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1"
+  "usermgmt-gateway|apps/usermgmt-gateway/dist/main.js|PORT=3002"
+)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `npm start`: installs what is missing, provisions and starts the dependencies and every app (in the
+# background, logs under the state folder), waits until the gateways answer, and prints the URLs.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+export TURBO_TELEMETRY_DISABLED=1
+state="${PLATFORM_STATE_DIR:-$HOME/.local/state/platform}/apps"
+mkdir -p "$state"
+
+bash scripts/ensure-node-modules.sh
+bash deploy/local/up.sh
+echo "[start] building"
+npx turbo run build --output-logs=errors-only >/dev/null
+eval "$(bash scripts/local-env.sh)"
+# shellcheck source=apps.sh
+source scripts/apps.sh
+
+for entry in "${APPS[@]}"; do
+  IFS='|' read -r name script extra <<<"$entry"
+  pidfile="$state/$name.pid"
+  if [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    echo "[start] $name already running (pid $(cat "$pidfile"))"
+    continue
+  fi
+  # shellcheck disable=SC2086 # $extra is a list of VAR=value words
+  env $extra nohup node "$script" >>"$state/$name.log" 2>&1 &
+  echo $! >"$pidfile"
+  echo "[start] $name started (pid $!, log $state/$name.log)"
+done
+
+for url in http://127.0.0.1:3002/readyz; do
+  for _ in $(seq 1 120); do
+    if curl -fsS -m 2 "$url" >/dev/null 2>&1; then break; fi
+    sleep 0.5
+  done
+  curl -fsS -m 2 "$url" >/dev/null || { echo "[start] $url did not become ready; see $state/*.log" >&2; exit 1; }
+done
+
+cat <<MSG
+
+The platform is running:
+  user management API   http://127.0.0.1:3002      (OpenAPI: http://127.0.0.1:3002/openapi.json)
+  mailbox (SMTP sink)   $MAILBOX_URL
+  logs                  $state/*.log
+
+Create an API key:      npm run -s cli -- keys create usermgmt
+Stop the apps:          npm stop        (dependencies: npm run deps:down)
+MSG

@@ -1,0 +1,1086 @@
+/**
+ * Validates the Kubernetes manifests under k8s/ without a cluster, kubectl or kustomize:
+ *
+ * 1. every YAML file parses (as YAML 1.1, the dialect kubectl reads; duplicate keys are errors);
+ * 2. the kustomize base and overlays are rendered by a small in-test renderer that implements the
+ *    kustomize features the manifests use (resources, namespace, labels, images, strategic-merge and
+ *    JSON 6902 patches) and refuses anything else, so it cannot silently ignore a new feature;
+ * 3. every rendered object is validated against the Kubernetes OpenAPI schemas shipped in the
+ *    `kubernetes-models` package (types, required fields, enums, formats), plus a strict check for
+ *    unknown fields (a typo like `livenesProbe` passes JSON-schema validation but not this) that walks
+ *    the package's TypeScript declarations, generated from the same OpenAPI spec;
+ * 4. the project's rules hold (probes, non-root, limits, graceful shutdown, PDB and HPA per app, ...),
+ *    and mutated copies show that each rule does fail when broken.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IService } from 'kubernetes-models/v1/Service';
+import ts from 'typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const K8S = join(ROOT, 'k8s');
+const rel = (file: string): string => relative(ROOT, file);
+
+// ---------------------------------------------------------------------------------------------
+// What is deployed, and how (the expectations that are specific to this project's apps)
+// ---------------------------------------------------------------------------------------------
+
+const SECRET_NAME = 'platform-secrets';
+const CONFIG_NAME = 'platform-config';
+const SHUTDOWN_MARGIN_MS = 2000;
+
+interface AppSpec {
+  port: number;
+  service: boolean;
+  hpa: { min: number; max: number };
+  secrets: string[];
+  env: Record<string, string>;
+}
+
+const APPS: Record<string, AppSpec> = {
+  'usermgmt-gateway': {
+    port: 3002,
+    service: true,
+    hpa: { min: 2, max: 10 },
+    secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
+    env: { HOST: '0.0.0.0', PORT: '3002' },
+  },
+  'usermgmt-worker': {
+    port: 9090,
+    service: false,
+    hpa: { min: 2, max: 8 },
+    secrets: ['SECRETS_SEALING_KEY'],
+    env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090' },
+  },
+  'webhook-dispatcher': {
+    port: 9090,
+    service: false,
+    hpa: { min: 2, max: 6 },
+    secrets: ['SECRETS_SEALING_KEY'],
+    env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', EGRESS_ALLOW: '', WEBHOOK_TIMEOUT_MS: '15000' },
+  },
+};
+
+/** Every app reads these (from the ConfigMap or its own env). */
+const COMMON_ENV: Record<string, RegExp> = {
+  NODE_ENV: /^production$/,
+  LOG_LEVEL: /^(fatal|error|warn|info|debug|trace|silent)$/,
+  KAFKA_BROKERS: /^[^,\s]+:\d+(,[^,\s]+:\d+)*$/,
+  MONGO_URL: /^mongodb:\/\/[^/]+,[^/]+\/.*[?&]replicaSet=[\w-]+/,
+  MONGO_DB: /^platform$/,
+  REDIS_URL: /^rediss?:\/\//,
+  SHUTDOWN_TIMEOUT_MS: /^25000$/,
+};
+
+interface Environment {
+  dir: string;
+  logLevel: string;
+  hpaMin?: number;
+  imageTag?: RegExp;
+}
+
+const ENVIRONMENTS: Environment[] = [
+  { dir: 'k8s/base', logLevel: 'info' },
+  { dir: 'k8s/overlays/dev', logLevel: 'debug', hpaMin: 1, imageTag: /^dev$/ },
+  { dir: 'k8s/overlays/prod', logLevel: 'info', imageTag: /^\d+\.\d+\.\d+$/ },
+];
+
+// ---------------------------------------------------------------------------------------------
+// YAML
+// ---------------------------------------------------------------------------------------------
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** YAML 1.1 as kubectl (sigs.k8s.io/yaml) reads it: `on`/`yes` are booleans, `0755` is octal. */
+function parseYaml(text: string, source: string): Json[] {
+  const values: Json[] = [];
+  for (const doc of parseAllDocuments(text, { version: '1.1', uniqueKeys: true, prettyErrors: true })) {
+    const problems = [...doc.errors, ...doc.warnings];
+    if (problems.length > 0) throw new Error(`${source}: ${problems.map((p) => p.message).join('\n')}`);
+    const value = doc.toJS({ maxAliasCount: 0 }) as Json;
+    if (value !== null) values.push(value);
+  }
+  return values;
+}
+
+function readYaml(file: string): Json[] {
+  return parseYaml(readFileSync(file, 'utf8'), rel(file));
+}
+
+function asManifest(value: Json, source: string): Manifest {
+  if (!isObject(value)) throw new Error(`${source}: a document is not a mapping`);
+  const { apiVersion, kind, metadata } = value;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string')
+    throw new Error(`${source}: a document has no apiVersion/kind`);
+  if (!isObject(metadata) || typeof metadata['name'] !== 'string' || metadata['name'] === '')
+    throw new Error(`${source}: ${kind} has no metadata.name`);
+  return value as unknown as Manifest;
+}
+
+function yamlFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => join(dir, f))
+    .sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// A minimal kustomize
+// ---------------------------------------------------------------------------------------------
+
+const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'images', 'patches']);
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'StorageClass', 'PersistentVolume']);
+const POD_TEMPLATE_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+
+/**
+ * Strategic-merge keys of the list fields a patch may touch (from the Kubernetes API's
+ * `patchMergeKey`s). Lists of scalars and the atomic lists named in ATOMIC_LISTS are replaced
+ * whole, as kustomize does; any other list of objects in a patch is an error, so the renderer
+ * never guesses.
+ */
+const MERGE_KEYS: Record<string, string> = {
+  containers: 'name',
+  initContainers: 'name',
+  env: 'name',
+  volumes: 'name',
+  volumeMounts: 'mountPath',
+  imagePullSecrets: 'name',
+  topologySpreadConstraints: 'topologyKey',
+};
+const ATOMIC_LISTS = new Set(['envFrom', 'tolerations', 'metrics', 'policies', 'matchExpressions']);
+
+interface RenderResult {
+  objects: Manifest[];
+  /** Every file the render read: kustomizations, resources and patches. */
+  files: Set<string>;
+}
+
+function render(dir: string): RenderResult {
+  const files = new Set<string>();
+  return { objects: renderDir(resolve(ROOT, dir), files), files };
+}
+
+function renderDir(dir: string, files: Set<string>): Manifest[] {
+  const file = join(dir, 'kustomization.yaml');
+  files.add(file);
+  const [k, ...extra] = readYaml(file);
+  if (!isObject(k) || extra.length > 0) throw new Error(`${rel(file)}: expected one Kustomization document`);
+  if (k['apiVersion'] !== 'kustomize.config.k8s.io/v1beta1' || k['kind'] !== 'Kustomization')
+    throw new Error(`${rel(file)}: not a kustomize.config.k8s.io/v1beta1 Kustomization`);
+  for (const key of Object.keys(k))
+    if (!KUSTOMIZATION_FIELDS.has(key)) throw new Error(`${rel(file)}: '${key}' is not supported by the test's kustomize renderer`);
+
+  const objects: Manifest[] = [];
+  for (const entry of asList(k['resources'], `${rel(file)} resources`)) {
+    if (typeof entry !== 'string') throw new Error(`${rel(file)}: resources entries are paths`);
+    const path = resolve(dir, entry);
+    if (statSync(path).isDirectory()) objects.push(...renderDir(path, files));
+    else {
+      files.add(path);
+      objects.push(...readYaml(path).map((doc) => asManifest(doc, rel(path))));
+    }
+  }
+  const ids = new Set<string>();
+  for (const o of objects) {
+    const id = `${o.apiVersion}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    if (ids.has(id)) throw new Error(`${rel(file)}: ${id} is defined twice`);
+    ids.add(id);
+  }
+
+  for (const patch of asList(k['patches'], `${rel(file)} patches`)) applyPatch(objects, patch, dir, files);
+  const namespace = k['namespace'];
+  if (namespace !== undefined) {
+    if (typeof namespace !== 'string') throw new Error(`${rel(file)}: namespace must be a string`);
+    for (const o of objects) {
+      if (CLUSTER_SCOPED.has(o.kind)) throw new Error(`${rel(file)}: the renderer does not handle cluster-scoped ${o.kind}`);
+      o.metadata.namespace = namespace;
+    }
+  }
+  for (const spec of asList(k['labels'], `${rel(file)} labels`)) applyLabels(objects, spec, rel(file));
+  for (const spec of asList(k['images'], `${rel(file)} images`)) applyImage(objects, spec, rel(file));
+  return objects;
+}
+
+function asList(value: Json | undefined, what: string): Json[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new Error(`${what}: expected a list`);
+  return value;
+}
+
+function onlyKeys(value: JsonObject, allowed: string[], what: string): void {
+  for (const key of Object.keys(value))
+    if (!allowed.includes(key)) throw new Error(`${what}: '${key}' is not supported by the test's kustomize renderer`);
+}
+
+function groupVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+function selectTargets(objects: Manifest[], target: JsonObject, what: string): Manifest[] {
+  onlyKeys(target, ['group', 'version', 'kind', 'name', 'namespace'], `${what} target`);
+  const matches = objects.filter((o) => {
+    const gv = groupVersion(o.apiVersion);
+    return (
+      (target['group'] === undefined || target['group'] === gv.group) &&
+      (target['version'] === undefined || target['version'] === gv.version) &&
+      (target['kind'] === undefined || target['kind'] === o.kind) &&
+      (target['name'] === undefined || new RegExp(`^(?:${String(target['name'])})$`).test(o.metadata.name)) &&
+      (target['namespace'] === undefined || target['namespace'] === o.metadata.namespace)
+    );
+  });
+  if (matches.length === 0) throw new Error(`${what}: target ${JSON.stringify(target)} matches no resource`);
+  return matches;
+}
+
+function applyPatch(objects: Manifest[], spec: Json, dir: string, files: Set<string>): void {
+  if (!isObject(spec)) throw new Error('a patches entry is not a mapping');
+  onlyKeys(spec, ['path', 'patch', 'target'], 'patches entry');
+  let docs: Json[];
+  let what: string;
+  if (typeof spec['path'] === 'string') {
+    const path = resolve(dir, spec['path']);
+    files.add(path);
+    docs = readYaml(path);
+    what = rel(path);
+  } else if (typeof spec['patch'] === 'string') {
+    what = `inline patch in ${rel(dir)}`;
+    docs = parseYaml(spec['patch'], what);
+  } else throw new Error(`patches entry in ${rel(dir)} has neither path nor patch`);
+  const target = spec['target'];
+  if (target !== undefined && !isObject(target)) throw new Error(`${what}: target must be a mapping`);
+
+  const [first] = docs;
+  if (docs.length === 1 && Array.isArray(first)) {
+    if (!target) throw new Error(`${what}: a JSON 6902 patch needs a target`);
+    for (const o of selectTargets(objects, target, what)) applyJsonPatch(o, first, `${what} on ${o.kind}/${o.metadata.name}`);
+    return;
+  }
+  for (const doc of docs) {
+    if (!isObject(doc)) throw new Error(`${what}: a strategic-merge patch is a mapping`);
+    const targets = target
+      ? selectTargets(objects, target, what)
+      : (() => {
+          const p = asManifest(doc, what);
+          const found = objects.filter((o) => o.apiVersion === p.apiVersion && o.kind === p.kind && o.metadata.name === p.metadata.name);
+          if (found.length !== 1) throw new Error(`${what}: no unique ${p.kind}/${p.metadata.name} to patch`);
+          return found;
+        })();
+    for (const o of targets) {
+      const merged = strategicMerge(o as unknown as JsonObject, doc, what);
+      for (const key of Object.keys(o)) delete o[key];
+      Object.assign(o, merged);
+    }
+  }
+}
+
+function strategicMerge(base: JsonObject, patch: JsonObject, what: string): JsonObject {
+  const out = clone(base);
+  for (const [key, value] of Object.entries(patch)) {
+    if (key.startsWith('$')) throw new Error(`${what}: directive '${key}' is not supported by the test's renderer`);
+    const current = out[key];
+    if (value === null) delete out[key];
+    else if (isObject(value) && isObject(current)) out[key] = strategicMerge(current, value, what);
+    else if (Array.isArray(value) && value.some(isObject)) {
+      const mergeKey = MERGE_KEYS[key];
+      if (mergeKey) out[key] = mergeList(Array.isArray(current) ? current : [], value, mergeKey, `${what}: ${key}`);
+      else if (ATOMIC_LISTS.has(key)) out[key] = clone(value);
+      else throw new Error(`${what}: the renderer does not know how kustomize merges list '${key}'`);
+    } else out[key] = clone(value);
+  }
+  return out;
+}
+
+function mergeList(base: Json[], patch: Json[], mergeKey: string, what: string): Json[] {
+  const out = clone(base);
+  for (const item of patch) {
+    if (!isObject(item) || item[mergeKey] === undefined) throw new Error(`${what}: every item needs '${mergeKey}'`);
+    const index = out.findIndex((o) => isObject(o) && o[mergeKey] === item[mergeKey]);
+    const existing = out[index];
+    if (index >= 0 && isObject(existing)) out[index] = strategicMerge(existing, item, what);
+    else out.push(clone(item));
+  }
+  return out;
+}
+
+function applyJsonPatch(target: object, ops: Json[], what: string): void {
+  for (const op of ops) {
+    if (!isObject(op) || typeof op['op'] !== 'string' || typeof op['path'] !== 'string')
+      throw new Error(`${what}: a JSON patch operation needs op and path`);
+    const segments = op['path']
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = segments.pop();
+    if (last === undefined) throw new Error(`${what}: cannot patch the document root`);
+    let parent: unknown = target;
+    for (const segment of segments) {
+      parent = Array.isArray(parent) ? parent[Number(segment)] : isObject(parent) ? parent[segment] : undefined;
+      if (parent === undefined) throw new Error(`${what}: path ${op['path']} does not exist`);
+    }
+    const container = parent as Record<string, Json> | Json[];
+    const exists = Array.isArray(container) ? Number(last) < container.length : last in container;
+    switch (op['op']) {
+      case 'add':
+        if (Array.isArray(container)) {
+          if (last === '-') container.push(clone(op['value'] ?? null));
+          else container.splice(Number(last), 0, clone(op['value'] ?? null));
+        } else container[last] = clone(op['value'] ?? null);
+        break;
+      case 'replace':
+        if (!exists) throw new Error(`${what}: replace of missing ${op['path']}`);
+        if (Array.isArray(container)) container[Number(last)] = clone(op['value'] ?? null);
+        else container[last] = clone(op['value'] ?? null);
+        break;
+      case 'remove':
+        if (!exists) throw new Error(`${what}: remove of missing ${op['path']}`);
+        if (Array.isArray(container)) container.splice(Number(last), 1);
+        else delete container[last];
+        break;
+      default:
+        throw new Error(`${what}: op '${op['op']}' is not supported by the test's renderer`);
+    }
+  }
+}
+
+function applyLabels(objects: Manifest[], spec: Json, what: string): void {
+  if (!isObject(spec) || !isObject(spec['pairs'])) throw new Error(`${what}: labels entries need pairs`);
+  onlyKeys(spec, ['pairs', 'includeSelectors', 'includeTemplates'], `${what} labels`);
+  if (spec['includeSelectors'] === true)
+    throw new Error(`${what}: includeSelectors is not supported (selectors are immutable; keep them on app.kubernetes.io/name)`);
+  const pairs = spec['pairs'];
+  for (const value of Object.values(pairs)) if (typeof value !== 'string') throw new Error(`${what}: label values are strings`);
+  for (const o of objects) {
+    o.metadata.labels = { ...o.metadata.labels, ...(pairs as Record<string, string>) };
+    const template = (o as { spec?: { template?: { metadata?: { labels?: Record<string, string> } } } }).spec?.template;
+    if (spec['includeTemplates'] === true && POD_TEMPLATE_KINDS.has(o.kind) && template) {
+      template.metadata ??= {};
+      template.metadata.labels = { ...template.metadata.labels, ...(pairs as Record<string, string>) };
+    }
+  }
+}
+
+function splitImage(image: string): { name: string; tag?: string; digest?: string } {
+  const [withTag = '', digest] = image.split('@');
+  const colon = withTag.lastIndexOf(':');
+  const hasTag = colon > withTag.lastIndexOf('/');
+  return {
+    name: hasTag ? withTag.slice(0, colon) : withTag,
+    ...(hasTag ? { tag: withTag.slice(colon + 1) } : {}),
+    ...(digest ? { digest } : {}),
+  };
+}
+
+function applyImage(objects: Manifest[], spec: Json, what: string): void {
+  if (!isObject(spec) || typeof spec['name'] !== 'string') throw new Error(`${what}: images entries need a name`);
+  onlyKeys(spec, ['name', 'newName', 'newTag', 'digest'], `${what} images`);
+  let matched = 0;
+  for (const c of objects.flatMap(podContainers)) {
+    const image = splitImage(c.image ?? '');
+    if (image.name !== spec['name']) continue;
+    matched++;
+    const name = typeof spec['newName'] === 'string' ? spec['newName'] : image.name;
+    if (typeof spec['digest'] === 'string') c.image = `${name}@${spec['digest']}`;
+    else if (typeof spec['newTag'] === 'string') c.image = `${name}:${spec['newTag']}`;
+    else c.image = `${name}${image.tag ? `:${image.tag}` : ''}${image.digest ? `@${image.digest}` : ''}`;
+  }
+  if (matched === 0) throw new Error(`${what}: images entry ${spec['name']} matches no container`);
+}
+
+function podContainers(o: Manifest): IContainer[] {
+  if (!POD_TEMPLATE_KINDS.has(o.kind)) return [];
+  const spec = (o as unknown as IDeployment).spec?.template.spec;
+  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema validation: kubernetes-models (JSON schema) + unknown-field check (TypeScript declarations)
+// ---------------------------------------------------------------------------------------------
+
+interface ModelClass {
+  new (data: unknown): { validate(): void };
+}
+
+function modelPath(apiVersion: string, kind: string): string {
+  const { group, version } = groupVersion(apiVersion);
+  if (!/^[A-Za-z0-9.-]*$/.test(group) || !/^v\d+\w*$/.test(version) || !/^[A-Z]\w*$/.test(kind))
+    throw new Error(`not a Kubernetes apiVersion/kind: ${apiVersion} ${kind}`);
+  return group === '' ? `kubernetes-models/${version}/${kind}` : `kubernetes-models/${group}/${version}/${kind}`;
+}
+
+async function loadModel(apiVersion: string, kind: string): Promise<ModelClass> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(modelPath(apiVersion, kind))) as Record<string, unknown>;
+  } catch {
+    throw new Error(`no Kubernetes schema for ${apiVersion} ${kind}`);
+  }
+  const model = mod[kind];
+  if (typeof model !== 'function') throw new Error(`no Kubernetes schema for ${apiVersion} ${kind}`);
+  return model as ModelClass;
+}
+
+/** Returns the schema errors of an object ([] when valid). */
+async function schemaErrors(o: Manifest): Promise<string[]> {
+  const errors: string[] = [];
+  if (/(alpha|beta)/.test(groupVersion(o.apiVersion).version))
+    errors.push(`${o.kind}/${o.metadata.name}: ${o.apiVersion} is not a GA API version`);
+  try {
+    const Model = await loadModel(o.apiVersion, o.kind);
+    new Model(o).validate();
+  } catch (error) {
+    errors.push(`${o.kind}/${o.metadata.name}: ${(error as Error).message}`);
+  }
+  return errors;
+}
+
+/**
+ * Rejects fields that the Kubernetes API does not know, like `kubectl apply` with the default
+ * strict server-side field validation does. The field names come from the kubernetes-models
+ * declarations (interfaces I<Kind> generated from the same OpenAPI spec as the schemas).
+ */
+class UnknownFieldChecker {
+  private readonly checker: ts.TypeChecker;
+  private readonly types = new Map<string, ts.Type>();
+
+  constructor(kinds: Array<{ apiVersion: string; kind: string }>) {
+    const unique = [...new Map(kinds.map((k) => [`${k.apiVersion} ${k.kind}`, k])).values()];
+    const entry = join(ROOT, 'tests/k8s/__k8s_kinds__.ts');
+    const source = unique
+      .map((k, i) => `export type T${i} = import('${modelPath(k.apiVersion, k.kind)}').I${k.kind};`)
+      .join('\n');
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es5.d.ts'],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    };
+    const host = ts.createCompilerHost(options, true);
+    const { getSourceFile, fileExists, readFile } = host;
+    host.fileExists = (f) => f === entry || fileExists.call(host, f);
+    host.readFile = (f) => (f === entry ? source : readFile.call(host, f));
+    host.getSourceFile = (f, language, ...rest) =>
+      f === entry ? ts.createSourceFile(f, source, language, true) : getSourceFile.call(host, f, language, ...rest);
+    const program = ts.createProgram([entry], options, host);
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    if (problems.length > 0) throw new Error(`cannot load the Kubernetes declarations:\n${problems.join('\n')}`);
+    this.checker = program.getTypeChecker();
+    const file = program.getSourceFile(entry);
+    const moduleSymbol = file && this.checker.getSymbolAtLocation(file);
+    if (!moduleSymbol) throw new Error('cannot load the Kubernetes declarations');
+    const exports = new Map(this.checker.getExportsOfModule(moduleSymbol).map((s) => [s.name, s]));
+    unique.forEach((k, i) => {
+      const symbol = exports.get(`T${i}`);
+      if (symbol) this.types.set(`${k.apiVersion} ${k.kind}`, this.checker.getDeclaredTypeOfSymbol(symbol));
+    });
+  }
+
+  unknownFields(o: Manifest): string[] {
+    const type = this.types.get(`${o.apiVersion} ${o.kind}`);
+    if (!type) return [`${o.kind}/${o.metadata.name}: no declarations for ${o.apiVersion} ${o.kind}`];
+    const out: string[] = [];
+    this.walk(o as unknown as Json, type, `${o.kind}/${o.metadata.name}:`, out);
+    return out;
+  }
+
+  private walk(value: Json, declared: ts.Type, path: string, out: string[]): void {
+    if (value === null || typeof value !== 'object') return;
+    let type = this.checker.getNonNullableType(declared);
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return;
+    if (type.isUnion()) {
+      const objectLike = type.types.find((t) => t.getProperties().length > 0 || this.checker.isArrayType(t));
+      if (!objectLike) return;
+      type = objectLike;
+    }
+    if (Array.isArray(value)) {
+      if (!this.checker.isArrayType(type)) {
+        out.push(`${path} is a list where the API expects ${this.checker.typeToString(type)}`);
+        return;
+      }
+      const [element] = this.checker.getTypeArguments(type as ts.TypeReference);
+      if (element) value.forEach((item, i) => this.walk(item, element, `${path}[${i}]`, out));
+      return;
+    }
+    const properties = type.getProperties();
+    if (properties.length === 0) {
+      const [index] = this.checker.getIndexInfosOfType(type);
+      if (index) for (const [key, item] of Object.entries(value)) this.walk(item, index.type, `${path}.${key}`, out);
+      return;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      const property = type.getProperty(key);
+      if (!property) out.push(`${path} unknown field '${key}'`);
+      else this.walk(item, this.checker.getTypeOfSymbol(property), `${path}.${key}`, out);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Project rules
+// ---------------------------------------------------------------------------------------------
+
+const QUANTITY_UNITS: Record<string, number> = {
+  '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40,
+};
+
+function quantity(q: string | number | undefined): number | undefined {
+  if (q === undefined) return undefined;
+  if (typeof q === 'number') return q;
+  const m = /^(\d+(?:\.\d+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(q);
+  if (!m) return undefined;
+  return Number(m[1]) * (QUANTITY_UNITS[m[2] ?? ''] ?? NaN);
+}
+
+const matches = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean =>
+  !!selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+
+const of = <T>(objects: Manifest[], kind: string): T[] => objects.filter((o) => o.kind === kind) as unknown as T[];
+
+function secretKeysFromExample(): Set<string> {
+  const text = readFileSync(join(K8S, 'base/secrets.example.env'), 'utf8');
+  return new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'))
+      .map((l) => l.slice(0, l.indexOf('='))),
+  );
+}
+
+type EnvValue = { value: string } | { secret: string; key: string };
+
+/** The container's environment as the kubelet builds it: envFrom first, env entries override. */
+function resolveEnv(c: IContainer, configMaps: IConfigMap[], problems: string[], where: string): Map<string, EnvValue> {
+  const env = new Map<string, EnvValue>();
+  const configMap = (name: string): IConfigMap | undefined => {
+    const found = configMaps.find((cm) => cm.metadata?.name === name);
+    if (!found) problems.push(`${where}: ConfigMap ${name} is referenced but not defined`);
+    return found;
+  };
+  for (const from of c.envFrom ?? []) {
+    if (from.configMapRef) {
+      const cm = configMap(from.configMapRef.name ?? '');
+      for (const [k, v] of Object.entries(cm?.data ?? {})) env.set(`${from.prefix ?? ''}${k}`, { value: v });
+    }
+    if (from.secretRef) problems.push(`${where}: envFrom secretRef exposes every key of ${from.secretRef.name}; use secretKeyRef per key`);
+  }
+  for (const e of c.env ?? []) {
+    if (e.valueFrom?.secretKeyRef) env.set(e.name, { secret: e.valueFrom.secretKeyRef.name ?? '', key: e.valueFrom.secretKeyRef.key });
+    else if (e.valueFrom?.configMapKeyRef) {
+      const ref = e.valueFrom.configMapKeyRef;
+      const value = configMap(ref.name ?? '')?.data?.[ref.key];
+      if (value === undefined) problems.push(`${where}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`);
+      else env.set(e.name, { value });
+    } else if (e.valueFrom) problems.push(`${where}: ${e.name} uses an unexpected valueFrom`);
+    else env.set(e.name, { value: e.value ?? '' });
+  }
+  return env;
+}
+
+/** Rules every Deployment (present or future) and its companions must satisfy. */
+function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}): string[] {
+  const problems: string[] = [];
+  const deployments = of<IDeployment>(objects, 'Deployment');
+  const hpas = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
+  const pdbs = of<IPodDisruptionBudget>(objects, 'PodDisruptionBudget');
+  const services = of<IService>(objects, 'Service');
+  const configMaps = of<IConfigMap>(objects, 'ConfigMap');
+  const secretKeys = secretKeysFromExample();
+
+  for (const o of objects.filter((o) => o.kind === 'Secret'))
+    problems.push(`Secret/${o.metadata.name} is committed: secret values are created out of band (${SECRET_NAME})`);
+
+  for (const d of deployments) {
+    const name = d.metadata?.name ?? '?';
+    const at = `Deployment/${name}`;
+    const pod = d.spec?.template;
+    const podLabels = pod?.metadata?.labels ?? {};
+    const spec = pod?.spec;
+    if (!spec) {
+      problems.push(`${at}: no pod template`);
+      continue;
+    }
+
+    // labels and selector
+    for (const [where, labels] of [['metadata', d.metadata?.labels], ['pod template', podLabels]] as const) {
+      if (labels?.['app.kubernetes.io/name'] !== name) problems.push(`${at}: ${where} label app.kubernetes.io/name must be ${name}`);
+      if (labels?.['app.kubernetes.io/part-of'] !== 'platform') problems.push(`${at}: ${where} label app.kubernetes.io/part-of must be platform`);
+    }
+    if (d.spec?.selector.matchExpressions?.length) problems.push(`${at}: selector uses matchExpressions; use matchLabels`);
+    if (!matches(d.spec?.selector.matchLabels, podLabels)) problems.push(`${at}: selector does not match the pod template labels`);
+
+    // autoscaling and disruption budget
+    const myHpas = hpas.filter((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === name);
+    if (myHpas.length !== 1) problems.push(`${at}: needs exactly one HPA targeting it (found ${myHpas.length})`);
+    for (const h of myHpas) {
+      if (h.spec?.scaleTargetRef.apiVersion !== 'apps/v1') problems.push(`HPA/${h.metadata?.name}: scaleTargetRef.apiVersion must be apps/v1`);
+      const min = h.spec?.minReplicas ?? 1;
+      if (min < 1 || (h.spec?.maxReplicas ?? 0) < min) problems.push(`HPA/${h.metadata?.name}: needs 1 <= minReplicas <= maxReplicas`);
+      if (!h.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu'))
+        problems.push(`HPA/${h.metadata?.name}: scales on CPU`);
+    }
+    if (myHpas.length > 0 && d.spec?.replicas !== undefined)
+      problems.push(`${at}: spec.replicas is set although an HPA manages it (every apply would reset the replica count)`);
+    const myPdbs = pdbs.filter((p) => matches(p.spec?.selector?.matchLabels, podLabels));
+    if (myPdbs.length !== 1) problems.push(`${at}: needs exactly one PDB selecting its pods (found ${myPdbs.length})`);
+    for (const p of myPdbs) {
+      if (p.spec?.minAvailable === undefined && p.spec?.maxUnavailable === undefined)
+        problems.push(`PDB/${p.metadata?.name}: needs minAvailable or maxUnavailable`);
+    }
+
+    // pod security
+    const psc = spec.securityContext;
+    if (psc?.runAsNonRoot !== true) problems.push(`${at}: pod securityContext.runAsNonRoot must be true`);
+    if (!psc?.runAsUser || psc.runAsUser === 0) problems.push(`${at}: pod securityContext.runAsUser must be a non-root uid`);
+    if (spec.automountServiceAccountToken !== false) problems.push(`${at}: automountServiceAccountToken must be false (the apps never call the API server)`);
+
+    // spreading
+    const spread =
+      spec.topologySpreadConstraints?.some(
+        (t) => t.topologyKey === 'kubernetes.io/hostname' && matches(t.labelSelector?.matchLabels, podLabels),
+      ) ||
+      spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.some(
+        (t) => t.podAffinityTerm.topologyKey === 'kubernetes.io/hostname' && matches(t.podAffinityTerm.labelSelector?.matchLabels, podLabels),
+      );
+    if (!spread) problems.push(`${at}: needs a topologySpreadConstraint or preferred podAntiAffinity by kubernetes.io/hostname`);
+
+    // services
+    const myServices = services.filter((s) => matches(s.spec?.selector, podLabels));
+    if (spec.containers.length !== 1) problems.push(`${at}: expected one container`);
+    const grace = spec.terminationGracePeriodSeconds;
+    if (grace === undefined) problems.push(`${at}: terminationGracePeriodSeconds must be set`);
+
+    for (const c of spec.containers) {
+      const cat = `${at} container ${c.name}`;
+      const ports = c.ports ?? [];
+      const portOf = (p: number | string | undefined): number | undefined =>
+        typeof p === 'number' ? ports.find((x) => x.containerPort === p)?.containerPort : ports.find((x) => x.name === p)?.containerPort;
+
+      // image
+      const image = splitImage(c.image ?? '');
+      if (!image.name) problems.push(`${cat}: no image`);
+      if (image.tag === 'latest') problems.push(`${cat}: image tag latest`);
+      if (options.imageTag && !(image.digest || (image.tag && options.imageTag.test(image.tag))))
+        problems.push(`${cat}: image ${c.image} must be tagged ${options.imageTag}`);
+
+      // probes
+      const probe = (kind: 'livenessProbe' | 'readinessProbe' | 'startupProbe', path: string): void => {
+        const get = c[kind]?.httpGet;
+        if (!get) problems.push(`${cat}: needs an HTTP ${kind} on ${path}`);
+        else {
+          if (get.path !== path) problems.push(`${cat}: ${kind} must GET ${path} (has ${get.path})`);
+          if (portOf(get.port) === undefined) problems.push(`${cat}: ${kind} port ${get.port} is not a declared container port`);
+        }
+      };
+      probe('livenessProbe', '/healthz');
+      probe('readinessProbe', '/readyz');
+      probe('startupProbe', '/healthz');
+      if ((c.readinessProbe?.timeoutSeconds ?? 1) < 3) problems.push(`${cat}: readinessProbe.timeoutSeconds must be >= 3 (/readyz waits up to 2 s per dependency)`);
+
+      // resources
+      for (const kind of ['requests', 'limits'] as const)
+        for (const resource of ['cpu', 'memory'])
+          if (quantity(c.resources?.[kind]?.[resource]) === undefined) problems.push(`${cat}: resources.${kind}.${resource} must be set`);
+      for (const resource of ['cpu', 'memory']) {
+        const request = quantity(c.resources?.requests?.[resource]);
+        const limit = quantity(c.resources?.limits?.[resource]);
+        if (request !== undefined && limit !== undefined && request > limit) problems.push(`${cat}: ${resource} request exceeds its limit`);
+      }
+
+      // container security
+      const sc = c.securityContext;
+      if (sc?.allowPrivilegeEscalation !== false) problems.push(`${cat}: allowPrivilegeEscalation must be false`);
+      if (sc?.readOnlyRootFilesystem !== true) problems.push(`${cat}: readOnlyRootFilesystem must be true`);
+      if (!sc?.capabilities?.drop?.includes('ALL')) problems.push(`${cat}: capabilities must drop ALL`);
+      if (sc?.runAsNonRoot === false) problems.push(`${cat}: runAsNonRoot must not be overridden to false`);
+      if (sc?.runAsUser === 0) problems.push(`${cat}: runAsUser must not be 0`);
+      if (sc?.privileged) problems.push(`${cat}: privileged`);
+      if ((sc?.seccompProfile ?? psc?.seccompProfile)?.type !== 'RuntimeDefault') problems.push(`${cat}: seccompProfile must be RuntimeDefault`);
+      const tmp = c.volumeMounts?.find((m) => m.mountPath === '/tmp');
+      if (!tmp || !spec.volumes?.some((v) => v.name === tmp.name && v.emptyDir)) problems.push(`${cat}: /tmp must be an emptyDir mount (read-only root filesystem)`);
+
+      // environment
+      const env = resolveEnv(c, configMaps, problems, cat);
+      for (const [k, v] of env)
+        if ('secret' in v) {
+          if (v.secret !== SECRET_NAME) problems.push(`${cat}: ${k} must come from Secret ${SECRET_NAME}, not ${v.secret}`);
+          if (!secretKeys.has(v.key)) problems.push(`${cat}: ${k} uses key ${v.key}, missing from k8s/base/secrets.example.env`);
+        }
+
+      // graceful shutdown
+      const shutdown = env.get('SHUTDOWN_TIMEOUT_MS');
+      const shutdownMs = shutdown && 'value' in shutdown ? Number(shutdown.value) : NaN;
+      const preStopMs = (c.lifecycle?.preStop?.sleep?.seconds ?? 0) * 1000;
+      if (!Number.isInteger(shutdownMs)) problems.push(`${cat}: SHUTDOWN_TIMEOUT_MS must be set`);
+      else if (grace !== undefined && preStopMs + shutdownMs > grace * 1000 - SHUTDOWN_MARGIN_MS)
+        problems.push(`${cat}: preStop sleep + SHUTDOWN_TIMEOUT_MS must end ${SHUTDOWN_MARGIN_MS} ms before terminationGracePeriodSeconds (${grace} s)`);
+      if (c.lifecycle?.preStop?.exec) problems.push(`${cat}: use the preStop sleep action, not exec`);
+      if (myServices.length > 0 && preStopMs < 2000)
+        problems.push(`${cat}: behind a Service, needs a preStop sleep of >= 2 s so endpoints deregister before SIGTERM`);
+
+      for (const s of myServices)
+        for (const p of s.spec?.ports ?? [])
+          if (portOf(p.targetPort ?? p.port) === undefined)
+            problems.push(`Service/${s.metadata?.name}: targetPort ${p.targetPort} is not a port of ${name}`);
+    }
+  }
+
+  // companions that point at nothing
+  const deploymentNames = new Set(deployments.map((d) => d.metadata?.name));
+  for (const h of hpas)
+    if (h.spec?.scaleTargetRef.kind !== 'Deployment' || !deploymentNames.has(h.spec.scaleTargetRef.name))
+      problems.push(`HPA/${h.metadata?.name}: scaleTargetRef ${h.spec?.scaleTargetRef.kind}/${h.spec?.scaleTargetRef.name} is not a Deployment here`);
+  for (const p of pdbs)
+    if (!deployments.some((d) => matches(p.spec?.selector?.matchLabels, d.spec?.template.metadata?.labels)))
+      problems.push(`PDB/${p.metadata?.name}: selects no Deployment's pods`);
+  for (const s of services)
+    if (!deployments.some((d) => matches(s.spec?.selector, d.spec?.template.metadata?.labels)))
+      problems.push(`Service/${s.metadata?.name}: selects no Deployment's pods`);
+  return problems;
+}
+
+/** What this project deploys: the three apps with their settings (and not the CLI). */
+function appExpectationViolations(objects: Manifest[], environment: Environment): string[] {
+  const problems: string[] = [];
+  const deployments = of<IDeployment>(objects, 'Deployment');
+  const configMaps = of<IConfigMap>(objects, 'ConfigMap');
+  const names = deployments.map((d) => d.metadata?.name ?? '?').sort();
+  if (JSON.stringify(names) !== JSON.stringify(Object.keys(APPS).sort()))
+    problems.push(`Deployments are ${names.join(', ')}; expected ${Object.keys(APPS).sort().join(', ')}`);
+  if (!configMaps.some((cm) => cm.metadata?.name === CONFIG_NAME)) problems.push(`ConfigMap ${CONFIG_NAME} is missing`);
+
+  for (const [name, app] of Object.entries(APPS)) {
+    const d = deployments.find((x) => x.metadata?.name === name);
+    const c = d?.spec?.template.spec?.containers[0];
+    if (!d || !c) continue;
+    const at = `Deployment/${name}`;
+    if (splitImage(c.image ?? '').name !== `platform/${name}`) problems.push(`${at}: image must be platform/${name}`);
+    for (const probe of [c.livenessProbe, c.readinessProbe]) {
+      const port = probe?.httpGet?.port;
+      const number = typeof port === 'number' ? port : c.ports?.find((p) => p.name === port)?.containerPort;
+      if (number !== app.port) problems.push(`${at}: probes must use port ${app.port}`);
+    }
+    const env = resolveEnv(c, configMaps, problems, at);
+    const expected: Record<string, RegExp> = {
+      ...COMMON_ENV,
+      LOG_LEVEL: new RegExp(`^${environment.logLevel}$`),
+      ...Object.fromEntries(Object.entries(app.env).map(([k, v]) => [k, new RegExp(`^${v.replace(/\./g, '\\.')}$`)])),
+    };
+    for (const [k, pattern] of Object.entries(expected)) {
+      const v = env.get(k);
+      if (!v || !('value' in v) || !pattern.test(v.value)) problems.push(`${at}: ${k} must match ${pattern}`);
+    }
+    for (const key of app.secrets) {
+      const v = env.get(key);
+      if (!v || !('secret' in v) || v.key !== key) problems.push(`${at}: ${key} must come from secretKeyRef ${SECRET_NAME}/${key}`);
+    }
+    const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+    const min = environment.hpaMin ?? app.hpa.min;
+    if (hpa?.spec?.minReplicas !== min || hpa.spec.maxReplicas !== app.hpa.max)
+      problems.push(`${at}: HPA must scale ${min}..${app.hpa.max}`);
+    const service = of<IService>(objects, 'Service').find((s) => matches(s.spec?.selector, d.spec?.template.metadata?.labels));
+    if (app.service && (!service || (service.spec?.type ?? 'ClusterIP') !== 'ClusterIP')) problems.push(`${at}: needs a ClusterIP Service`);
+    if (!app.service && service) problems.push(`${at}: has a Service although nothing calls it`);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tests
+// ---------------------------------------------------------------------------------------------
+
+const rendered = new Map(ENVIRONMENTS.map((e) => [e.dir, render(e.dir)]));
+const renderedOf = (dir: string): Manifest[] => {
+  const r = rendered.get(dir);
+  if (!r) throw new Error(`not rendered: ${dir}`);
+  return r.objects;
+};
+let fields: UnknownFieldChecker;
+
+beforeAll(() => {
+  fields = new UnknownFieldChecker([...rendered.values()].flatMap((r) => r.objects));
+});
+
+describe('k8s manifests: files', () => {
+  const files = yamlFilesUnder(K8S);
+
+  it('finds the manifests', () => {
+    expect(files.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it.each(files.map((f) => [rel(f), f]))('%s parses as YAML 1.1 without duplicate keys', (_name, file) => {
+    const docs = readYaml(file);
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) expect(isObject(doc)).toBe(true);
+  });
+
+  it('every YAML file is a kustomization, a resource or a patch of one (nothing is left out of the build)', () => {
+    const used = new Set([...rendered.values()].flatMap((r) => [...r.files]));
+    expect(files.filter((f) => !used.has(f)).map(rel)).toEqual([]);
+  });
+
+  it('commits no Secret and no secret values', () => {
+    const all = [...rendered.values()].flatMap((r) => r.objects);
+    expect(all.filter((o) => o.kind === 'Secret')).toEqual([]);
+    expect([...secretKeysFromExample()].sort()).toEqual(['API_KEY_PEPPER', 'SECRETS_SEALING_KEY']);
+    expect(readFileSync(join(K8S, 'base/secrets.example.env'), 'utf8')).not.toMatch(/^[A-Z_]+=(?!replace-with)/m);
+  });
+});
+
+describe.each(ENVIRONMENTS.map((e) => [e.dir, e] as const))('k8s manifests: %s', (dir, environment) => {
+  const objects = renderedOf(dir);
+
+  it('renders the expected objects', () => {
+    const summary = objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+    expect(summary).toEqual(
+      [
+        'ConfigMap/platform-config',
+        ...Object.entries(APPS).flatMap(([name, app]) => [
+          `Deployment/${name}`,
+          `HorizontalPodAutoscaler/${name}`,
+          `PodDisruptionBudget/${name}`,
+          ...(app.service ? [`Service/${name}`] : []),
+        ]),
+      ].sort(),
+    );
+  });
+
+  it('every object validates against the Kubernetes schema', async () => {
+    const errors = (await Promise.all(objects.map(schemaErrors))).flat();
+    expect(errors).toEqual([]);
+  });
+
+  it('no object has fields unknown to the Kubernetes API', () => {
+    expect(objects.flatMap((o) => fields.unknownFields(o))).toEqual([]);
+  });
+
+  it('follows the project rules', () => {
+    expect(ruleViolations(objects, environment.imageTag ? { imageTag: environment.imageTag } : {})).toEqual([]);
+  });
+
+  it('deploys the apps with their settings', () => {
+    expect(appExpectationViolations(objects, environment)).toEqual([]);
+  });
+
+  if (dir !== 'k8s/base')
+    it('sets the namespace on every object', () => {
+      const namespaces = new Set(objects.map((o) => o.metadata.namespace));
+      expect(namespaces.size).toBe(1);
+      expect([...namespaces][0]).toMatch(/^platform/);
+    });
+});
+
+describe('k8s manifests: overlays', () => {
+  const container = (dir: string, name: string): IContainer => {
+    const d = renderedOf(dir).find((o) => o.kind === 'Deployment' && o.metadata.name === name) as unknown as IDeployment;
+    const c = d.spec?.template.spec?.containers[0];
+    if (!c) throw new Error(`no container in ${dir} ${name}`);
+    return c;
+  };
+
+  it('prod gives every app more CPU and memory than base, and dev pulls its moving tag', () => {
+    for (const name of Object.keys(APPS)) {
+      const base = container('k8s/base', name).resources;
+      const prod = container('k8s/overlays/prod', name).resources;
+      for (const kind of ['requests', 'limits'] as const)
+        for (const r of ['cpu', 'memory'])
+          expect(quantity(prod?.[kind]?.[r]), `${name} ${kind}.${r}`).toBeGreaterThan(quantity(base?.[kind]?.[r]) ?? Infinity);
+      // a strategic merge keeps everything else of the container
+      expect(container('k8s/overlays/prod', name).readinessProbe).toEqual(container('k8s/base', name).readinessProbe);
+      expect(container('k8s/overlays/dev', name).imagePullPolicy).toBe('Always');
+      expect(container('k8s/overlays/prod', name).imagePullPolicy).toBeUndefined();
+    }
+  });
+});
+
+describe('k8s manifests: the checks catch broken manifests', () => {
+  const prod = (): Manifest[] => clone(renderedOf('k8s/overlays/prod'));
+  const find = (objects: Manifest[], kind: string, name: string): Manifest => {
+    const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
+    if (!o) throw new Error(`${kind}/${name} not found`);
+    return o;
+  };
+  const deployment = (objects: Manifest[], name: string): IDeployment => find(objects, 'Deployment', name) as unknown as IDeployment;
+  const container = (objects: Manifest[], name: string): IContainer => {
+    const c = deployment(objects, name).spec?.template.spec?.containers[0];
+    if (!c) throw new Error('no container');
+    return c;
+  };
+
+  const mutations: Array<[string, (objects: Manifest[]) => void, RegExp]> = [
+    ['no readiness probe', (o) => void delete container(o, 'usermgmt-worker').readinessProbe, /readinessProbe on \/readyz/],
+    ['liveness on another path', (o) => {
+      const get = container(o, 'usermgmt-gateway').livenessProbe?.httpGet;
+      if (get) get.path = '/health';
+    }, /livenessProbe must GET \/healthz/],
+    ['probe on an undeclared port', (o) => {
+      const get = container(o, 'webhook-dispatcher').readinessProbe?.httpGet;
+      if (get) get.port = 'metrics';
+    }, /readinessProbe port metrics is not a declared container port/],
+    ['runAsNonRoot false', (o) => {
+      const sc = deployment(o, 'usermgmt-gateway').spec?.template.spec?.securityContext;
+      if (sc) sc.runAsNonRoot = false;
+    }, /runAsNonRoot must be true/],
+    ['no memory limit', (o) => void delete container(o, 'usermgmt-worker').resources?.limits?.['memory'], /resources\.limits\.memory must be set/],
+    ['writable root filesystem', (o) => {
+      const sc = container(o, 'webhook-dispatcher').securityContext;
+      if (sc) sc.readOnlyRootFilesystem = false;
+    }, /readOnlyRootFilesystem must be true/],
+    ['no /tmp emptyDir', (o) => void delete deployment(o, 'usermgmt-gateway').spec?.template.spec?.volumes, /\/tmp must be an emptyDir/],
+    ['PDB selecting nothing', (o) => {
+      (find(o, 'PodDisruptionBudget', 'usermgmt-worker') as unknown as IPodDisruptionBudget).spec = {
+        maxUnavailable: 1,
+        selector: { matchLabels: { 'app.kubernetes.io/name': 'usermgmt-workers' } },
+      };
+    }, /Deployment\/usermgmt-worker: needs exactly one PDB/],
+    ['HPA targeting another name', (o) => {
+      const spec = (find(o, 'HorizontalPodAutoscaler', 'webhook-dispatcher') as unknown as IHorizontalPodAutoscaler).spec;
+      if (spec) spec.scaleTargetRef.name = 'webhook-dispatch';
+    }, /Deployment\/webhook-dispatcher: needs exactly one HPA/],
+    ['a missing HPA', (o) => void o.splice(o.indexOf(find(o, 'HorizontalPodAutoscaler', 'usermgmt-gateway')), 1), /usermgmt-gateway: needs exactly one HPA/],
+    ['replicas next to an HPA', (o) => {
+      const spec = deployment(o, 'usermgmt-worker').spec;
+      if (spec) spec.replicas = 3;
+    }, /spec\.replicas is set/],
+    ['selector not matching the pods', (o) => {
+      const spec = deployment(o, 'usermgmt-worker').spec;
+      if (spec) spec.selector = { matchLabels: { 'app.kubernetes.io/name': 'other' } };
+    }, /selector does not match/],
+    ['shutdown outlasting the grace period', (o) => {
+      const e = container(o, 'webhook-dispatcher').env?.find((x) => x.name === 'SHUTDOWN_TIMEOUT_MS');
+      if (e) e.value = '30000';
+    }, /must end 2000 ms before terminationGracePeriodSeconds/],
+    ['gateway without preStop', (o) => void delete container(o, 'usermgmt-gateway').lifecycle, /needs a preStop sleep/],
+    ['secret from another Secret', (o) => {
+      const ref = container(o, 'usermgmt-gateway').env?.find((x) => x.name === 'API_KEY_PEPPER')?.valueFrom?.secretKeyRef;
+      if (ref) ref.name = 'other-secrets';
+    }, /must come from Secret platform-secrets/],
+    ['a committed Secret', (o) => void o.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'platform-secrets' }, stringData: { API_KEY_PEPPER: 'x' } }), /Secret\/platform-secrets is committed/],
+    ['no spreading', (o) => void delete deployment(o, 'usermgmt-worker').spec?.template.spec?.topologySpreadConstraints, /topologySpreadConstraint or preferred podAntiAffinity/],
+    ['Service port not on the pods', (o) => {
+      const port = (find(o, 'Service', 'usermgmt-gateway') as unknown as IService).spec?.ports?.[0];
+      if (port) port.targetPort = 'web';
+    }, /targetPort web is not a port/],
+    ['latest image', (o) => void (container(o, 'usermgmt-worker').image = 'platform/usermgmt-worker:latest'), /image tag latest/],
+  ];
+
+  it('the unmodified prod render passes (the baseline for the mutations below)', () => {
+    expect(ruleViolations(prod(), { imageTag: /^\d+\.\d+\.\d+$/ })).toEqual([]);
+  });
+
+  it.each(mutations)('%s is a rule violation', (_name, mutate, expected) => {
+    const objects = prod();
+    mutate(objects);
+    const problems = ruleViolations(objects, { imageTag: /^\d+\.\d+\.\d+$/ });
+    expect(problems.some((p) => expected.test(p)), problems.join('\n')).toBe(true);
+  });
+
+  it('a wrong type or a missing required field is a schema error', async () => {
+    const objects = prod();
+    const d = deployment(objects, 'usermgmt-gateway') as unknown as { spec: { replicas: unknown; template: { spec: { containers: Array<{ ports: Array<{ containerPort: unknown }> }> } } } };
+    d.spec.replicas = 'two';
+    const c = d.spec.template.spec.containers[0];
+    if (c?.ports[0]) c.ports[0].containerPort = 'http';
+    const errors = await schemaErrors(find(objects, 'Deployment', 'usermgmt-gateway'));
+    expect(errors.join('\n')).toMatch(/spec\/replicas must be integer/);
+    expect(errors.join('\n')).toMatch(/containerPort must be integer/);
+
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker') as unknown as { spec: Record<string, unknown> };
+    delete hpa.spec['maxReplicas'];
+    expect((await schemaErrors(find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker'))).join('\n')).toMatch(/maxReplicas/);
+  });
+
+  it('a removed beta API or an unknown kind is a schema error', async () => {
+    const hpa = find(prod(), 'HorizontalPodAutoscaler', 'usermgmt-worker');
+    expect(await schemaErrors({ ...hpa, apiVersion: 'autoscaling/v2beta2' })).toEqual([
+      expect.stringMatching(/not a GA API version/),
+    ]);
+    expect(await schemaErrors({ ...hpa, kind: 'HorizontalPodAutoScaler' })).toEqual([expect.stringMatching(/no Kubernetes schema/)]);
+  });
+
+  it('a misspelt or misplaced field is an unknown field', () => {
+    const objects = prod();
+    const c = container(objects, 'usermgmt-worker') as unknown as Record<string, unknown>;
+    c['livenesProbe'] = c['livenessProbe'];
+    const spec = deployment(objects, 'usermgmt-worker').spec?.template.spec as unknown as Record<string, unknown>;
+    spec['readOnlyRootFilesystem'] = true; // belongs in a container securityContext
+    expect(fields.unknownFields(find(objects, 'Deployment', 'usermgmt-worker'))).toEqual([
+      `Deployment/usermgmt-worker:.spec.template.spec.containers[0] unknown field 'livenesProbe'`,
+      `Deployment/usermgmt-worker:.spec.template.spec unknown field 'readOnlyRootFilesystem'`,
+    ]);
+  });
+});
+
+describe('k8s manifests: the renderer', () => {
+  it('merges containers and env by name and replaces scalars (strategic merge)', () => {
+    const base = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'x', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], args: ['--one'] },
+          { name: 'b', image: 'y' },
+        ],
+      },
+    } as unknown as JsonObject;
+    const patch = { spec: { containers: [{ name: 'a', env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }], args: ['--two'] }] } } as unknown as JsonObject;
+    expect(strategicMerge(base, patch, 'test')).toEqual({
+      spec: {
+        containers: [
+          { name: 'a', image: 'x', env: [{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }], args: ['--two'] },
+          { name: 'b', image: 'y' },
+        ],
+      },
+    });
+    expect(() => strategicMerge(base, { spec: { hostAliases: [{ ip: '1.2.3.4' }] } } as unknown as JsonObject, 'test')).toThrow(/does not know how kustomize merges/);
+    expect(() => strategicMerge(base, { $patch: 'replace' }, 'test')).toThrow(/not supported/);
+  });
+
+  it('applies JSON 6902 operations and refuses to replace what is missing', () => {
+    const doc = { spec: { minReplicas: 2, list: [1, 2] } };
+    applyJsonPatch(doc, [
+      { op: 'replace', path: '/spec/minReplicas', value: 1 },
+      { op: 'add', path: '/spec/list/-', value: 3 },
+      { op: 'add', path: '/spec/a~1b', value: true },
+    ], 'test');
+    expect(doc).toEqual({ spec: { minReplicas: 1, list: [1, 2, 3], 'a/b': true } });
+    expect(() => applyJsonPatch(doc, [{ op: 'replace', path: '/spec/maxReplicas', value: 1 }], 'test')).toThrow(/missing/);
+  });
+
+  it('splits image references like kustomize', () => {
+    expect(splitImage('platform/a')).toEqual({ name: 'platform/a' });
+    expect(splitImage('registry:5000/platform/a:1.2.3')).toEqual({ name: 'registry:5000/platform/a', tag: '1.2.3' });
+    expect(splitImage('platform/a@sha256:abc')).toEqual({ name: 'platform/a', digest: 'sha256:abc' });
+  });
+
+  it('parses Kubernetes quantities', () => {
+    expect(quantity('250m')).toBe(0.25);
+    expect(quantity('2')).toBe(2);
+    expect(quantity('512Mi')).toBe(512 * 2 ** 20);
+    expect(quantity('1Gi')).toBeGreaterThan(quantity('768Mi') ?? Infinity);
+    expect(quantity('lots')).toBeUndefined();
+  });
+});
