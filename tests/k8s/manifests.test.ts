@@ -1029,9 +1029,21 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     c['livenesProbe'] = c['livenessProbe'];
     const spec = deployment(objects, 'usermgmt-worker').spec?.template.spec as unknown as Record<string, unknown>;
     spec['readOnlyRootFilesystem'] = true; // belongs in a container securityContext
+    const capabilities = (c['securityContext'] as { capabilities: Record<string, unknown> }).capabilities;
+    capabilities['dorp'] = ['ALL'];
+    const volumes = spec['volumes'] as Array<Record<string, unknown>>;
+    volumes.push({ name: 'cache', emptyDir: { sizelimit: '1Gi' } });
     expect(fields.unknownFields(find(objects, 'Deployment', 'usermgmt-worker'))).toEqual([
+      `Deployment/usermgmt-worker:.spec.template.spec.containers[0].securityContext.capabilities unknown field 'dorp'`,
       `Deployment/usermgmt-worker:.spec.template.spec.containers[0] unknown field 'livenesProbe'`,
+      `Deployment/usermgmt-worker:.spec.template.spec.volumes[1].emptyDir unknown field 'sizelimit'`,
       `Deployment/usermgmt-worker:.spec.template.spec unknown field 'readOnlyRootFilesystem'`,
+    ]);
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker') as unknown as { spec: { metrics: Array<{ resource: { target: Record<string, unknown> } }> } };
+    const target = hpa.spec.metrics[0]?.resource.target;
+    if (target) target['averageUtilisation'] = 50;
+    expect(fields.unknownFields(find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker'))).toEqual([
+      `HorizontalPodAutoscaler/usermgmt-worker:.spec.metrics[0].resource.target unknown field 'averageUtilisation'`,
     ]);
   });
 });

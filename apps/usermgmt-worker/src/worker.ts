@@ -64,8 +64,9 @@ export function createWorker(deps: WorkerDeps): Worker {
     const handler = commandHandlers[type] as (d: typeof handlerDeps, m: Parameters<(typeof commandHandlers)[T]>[1]) => Promise<unknown>;
     return processor.wrap<T>(async (message) => {
       const result = await handler(handlerDeps, message);
-      // Events written with the change go out now; the relay's sweep covers a crash before this line.
-      await relay.flush();
+      // Events written with the change go out right away (not awaited: the reply need not wait for them);
+      // the relay's periodic sweep covers a crash before they are published.
+      relay.wake();
       return result;
     });
   }
@@ -116,7 +117,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           handlers: {
             [MessageTypeNames.TargetDisabled]: async (message) => {
               await disableEndpointOnTargetDisabled({ store: deps.store }, message);
-              await relay.flush();
+              relay.wake();
             },
           },
         }),

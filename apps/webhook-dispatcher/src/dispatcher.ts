@@ -32,7 +32,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const scheduler = createScheduler({
     store: deps.store,
     attempt: (delivery) => attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs }, delivery),
-    afterOutcome: () => relay.flush(),
+    afterOutcome: async () => relay.wake(),
     logger: deps.logger,
     concurrency: deps.concurrency,
     perTargetConcurrency: deps.perTargetConcurrency,

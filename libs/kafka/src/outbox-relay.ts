@@ -24,6 +24,8 @@ export interface OutboxSource {
 export interface OutboxRelay {
   /** Publish what is pending now (called right after a write, so events do not wait for the sweep). */
   flush(): Promise<number>;
+  /** Asks for a drain soon without waiting for it (many callers coalesce into one drain). */
+  wake(): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -89,6 +91,9 @@ export function createOutboxRelay(options: {
 
   return {
     flush,
+    wake() {
+      flush().catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'));
+    },
     start() {
       const tick = () => {
         flush()

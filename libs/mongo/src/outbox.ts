@@ -66,10 +66,14 @@ export function createMongoOutboxSource(collection: OutboxCollection, name = col
     async acknowledge(docId: string, entries: unknown[]) {
       // Aggregates here use string ids (prefixed, like we_…), never ObjectIds.
       const filter = { _id: docId as unknown as Document['_id'] };
-      // FerretDB 1.x's $pull takes no conditions on subdocuments, so entries are removed by exact value
-      // (as read); entries appended meanwhile are different values and stay.
+      // One write in the common case: clear the outbox if it still holds exactly what was published.
+      const cleared = await collection.updateOne({ ...filter, outbox: entries } as Document, {
+        $set: { outbox: [], has_outbox: false },
+      });
+      if (cleared.matchedCount > 0) return;
+      // Entries were appended meanwhile: remove the published ones by exact value (FerretDB 1.x's $pull
+      // takes no conditions on subdocuments); the flag stays set for the rest.
       await collection.updateOne(filter, { $pullAll: { outbox: entries } } as Document);
-      await collection.updateOne({ ...filter, outbox: { $size: 0 } }, { $set: { has_outbox: false } });
     },
   };
 }

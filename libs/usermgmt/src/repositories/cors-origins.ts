@@ -9,8 +9,6 @@ export function corsOriginsRepository(models: UsermgmtModels) {
   return {
     /** Idempotent: replaying the same id returns the origin created the first time. */
     async create(input: { environmentId: string; id: string; origin: string }, now = new Date()): Promise<CorsOriginDoc> {
-      const existing = await CorsOrigin.findOne({ _id: input.id, environment_id: input.environmentId }).lean<CorsOriginDoc>();
-      if (existing) return existing;
       const doc: CorsOriginDoc = {
         _id: input.id,
         environment_id: input.environmentId,

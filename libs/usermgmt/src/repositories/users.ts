@@ -20,8 +20,7 @@ export function usersRepository(models: UsermgmtModels) {
   const { User } = models;
   return {
     async create(input: NewUser, now = new Date()): Promise<UserDoc> {
-      const existing = await User.findOne({ _id: input.id, environment_id: input.environmentId }).lean<UserDoc>();
-      if (existing) return existing;
+      // Insert first (one write in the common case); a duplicate id is a replay of the same command.
       const email = input.email.toLowerCase();
       const doc: UserDoc = {
         _id: input.id,

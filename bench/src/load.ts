@@ -1,0 +1,44 @@
+import { Pool } from 'undici';
+import { summarise, type LatencyStats } from './stats.js';
+
+/**
+ * Closed-loop load: `concurrency` workers each send one request at a time over a keep-alive pool until
+ * `total` requests are done. Bounded in count and time, loopback only.
+ */
+export async function closedLoop(options: {
+  origin: string;
+  concurrency: number;
+  total: number;
+  warmup: number;
+  maxSeconds: number;
+  request: (i: number) => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+  expectStatus: number;
+}): Promise<LatencyStats> {
+  const pool = new Pool(options.origin, { connections: options.concurrency, pipelining: 1 });
+  let next = 0;
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + options.maxSeconds * 1000;
+  const one = async (i: number, record: boolean) => {
+    const req = options.request(i);
+    const started = performance.now();
+    try {
+      const response = await pool.request({ ...req, body: req.body ?? null, headersTimeout: 30_000, bodyTimeout: 30_000 });
+      await response.body.text();
+      if (response.statusCode !== options.expectStatus) errors++;
+      else if (record) latencies.push(performance.now() - started);
+    } catch {
+      errors++;
+    }
+  };
+  for (let i = 0; i < options.warmup; i++) await one(-1 - i, false);
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (next < options.total && Date.now() < deadline) await one(next++, true);
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  await pool.close();
+  return summarise(latencies, errors, seconds);
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `npm run bench`: provisions dependencies, builds, runs every benchmark; JSON results in bench/results/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+export TURBO_TELEMETRY_DISABLED=1
+bash scripts/ensure-node-modules.sh
+bash deploy/local/up.sh >/dev/null
+eval "$(bash deploy/local/env.sh)"
+npx turbo run build --output-logs=errors-only >/dev/null
+node bench/dist/usermgmt-roundtrip.js
