@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { resolveInfra, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { freePort, resolveInfra, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { closedLoop } from './load.js';
 
 const run = promisify(execFile);
@@ -24,14 +23,6 @@ const env: Record<string, string> = {
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function main() {
   const processes: ManagedProcess[] = [];

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
+import { freePort, resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
 import { verifyWorkosSignature } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
 
@@ -30,14 +29,6 @@ let receiver: WebhookReceiver;
 let mongo: MongoConnection;
 let key: string;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address() as { port: number };
-      server.close(() => resolve(p));
-    });
-  });
-}
 
 function startWorker() {
   const p = startProcess('usermgmt-worker', 'apps/usermgmt-worker/dist/main.js', env);

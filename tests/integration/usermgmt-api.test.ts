@@ -267,6 +267,27 @@ describe('users and the user.created webhook', () => {
     expect(duplicate).toMatchObject({ status: 409, body: { code: 'email_not_available' } });
   });
 
+  it('disables an endpoint whose receiver answers 410 Gone', async () => {
+    const tenant = await stack.newKey();
+    const gone = await startWebhookReceiver('/gone');
+    gone.respondWith(() => ({ status: 410 }));
+    try {
+      const endpoint = await call('POST', '/webhook_endpoints', { endpoint_url: gone.url, events: ['user.created'] }, auth(tenant.key));
+      await call('POST', '/user_management/users', { email: 'gone@example.com' }, auth(tenant.key));
+      await waitFor(
+        async () => {
+          const list = await call('GET', '/webhook_endpoints', undefined, auth(tenant.key));
+          const found = (list.body?.['data'] as Array<{ id: string; status: string }>).find((e) => e.id === endpoint.body?.['id']);
+          return found?.status === 'disabled';
+        },
+        { what: 'endpoint disabled after 410' },
+      );
+      expect(gone.requests).toHaveLength(1);
+    } finally {
+      await gone.close();
+    }
+  });
+
   it('replays a request with the same Idempotency-Key and refuses the key with another body', async () => {
     const headers = { 'idempotency-key': 'create-grace-1' };
     const first = await call('POST', '/user_management/users', { email: 'grace@example.com' }, headers);

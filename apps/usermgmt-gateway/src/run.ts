@@ -1,5 +1,5 @@
 import { createAccounts } from '@platform/accounts';
-import { ConfigError } from '@platform/config';
+import { configOrExit } from '@platform/config';
 import { createCommandBus, createKafka, createPublisher, ensureTopics } from '@platform/kafka';
 import { connectMongo, pingMongo } from '@platform/mongo';
 import { createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
@@ -9,16 +9,7 @@ import { buildApp } from './app.js';
 import { config } from './config.js';
 
 export async function run(telemetry: Telemetry): Promise<void> {
-  let cfg;
-  try {
-    cfg = config.get();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const cfg = configOrExit(config);
   const logger = createLogger({ name: 'usermgmt-gateway', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'usermgmt-gateway', logger, topicPrefix: cfg.kafka.topicPrefix });
   await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands }, { topic: USERMGMT_TOPICS.events }]);

@@ -1,5 +1,5 @@
-import { ConfigError } from '@platform/config';
-import { createHttpApp } from '@platform/http';
+import { configOrExit } from '@platform/config';
+import { startHealthServer } from '@platform/http';
 import { createKafka } from '@platform/kafka';
 import { connectMongo, createMongoCommandResultStore, pingMongo, startExpirySweeper } from '@platform/mongo';
 import { createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
@@ -10,16 +10,7 @@ import { config } from './config.js';
 import { createWorker } from './worker.js';
 
 export async function run(telemetry: Telemetry): Promise<void> {
-  let cfg;
-  try {
-    cfg = config.get();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const cfg = configOrExit(config);
   const logger = createLogger({ name: 'usermgmt-worker', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'usermgmt-worker', logger, topicPrefix: cfg.kafka.topicPrefix });
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'usermgmt-worker' });
@@ -47,17 +38,16 @@ export async function run(telemetry: Telemetry): Promise<void> {
   await worker.start();
 
   const health = cfg.health
-    ? await createHttpApp({
+    ? await startHealthServer({
         name: 'usermgmt-worker',
         logger,
-        renderError: (e) => ({ statusCode: 500, body: { error: e.code } }),
+        ...cfg.health,
         readiness: [
           { name: 'mongo', check: () => pingMongo(mongo) },
           { name: 'redis', check: () => pingRedis(redis) },
         ],
       })
     : undefined;
-  if (health && cfg.health) await health.listen({ port: cfg.health.port, host: cfg.health.host });
   logger.info('usermgmt worker started');
 
   onShutdown(

@@ -1,6 +1,6 @@
-import { ConfigError } from '@platform/config';
+import { configOrExit } from '@platform/config';
 import { createEgressClient, createEgressGuard } from '@platform/egress';
-import { createHttpApp } from '@platform/http';
+import { startHealthServer } from '@platform/http';
 import { createKafka } from '@platform/kafka';
 import { connectMongo, pingMongo } from '@platform/mongo';
 import { createSealer } from '@platform/secrets';
@@ -10,16 +10,7 @@ import { config } from './config.js';
 import { createDispatcher } from './dispatcher.js';
 
 export async function run(telemetry: Telemetry): Promise<void> {
-  let cfg;
-  try {
-    cfg = config.get();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const cfg = configOrExit(config);
   const logger = createLogger({ name: 'webhook-dispatcher', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'webhook-dispatcher', logger, topicPrefix: cfg.kafka.topicPrefix });
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'webhook-dispatcher' });
@@ -36,14 +27,8 @@ export async function run(telemetry: Telemetry): Promise<void> {
   });
   await dispatcher.start();
   const health = cfg.health
-    ? await createHttpApp({
-        name: 'webhook-dispatcher',
-        logger,
-        renderError: (e) => ({ statusCode: 500, body: { error: e.code } }),
-        readiness: [{ name: 'mongo', check: () => pingMongo(mongo) }],
-      })
+    ? await startHealthServer({ name: 'webhook-dispatcher', logger, ...cfg.health, readiness: [{ name: 'mongo', check: () => pingMongo(mongo) }] })
     : undefined;
-  if (health && cfg.health) await health.listen({ port: cfg.health.port, host: cfg.health.host });
   logger.info('webhook dispatcher started');
 
   onShutdown(

@@ -1,5 +1,5 @@
 export { Type } from '@sinclair/typebox';
 export type { Static, TObject, TProperties } from '@sinclair/typebox';
-export { ConfigError, createConfigLoader, parseEnv } from './load-config.js';
+export { ConfigError, configOrExit, createConfigLoader, parseEnv } from './load-config.js';
 export type { ConfigLoader } from './load-config.js';
 export { commonEnv, csv } from './common-env.js';

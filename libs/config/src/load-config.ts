@@ -53,6 +53,22 @@ export function createConfigLoader<S extends TObject, T extends object>(
   };
 }
 
+/**
+ * The config of a process, or exit 78 (EX_CONFIG) with every bad variable named: a service must not start
+ * half-configured.
+ */
+export function configOrExit<T>(loader: ConfigLoader<T>): T {
+  try {
+    return loader.get();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

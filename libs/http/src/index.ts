@@ -1,4 +1,5 @@
 export { createHttpApp } from './create-app.js';
+export { startHealthServer } from './health-server.js';
 export type { HttpApp, HttpAppOptions, ReadinessCheck } from './create-app.js';
 export { defaultStatusFor } from './status.js';
 export type { ErrorRenderer, RenderedError } from './render.js';

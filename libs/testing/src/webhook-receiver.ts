@@ -18,7 +18,7 @@ export interface WebhookReceiver {
 }
 
 /** A real HTTP receiver on loopback that records every request (duplicates included) and answers as told. */
-export async function startWebhookReceiver(path = '/webhooks'): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(path = '/webhooks', host = '127.0.0.1'): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
   let responder: Parameters<WebhookReceiver['respondWith']>[0] = () => ({ status: 200 });
   const server = createServer((req, res) => {
@@ -41,10 +41,10 @@ export async function startWebhookReceiver(path = '/webhooks'): Promise<WebhookR
     });
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://${host}:${port}${path}`,
     requests,
     respondWith(fn) {
       responder = fn;

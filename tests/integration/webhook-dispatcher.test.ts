@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageTypeNames } from '@platform/contracts';
+import { createEgressClient, createEgressGuard, type EgressClient } from '@platform/egress';
+import { createKafka, createPublisher, runConsumer, type ConsumerHandle, type KafkaClient, type Publisher } from '@platform/kafka';
+import { connectMongo, type MongoConnection } from '@platform/mongo';
+import { createSealer } from '@platform/secrets';
+import { createLogger } from '@platform/telemetry';
+import { resolveInfra, startWebhookReceiver, uniqueName, waitFor, type WebhookReceiver } from '@platform/testing';
+import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, verifyStandardSignature, type DeliveryStore } from '@platform/webhooks';
+import { createDispatcher, type Dispatcher } from '../../apps/webhook-dispatcher/src/dispatcher.js';
+import { TEST_SECRETS } from '../support/secrets.js';
+
+const infra = resolveInfra();
+const logger = createLogger({ name: 'dispatcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+let kafka: KafkaClient;
+let mongo: MongoConnection;
+let publisher: Publisher;
+let store: DeliveryStore;
+let egress: EgressClient;
+let dispatcher: Dispatcher;
+let receiver: WebhookReceiver;
+let forbidden: WebhookReceiver;
+let events: ConsumerHandle;
+const outcomes: Array<{ type: string; value: Record<string, unknown> }> = [];
+
+async function request(targetId: string, url: string, eventId = uniqueName('event')) {
+  const deliveryId = deliveryIdFor('test', eventId, targetId);
+  await publisher.publish({
+    topic: WEBHOOK_TOPICS.deliveries,
+    key: targetId,
+    type: MessageTypeNames.RequestDelivery,
+    value: {
+      delivery_id: deliveryId,
+      producer: 'test',
+      tenant_id: 'tenant_1',
+      target: { id: targetId, url, sealed_secret: sealer.seal(secret), signature_scheme: 'standard' },
+      event_id: eventId,
+      event_type: 'user.created',
+      payload: JSON.stringify({ id: eventId, hello: 'world' }),
+      requested_at: Date.now(),
+    },
+  });
+  return { deliveryId, eventId };
+}
+
+beforeAll(async () => {
+  const name = uniqueName('wd');
+  kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
+  mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: name });
+  store = createDeliveryStore(mongo);
+  await store.ensureIndexes();
+  publisher = createPublisher(kafka, { source: '/test' });
+  await publisher.connect();
+  // No allowlist: loopback receivers are forbidden unless a test names them below.
+  egress = createEgressClient(createEgressGuard({ allow: ['127.0.0.2/32'] }));
+  dispatcher = createDispatcher({
+    kafka,
+    store,
+    egress,
+    sealer,
+    logger,
+    timeoutMs: 1000,
+    concurrency: 16,
+    perTargetConcurrency: 1,
+    retryScale: 0.0005,
+    pollIntervalMs: 25,
+  });
+  await dispatcher.start();
+  receiver = await startWebhookReceiver('/webhooks', '127.0.0.2');
+  forbidden = await startWebhookReceiver('/webhooks', '127.0.0.1');
+  events = await runConsumer({
+    client: kafka,
+    groupId: 'outcomes',
+    topics: [WEBHOOK_TOPICS.events],
+    handlers: {
+      [MessageTypeNames.DeliveryOutcome]: async (m) => void outcomes.push({ type: 'outcome', value: { ...m.value } }),
+      [MessageTypeNames.TargetDisabled]: async (m) => void outcomes.push({ type: 'disabled', value: { ...m.value } }),
+    },
+  });
+  await dispatcher.ready();
+}, 120_000);
+
+afterAll(async () => {
+  await events?.stop();
+  await dispatcher?.stop();
+  await publisher?.disconnect();
+  await egress?.close();
+  await receiver?.close();
+  await forbidden?.close();
+  await mongo?.dropDatabase().catch(() => undefined);
+  await mongo?.close();
+});
+
+// The allowlist opens 127.0.0.2 (where `receiver` listens) and nothing else; `forbidden` is on 127.0.0.1.
+const allowedUrl = () => receiver.url;
+
+describe('webhook dispatcher', () => {
+  it('retries failures with the same event id until the target accepts, and never follows redirects', async () => {
+    let calls = 0;
+    receiver.respondWith((req) => {
+      if (!req.path.includes('retry')) return { status: 200 };
+      calls++;
+      if (calls === 1) return { status: 500 };
+      if (calls === 2) return { status: 302, headers: { location: 'http://127.0.0.2/elsewhere' } };
+      return { status: 204 };
+    });
+    const { deliveryId, eventId } = await request(uniqueName('t'), `${allowedUrl()}/retry`);
+    await waitFor(async () => (await store.get(deliveryId))?.status === 'delivered', { what: 'delivered after retries' });
+    const hits = receiver.requests.filter((r) => r.path.includes('retry'));
+    expect(hits).toHaveLength(3);
+    expect(new Set(hits.map((h) => h.headers['webhook-id']))).toEqual(new Set([eventId]));
+    expect(receiver.requests.some((r) => r.path.includes('elsewhere'))).toBe(false);
+    for (const hit of hits) {
+      const ok = verifyStandardSignature(
+        { id: hit.headers['webhook-id'] as string, timestamp: hit.headers['webhook-timestamp'] as string, signature: hit.headers['webhook-signature'] as string },
+        hit.body,
+        [secret],
+      );
+      expect(ok).toBe(true);
+    }
+    const attempts = await store.attemptsFor(deliveryId);
+    expect(attempts.map((a) => a.status)).toEqual([500, 302, 204]);
+    await waitFor(() => outcomes.find((o) => o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
+  });
+
+  it('ignores a re-published request for the same delivery', async () => {
+    const target = uniqueName('t');
+    const eventId = uniqueName('event');
+    const first = await request(target, `${allowedUrl()}/once`, eventId);
+    await request(target, `${allowedUrl()}/once`, eventId);
+    await waitFor(async () => (await store.get(first.deliveryId))?.status === 'delivered', { what: 'delivered' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.requests.filter((r) => r.path.endsWith('/once'))).toHaveLength(1);
+  });
+
+  it('disables a target that answers 410 and tells its producer', async () => {
+    receiver.respondWith((req) => ({ status: req.path.includes('gone') ? 410 : 200 }));
+    const target = uniqueName('t');
+    const { deliveryId } = await request(target, `${allowedUrl()}/gone`);
+    await waitFor(async () => (await store.get(deliveryId))?.status === 'cancelled', { what: 'cancelled' });
+    const event = await waitFor(() => outcomes.find((o) => o.type === 'disabled' && o.value['target_id'] === target), {
+      what: 'TargetDisabled',
+    });
+    expect(event.value).toMatchObject({ producer: 'test', tenant_id: 'tenant_1', reason: 'target answered 410' });
+  });
+
+  it('delivers nothing to a private address that is not allowlisted, by literal or by DNS name', async () => {
+    const literal = await request(uniqueName('t'), forbidden.url);
+    const byName = await request(uniqueName('t'), forbidden.url.replace('127.0.0.1', 'localhost'));
+    for (const { deliveryId } of [literal, byName]) {
+      await waitFor(async () => (await store.get(deliveryId))?.status === 'dead_lettered', { what: 'dead-lettered' });
+      const [attempt] = await store.attemptsFor(deliveryId);
+      expect(attempt?.status).toBeNull();
+      expect(attempt?.error).toMatch(/egress_blocked/);
+    }
+    expect(forbidden.requests).toHaveLength(0);
+  });
+
+  it('does not let a slow target delay a fast one', async () => {
+    receiver.respondWith((req) => ({ status: 200, delayMs: req.path.includes('slow') ? 900 : 0 }));
+    const slowTarget = uniqueName('slow');
+    for (let i = 0; i < 4; i++) await request(slowTarget, `${allowedUrl()}/slow`);
+    const fast = await request(uniqueName('fast'), `${allowedUrl()}/fast`);
+    const started = Date.now();
+    await waitFor(async () => (await store.get(fast.deliveryId))?.status === 'delivered', { what: 'fast delivered' });
+    // One slow request in flight per target (perTargetConcurrency 1) takes 0.9 s; four would take 3.6 s.
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
