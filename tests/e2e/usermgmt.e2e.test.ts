@@ -22,6 +22,7 @@ const env: Record<string, string> = {
 };
 
 let port: number;
+let workerHealthPort: number;
 let base: string;
 const processes: ManagedProcess[] = [];
 let worker: ManagedProcess;
@@ -31,7 +32,7 @@ let key: string;
 
 
 function startWorker() {
-  const p = startProcess('usermgmt-worker', 'apps/usermgmt-worker/dist/main.js', env);
+  const p = startProcess('usermgmt-worker', 'apps/usermgmt-worker/dist/main.js', { ...env, HEALTH_PORT: String(workerHealthPort) });
   processes.push(p);
   return p;
 }
@@ -51,6 +52,7 @@ async function api(method: string, path: string, body?: unknown, headers: Record
 
 beforeAll(async () => {
   port = await freePort();
+  workerHealthPort = await freePort();
   base = `http://127.0.0.1:${port}`;
   receiver = await startWebhookReceiver();
   worker = startWorker();
@@ -85,6 +87,16 @@ describe('user management, end to end', () => {
     });
     expect(verifyWorkosSignature(request.headers['workos-signature'] as string, request.body, endpoint.body?.['secret'] as string)).toBe(true);
     expect(JSON.parse(request.body)).toMatchObject({ event: 'user.created', data: { id: user.body?.['id'], email: 'e2e@example.com' } });
+  });
+
+  it('exposes probes and Prometheus metrics on the gateway and the worker', async () => {
+    const gateway = await (await fetch(`${base}/metrics`)).text();
+    expect(gateway).toMatch(/^http_server_request_duration_count\{/m);
+    const worker = `http://127.0.0.1:${workerHealthPort}`;
+    expect((await fetch(`${worker}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${worker}/readyz`)).json()).toEqual({ status: 'ready', checks: { mongo: 'ok', redis: 'ok' } });
+    const metrics = await (await fetch(`${worker}/metrics`)).text();
+    expect(metrics).toMatch(/^platform_messaging_processed_total\{.*outcome="ok".*\} [1-9]/m);
   });
 
   it('loses no command when the worker is killed with SIGKILL mid-flight', async () => {

@@ -1,5 +1,5 @@
 import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
-import type { Logger } from '@platform/telemetry';
+import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { apiKeyAuth } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
@@ -17,6 +17,7 @@ export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
   readiness: ReadinessCheck[];
   bodyLimit?: number;
+  metrics?: MetricsHandler;
 }
 
 /** The composition root of the user-management gateway; no side effects on import. */
@@ -28,6 +29,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     renderError,
     readiness: options.readiness,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
   });
 

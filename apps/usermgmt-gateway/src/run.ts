@@ -35,6 +35,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
     redis,
     commandTimeoutMs: cfg.commandTimeoutMs,
     bodyLimit: cfg.http.bodyLimit,
+    metrics: telemetry.metricsHandler,
     readiness: [
       { name: 'mongo', check: () => pingMongo(mongo) },
       { name: 'redis', check: () => pingRedis(redis) },

@@ -42,6 +42,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
         name: 'usermgmt-worker',
         logger,
         ...cfg.health,
+        metrics: telemetry.metricsHandler,
         readiness: [
           { name: 'mongo', check: () => pingMongo(mongo) },
           { name: 'redis', check: () => pingRedis(redis) },

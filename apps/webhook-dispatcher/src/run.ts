@@ -27,7 +27,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   });
   await dispatcher.start();
   const health = cfg.health
-    ? await startHealthServer({ name: 'webhook-dispatcher', logger, ...cfg.health, readiness: [{ name: 'mongo', check: () => pingMongo(mongo) }] })
+    ? await startHealthServer({ name: 'webhook-dispatcher', logger, ...cfg.health, metrics: telemetry.metricsHandler, readiness: [{ name: 'mongo', check: () => pingMongo(mongo) }] })
     : undefined;
   logger.info('webhook dispatcher started');
 

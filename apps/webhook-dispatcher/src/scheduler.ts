@@ -1,4 +1,4 @@
-import type { Logger } from '@platform/telemetry';
+import { metrics, type Logger } from '@platform/telemetry';
 import { decide, retryDelayMs, type DeliveryDoc, type DeliveryStore, type AttemptRecord, type AttemptResult } from '@platform/webhooks';
 
 export interface SchedulerOptions {
@@ -18,6 +18,10 @@ export interface SchedulerOptions {
  * `concurrency` in flight, at most `perTargetConcurrency` per target, so a slow target never delays others.
  * A claim is a lease: if this process dies mid-attempt, the lease lapses and any replica retries.
  */
+const meter = metrics.getMeter('@platform/webhook-dispatcher');
+const attempts = meter.createCounter('platform.webhook.attempts', { description: 'Delivery attempts, by decision' });
+const attemptDuration = meter.createHistogram('platform.webhook.attempt.duration', { unit: 's' });
+
 export function createScheduler(options: SchedulerOptions) {
   const inFlightByTarget = new Map<string, number>();
   const running = new Set<Promise<void>>();
@@ -30,6 +34,8 @@ export function createScheduler(options: SchedulerOptions) {
   async function settle(delivery: DeliveryDoc) {
     const { result, record } = await options.attempt(delivery);
     const decision = decide(result);
+    attempts.add(1, { decision: decision.action });
+    attemptDuration.record(record.latencyMs / 1000, { decision: decision.action });
     const log = options.logger.child({ delivery: delivery._id, target: delivery.target.id, attempt: delivery.attempts + 1 });
     switch (decision.action) {
       case 'delivered':

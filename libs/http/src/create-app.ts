@@ -26,6 +26,8 @@ export interface HttpAppOptions {
   /** Security schemes for the OpenAPI document (route schemas name them in `security`). */
   securitySchemes?: NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>['securitySchemes'];
   trustProxy?: boolean;
+  /** Serves Prometheus metrics at `/metrics` (the telemetry lib's handler). */
+  metrics?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 export type HttpApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -130,6 +132,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const metrics = options.metrics;
+  if (metrics) {
+    app.get('/metrics', { schema: { hide: true } }, (request, reply) => {
+      reply.hijack();
+      metrics(request.raw, reply.raw);
+    });
+  }
 
   return app as unknown as HttpApp;
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachMessagePayload, Producer } from 'kafkajs';
 import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
-import { SpanKind, extractTraceContext, withSpan } from '@platform/telemetry';
+import { SpanKind, extractTraceContext, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
 import type { KafkaClient } from './client.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
@@ -53,6 +53,10 @@ export interface ConsumerHandle {
   isRunning(): boolean;
 }
 
+const meter = metrics.getMeter('@platform/kafka');
+const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
+const handlerDuration = meter.createHistogram('platform.messaging.handler.duration', { unit: 's', description: 'Handler time per attempt' });
+
 export async function runConsumer<K extends MessageType>(options: ConsumerOptions<K>): Promise<ConsumerHandle> {
   const { client } = options;
   const logger = client.logger.child({ group: options.groupId });
@@ -82,6 +86,7 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
       messages: [{ key: payload.message.key, value: payload.message.value, headers }],
     });
     logger.error({ topic: payload.topic, offset: payload.message.offset, reason }, 'message dead-lettered');
+    processed.add(1, { group: options.groupId, outcome: 'dead_lettered' });
     await options.onDeadLetter?.(readHeaders(payload.message.headers), reason).catch((error: unknown) => {
       logger.warn({ err: error }, 'dead-letter hook failed');
     });
@@ -120,6 +125,7 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     const parent = extractTraceContext(meta.raw);
     for (let attempt = 1; ; attempt++) {
       const timer = setInterval(() => void payload.heartbeat().catch(() => undefined), heartbeatIntervalMs);
+      const started = performance.now();
       try {
         await withSpan(
           '@platform/kafka',
@@ -138,6 +144,7 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
           },
           () => handler(incoming),
         );
+        processed.add(1, { group: options.groupId, type: meta.type, outcome: 'ok' });
         return;
       } catch (error) {
         const retriable = !isPlatformError(error) || error.retriable;
@@ -146,11 +153,13 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
           await deadLetter(payload, reason, attempt);
           return;
         }
+        processed.add(1, { group: options.groupId, type: meta.type, outcome: 'retried' });
         if (stopping) throw error; // leave the offset uncommitted: the next owner retries it
         const delay = backoffDelay(attempt, options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
         logger.warn({ err: error, topic, offset: message.offset, attempt, delay }, 'handler failed, retrying');
         await sleep(delay);
       } finally {
+        handlerDuration.record((performance.now() - started) / 1000, { group: options.groupId, type: meta.type });
         clearInterval(timer);
       }
     }

@@ -1,4 +1,6 @@
 import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -19,7 +21,11 @@ const discardingExporter: SpanExporter = {
   shutdown: async () => undefined,
 };
 
+export type MetricsHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
 export interface Telemetry {
+  /** Prometheus text exposition of every metric of the process (served at `/metrics`). */
+  metricsHandler: MetricsHandler;
   shutdown(): Promise<void>;
 }
 
@@ -36,9 +42,12 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     // travel in Kafka headers; explicit processors also keep NodeSDK from defaulting to an OTLP endpoint.
     processors.push(new SimpleSpanProcessor(discardingExporter));
   }
+  // Metrics are pulled by Prometheus from the process's own HTTP server, not from a second port.
+  const prometheus = new PrometheusExporter({ preventServerStart: true });
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: processors,
+    metricReaders: [prometheus],
     instrumentations:
       options.autoInstrument === false
         ? []
@@ -55,6 +64,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   });
   sdk.start();
   return {
+    metricsHandler: (request, response) => prometheus.getMetricsRequestHandler(request, response),
     async shutdown() {
       await sdk.shutdown();
     },
