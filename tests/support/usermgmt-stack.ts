@@ -35,7 +35,9 @@ export interface UsermgmtStack {
  * Gateway, worker and dispatcher in one process, on real Kafka, FerretDB and Redis, isolated by a unique
  * database and topic prefix.
  */
-export async function startUsermgmtStack(options: { retryScale?: number; commandTimeoutMs?: number } = {}): Promise<UsermgmtStack> {
+export async function startUsermgmtStack(
+  options: { retryScale?: number; commandTimeoutMs?: number; disableAfterMs?: number } = {},
+): Promise<UsermgmtStack> {
   const infra = resolveInfra();
   const name = uniqueName('um');
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
@@ -86,6 +88,7 @@ export async function startUsermgmtStack(options: { retryScale?: number; command
     perTargetConcurrency: 2,
     retryScale: options.retryScale ?? 0.001,
     pollIntervalMs: 50,
+    ...(options.disableAfterMs ? { disableAfterMs: options.disableAfterMs } : {}),
   });
   await dispatcher.start();
 
@@ -94,6 +97,8 @@ export async function startUsermgmtStack(options: { retryScale?: number; command
     accounts,
     store,
     commands,
+    publisher,
+    deliveries,
     redis,
     commandTimeoutMs: options.commandTimeoutMs ?? 20_000,
     bodyLimit: 64 * 1024,

@@ -12,6 +12,9 @@ import { createWebhookEndpointRoute } from './routes/webhook-endpoints/create-we
 import { deleteWebhookEndpointRoute } from './routes/webhook-endpoints/delete-webhook-endpoint.route.js';
 import { listWebhookEndpointsRoute } from './routes/webhook-endpoints/list-webhook-endpoints.route.js';
 import { updateWebhookEndpointRoute } from './routes/webhook-endpoints/update-webhook-endpoint.route.js';
+import { listWebhookDeliveriesRoute } from './routes/webhook-endpoints/list-webhook-deliveries.route.js';
+import { redeliverWebhooksRoutes } from './routes/webhook-endpoints/redeliver-webhooks.route.js';
+import { rotateWebhookEndpointSecretRoute } from './routes/webhook-endpoints/rotate-webhook-endpoint-secret.route.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -43,6 +46,9 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
       createWebhookEndpointRoute,
       updateWebhookEndpointRoute,
       deleteWebhookEndpointRoute,
+      rotateWebhookEndpointSecretRoute,
+      listWebhookDeliveriesRoute,
+      redeliverWebhooksRoutes,
       createUserRoute,
       getUserRoute,
     ]) {

@@ -1,5 +1,6 @@
 import type { Accounts } from '@platform/accounts';
-import type { CommandBus } from '@platform/kafka';
+import type { CommandBus, Publisher } from '@platform/kafka';
+import type { DeliveryStore } from '@platform/webhooks';
 import type { Redis } from '@platform/redis';
 import type { UsermgmtStore } from '@platform/usermgmt';
 
@@ -7,6 +8,10 @@ export interface GatewayDeps {
   accounts: Accounts;
   store: UsermgmtStore;
   commands: CommandBus;
+  /** Fire-and-forget commands to other domains (manual webhook redelivery). */
+  publisher: Publisher;
+  /** The delivery layer's read model: each endpoint's delivery log. */
+  deliveries: DeliveryStore;
   redis: Redis;
   commandTimeoutMs: number;
 }

@@ -5,6 +5,7 @@ import { connectMongo, pingMongo } from '@platform/mongo';
 import { createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { USERMGMT_TOPICS, createUsermgmtStore } from '@platform/usermgmt';
+import { WEBHOOK_TOPICS, createDeliveryStore } from '@platform/webhooks';
 import { buildApp } from './app.js';
 import { config } from './config.js';
 
@@ -12,7 +13,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const cfg = configOrExit(config);
   const logger = createLogger({ name: 'usermgmt-gateway', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'usermgmt-gateway', logger, topicPrefix: cfg.kafka.topicPrefix });
-  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands }, { topic: USERMGMT_TOPICS.events }]);
+  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands }, { topic: USERMGMT_TOPICS.events }, { topic: WEBHOOK_TOPICS.deliveries }]);
   const publisher = createPublisher(kafka, { source: '/usermgmt-gateway' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'usermgmt-gateway' });
@@ -32,6 +33,8 @@ export async function run(telemetry: Telemetry): Promise<void> {
     accounts,
     store: createUsermgmtStore(mongo),
     commands,
+    publisher,
+    deliveries: createDeliveryStore(mongo),
     redis,
     commandTimeoutMs: cfg.commandTimeoutMs,
     bodyLimit: cfg.http.bodyLimit,

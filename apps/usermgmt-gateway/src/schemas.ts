@@ -59,6 +59,20 @@ export const User = Type.Object({
   ...timestamps,
 });
 
+export const DeliveryAttempt = Type.Object({
+  object: Type.Literal('webhook_delivery_attempt'),
+  id: Type.String(),
+  delivery_id: Type.String(),
+  event_id: Type.String(),
+  event: Type.String(),
+  attempt: Type.Integer(),
+  status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the response; null when no response came.' }),
+  latency_ms: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  response_body: Type.String({ description: 'The first kilobyte of the response body.' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
 export const ListMetadata = Type.Object({
   before: Type.Union([Type.String(), Type.Null()]),
   after: Type.Union([Type.String(), Type.Null()]),

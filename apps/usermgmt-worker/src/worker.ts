@@ -92,6 +92,7 @@ export function createWorker(deps: WorkerDeps): Worker {
             [MessageTypeNames.CreateWebhookEndpoint]: command(MessageTypeNames.CreateWebhookEndpoint),
             [MessageTypeNames.UpdateWebhookEndpoint]: command(MessageTypeNames.UpdateWebhookEndpoint),
             [MessageTypeNames.DeleteWebhookEndpoint]: command(MessageTypeNames.DeleteWebhookEndpoint),
+            [MessageTypeNames.RotateWebhookEndpointSecret]: command(MessageTypeNames.RotateWebhookEndpointSecret),
             [MessageTypeNames.CreateUser]: command(MessageTypeNames.CreateUser),
           },
         }),

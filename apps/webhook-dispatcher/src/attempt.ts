@@ -2,6 +2,7 @@ import type { EgressClient } from '@platform/egress';
 import type { Sealer } from '@platform/secrets';
 import { SpanKind, extractTraceContext, withSpan } from '@platform/telemetry';
 import { deliveryHeaders, type AttemptRecord, type AttemptResult, type DeliveryDoc } from '@platform/webhooks';
+import type { OAuthTokens } from './oauth-tokens.js';
 
 function isBlocked(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -21,7 +22,7 @@ function describe(error: unknown): string {
 
 /** One HTTP attempt of one delivery: signed POST through the SSRF-guarded client, never following redirects. */
 export async function attemptDelivery(
-  deps: { egress: EgressClient; sealer: Sealer; timeoutMs: number },
+  deps: { egress: EgressClient; sealer: Sealer; timeoutMs: number; tokens: OAuthTokens },
   delivery: DeliveryDoc,
 ): Promise<{ result: AttemptResult; record: AttemptRecord }> {
   return withSpan(
@@ -39,22 +40,37 @@ export async function attemptDelivery(
     },
     async (span) => {
       const startedAt = new Date();
+      const { target } = delivery;
+      const secrets = [deps.sealer.open(target.sealed_secret)];
+      if (target.previous_sealed_secret && (target.previous_secret_expires_at ?? 0) > startedAt.getTime()) {
+        secrets.push(deps.sealer.open(target.previous_sealed_secret));
+      }
       const headers = deliveryHeaders({
-        scheme: delivery.target.signature_scheme,
-        secret: deps.sealer.open(delivery.target.sealed_secret),
+        scheme: target.signature_scheme,
+        secrets,
         eventId: delivery.event_id,
         body: delivery.payload,
         now: startedAt.getTime(),
       });
       try {
-        const response = await deps.egress.send({
-          url: delivery.target.url,
-          method: 'POST',
-          headers,
-          body: delivery.payload,
-          timeoutMs: deps.timeoutMs,
-          maxBodyBytes: 1024,
-        });
+        const post = async (fresh: boolean) => {
+          const auth: Record<string, string> = {};
+          if (target.oauth) {
+            if (fresh) deps.tokens.invalidate(target.oauth);
+            auth['authorization'] = `Bearer ${await deps.tokens.get(target.oauth)}`;
+          }
+          return deps.egress.send({
+            url: target.url,
+            method: 'POST',
+            headers: { ...headers, ...auth },
+            body: delivery.payload,
+            timeoutMs: deps.timeoutMs,
+            maxBodyBytes: 1024,
+          });
+        };
+        let response = await post(false);
+        // A 401 with OAuth means the cached token was revoked or expired early: one retry with a new token.
+        if (response.status === 401 && target.oauth) response = await post(true);
         span.setAttribute('http.response.status_code', response.status);
         const retryAfter = response.headers['retry-after'];
         return {

@@ -12,6 +12,10 @@ const schema = Type.Object({
   WEBHOOK_RETRY_SCALE: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1 }),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
   KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
+  /** A target failing (no success) for this long is disabled; default 5 days. */
+  WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ default: 5 * 24 * 3600_000, minimum: 1000 }),
+  /** Extra lease beyond the request timeouts before another replica may retry a claimed delivery. */
+  WEBHOOK_LEASE_GRACE_MS: Type.Integer({ default: 30_000, minimum: 100 }),
   HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
 });
@@ -30,6 +34,8 @@ export const config = createConfigLoader(schema, (env) => ({
     retryScale: env.WEBHOOK_RETRY_SCALE,
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+    disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
+    leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,
   },
   health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -6,6 +6,7 @@ import type { Sealer } from '@platform/secrets';
 import type { Logger } from '@platform/telemetry';
 import { WEBHOOK_TOPICS, type DeliveryStore } from '@platform/webhooks';
 import { attemptDelivery } from './attempt.js';
+import { createOAuthTokens } from './oauth-tokens.js';
 import { createScheduler } from './scheduler.js';
 
 export interface DispatcherDeps {
@@ -20,6 +21,8 @@ export interface DispatcherDeps {
   retryScale: number;
   pollIntervalMs: number;
   sessionTimeoutMs?: number;
+  disableAfterMs?: number;
+  leaseGraceMs?: number;
 }
 
 export function createDispatcher(deps: DispatcherDeps) {
@@ -29,9 +32,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     sources: deps.store.outboxCollections().map((c) => createMongoOutboxSource(c)),
     logger: deps.logger,
   });
+  const tokens = createOAuthTokens({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs });
   const scheduler = createScheduler({
     store: deps.store,
-    attempt: (delivery) => attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs }, delivery),
+    attempt: (delivery) => attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs, tokens }, delivery),
     afterOutcome: async () => relay.wake(),
     logger: deps.logger,
     concurrency: deps.concurrency,
@@ -39,6 +43,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     timeoutMs: deps.timeoutMs,
     retryScale: deps.retryScale,
     pollIntervalMs: deps.pollIntervalMs,
+    disableAfterMs: deps.disableAfterMs ?? 5 * 24 * 3600_000,
+    leaseGraceMs: deps.leaseGraceMs ?? 30_000,
   });
   let consumer: ConsumerHandle | undefined;
 
@@ -65,6 +71,11 @@ export function createDispatcher(deps: DispatcherDeps) {
             const { traceparent, tracestate } = message.meta.raw;
             const trace = { ...(traceparent ? { traceparent } : {}), ...(tracestate ? { tracestate } : {}) };
             if (await deps.store.enqueue(message.value, trace)) scheduler.wake();
+          },
+          [MessageTypeNames.RedeliverDeliveries]: async (message) => {
+            const count = await deps.store.redeliver(message.value);
+            deps.logger.info({ target: message.value.target_id, count }, 'manual redelivery');
+            if (count > 0) scheduler.wake();
           },
         },
       });

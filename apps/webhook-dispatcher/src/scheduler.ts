@@ -11,6 +11,9 @@ export interface SchedulerOptions {
   timeoutMs: number;
   retryScale: number;
   pollIntervalMs: number;
+  /** A target failing for longer than this is disabled and its producer told. */
+  disableAfterMs: number;
+  leaseGraceMs: number;
 }
 
 /**
@@ -29,7 +32,8 @@ export function createScheduler(options: SchedulerOptions) {
   let pumping: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
-  const leaseMs = options.timeoutMs + 30_000;
+  // Two requests (an OAuth token, then the delivery) may each take the full timeout.
+  const leaseMs = 2 * options.timeoutMs + options.leaseGraceMs;
 
   async function settle(delivery: DeliveryDoc) {
     const { result, record } = await options.attempt(delivery);
@@ -40,6 +44,7 @@ export function createScheduler(options: SchedulerOptions) {
     switch (decision.action) {
       case 'delivered':
         await options.store.markDelivered(delivery, record);
+        await options.store.noteSuccess(delivery);
         log.info({ status: record.status, latency: record.latencyMs }, 'webhook delivered');
         break;
       case 'disable_target':
@@ -48,10 +53,16 @@ export function createScheduler(options: SchedulerOptions) {
         break;
       case 'give_up':
         await options.store.deadLetter(delivery, record);
+        await options.store.noteFailure(delivery, options.disableAfterMs);
         log.warn({ error: record.error }, 'webhook target refused; dead-lettered');
         break;
       case 'retry': {
-        const scheduled = retryDelayMs(delivery.attempts + 2, { scale: options.retryScale });
+        if (await options.store.noteFailure(delivery, options.disableAfterMs)) {
+          await options.store.disableTarget(delivery, record, `failing for more than ${Math.round(options.disableAfterMs / 1000)} s`);
+          log.warn({ status: record.status, error: record.error }, 'webhook target failing too long; disabled');
+          break;
+        }
+        const scheduled = retryDelayMs(delivery.attempts - (delivery.schedule_offset ?? 0) + 2, { scale: options.retryScale });
         if (scheduled === undefined) {
           await options.store.deadLetter(delivery, record);
           log.warn({ status: record.status, error: record.error }, 'webhook dead-lettered after last attempt');

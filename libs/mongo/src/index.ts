@@ -6,6 +6,7 @@ export { outboxSchemaFields, createMongoOutboxSource, appendOutbox } from './out
 export type { StoredOutboxEntry, OutboxCollection } from './outbox.js';
 export { createMongoCommandResultStore } from './command-results.js';
 export { startExpirySweeper } from './sweeper.js';
-export { encodeCursor, decodeCursor } from './cursor.js';
+export { paginate } from './pagination.js';
+export type { Page, PageRequest } from './pagination.js';
 export { Schema, Types } from 'mongoose';
 export type { Connection, Model, HydratedDocument, InferSchemaType } from 'mongoose';

@@ -7,7 +7,7 @@ export { validateJwtTemplate, JWT_TEMPLATE_PLACEHOLDERS, JWT_TEMPLATE_MAX_LENGTH
 export { normaliseOrigin, validateRedirectUri } from './rules/urls.js';
 export { validateEventTypes, WEBHOOK_EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './rules/events.js';
 export type { WebhookEventType, WebhookEndpointStatus } from './rules/events.js';
-export type { Page, PageRequest } from './repositories/pagination.js';
+export type { Page, PageRequest } from '@platform/mongo';
 export { MAX_WEBHOOK_ENDPOINTS } from './repositories/webhook-endpoints.js';
 export { MAX_REDIRECT_URIS } from './repositories/redirect-uris.js';
 export { webhookEventId, userCreatedPayload } from './webhook-payload.js';

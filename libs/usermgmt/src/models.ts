@@ -40,6 +40,9 @@ export interface WebhookEndpointDoc extends Outboxed {
   events: string[];
   status: WebhookEndpointStatus;
   sealed_secret: string;
+  /** After a rotation, the previous secret keeps signing beside the new one until it expires. */
+  previous_sealed_secret: string | null;
+  previous_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
   /** Tombstone: kept until its outbox is relayed, then swept. */
@@ -105,6 +108,8 @@ export function usermgmtModels(connection: Connection) {
       events: { type: [String], default: [] },
       status: { type: String, required: true },
       sealed_secret: { type: String, required: true },
+      previous_sealed_secret: { type: String, default: null },
+      previous_secret_expires_at: { type: Date, default: null },
       created_at: Date,
       updated_at: Date,
       deleted_at: { type: Date, default: null },

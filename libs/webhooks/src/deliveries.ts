@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome, RequestDelivery, TargetDisabled } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
-import { isDuplicateKeyError, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import { isDuplicateKeyError, paginate, type Connection, type OutboxCollection, type PageRequest, type StoredOutboxEntry } from '@platform/mongo';
+import { generateId } from '@platform/secrets';
+import type { RedeliverDeliveries } from '@platform/contracts';
 import { injectTraceContext } from '@platform/telemetry';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
 import { WEBHOOK_TOPICS } from './topics.js';
@@ -45,7 +47,7 @@ export function createDeliveryStore(connection: Connection) {
 
   async function saveAttempt(d: DeliveryDoc, attempt: number, record: AttemptRecord) {
     const doc: AttemptDoc = {
-      _id: `${d._id}:${String(attempt).padStart(3, '0')}`,
+      _id: generateId('wha', record.startedAt.getTime()),
       delivery_id: d._id,
       producer: d.producer,
       tenant_id: d.tenant_id,
@@ -88,6 +90,7 @@ export function createDeliveryStore(connection: Connection) {
             trace_headers: traceHeaders,
             status: 'pending',
             attempts: 0,
+            schedule_offset: 0,
             next_attempt_at: now,
             lease_until: EPOCH,
             last_status: null,
@@ -246,7 +249,72 @@ export function createDeliveryStore(connection: Connection) {
     },
 
     async attemptsFor(deliveryId: string): Promise<AttemptDoc[]> {
-      return Attempt.find({ delivery_id: deliveryId }).sort({ _id: 1 }).lean<AttemptDoc[]>();
+      return Attempt.find({ delivery_id: deliveryId }).sort({ attempt: 1 }).lean<AttemptDoc[]>();
+    },
+
+    /** The delivery log of one target, newest first by default, paginated by attempt id. */
+    async listAttempts<T>(
+      scope: { producer: string; tenantId: string; targetId: string },
+      page: PageRequest,
+      present: (attempt: AttemptDoc) => T,
+    ) {
+      return paginate(
+        page,
+        (filter, sort, limit) =>
+          Attempt.find({ ...filter, producer: scope.producer, tenant_id: scope.tenantId, target_id: scope.targetId })
+            .sort({ _id: sort })
+            .limit(limit)
+            .lean<AttemptDoc[]>()
+            .exec(),
+        present,
+      );
+    },
+
+    async getForTarget(scope: { producer: string; tenantId: string; targetId: string }, deliveryId: string) {
+      return Delivery.findOne({ _id: deliveryId, producer: scope.producer, tenant_id: scope.tenantId, 'target.id': scope.targetId })
+        .lean<DeliveryDoc>();
+    },
+
+    /**
+     * Manual redelivery: the named delivery, or every failed one of the target since a time, is due again
+     * now with a fresh retry schedule (its earlier attempts stay in the log). Returns how many.
+     */
+    async redeliver(command: RedeliverDeliveries, now = new Date()): Promise<number> {
+      const scope = { producer: command.producer, tenant_id: command.tenant_id, 'target.id': command.target_id };
+      const filter = command.delivery_id
+        ? { ...scope, _id: command.delivery_id, status: { $ne: 'pending' } }
+        : { ...scope, status: { $in: ['dead_lettered', 'cancelled'] }, created_at: { $gte: new Date(command.since ?? 0) } };
+      const due = await Delivery.find(filter, { attempts: 1 }).lean<Array<Pick<DeliveryDoc, '_id' | 'attempts'>>>();
+      for (const d of due) {
+        await Delivery.updateOne(
+          { _id: d._id, attempts: d.attempts, status: { $ne: 'pending' } },
+          { $set: { status: 'pending', schedule_offset: d.attempts, next_attempt_at: now, lease_until: EPOCH, finished_at: null, updated_at: now } },
+        );
+      }
+      if (due.length > 0) {
+        await TargetState.updateOne(
+          { _id: targetKey(command.producer, command.target_id) },
+          { $set: { disabled_at: null, disabled_reason: null, failing_since: null } },
+        );
+      }
+      return due.length;
+    },
+
+    /** Records a failed attempt against its target; true when the target has failed for longer than `windowMs`. */
+    async noteFailure(d: DeliveryDoc, windowMs: number, now = new Date()): Promise<boolean> {
+      const key = targetKey(d.producer, d.target.id);
+      await TargetState.updateOne({ _id: key, failing_since: null }, { $set: { failing_since: now } }, { upsert: false });
+      const state = await TargetState.findOneAndUpdate(
+        { _id: key },
+        { $setOnInsert: { disabled_at: null, disabled_reason: null, failing_since: now } },
+        { upsert: true, new: true },
+      ).lean();
+      const since = state?.failing_since ?? now;
+      return now.getTime() - since.getTime() >= windowMs;
+    },
+
+    async noteSuccess(d: DeliveryDoc) {
+      await TargetState.updateOne({ _id: targetKey(d.producer, d.target.id), failing_since: { $ne: null } }, { $set: { failing_since: null } });
     },
   };
 }

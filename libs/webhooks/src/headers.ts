@@ -7,7 +7,8 @@ import { standardSignature, workosSignature } from './signing.js';
  */
 export function deliveryHeaders(input: {
   scheme: SignatureScheme;
-  secret: string;
+  /** The current secret first; during a rotation window also the previous one (each gets a signature). */
+  secrets: string[];
   eventId: string;
   body: string;
   now?: number;
@@ -19,8 +20,9 @@ export function deliveryHeaders(input: {
     'user-agent': 'platform-webhooks/1.0',
     'webhook-id': input.eventId,
     'webhook-timestamp': String(seconds),
-    'webhook-signature': standardSignature(input.secret, input.eventId, seconds, input.body),
+    'webhook-signature': input.secrets.map((s) => standardSignature(s, input.eventId, seconds, input.body)).join(' '),
   };
-  if (input.scheme === 'workos') headers['workos-signature'] = workosSignature(input.secret, now, input.body);
+  // The real service's header has room for one signature: the current secret's.
+  if (input.scheme === 'workos') headers['workos-signature'] = workosSignature(input.secrets[0]!, now, input.body);
   return headers;
 }

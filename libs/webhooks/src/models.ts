@@ -3,11 +3,21 @@ import { Schema, defineModel, outboxSchemaFields, type Connection, type StoredOu
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead_lettered' | 'cancelled';
 export type SignatureScheme = 'workos' | 'standard';
 
+export interface DeliveryTarget {
+  id: string;
+  url: string;
+  sealed_secret: string;
+  signature_scheme: SignatureScheme;
+  previous_sealed_secret: string | null;
+  previous_secret_expires_at: number | null;
+  oauth: { token_url: string; client_id: string; sealed_client_secret: string; scope: string | null } | null;
+}
+
 export interface DeliveryDoc {
   _id: string;
   producer: string;
   tenant_id: string;
-  target: { id: string; url: string; sealed_secret: string; signature_scheme: SignatureScheme };
+  target: DeliveryTarget;
   event_id: string;
   event_type: string;
   payload: string;
@@ -15,6 +25,8 @@ export interface DeliveryDoc {
   trace_headers: Record<string, string>;
   status: DeliveryStatus;
   attempts: number;
+  /** Attempts made before the last manual redelivery: the retry schedule restarts from there. */
+  schedule_offset: number;
   next_attempt_at: Date;
   /** A claimed delivery is leased; a dispatcher that dies mid-attempt loses the lease and another retries. */
   lease_until: Date;
@@ -28,6 +40,7 @@ export interface DeliveryDoc {
 }
 
 export interface AttemptDoc {
+  /** Time-ordered (`wha_…`), so a target's delivery log pages by time. */
   _id: string;
   delivery_id: string;
   producer: string;
@@ -48,6 +61,8 @@ export interface TargetStateDoc {
   _id: string;
   disabled_at: Date | null;
   disabled_reason: string | null;
+  /** First failure since the last success; a target failing longer than the configured window is disabled. */
+  failing_since: Date | null;
 }
 
 export function webhookModels(connection: Connection) {
@@ -56,13 +71,22 @@ export function webhookModels(connection: Connection) {
       _id: String,
       producer: String,
       tenant_id: String,
-      target: { id: String, url: String, sealed_secret: String, signature_scheme: String },
+      target: {
+        id: String,
+        url: String,
+        sealed_secret: String,
+        signature_scheme: String,
+        previous_sealed_secret: { type: String, default: null },
+        previous_secret_expires_at: { type: Number, default: null },
+        oauth: { type: Schema.Types.Mixed, default: null },
+      },
       event_id: String,
       event_type: String,
       payload: String,
       trace_headers: { type: Schema.Types.Mixed, default: {} },
       status: { type: String, index: true },
       attempts: Number,
+      schedule_offset: { type: Number, default: 0 },
       next_attempt_at: Date,
       lease_until: Date,
       last_status: { type: Number, default: null },
@@ -80,7 +104,7 @@ export function webhookModels(connection: Connection) {
   const attempt = new Schema<AttemptDoc>(
     {
       _id: String,
-      delivery_id: { type: String, index: true },
+      delivery_id: String,
       producer: String,
       tenant_id: String,
       target_id: String,
@@ -96,9 +120,15 @@ export function webhookModels(connection: Connection) {
     { versionKey: false, collection: 'webhook_attempts' },
   );
   attempt.index({ producer: 1, tenant_id: 1, target_id: 1, _id: -1 });
+  attempt.index({ delivery_id: 1, attempt: 1 }, { unique: true });
 
   const target = new Schema<TargetStateDoc>(
-    { _id: String, disabled_at: { type: Date, default: null }, disabled_reason: { type: String, default: null } },
+    {
+      _id: String,
+      disabled_at: { type: Date, default: null },
+      disabled_reason: { type: String, default: null },
+      failing_since: { type: Date, default: null },
+    },
     { versionKey: false, collection: 'webhook_targets' },
   );
 

@@ -8,6 +8,7 @@ import { deleteWebhookEndpoint } from './delete-webhook-endpoint.handler.js';
 import type { HandlerDeps } from './deps.js';
 import { updateJwtTemplate } from './update-jwt-template.handler.js';
 import { updateWebhookEndpoint } from './update-webhook-endpoint.handler.js';
+import { rotateWebhookEndpointSecret } from './rotate-webhook-endpoint-secret.handler.js';
 
 type N = typeof MessageTypeNames;
 export type UsermgmtCommand =
@@ -17,6 +18,7 @@ export type UsermgmtCommand =
   | N['CreateWebhookEndpoint']
   | N['UpdateWebhookEndpoint']
   | N['DeleteWebhookEndpoint']
+  | N['RotateWebhookEndpointSecret']
   | N['CreateUser'];
 
 /** Every user-management command has exactly one handler: a missing entry is a type error. */
@@ -29,5 +31,6 @@ export const commandHandlers: {
   'platform.usermgmt.commands.CreateWebhookEndpoint': createWebhookEndpoint,
   'platform.usermgmt.commands.UpdateWebhookEndpoint': updateWebhookEndpoint,
   'platform.usermgmt.commands.DeleteWebhookEndpoint': deleteWebhookEndpoint,
+  'platform.usermgmt.commands.RotateWebhookEndpointSecret': rotateWebhookEndpointSecret,
   'platform.usermgmt.commands.CreateUser': createUser,
 };

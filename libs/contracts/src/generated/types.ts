@@ -39,6 +39,13 @@ export interface DeleteWebhookEndpoint {
   webhook_endpoint_id: string;
 }
 
+/** A new signing secret; the previous one keeps signing (beside the new) for a window. */
+export interface RotateWebhookEndpointSecret {
+  environment_id: string;
+  webhook_endpoint_id: string;
+  previous_valid_for_seconds: number;
+}
+
 export interface UpdateJwtTemplate {
   environment_id: string;
   content: string;
@@ -96,6 +103,16 @@ export interface WebhookEndpointChanged {
   occurred_at: number;
 }
 
+/** Manual redelivery: one delivery, or every failed delivery of a target since a time. */
+export interface RedeliverDeliveries {
+  producer: string;
+  tenant_id: string;
+  target_id: string;
+  delivery_id: null | string;
+  since: null | number;
+  requested_at: number;
+}
+
 /** Deliver one event to one target. The delivery id is deterministic per (event, target), so a re-published request is a no-op. */
 export interface RequestDelivery {
   delivery_id: string;
@@ -109,6 +126,15 @@ export interface RequestDelivery {
   /** Signing secret sealed with the platform's sealing key. */
   sealed_secret: string;
   signature_scheme: 'workos' | 'standard';
+  /** During a secret rotation window, the previous secret: deliveries carry a signature with each. */
+  previous_sealed_secret: null | string;
+  previous_secret_expires_at: null | number;
+  oauth: null | {
+  token_url: string;
+  client_id: string;
+  sealed_client_secret: string;
+  scope: null | string;
+};
 };
   event_id: string;
   event_type: string;
@@ -145,6 +171,7 @@ export interface MessageTypes {
   'platform.usermgmt.commands.CreateUser': CreateUser;
   'platform.usermgmt.commands.CreateWebhookEndpoint': CreateWebhookEndpoint;
   'platform.usermgmt.commands.DeleteWebhookEndpoint': DeleteWebhookEndpoint;
+  'platform.usermgmt.commands.RotateWebhookEndpointSecret': RotateWebhookEndpointSecret;
   'platform.usermgmt.commands.UpdateJwtTemplate': UpdateJwtTemplate;
   'platform.usermgmt.commands.UpdateWebhookEndpoint': UpdateWebhookEndpoint;
   'platform.usermgmt.events.CorsOriginCreated': CorsOriginCreated;
@@ -152,6 +179,7 @@ export interface MessageTypes {
   'platform.usermgmt.events.RedirectUriCreated': RedirectUriCreated;
   'platform.usermgmt.events.UserCreated': UserCreated;
   'platform.usermgmt.events.WebhookEndpointChanged': WebhookEndpointChanged;
+  'platform.webhooks.commands.RedeliverDeliveries': RedeliverDeliveries;
   'platform.webhooks.commands.RequestDelivery': RequestDelivery;
   'platform.webhooks.events.DeliveryOutcome': DeliveryOutcome;
   'platform.webhooks.events.TargetDisabled': TargetDisabled;
@@ -165,6 +193,7 @@ export const MessageTypeNames = {
   CreateUser: 'platform.usermgmt.commands.CreateUser',
   CreateWebhookEndpoint: 'platform.usermgmt.commands.CreateWebhookEndpoint',
   DeleteWebhookEndpoint: 'platform.usermgmt.commands.DeleteWebhookEndpoint',
+  RotateWebhookEndpointSecret: 'platform.usermgmt.commands.RotateWebhookEndpointSecret',
   UpdateJwtTemplate: 'platform.usermgmt.commands.UpdateJwtTemplate',
   UpdateWebhookEndpoint: 'platform.usermgmt.commands.UpdateWebhookEndpoint',
   CorsOriginCreated: 'platform.usermgmt.events.CorsOriginCreated',
@@ -172,6 +201,7 @@ export const MessageTypeNames = {
   RedirectUriCreated: 'platform.usermgmt.events.RedirectUriCreated',
   UserCreated: 'platform.usermgmt.events.UserCreated',
   WebhookEndpointChanged: 'platform.usermgmt.events.WebhookEndpointChanged',
+  RedeliverDeliveries: 'platform.webhooks.commands.RedeliverDeliveries',
   RequestDelivery: 'platform.webhooks.commands.RequestDelivery',
   DeliveryOutcome: 'platform.webhooks.events.DeliveryOutcome',
   TargetDisabled: 'platform.webhooks.events.TargetDisabled',

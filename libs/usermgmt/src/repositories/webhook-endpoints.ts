@@ -4,7 +4,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
 import type { WebhookEndpointStatus } from '../rules/events.js';
 import { usermgmtEvent } from './outbox-entry.js';
-import { paginate, type PageRequest } from './pagination.js';
+import { paginate, type PageRequest } from '@platform/mongo';
 import { presentWebhookEndpoint } from '../presenters.js';
 
 export const MAX_WEBHOOK_ENDPOINTS = 50;
@@ -55,6 +55,8 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         events: input.events,
         status: 'enabled',
         sealed_secret: input.sealedSecret,
+        previous_sealed_secret: null,
+        previous_secret_expires_at: null,
         created_at: now,
         updated_at: now,
         deleted_at: null,
@@ -116,6 +118,38 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         if (isDuplicateKeyError(error)) duplicateUrl(next.endpoint_url);
         throw error;
       }
+    },
+
+    /**
+     * Secret rotation: a new secret becomes current; the old one keeps signing beside it for
+     * `previousValidForMs` (0 revokes it at once). Replaying the same command returns the same secret.
+     */
+    async rotateSecret(
+      input: { environmentId: string; id: string; commandId: string; sealedSecret: string; previousValidForMs: number },
+      now = new Date(),
+    ): Promise<WebhookEndpointDoc> {
+      const current = await WebhookEndpoint.findOne(live(input.environmentId, input.id)).lean<
+        WebhookEndpointDoc & { rotated_by?: string }
+      >();
+      if (!current) notFound(input.id);
+      if (current.rotated_by === input.commandId) return current;
+      const doc = await WebhookEndpoint.findOneAndUpdate(
+        { ...live(input.environmentId, input.id), sealed_secret: current.sealed_secret },
+        {
+          $set: {
+            sealed_secret: input.sealedSecret,
+            previous_sealed_secret: input.previousValidForMs > 0 ? current.sealed_secret : null,
+            previous_secret_expires_at: input.previousValidForMs > 0 ? new Date(now.getTime() + input.previousValidForMs) : null,
+            rotated_by: input.commandId,
+            updated_at: now,
+            has_outbox: true,
+          },
+          $push: { outbox: changed({ ...current, updated_at: now }, 'updated', now) },
+        },
+        { new: true, strict: false },
+      ).lean<WebhookEndpointDoc>();
+      if (!doc) notFound(input.id);
+      return doc;
     },
 
     /** Soft delete: the tombstone keeps the outbox until it is relayed, and remembers which command deleted it. */
