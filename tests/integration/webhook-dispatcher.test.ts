@@ -26,7 +26,7 @@ let forbidden: WebhookReceiver;
 let events: ConsumerHandle;
 const outcomes: Array<{ type: string; value: Record<string, unknown> }> = [];
 
-async function request(targetId: string, url: string, eventId = uniqueName('event')) {
+async function request(targetId: string, url: string, eventId = uniqueName('event'), oauth: { token_url: string; client_id: string; sealed_client_secret: string; scope: string | null } | null = null) {
   const deliveryId = deliveryIdFor('test', eventId, targetId);
   await publisher.publish({
     topic: WEBHOOK_TOPICS.deliveries,
@@ -36,7 +36,15 @@ async function request(targetId: string, url: string, eventId = uniqueName('even
       delivery_id: deliveryId,
       producer: 'test',
       tenant_id: 'tenant_1',
-      target: { id: targetId, url, sealed_secret: sealer.seal(secret), signature_scheme: 'standard' },
+      target: {
+        id: targetId,
+        url,
+        sealed_secret: sealer.seal(secret),
+        signature_scheme: 'standard',
+        previous_sealed_secret: null,
+        previous_secret_expires_at: null,
+        oauth,
+      },
       event_id: eventId,
       event_type: 'user.created',
       payload: JSON.stringify({ id: eventId, hello: 'world' }),
@@ -67,6 +75,7 @@ beforeAll(async () => {
     perTargetConcurrency: 1,
     retryScale: 0.0005,
     pollIntervalMs: 25,
+    disableAfterMs: 1500,
   });
   await dispatcher.start();
   receiver = await startWebhookReceiver('/webhooks', '127.0.0.2');
@@ -157,6 +166,56 @@ describe('webhook dispatcher', () => {
       expect(attempt?.error).toMatch(/egress_blocked/);
     }
     expect(forbidden.requests).toHaveLength(0);
+  });
+
+  it('gets an OAuth client-credentials token for targets that want one, and a new one after a 401', async () => {
+    let issued = 0;
+    const valid = new Set<string>();
+    receiver.respondWith((req) => {
+      if (req.path.endsWith('/token')) {
+        const expected = `Basic ${Buffer.from('hook-client:hook-secret').toString('base64')}`;
+        if (req.headers['authorization'] !== expected || !req.body.includes('grant_type=client_credentials')) return { status: 401 };
+        const token = `tok-${++issued}`;
+        valid.clear();
+        valid.add(token);
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }) };
+      }
+      if (req.path.endsWith('/protected')) {
+        const token = String(req.headers['authorization'] ?? '').replace(/^Bearer /, '');
+        return { status: valid.has(token) ? 200 : 401 };
+      }
+      return { status: 200 };
+    });
+    const oauth = { token_url: `${receiver.url}/token`, client_id: 'hook-client', sealed_client_secret: sealer.seal('hook-secret'), scope: null };
+    const target = uniqueName('oauth');
+    const first = await request(target, `${receiver.url}/protected`, uniqueName('event'), oauth);
+    await waitFor(async () => (await store.get(first.deliveryId))?.status === 'delivered', { what: 'first oauth delivery' });
+    const second = await request(target, `${receiver.url}/protected`, uniqueName('event'), oauth);
+    await waitFor(async () => (await store.get(second.deliveryId))?.status === 'delivered', { what: 'cached token reused' });
+    expect(issued).toBe(1);
+    valid.clear(); // the receiver revokes the token
+    const third = await request(target, `${receiver.url}/protected`, uniqueName('event'), oauth);
+    await waitFor(async () => (await store.get(third.deliveryId))?.status === 'delivered', { what: 'delivery after re-authentication' });
+    expect(issued).toBe(2);
+    expect((await store.attemptsFor(third.deliveryId)).map((a) => a.status)).toEqual([200]);
+  });
+
+  it('disables a target that keeps failing for longer than the configured window', async () => {
+    receiver.respondWith((req) => ({ status: req.path.includes('failing') ? 500 : 200 }));
+    const target = uniqueName('failing');
+    const { deliveryId } = await request(target, `${allowedUrl()}/failing`);
+    const event = await waitFor(() => outcomes.find((o) => o.type === 'disabled' && o.value['target_id'] === target), {
+      what: 'TargetDisabled after the failing window',
+    });
+    expect(event.value['reason']).toMatch(/^failing for more than \d+ s$/);
+    // The attempts followed the (compressed ×0.0005) schedule: 0, 5 s, 5 min, 30 min, 2 h … ±20 % jitter.
+    const times = (await store.attemptsFor(deliveryId)).map((a) => a.started_at.getTime());
+    expect(times.length).toBeGreaterThanOrEqual(4);
+    const gap = (i: number) => times[i]! - times[i - 1]!;
+    expect(gap(2)).toBeGreaterThanOrEqual(120 * 0.99);
+    expect(gap(2)).toBeLessThan(500);
+    expect(gap(3)).toBeGreaterThanOrEqual(720 * 0.99);
+    expect(gap(3)).toBeLessThan(1500);
   });
 
   it('does not let a slow target delay a fast one', async () => {

@@ -13,7 +13,9 @@ export interface WebhookReceiver {
   url: string;
   requests: ReceivedRequest[];
   /** Chooses the answer per request: status, optional delay and headers. */
-  respondWith(fn: (req: ReceivedRequest, index: number) => { status: number; delayMs?: number; headers?: Record<string, string> }): void;
+  respondWith(
+    fn: (req: ReceivedRequest, index: number) => { status: number; delayMs?: number; headers?: Record<string, string>; body?: string },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export async function startWebhookReceiver(path = '/webhooks', host = '127.0.0.1
       const answer = responder(received, index);
       setTimeout(() => {
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-        res.end(answer.status < 300 ? 'ok' : `status ${answer.status}`);
+        res.end(answer.body ?? (answer.status < 300 ? 'ok' : `status ${answer.status}`));
       }, answer.delayMs ?? 0);
     });
   });
