@@ -135,6 +135,28 @@ describe('webhook dispatcher', () => {
     await waitFor(() => outcomes.find((o) => o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
   });
 
+  it('retries a target that times out, and honours Retry-After on 429', async () => {
+    let timeouts = 0;
+    let limited = 0;
+    receiver.respondWith((req) => {
+      if (req.path.endsWith('/timeout')) return { status: 200, delayMs: ++timeouts === 1 ? 1500 : 0 };
+      if (req.path.endsWith('/limited')) return ++limited === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 };
+      return { status: 200 };
+    });
+    const timedOut = await request(uniqueName('t'), `${allowedUrl()}/timeout`);
+    const throttled = await request(uniqueName('t'), `${allowedUrl()}/limited`);
+    await waitFor(async () => (await store.get(timedOut.deliveryId))?.status === 'delivered', { what: 'delivered after a timeout' });
+    const [slow, ok] = await store.attemptsFor(timedOut.deliveryId);
+    expect(slow?.status).toBeNull();
+    expect(slow?.error).toMatch(/timeout|abort/i);
+    expect(ok?.status).toBe(200);
+    await waitFor(async () => (await store.get(throttled.deliveryId))?.status === 'delivered', { what: 'delivered after 429' });
+    const [first, second] = await store.attemptsFor(throttled.deliveryId);
+    expect(first?.status).toBe(429);
+    // The schedule alone would retry after ~2.5 ms here; Retry-After: 1 holds it back a second.
+    expect(second!.started_at.getTime() - first!.started_at.getTime()).toBeGreaterThanOrEqual(950);
+  });
+
   it('ignores a re-published request for the same delivery', async () => {
     const target = uniqueName('t');
     const eventId = uniqueName('event');
