@@ -99,6 +99,20 @@ describe('user management, end to end', () => {
     expect(metrics).toMatch(/^platform_messaging_processed_total\{.*outcome="ok".*\} [1-9]/m);
   });
 
+  it('refuses to start with a bad configuration, naming every bad variable', async () => {
+    const bad = startProcess('usermgmt-gateway', 'apps/usermgmt-gateway/dist/main.js', {
+      ...env,
+      PORT: 'eighty',
+      API_KEY_PEPPER: '',
+      MONGO_URL: 'postgres://nope',
+    });
+    const code = await bad.exit;
+    expect(code).toBe(78);
+    expect(bad.output()).toContain('PORT is invalid');
+    expect(bad.output()).toContain('API_KEY_PEPPER is required');
+    expect(bad.output()).toContain('MONGO_URL is invalid');
+  });
+
   it('loses no command when the worker is killed with SIGKILL mid-flight', async () => {
     const count = 30;
     const emails = Array.from({ length: count }, (_, i) => `kill-${i}@example.com`);

@@ -5,6 +5,8 @@ export interface ManagedProcess {
   child: ChildProcess;
   output(): string;
   exited(): boolean;
+  /** Resolves with the exit code once the process has ended (null after a signal). */
+  exit: Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -33,6 +35,7 @@ export function startProcess(name: string, script: string, env: Record<string, s
     child,
     output: () => output,
     exited: () => exited,
+    exit,
     async kill(signal = 'SIGTERM') {
       if (!exited) child.kill(signal);
       return exit;
