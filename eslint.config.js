@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const DOMAIN_LIBS = ['accounts', 'oauth', 'usermgmt', 'webhooks'];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', 'bench/results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -25,18 +27,22 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['libs/usermgmt/**/*.ts'],
+  // Domain libraries talk through events, never imports.
+  ...DOMAIN_LIBS.map((domain) => ({
+    files: [`libs/${domain}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['@platform/webhooks', '@platform/accounts'].map((name) => ({ name, message: 'domains talk through events' })) }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: DOMAIN_LIBS.filter((other) => other !== domain).map((other) => ({
+            name: `@platform/${other}`,
+            message: 'domains talk through events, not imports',
+          })),
+          patterns: [{ group: ['**/apps/**', '@platform/*-gateway', '@platform/*-worker'], message: 'libs never import apps' }],
+        },
+      ],
     },
-  },
-  {
-    files: ['libs/webhooks/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: ['@platform/usermgmt', '@platform/accounts'].map((name) => ({ name, message: 'domains talk through events' })) }],
-    },
-  },
+  })),
   {
     files: ['apps/**/*.ts'],
     rules: {
