@@ -235,9 +235,9 @@ describe('webhook dispatcher', () => {
     expect(times.length).toBeGreaterThanOrEqual(4);
     const gap = (i: number) => times[i]! - times[i - 1]!;
     expect(gap(2)).toBeGreaterThanOrEqual(120 * 0.99);
-    expect(gap(2)).toBeLessThan(500);
+    expect(gap(2)).toBeLessThan(1000);
     expect(gap(3)).toBeGreaterThanOrEqual(720 * 0.99);
-    expect(gap(3)).toBeLessThan(1500);
+    expect(gap(3)).toBeLessThan(2500);
   });
 
   it('does not let a slow target delay a fast one', async () => {
@@ -247,7 +247,7 @@ describe('webhook dispatcher', () => {
     const fast = await request(uniqueName('fast'), `${allowedUrl()}/fast`);
     const started = Date.now();
     await waitFor(async () => (await store.get(fast.deliveryId))?.status === 'delivered', { what: 'fast delivered' });
-    // One slow request in flight per target (perTargetConcurrency 1) takes 0.9 s; four would take 3.6 s.
-    expect(Date.now() - started).toBeLessThan(1500);
+    // One slow request in flight per target (perTargetConcurrency 1) takes 0.9 s; four in a row would take 3.6 s.
+    expect(Date.now() - started).toBeLessThan(2500);
   });
 });
