@@ -9,3 +9,4 @@ bash deploy/local/up.sh >/dev/null
 eval "$(bash deploy/local/env.sh)"
 npx turbo run build --output-logs=errors-only >/dev/null
 node bench/dist/usermgmt-roundtrip.js
+node bench/dist/webhook-throughput.js

@@ -100,16 +100,27 @@ export function createScheduler(options: SchedulerOptions) {
     }
   }
 
+  let lastArchive = 0;
+
   async function pump() {
-    do {
-      again = false;
-      await pumpOnce().catch((error: unknown) => options.logger.error({ err: error }, 'claiming deliveries failed'));
-    } while (again && active);
-    if (!active) return;
-    const next = await options.store.nextDueAt().catch(() => null);
-    const wait = next ? Math.min(Math.max(next.getTime() - Date.now(), 10), options.pollIntervalMs) : options.pollIntervalMs;
-    clearTimeout(timer);
-    timer = setTimeout(wake, wait);
+    for (;;) {
+      do {
+        again = false;
+        await pumpOnce().catch((error: unknown) => options.logger.error({ err: error }, 'claiming deliveries failed'));
+      } while (again && active);
+      if (!active) return;
+      if (Date.now() - lastArchive > 10 * options.pollIntervalMs) {
+        lastArchive = Date.now();
+        await options.store.archiveFinished().catch((error: unknown) => options.logger.warn({ err: error }, 'archiving failed'));
+      }
+      const next = await options.store.nextDueAt().catch(() => null);
+      // A wake-up that arrived while we looked must not wait for the timer.
+      if (again) continue;
+      const wait = next ? Math.min(Math.max(next.getTime() - Date.now(), 10), options.pollIntervalMs) : options.pollIntervalMs;
+      clearTimeout(timer);
+      timer = setTimeout(wake, wait);
+      return;
+    }
   }
 
   function wake() {

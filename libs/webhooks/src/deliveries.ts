@@ -28,7 +28,20 @@ export interface AttemptRecord {
 
 /** The delivery store: owned by the webhook dispatcher alone. */
 export function createDeliveryStore(connection: Connection) {
-  const { Delivery, Attempt, TargetState } = webhookModels(connection);
+  const { Delivery, FinishedDelivery, Attempt, TargetState } = webhookModels(connection);
+
+  /** Moves a delivery that is no longer pending out of the hot collection (copy first: a crash duplicates, never loses). */
+  async function archive(id: string) {
+    const doc = await Delivery.findById(id).lean<DeliveryDoc>();
+    if (!doc || doc.status === 'pending') return;
+    await FinishedDelivery.replaceOne({ _id: id }, doc, { upsert: true });
+    await Delivery.deleteOne({ _id: id, status: doc.status });
+  }
+
+  async function archiveFinished() {
+    const done = await Delivery.find({ status: { $ne: 'pending' } }, { _id: 1 }).limit(500).lean<Array<{ _id: string }>>();
+    for (const d of done) await archive(d._id);
+  }
   const targetKey = (producer: string, targetId: string) => `${producer}:${targetId}`;
 
   function outcomeEvent(d: DeliveryDoc, outcome: 'delivered' | 'dead_lettered', attempts: number, status: number | null, now: Date) {
@@ -68,15 +81,16 @@ export function createDeliveryStore(connection: Connection) {
 
   return {
     async ensureIndexes() {
-      await Promise.all([Delivery.init(), Attempt.init(), TargetState.init()]);
+      await Promise.all([Delivery.init(), FinishedDelivery.init(), Attempt.init(), TargetState.init()]);
     },
 
     outboxCollections(): OutboxCollection[] {
-      return [connection.db!.collection(Delivery.collection.collectionName)];
+      return [Delivery, FinishedDelivery].map((m) => connection.db!.collection(m.collection.collectionName));
     },
 
     /** Idempotent: a re-published request with the same delivery id changes nothing. */
     async enqueue(request: RequestDelivery, traceHeaders: Record<string, string> = {}, now = new Date()): Promise<boolean> {
+      if (await FinishedDelivery.exists({ _id: request.delivery_id })) return false;
       const result = await Delivery.updateOne(
         { _id: request.delivery_id },
         {
@@ -153,6 +167,7 @@ export function createDeliveryStore(connection: Connection) {
           $push: { outbox: outcomeEvent(d, 'delivered', attempt, record.status, now) },
         },
       );
+      await archive(d._id);
     },
 
     async scheduleRetry(d: DeliveryDoc, record: AttemptRecord, nextAt: Date, now = new Date()) {
@@ -192,6 +207,7 @@ export function createDeliveryStore(connection: Connection) {
           $push: { outbox: outcomeEvent(d, 'dead_lettered', attempt, record?.status ?? null, now) },
         },
       );
+      await archive(d._id);
     },
 
     /** 410 Gone: the target is disabled, its pending deliveries cancelled, and its producer told. */
@@ -230,6 +246,7 @@ export function createDeliveryStore(connection: Connection) {
         { producer: d.producer, 'target.id': d.target.id, status: 'pending' },
         { $set: { status: 'cancelled', updated_at: now, finished_at: now } },
       );
+      await archiveFinished();
     },
 
     /** A producer re-enabled the target (e.g. PATCH status=enabled): deliveries flow again. */
@@ -242,11 +259,14 @@ export function createDeliveryStore(connection: Connection) {
         { _id: d._id, attempts: d.attempts },
         { $set: { status: 'cancelled', last_error: reason, lease_until: EPOCH, updated_at: now, finished_at: now } },
       );
+      await archive(d._id);
     },
 
     async get(id: string): Promise<DeliveryDoc | null> {
-      return Delivery.findById(id).lean<DeliveryDoc>();
+      return (await Delivery.findById(id).lean<DeliveryDoc>()) ?? FinishedDelivery.findById(id).lean<DeliveryDoc>();
     },
+
+    archiveFinished,
 
     async attemptsFor(deliveryId: string): Promise<AttemptDoc[]> {
       return Attempt.find({ delivery_id: deliveryId }).sort({ attempt: 1 }).lean<AttemptDoc[]>();
@@ -271,8 +291,8 @@ export function createDeliveryStore(connection: Connection) {
     },
 
     async getForTarget(scope: { producer: string; tenantId: string; targetId: string }, deliveryId: string) {
-      return Delivery.findOne({ _id: deliveryId, producer: scope.producer, tenant_id: scope.tenantId, 'target.id': scope.targetId })
-        .lean<DeliveryDoc>();
+      const filter = { _id: deliveryId, producer: scope.producer, tenant_id: scope.tenantId, 'target.id': scope.targetId };
+      return (await Delivery.findOne(filter).lean<DeliveryDoc>()) ?? FinishedDelivery.findOne(filter).lean<DeliveryDoc>();
     },
 
     /**
@@ -282,14 +302,24 @@ export function createDeliveryStore(connection: Connection) {
     async redeliver(command: RedeliverDeliveries, now = new Date()): Promise<number> {
       const scope = { producer: command.producer, tenant_id: command.tenant_id, 'target.id': command.target_id };
       const filter = command.delivery_id
-        ? { ...scope, _id: command.delivery_id, status: { $ne: 'pending' } }
+        ? { ...scope, _id: command.delivery_id }
         : { ...scope, status: { $in: ['dead_lettered', 'cancelled'] }, created_at: { $gte: new Date(command.since ?? 0) } };
-      const due = await Delivery.find(filter, { attempts: 1 }).lean<Array<Pick<DeliveryDoc, '_id' | 'attempts'>>>();
+      const due = await FinishedDelivery.find(filter).lean<DeliveryDoc[]>();
       for (const d of due) {
-        await Delivery.updateOne(
-          { _id: d._id, attempts: d.attempts, status: { $ne: 'pending' } },
-          { $set: { status: 'pending', schedule_offset: d.attempts, next_attempt_at: now, lease_until: EPOCH, finished_at: null, updated_at: now } },
-        );
+        const again: DeliveryDoc = {
+          ...d,
+          status: 'pending',
+          schedule_offset: d.attempts,
+          next_attempt_at: now,
+          lease_until: EPOCH,
+          finished_at: null,
+          updated_at: now,
+          // Events not yet relayed travel along.
+          outbox: d.outbox,
+          has_outbox: d.outbox.length > 0,
+        };
+        await Delivery.replaceOne({ _id: d._id }, again, { upsert: true });
+        await FinishedDelivery.deleteOne({ _id: d._id });
       }
       if (due.length > 0) {
         await TargetState.updateOne(
