@@ -3,25 +3,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, resolveInfra, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { closedLoop } from './load.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const infra = resolveInfra();
 const name = uniqueName('bench');
 const total = Number(process.env['BENCH_REQUESTS'] ?? 2000);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
-const env: Record<string, string> = {
-  KAFKA_BROKERS: infra.kafkaBrokers,
-  MONGO_URL: infra.mongoUrl,
-  REDIS_URL: infra.redisUrl,
-  MONGO_DB: name,
-  KAFKA_TOPIC_PREFIX: `${name}.`,
-  LOG_LEVEL: 'warn',
+const env = isolatedAppEnv(name, {
   API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
-};
+});
 
 
 async function main() {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { freePort, resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
+import { freePort, isolatedAppEnv, resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
 import { verifyWorkosSignature } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
 
@@ -10,16 +10,7 @@ import { TEST_SECRETS } from '../support/secrets.js';
 const run = promisify(execFile);
 const infra = resolveInfra();
 const name = uniqueName('e2e');
-const env: Record<string, string> = {
-  KAFKA_BROKERS: infra.kafkaBrokers,
-  MONGO_URL: infra.mongoUrl,
-  REDIS_URL: infra.redisUrl,
-  MONGO_DB: name,
-  KAFKA_TOPIC_PREFIX: `${name}.`,
-  LOG_LEVEL: 'warn',
-  KAFKA_SESSION_TIMEOUT_MS: '8000',
-  ...TEST_SECRETS,
-};
+const env = isolatedAppEnv(name, { KAFKA_SESSION_TIMEOUT_MS: '8000', ...TEST_SECRETS });
 
 let port: number;
 let workerHealthPort: number;

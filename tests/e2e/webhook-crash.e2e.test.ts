@@ -2,23 +2,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { freePort, resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
+import { freePort, isolatedAppEnv, resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
 import { verifyWorkosSignature } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
 
 const run = promisify(execFile);
 const infra = resolveInfra();
 const name = uniqueName('e2ewh');
-const env: Record<string, string> = {
-  KAFKA_BROKERS: infra.kafkaBrokers,
-  MONGO_URL: infra.mongoUrl,
-  REDIS_URL: infra.redisUrl,
-  MONGO_DB: name,
-  KAFKA_TOPIC_PREFIX: `${name}.`,
-  LOG_LEVEL: 'warn',
-  KAFKA_SESSION_TIMEOUT_MS: '8000',
-  ...TEST_SECRETS,
-};
+const env = isolatedAppEnv(name, { KAFKA_SESSION_TIMEOUT_MS: '8000', ...TEST_SECRETS });
 // A short lease so that a second dispatcher may take over a claimed delivery within seconds.
 const dispatcherEnv = { ...env, EGRESS_ALLOW: '127.0.0.0/8', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_LEASE_GRACE_MS: '500', WEBHOOK_RETRY_SCALE: '0.001' };
 

@@ -1,4 +1,4 @@
-export { resolveInfra, startInfra } from './infra.js';
+export { isolatedAppEnv, resolveInfra, startInfra } from './infra.js';
 export type { Infra } from './infra.js';
 export { uniqueName, waitFor } from './wait.js';
 export { startWebhookReceiver } from './webhook-receiver.js';

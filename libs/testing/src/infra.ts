@@ -72,3 +72,20 @@ export async function startInfra(): Promise<Infra> {
     },
   };
 }
+
+/**
+ * Environment for running the apps as processes against the test infrastructure, isolated by `name`
+ * (its own database and topic prefix).
+ */
+export function isolatedAppEnv(name: string, extra: Record<string, string> = {}): Record<string, string> {
+  const infra = fromEnv();
+  return {
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    MONGO_URL: infra.mongoUrl,
+    REDIS_URL: infra.redisUrl,
+    MONGO_DB: name,
+    KAFKA_TOPIC_PREFIX: `${name}.`,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
