@@ -508,7 +508,8 @@ async function runCase(targets: number, receiver: Receiver) {
 
     // The store's view: every delivery marked delivered (after its POST, so a little later than the receipt).
     const expectedDelivered = warmup + probes + deliveries;
-    const deliveriesCollection = store.outboxCollections()[0]!;
+    // Finished deliveries leave the hot collection for the finished one (the second outbox collection).
+    const deliveriesCollection = store.outboxCollections()[1]!;
     let markedDelivered = 0;
     const settleDeadline = t0 + caseSeconds * 1000;
     while (now() < settleDeadline) {
