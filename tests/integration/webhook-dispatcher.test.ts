@@ -1,106 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageTypeNames } from '@platform/contracts';
-import { createEgressClient, createEgressGuard, type EgressClient } from '@platform/egress';
-import { createKafka, createPublisher, runConsumer, type ConsumerHandle, type KafkaClient, type Publisher } from '@platform/kafka';
-import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { createSealer } from '@platform/secrets';
-import { createLogger } from '@platform/telemetry';
-import { resolveInfra, startWebhookReceiver, uniqueName, waitFor, type WebhookReceiver } from '@platform/testing';
-import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, verifyStandardSignature, type DeliveryStore } from '@platform/webhooks';
-import { createDispatcher, type Dispatcher } from '../../apps/webhook-dispatcher/src/dispatcher.js';
-import { TEST_SECRETS } from '../support/secrets.js';
+import { startWebhookReceiver, uniqueName, waitFor, type WebhookReceiver } from '@platform/testing';
+import { verifyStandardSignature, type DeliveryStore } from '@platform/webhooks';
+import { HARNESS_SECRET, startDispatcherHarness, type DispatcherHarness } from '../support/dispatcher-harness.js';
 
-const infra = resolveInfra();
-const logger = createLogger({ name: 'dispatcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
-const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
-const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-
-let kafka: KafkaClient;
-let mongo: MongoConnection;
-let publisher: Publisher;
+let harness: DispatcherHarness;
 let store: DeliveryStore;
-let egress: EgressClient;
-let dispatcher: Dispatcher;
 let receiver: WebhookReceiver;
 let forbidden: WebhookReceiver;
-let events: ConsumerHandle;
-const outcomes: Array<{ type: string; value: Record<string, unknown> }> = [];
-
-async function request(targetId: string, url: string, eventId = uniqueName('event'), oauth: { token_url: string; client_id: string; sealed_client_secret: string; scope: string | null } | null = null) {
-  const deliveryId = deliveryIdFor('test', eventId, targetId);
-  await publisher.publish({
-    topic: WEBHOOK_TOPICS.deliveries,
-    key: targetId,
-    type: MessageTypeNames.RequestDelivery,
-    value: {
-      delivery_id: deliveryId,
-      producer: 'test',
-      tenant_id: 'tenant_1',
-      target: {
-        id: targetId,
-        url,
-        sealed_secret: sealer.seal(secret),
-        signature_scheme: 'standard',
-        previous_sealed_secret: null,
-        previous_secret_expires_at: null,
-        oauth,
-      },
-      event_id: eventId,
-      event_type: 'user.created',
-      payload: JSON.stringify({ id: eventId, hello: 'world' }),
-      requested_at: Date.now(),
-    },
-  });
-  return { deliveryId, eventId };
-}
+let outcomes: DispatcherHarness['outcomes'];
+const secret = HARNESS_SECRET;
+const request: DispatcherHarness['request'] = (...args) => harness.request(...args);
+const sealer = { seal: (plaintext: string) => harness.seal(plaintext) };
 
 beforeAll(async () => {
-  const name = uniqueName('wd');
-  kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
-  mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: name });
-  store = createDeliveryStore(mongo);
-  await store.ensureIndexes();
-  publisher = createPublisher(kafka, { source: '/test' });
-  await publisher.connect();
-  // No allowlist: loopback receivers are forbidden unless a test names them below.
-  egress = createEgressClient(createEgressGuard({ allow: ['127.0.0.2/32'] }));
-  dispatcher = createDispatcher({
-    kafka,
-    store,
-    egress,
-    sealer,
-    logger,
-    timeoutMs: 1000,
-    concurrency: 16,
-    perTargetConcurrency: 1,
-    retryScale: 0.0005,
-    pollIntervalMs: 25,
-    disableAfterMs: 1500,
-  });
-  await dispatcher.start();
+  harness = await startDispatcherHarness({ disableAfterMs: 1500 });
+  ({ store, outcomes } = harness);
   receiver = await startWebhookReceiver('/webhooks', '127.0.0.2');
   forbidden = await startWebhookReceiver('/webhooks', '127.0.0.1');
-  events = await runConsumer({
-    client: kafka,
-    groupId: 'outcomes',
-    topics: [WEBHOOK_TOPICS.events],
-    handlers: {
-      [MessageTypeNames.DeliveryOutcome]: async (m) => void outcomes.push({ type: 'outcome', value: { ...m.value } }),
-      [MessageTypeNames.TargetDisabled]: async (m) => void outcomes.push({ type: 'disabled', value: { ...m.value } }),
-    },
-  });
-  await dispatcher.ready();
 }, 120_000);
 
 afterAll(async () => {
-  await events?.stop();
-  await dispatcher?.stop();
-  await publisher?.disconnect();
-  await egress?.close();
+  await harness?.close();
   await receiver?.close();
   await forbidden?.close();
-  await mongo?.dropDatabase().catch(() => undefined);
-  await mongo?.close();
 });
 
 // The allowlist opens 127.0.0.2 (where `receiver` listens) and nothing else; `forbidden` is on 127.0.0.1.

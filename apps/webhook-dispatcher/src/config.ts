@@ -10,6 +10,8 @@ const schema = Type.Object({
   WEBHOOK_PER_TARGET_CONCURRENCY: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
   /** Compresses the retry schedule (1 = real time); tests use a small value. */
   WEBHOOK_RETRY_SCALE: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1 }),
+  /** Comma-separated delays before each attempt, in ms; unset keeps the default (about a day in all). */
+  WEBHOOK_RETRY_SCHEDULE_MS: Type.Optional(Type.String({ pattern: '^\\d+(,\\d+)*$' })),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
   KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
   /** A target failing (no success) for this long is disabled; default 5 days. */
@@ -36,6 +38,7 @@ export const config = createConfigLoader(schema, (env) => ({
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
     leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,
+    ...(env.WEBHOOK_RETRY_SCHEDULE_MS ? { retrySchedule: csv(env.WEBHOOK_RETRY_SCHEDULE_MS).map(Number) } : {}),
   },
   health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -23,6 +23,7 @@ export interface DispatcherDeps {
   sessionTimeoutMs?: number;
   disableAfterMs?: number;
   leaseGraceMs?: number;
+  retrySchedule?: number[];
 }
 
 export function createDispatcher(deps: DispatcherDeps) {
@@ -45,6 +46,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     pollIntervalMs: deps.pollIntervalMs,
     disableAfterMs: deps.disableAfterMs ?? 5 * 24 * 3600_000,
     leaseGraceMs: deps.leaseGraceMs ?? 30_000,
+    ...(deps.retrySchedule ? { retrySchedule: deps.retrySchedule } : {}),
   });
   let consumer: ConsumerHandle | undefined;
 

@@ -14,6 +14,8 @@ export interface SchedulerOptions {
   /** A target failing for longer than this is disabled and its producer told. */
   disableAfterMs: number;
   leaseGraceMs: number;
+  /** Delay before each attempt (default: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  retrySchedule?: number[];
 }
 
 /**
@@ -62,7 +64,10 @@ export function createScheduler(options: SchedulerOptions) {
           log.warn({ status: record.status, error: record.error }, 'webhook target failing too long; disabled');
           break;
         }
-        const scheduled = retryDelayMs(delivery.attempts - (delivery.schedule_offset ?? 0) + 2, { scale: options.retryScale });
+        const scheduled = retryDelayMs(delivery.attempts - (delivery.schedule_offset ?? 0) + 2, {
+          scale: options.retryScale,
+          ...(options.retrySchedule ? { schedule: options.retrySchedule } : {}),
+        });
         if (scheduled === undefined) {
           await options.store.deadLetter(delivery, record);
           log.warn({ status: record.status, error: record.error }, 'webhook dead-lettered after last attempt');
