@@ -25,5 +25,11 @@ describe('after the last attempt', () => {
     expect(receiver.requests).toHaveLength(4);
     const outcome = await waitFor(() => harness.outcomes.find((o) => o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
     expect(outcome.value).toMatchObject({ outcome: 'dead_lettered', attempts: 4, last_status: 500, event_id: eventId });
+    // Finished deliveries and their attempts are kept for the retention period, then swept.
+    const archived = await waitFor(async () => (await harness.store.get(deliveryId))?.expires_at ?? undefined, { what: 'archived' });
+    const days = (archived.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThan(30.1);
+    for (const attempt of await harness.store.attemptsFor(deliveryId)) expect(attempt.expires_at.getTime()).toBeGreaterThan(Date.now());
   });
 });

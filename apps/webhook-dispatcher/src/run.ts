@@ -2,7 +2,7 @@ import { configOrExit } from '@platform/config';
 import { createEgressClient, createEgressGuard } from '@platform/egress';
 import { startHealthServer } from '@platform/http';
 import { createKafka } from '@platform/kafka';
-import { connectMongo, pingMongo } from '@platform/mongo';
+import { connectMongo, pingMongo, startExpirySweeper } from '@platform/mongo';
 import { createSealer } from '@platform/secrets';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { createDeliveryStore } from '@platform/webhooks';
@@ -26,6 +26,10 @@ export async function run(telemetry: Telemetry): Promise<void> {
     ...cfg.delivery,
   });
   await dispatcher.start();
+  const sweeper = startExpirySweeper(store.expiringCollections(), {
+    intervalMs: 3600_000,
+    onError: (error) => logger.warn({ err: error }, 'expiry sweep failed'),
+  });
   const health = cfg.health
     ? await startHealthServer({ name: 'webhook-dispatcher', logger, ...cfg.health, metrics: telemetry.metricsHandler, readiness: [{ name: 'mongo', check: () => pingMongo(mongo) }] })
     : undefined;
@@ -35,6 +39,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
     logger,
     async () => {
       await dispatcher.stop();
+      sweeper.stop();
       await egress.close();
       await health?.close();
       await mongo.close();

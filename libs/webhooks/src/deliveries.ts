@@ -9,6 +9,8 @@ import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
 import { WEBHOOK_TOPICS } from './topics.js';
 
 const EPOCH = new Date(0);
+/** How long finished deliveries and their attempts stay readable (delivery log, redelivery). */
+export const RETENTION_MS = 30 * 24 * 3600_000;
 
 function event<T extends typeof MessageTypeNames.DeliveryOutcome | typeof MessageTypeNames.TargetDisabled>(
   type: T,
@@ -34,7 +36,7 @@ export function createDeliveryStore(connection: Connection) {
   async function archive(id: string) {
     const doc = await Delivery.findById(id).lean<DeliveryDoc>();
     if (!doc || doc.status === 'pending') return;
-    await FinishedDelivery.replaceOne({ _id: id }, doc, { upsert: true });
+    await FinishedDelivery.replaceOne({ _id: id }, { ...doc, expires_at: new Date(Date.now() + RETENTION_MS) }, { upsert: true });
     await Delivery.deleteOne({ _id: id, status: doc.status });
   }
 
@@ -73,6 +75,7 @@ export function createDeliveryStore(connection: Connection) {
       latency_ms: record.latencyMs,
       error: record.error,
       response_body: record.responseBody,
+      expires_at: new Date(record.startedAt.getTime() + RETENTION_MS),
     };
     await Attempt.create(doc).catch((error: unknown) => {
       if (!isDuplicateKeyError(error)) throw error;
@@ -82,6 +85,11 @@ export function createDeliveryStore(connection: Connection) {
   return {
     async ensureIndexes() {
       await Promise.all([Delivery.init(), FinishedDelivery.init(), Attempt.init(), TargetState.init()]);
+    },
+
+    /** Collections whose documents expire (`expires_at`), for the sweeper. */
+    expiringCollections() {
+      return [FinishedDelivery.collection, Attempt.collection];
     },
 
     outboxCollections(): OutboxCollection[] {
@@ -317,6 +325,7 @@ export function createDeliveryStore(connection: Connection) {
           // Events not yet relayed travel along.
           outbox: d.outbox,
           has_outbox: d.outbox.length > 0,
+          expires_at: null,
         };
         await Delivery.replaceOne({ _id: d._id }, again, { upsert: true });
         await FinishedDelivery.deleteOne({ _id: d._id });

@@ -1,4 +1,4 @@
-export { createDeliveryStore } from './deliveries.js';
+export { createDeliveryStore, RETENTION_MS } from './deliveries.js';
 export type { DeliveryStore, AttemptRecord } from './deliveries.js';
 export type { DeliveryDoc, AttemptDoc, DeliveryStatus, SignatureScheme } from './models.js';
 export { WEBHOOK_TOPICS } from './topics.js';

@@ -35,6 +35,8 @@ export interface DeliveryDoc {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  /** Set when a delivery is finished and archived; swept after the retention period. */
+  expires_at?: Date | null;
   outbox: StoredOutboxEntry[];
   has_outbox: boolean;
 }
@@ -54,6 +56,8 @@ export interface AttemptDoc {
   latency_ms: number;
   error: string | null;
   response_body: string;
+  /** Delivery logs are kept for `RETENTION_MS`, then swept. */
+  expires_at: Date;
 }
 
 export interface TargetStateDoc {
@@ -94,6 +98,7 @@ export function webhookModels(connection: Connection) {
       created_at: Date,
       updated_at: Date,
       finished_at: { type: Date, default: null },
+      expires_at: { type: Date, default: null, index: true },
       ...outboxSchemaFields,
     },
     { versionKey: false, minimize: false, collection: 'webhook_deliveries' },
@@ -116,6 +121,7 @@ export function webhookModels(connection: Connection) {
       latency_ms: Number,
       error: { type: String, default: null },
       response_body: String,
+      expires_at: { type: Date, index: true },
     },
     { versionKey: false, collection: 'webhook_attempts' },
   );
