@@ -10,3 +10,4 @@ eval "$(bash deploy/local/env.sh)"
 npx turbo run build --output-logs=errors-only >/dev/null
 node bench/dist/usermgmt-roundtrip.js
 node bench/dist/webhook-throughput.js
+node bench/dist/token-verify.js
