@@ -19,11 +19,9 @@ typecheck=$!
 wait $lint
 wait $typecheck
 
-if [[ -d tests/integration || -d tests/e2e ]]; then
-  echo "[test] provisioning Kafka, FerretDB, Redis and SMTP"
-  bash deploy/local/up.sh
-  eval "$(bash deploy/local/env.sh)"
-fi
+echo "[test] provisioning Kafka, FerretDB, Redis and SMTP"
+bash deploy/local/up.sh
+eval "$(bash deploy/local/env.sh)"
 
 echo "[test] vitest"
 npx vitest run

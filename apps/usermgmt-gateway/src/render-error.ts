@@ -9,7 +9,6 @@ export const renderError: ErrorRenderer = (error) => {
   const headers: Record<string, string> = {};
   let statusCode = defaultStatusFor(error.kind);
   if (error.kind === 'input' && error.issues.length > 0) statusCode = 422;
-  if (error.kind === 'not_allowed' && error.code === 'egress_blocked') statusCode = 422;
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
   if (error.kind === 'unavailable' || error.kind === 'deadline') headers['retry-after'] ??= '1';
   const body: Record<string, unknown> = {

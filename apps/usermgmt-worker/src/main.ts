@@ -1,6 +1,11 @@
+import { configOrExit } from '@platform/config';
 import { startTelemetry } from '@platform/telemetry';
+import { config } from './config.js';
 
-const telemetry = startTelemetry({ serviceName: 'usermgmt-worker', otlpEndpoint: process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] });
+// Config first (it loads nothing instrumented), then telemetry, before the instrumented libraries load:
+// auto-instrumentation patches fastify, kafkajs' sockets, mongodb, ioredis and http as they are imported.
+const cfg = configOrExit(config);
+const telemetry = startTelemetry({ serviceName: 'usermgmt-worker', otlpEndpoint: cfg.otlpEndpoint });
 
 const { run } = await import('./run.js');
 await run(telemetry);

@@ -116,14 +116,17 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const results = await Promise.all(
       (options.readiness ?? []).map(async ({ name, check }) => {
+        let timer: NodeJS.Timeout | undefined;
         try {
           await Promise.race([
             check(),
-            new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref()),
+            new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), 2000))),
           ]);
           return [name, 'ok'] as const;
         } catch (error) {
           return [name, `failed: ${(error as Error).message}`] as const;
+        } finally {
+          clearTimeout(timer);
         }
       }),
     );

@@ -52,7 +52,11 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
       const records = messages.map(toRecord);
       const byTopic = new Map<string, (typeof records)[number]['record'][]>();
-      for (const r of records) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r.record]);
+      for (const r of records) {
+        const list = byTopic.get(r.topic);
+        if (list) list.push(r.record);
+        else byTopic.set(r.topic, [r.record]);
+      }
       span.setAttribute('messaging.batch.message_count', records.length);
       await producer.sendBatch({
         acks: -1,

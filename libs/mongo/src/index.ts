@@ -2,7 +2,7 @@ export { connectMongo, pingMongo } from './connection.js';
 export { defineModel } from './define-model.js';
 export type { MongoConnection } from './connection.js';
 export { isDuplicateKeyError } from './errors.js';
-export { outboxSchemaFields, createMongoOutboxSource, appendOutbox } from './outbox.js';
+export { outboxSchemaFields, createMongoOutboxSource } from './outbox.js';
 export type { StoredOutboxEntry, OutboxCollection } from './outbox.js';
 export { createMongoCommandResultStore } from './command-results.js';
 export { startExpirySweeper } from './sweeper.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';
 
 type Document = mongo.Document;
@@ -35,15 +34,6 @@ export const outboxSchemaFields = {
   },
   has_outbox: { type: Boolean, default: false, index: true },
 };
-
-/** The `$push` part of an update that records events with the change. */
-export function appendOutbox(entries: Array<Omit<StoredOutboxEntry, 'id' | 'created_at'> & { id?: string }>) {
-  const now = new Date();
-  return {
-    $push: { outbox: { $each: entries.map((e) => ({ ...e, id: e.id ?? randomUUID(), created_at: now })) } },
-    $set: { has_outbox: true },
-  };
-}
 
 interface OutboxDoc {
   _id: unknown;

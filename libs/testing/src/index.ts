@@ -6,5 +6,3 @@ export type { WebhookReceiver, ReceivedRequest } from './webhook-receiver.js';
 export { startProcess } from './process.js';
 export { freePort } from './free-port.js';
 export type { ManagedProcess } from './process.js';
-export { readMailbox, clearMailbox } from './mailbox.js';
-export type { MailboxMessage } from './mailbox.js';

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { testingConfig } from './config.js';
 
 export interface Infra {
   kafkaBrokers: string;
@@ -11,13 +12,8 @@ export interface Infra {
 }
 
 function fromEnv(): Omit<Infra, 'stop'> {
-  return {
-    kafkaBrokers: process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092',
-    mongoUrl: process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017',
-    redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
-    smtpUrl: process.env['SMTP_URL'] ?? 'smtp://127.0.0.1:1025',
-    mailboxUrl: process.env['MAILBOX_URL'] ?? 'http://127.0.0.1:8025',
-  };
+  const { forceLocal: _forceLocal, ...endpoints } = testingConfig.get();
+  return endpoints;
 }
 
 /** The endpoints tests use, as the global setup published them (or the deploy/local defaults). */
@@ -26,7 +22,7 @@ export function resolveInfra(): Omit<Infra, 'stop'> {
 }
 
 function dockerAvailable(): boolean {
-  if (process.env['PLATFORM_TEST_INFRA'] === 'local') return false;
+  if (testingConfig.get().forceLocal) return false;
   try {
     execFileSync('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'ignore', timeout: 5000 });
     return true;

@@ -151,11 +151,6 @@ export function createDeliveryStore(connection: Connection) {
       return new Date(Math.max(next.next_attempt_at.getTime(), next.lease_until.getTime()));
     },
 
-    async isTargetDisabled(producer: string, targetId: string): Promise<boolean> {
-      const state = await TargetState.findById(targetKey(producer, targetId)).lean();
-      return Boolean(state?.disabled_at);
-    },
-
     async markDelivered(d: DeliveryDoc, record: AttemptRecord, now = new Date()) {
       const attempt = d.attempts + 1;
       await saveAttempt(d, attempt, record);
@@ -257,19 +252,6 @@ export function createDeliveryStore(connection: Connection) {
       await archiveFinished();
     },
 
-    /** A producer re-enabled the target (e.g. PATCH status=enabled): deliveries flow again. */
-    async enableTarget(producer: string, targetId: string) {
-      await TargetState.updateOne({ _id: targetKey(producer, targetId) }, { $set: { disabled_at: null, disabled_reason: null } });
-    },
-
-    async cancel(d: DeliveryDoc, reason: string, now = new Date()) {
-      await Delivery.updateOne(
-        { _id: d._id, attempts: d.attempts },
-        { $set: { status: 'cancelled', last_error: reason, lease_until: EPOCH, updated_at: now, finished_at: now } },
-      );
-      await archive(d._id);
-    },
-
     async get(id: string): Promise<DeliveryDoc | null> {
       return (await Delivery.findById(id).lean<DeliveryDoc>()) ?? FinishedDelivery.findById(id).lean<DeliveryDoc>();
     },
@@ -342,14 +324,16 @@ export function createDeliveryStore(connection: Connection) {
     /** Records a failed attempt against its target; true when the target has failed for longer than `windowMs`. */
     async noteFailure(d: DeliveryDoc, windowMs: number, now = new Date()): Promise<boolean> {
       const key = targetKey(d.producer, d.target.id);
-      await TargetState.updateOne({ _id: key, failing_since: null }, { $set: { failing_since: now } }, { upsert: false });
       const state = await TargetState.findOneAndUpdate(
         { _id: key },
         { $setOnInsert: { disabled_at: null, disabled_reason: null, failing_since: now } },
         { upsert: true, new: true },
       ).lean();
-      const since = state?.failing_since ?? now;
-      return now.getTime() - since.getTime() >= windowMs;
+      if (!state?.failing_since) {
+        await TargetState.updateOne({ _id: key, failing_since: null }, { $set: { failing_since: now } });
+        return windowMs <= 0;
+      }
+      return now.getTime() - state.failing_since.getTime() >= windowMs;
     },
 
     async noteSuccess(d: DeliveryDoc) {
