@@ -24,3 +24,20 @@ export function csv(value: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
+
+/**
+ * Which proxies to believe for the client address (`X-Forwarded-For`): `false` (none, the default), a hop
+ * count (`1` = the one load balancer in front: the address it saw is used, whatever the client sent), or a
+ * comma-separated list of proxy addresses/CIDRs. `true` (every hop, leftmost address) is accepted but lets a
+ * client choose its own address behind a proxy that appends to the header.
+ */
+export const trustProxyEnv = {
+  TRUST_PROXY: Type.String({ default: 'false', pattern: '^(true|false|[0-9]{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' }),
+};
+
+export function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return csv(value);
+}

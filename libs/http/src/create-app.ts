@@ -25,12 +25,17 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Security schemes for the OpenAPI document (route schemas name them in `security`). */
   securitySchemes?: NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>['securitySchemes'];
-  trustProxy?: boolean;
+  /** Which proxies to believe for the client address (see parseTrustProxy in @platform/config). */
+  trustProxy?: boolean | number | string[];
   /** Serves Prometheus metrics at `/metrics` (the telemetry lib's handler). */
   metrics?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 export type HttpApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -58,7 +63,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    // A hop count trusts the n proxies nearest to us (proxy-addr's semantics, written as the function Fastify's types take).
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

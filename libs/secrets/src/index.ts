@@ -1,4 +1,4 @@
 export { generateSecret, generateId, hashSecret, verifySecret, safeEqual } from './secrets.js';
 export { createSealer } from './sealer.js';
-export { hashPassword, verifyPassword } from './passwords.js';
+export { hashPassword, verifyPassword, needsRehash } from './passwords.js';
 export type { Sealer } from './sealer.js';

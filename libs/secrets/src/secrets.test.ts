@@ -46,8 +46,20 @@ describe('passwords', () => {
     const a = await hashPassword('correct horse');
     const b = await hashPassword('correct horse');
     expect(a).not.toBe(b);
-    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     expect(await verifyPassword('correct horse', a)).toBe(true);
     expect(await verifyPassword('wrong horse', a)).toBe(false);
+    expect(await verifyPassword('correct horse', 'not a hash')).toBe(false);
+  });
+
+  it('still verifies scrypt hashes written before Argon2id, and asks for a rehash', async () => {
+    const { verifyPassword, needsRehash, hashPassword } = await import('./index.js');
+    const { scryptSync } = await import('node:crypto');
+    const salt = Buffer.from('saltsaltsaltsalt');
+    const legacy = ['scrypt', 1024, 8, 1, salt.toString('base64url'), scryptSync('correct horse', salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64url')].join('$');
+    expect(await verifyPassword('correct horse', legacy)).toBe(true);
+    expect(await verifyPassword('wrong horse', legacy)).toBe(false);
+    expect(needsRehash(legacy)).toBe(true);
+    expect(needsRehash(await hashPassword('x'))).toBe(false);
   });
 });
