@@ -11,3 +11,4 @@ npx turbo run build --output-logs=errors-only >/dev/null
 node bench/dist/usermgmt-roundtrip.js
 node bench/dist/webhook-throughput.js
 node bench/dist/token-verify.js
+node bench/dist/token-exchange.js

@@ -5,14 +5,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 state="${PLATFORM_STATE_DIR:-$HOME/.local/state/platform}"
 secrets="$state/secrets.env"
-if [[ ! -f $secrets ]]; then
-  mkdir -p "$state"
-  umask 077
-  {
-    echo "API_KEY_PEPPER=$(head -c 32 /dev/urandom | base64 | tr -d '/+=' | head -c 43)"
-    echo "SECRETS_SEALING_KEY=$(head -c 32 /dev/urandom | base64 | tr -d '/+=' | head -c 43)"
-  } >"$secrets"
-fi
+mkdir -p "$state"
+# Each secret is generated once, when missing (older files gain the ones added since).
+for name in API_KEY_PEPPER SECRETS_SEALING_KEY OAUTH_ACCESS_TOKEN_KEYS OAUTH_SECRET_PEPPER SESSION_SECRET; do
+  if ! grep -q "^$name=" "$secrets" 2>/dev/null; then
+    (umask 077 && echo "$name=$(head -c 48 /dev/urandom | base64 | tr -d '/+=' | head -c 43)" >>"$secrets")
+  fi
+done
 bash "$root/deploy/local/env.sh"
 while IFS='=' read -r name value; do
   [[ -n $name ]] && printf 'export %s=%q\n' "$name" "$value"

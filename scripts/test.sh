@@ -19,7 +19,8 @@ typecheck=$!
 wait $lint
 wait $typecheck
 
-echo "[test] provisioning Kafka, FerretDB, Redis and SMTP"
+echo "[test] provisioning Kafka, FerretDB, Redis and SMTP, and Chromium for the browser tests"
+bash deploy/local/chromium.sh install
 bash deploy/local/up.sh
 eval "$(bash deploy/local/env.sh)"
 

@@ -43,6 +43,8 @@ interface AppSpec {
   hpa: { min: number; max: number };
   secrets: string[];
   env: Record<string, string>;
+  /** Variables that must be read from a key of the shared ConfigMap (valueFrom.configMapKeyRef): variable -> key. */
+  configRefs?: Record<string, string>;
 }
 
 const APPS: Record<string, AppSpec> = {
@@ -66,6 +68,47 @@ const APPS: Record<string, AppSpec> = {
     hpa: { min: 2, max: 6 },
     secrets: ['SECRETS_SEALING_KEY'],
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', EGRESS_ALLOW: '', WEBHOOK_TIMEOUT_MS: '15000' },
+  },
+  'scheduling-gateway': {
+    port: 3001,
+    service: true,
+    hpa: { min: 2, max: 10 },
+    secrets: ['OAUTH_ACCESS_TOKEN_KEYS', 'OAUTH_SECRET_PEPPER'],
+    env: {
+      HOST: '0.0.0.0',
+      PORT: '3001',
+      TRUST_PROXY: '1',
+      PUBLIC_BASE_URL: 'https://api.scheduling.example.com',
+      WEB_PUBLIC_URL: 'https://app.scheduling.example.com',
+    },
+    configRefs: { PUBLIC_BASE_URL: 'SCHEDULING_API_URL', WEB_PUBLIC_URL: 'SCHEDULING_APP_URL' },
+  },
+  'scheduling-web': {
+    port: 3000,
+    service: true,
+    hpa: { min: 2, max: 6 },
+    secrets: ['SESSION_SECRET', 'OAUTH_SECRET_PEPPER'],
+    env: {
+      HOST: '0.0.0.0',
+      PORT: '3000',
+      PUBLIC_URL: 'https://app.scheduling.example.com',
+      OAUTH_ISSUER: 'https://api.scheduling.example.com',
+    },
+    configRefs: { PUBLIC_URL: 'SCHEDULING_APP_URL', OAUTH_ISSUER: 'SCHEDULING_API_URL' },
+  },
+  'oauth-worker': {
+    port: 9090,
+    service: false,
+    hpa: { min: 2, max: 6 },
+    secrets: ['SECRETS_SEALING_KEY'],
+    env: {
+      HEALTH_HOST: '0.0.0.0',
+      HEALTH_PORT: '9090',
+      WEB_PUBLIC_URL: 'https://app.scheduling.example.com',
+      SMTP_URL: 'smtp://smtp-relay.mail:587',
+      SMTP_FROM: 'Scheduling <no-reply@scheduling.example.com>',
+    },
+    configRefs: { WEB_PUBLIC_URL: 'SCHEDULING_APP_URL', SMTP_URL: 'SMTP_URL', SMTP_FROM: 'SMTP_FROM' },
   },
 };
 
@@ -764,7 +807,7 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
   return problems;
 }
 
-/** What this project deploys: the three apps with their settings (and not the CLI). */
+/** What this project deploys: the apps of APPS with their settings (and not the CLI). */
 function appExpectationViolations(objects: Manifest[], environment: Environment): string[] {
   const problems: string[] = [];
   const deployments = of<IDeployment>(objects, 'Deployment');
@@ -798,6 +841,10 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
     for (const key of app.secrets) {
       const v = env.get(key);
       if (!v || !('secret' in v) || v.key !== key) problems.push(`${at}: ${key} must come from secretKeyRef ${SECRET_NAME}/${key}`);
+    }
+    for (const [variable, key] of Object.entries(app.configRefs ?? {})) {
+      const ref = c.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
+      if (ref?.name !== CONFIG_NAME || ref.key !== key) problems.push(`${at}: ${variable} must come from configMapKeyRef ${CONFIG_NAME}/${key}`);
     }
     const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
     const min = environment.hpaMin ?? app.hpa.min;
@@ -847,7 +894,13 @@ describe('k8s manifests: files', () => {
   it('commits no Secret and no secret values', () => {
     const all = [...rendered.values()].flatMap((r) => r.objects);
     expect(all.filter((o) => o.kind === 'Secret')).toEqual([]);
-    expect([...secretKeysFromExample()].sort()).toEqual(['API_KEY_PEPPER', 'SECRETS_SEALING_KEY']);
+    expect([...secretKeysFromExample()].sort()).toEqual([
+      'API_KEY_PEPPER',
+      'OAUTH_ACCESS_TOKEN_KEYS',
+      'OAUTH_SECRET_PEPPER',
+      'SECRETS_SEALING_KEY',
+      'SESSION_SECRET',
+    ]);
     expect(readFileSync(join(K8S, 'base/secrets.example.env'), 'utf8')).not.toMatch(/^[A-Z_]+=(?!replace-with)/m);
   });
 });
@@ -987,6 +1040,14 @@ describe('k8s manifests: the checks catch broken manifests', () => {
       if (port) port.targetPort = 'web';
     }, /targetPort web is not a port/],
     ['latest image', (o) => void (container(o, 'usermgmt-worker').image = 'platform/usermgmt-worker:latest'), /image tag latest/],
+    ['env from a missing ConfigMap key', (o) => {
+      const ref = container(o, 'scheduling-web').env?.find((x) => x.name === 'PUBLIC_URL')?.valueFrom?.configMapKeyRef;
+      if (ref) ref.key = 'SCHEDULING_WEB_URL';
+    }, /PUBLIC_URL refers to missing ConfigMap key platform-config\/SCHEDULING_WEB_URL/],
+    ['secret key not in secrets.example.env', (o) => {
+      const ref = container(o, 'scheduling-gateway').env?.find((x) => x.name === 'OAUTH_SECRET_PEPPER')?.valueFrom?.secretKeyRef;
+      if (ref) ref.key = 'OAUTH_PEPPER';
+    }, /uses key OAUTH_PEPPER, missing from k8s\/base\/secrets.example.env/],
   ];
 
   it('the unmodified prod render passes (the baseline for the mutations below)', () => {
@@ -998,6 +1059,16 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     mutate(objects);
     const problems = ruleViolations(objects, { imageTag: /^\d+\.\d+\.\d+$/ });
     expect(problems.some((p) => expected.test(p)), problems.join('\n')).toBe(true);
+  });
+
+  it('a public URL copied as a literal instead of read from the ConfigMap is an app violation', () => {
+    const objects = prod();
+    const env = container(objects, 'scheduling-gateway').env ?? [];
+    const i = env.findIndex((x) => x.name === 'PUBLIC_BASE_URL');
+    env[i] = { name: 'PUBLIC_BASE_URL', value: 'https://api.scheduling.example.com' };
+    expect(appExpectationViolations(objects, { dir: 'k8s/overlays/prod', logLevel: 'info' })).toEqual([
+      'Deployment/scheduling-gateway: PUBLIC_BASE_URL must come from configMapKeyRef platform-config/SCHEDULING_API_URL',
+    ]);
   });
 
   it('a wrong type or a missing required field is a schema error', async () => {

@@ -1,10 +1,12 @@
 import { createAccounts } from '@platform/accounts';
 import { ConfigError } from '@platform/config';
+import { createUserDirectory } from '@platform/identity';
 import { connectMongo } from '@platform/mongo';
 import { createRedis } from '@platform/redis';
 import { parseArgs } from './args.js';
 import { environmentsCommand } from './commands/environments.js';
 import { keysCommand } from './commands/keys.js';
+import { usersCommand } from './commands/users.js';
 import { config } from './config.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,6 +16,9 @@ const USAGE = `usage:
   cli keys revoke <key_id>
   cli environments create <service> [--name <name>]
   cli environments list [<service>]
+  cli users create --email <e-mail> --name <name> [--admin] [--time-zone <zone>] < password
+                                                                   a user of the scheduling web app; prints the id
+  cli users list
 services: usermgmt, images, notifications, links`;
 
 async function main(argv: string[]): Promise<number> {
@@ -32,6 +37,11 @@ async function main(argv: string[]): Promise<number> {
     await accounts.ensureIndexes();
     if (group === 'keys') await keysCommand(accounts, rest, flags, out);
     else if (group === 'environments') await environmentsCommand(accounts, rest, flags, out);
+    else if (group === 'users') {
+      const users = createUserDirectory(mongo);
+      await users.ensureIndexes();
+      await usersCommand(users, rest, flags, out);
+    }
     else throw new UsageError(`unknown command ${group}`);
     return 0;
   } finally {

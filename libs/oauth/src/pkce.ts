@@ -15,3 +15,9 @@ export function verifyPkce(verifier: string, challenge: string): boolean {
   const computed = createHash('sha256').update(verifier).digest('base64url');
   return safeEqual(computed, challenge);
 }
+
+/** The S256 digest of a well-formed verifier (what the authorization request's code_challenge must equal), or null. */
+export function pkceDigest(verifier: string): string | null {
+  if (!VERIFIER.test(verifier)) return null;
+  return createHash('sha256').update(verifier).digest('base64url');
+}

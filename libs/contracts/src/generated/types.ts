@@ -1,5 +1,186 @@
 // Generated from schemas/ by `npm run schemas:gen`. Do not edit.
 
+/** A developer registers an OAuth client on the developer settings page; it starts pending review. */
+export interface CreateClient {
+  client_id: string;
+  owner_user_id: string;
+  owner_email: string;
+  name: string;
+  logo_url: null | string;
+  website_url: null | string;
+  purpose: string;
+  redirect_uris: Array<string>;
+  scopes: Array<string>;
+  kind: 'confidential' | 'public';
+}
+
+/** Token endpoint, grant_type=authorization_code. Secrets travel as keyed hashes and the PKCE verifier as its S256 digest. */
+export interface ExchangeAuthorizationCode {
+  client_id: string;
+  client_secret_hash: null | string;
+  code_hash: string;
+  redirect_uri: null | string;
+  code_verifier_digest: null | string;
+  /** Hash of the refresh token the gateway will hand out on success. */
+  refresh_token_hash: string;
+  requested_at: number;
+}
+
+/** Adds a secret to a confidential client (at most 2 active). Only the keyed hash travels; the page shows the secret once. */
+export interface GenerateClientSecret {
+  client_id: string;
+  owner_user_id: string;
+  secret_id: string;
+  secret_hash: string;
+  /** The last characters, to tell secrets apart on the page. */
+  hint: string;
+}
+
+/** The user allowed the client on the consent page. The code itself stays with the browser redirect; only its hash is stored. */
+export interface IssueAuthorizationCode {
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scopes: Array<string>;
+  code_challenge: null | string;
+  expires_at: number;
+}
+
+/** Token endpoint, grant_type=refresh_token: rotates the refresh token; a reused one revokes its grant. */
+export interface RefreshAccessToken {
+  client_id: string;
+  client_secret_hash: null | string;
+  refresh_token_hash: string;
+  new_refresh_token_hash: string;
+  requested_at: number;
+}
+
+/** An administrator accepts or rejects a pending client. */
+export interface ReviewClient {
+  client_id: string;
+  reviewer_user_id: string;
+  decision: 'accepted' | 'rejected';
+  reason: null | string;
+}
+
+/** Revokes one secret of a client, immediately. */
+export interface RevokeClientSecret {
+  client_id: string;
+  owner_user_id: string;
+  secret_id: string;
+}
+
+/** RFC 7009 revocation by the client: the grant a refresh or access token belongs to, and every token of it. */
+export interface RevokeGrant {
+  client_id: string;
+  client_secret_hash: null | string;
+  refresh_token_hash: null | string;
+  grant_id: null | string;
+  reason: string;
+}
+
+/** The owner edits a client; reviewed fields send an accepted client back to pending (the spec's table). */
+export interface UpdateClient {
+  client_id: string;
+  owner_user_id: string;
+  name: string;
+  logo_url: null | string;
+  website_url: null | string;
+  purpose: string;
+  redirect_uris: Array<string>;
+  scopes: Array<string>;
+}
+
+/** An administrator accepted a client; the owner is e-mailed. */
+export interface ClientAccepted {
+  client_id: string;
+  owner_user_id: string;
+  owner_email: string;
+  name: string;
+  reviewer_user_id: string;
+  occurred_at: number;
+}
+
+/** The owner changed a client. */
+export interface ClientChanged {
+  client_id: string;
+  owner_user_id: string;
+  changed_fields: Array<string>;
+  scopes: Array<string>;
+  status: string;
+  legacy: boolean;
+  occurred_at: number;
+}
+
+/** A client was registered (status pending). */
+export interface ClientCreated {
+  client_id: string;
+  owner_user_id: string;
+  name: string;
+  kind: string;
+  scopes: Array<string>;
+  redirect_uris: Array<string>;
+  occurred_at: number;
+}
+
+/** An administrator rejected a client; the owner is e-mailed. */
+export interface ClientRejected {
+  client_id: string;
+  owner_user_id: string;
+  owner_email: string;
+  name: string;
+  reviewer_user_id: string;
+  reason: null | string;
+  occurred_at: number;
+}
+
+/** A client secret was generated (the event never carries the secret). */
+export interface ClientSecretGenerated {
+  client_id: string;
+  owner_user_id: string;
+  secret_id: string;
+  hint: string;
+  occurred_at: number;
+}
+
+/** A client secret was revoked, with immediate effect. */
+export interface ClientSecretRevoked {
+  client_id: string;
+  owner_user_id: string;
+  secret_id: string;
+  occurred_at: number;
+}
+
+/** A client entered review: at creation, or after a change that needs re-review. */
+export interface ClientSubmittedForReview {
+  client_id: string;
+  owner_user_id: string;
+  name: string;
+  reason: string;
+  occurred_at: number;
+}
+
+/** A grant and every token of it were revoked. */
+export interface GrantRevoked {
+  client_id: string;
+  user_id: string;
+  grant_id: string;
+  reason: string;
+  occurred_at: number;
+}
+
+/** Tokens were issued to a client for a user (code exchange or refresh); never the tokens themselves. */
+export interface TokenIssued {
+  client_id: string;
+  user_id: string;
+  grant_id: string;
+  grant_type: string;
+  scopes: Array<string>;
+  legacy: boolean;
+  occurred_at: number;
+}
+
 /** Allow a browser origin to call the API for one environment. */
 export interface CreateCorsOrigin {
   environment_id: string;
@@ -166,6 +347,24 @@ export interface TargetDisabled {
 }
 
 export interface MessageTypes {
+  'platform.oauth.commands.CreateClient': CreateClient;
+  'platform.oauth.commands.ExchangeAuthorizationCode': ExchangeAuthorizationCode;
+  'platform.oauth.commands.GenerateClientSecret': GenerateClientSecret;
+  'platform.oauth.commands.IssueAuthorizationCode': IssueAuthorizationCode;
+  'platform.oauth.commands.RefreshAccessToken': RefreshAccessToken;
+  'platform.oauth.commands.ReviewClient': ReviewClient;
+  'platform.oauth.commands.RevokeClientSecret': RevokeClientSecret;
+  'platform.oauth.commands.RevokeGrant': RevokeGrant;
+  'platform.oauth.commands.UpdateClient': UpdateClient;
+  'platform.oauth.events.ClientAccepted': ClientAccepted;
+  'platform.oauth.events.ClientChanged': ClientChanged;
+  'platform.oauth.events.ClientCreated': ClientCreated;
+  'platform.oauth.events.ClientRejected': ClientRejected;
+  'platform.oauth.events.ClientSecretGenerated': ClientSecretGenerated;
+  'platform.oauth.events.ClientSecretRevoked': ClientSecretRevoked;
+  'platform.oauth.events.ClientSubmittedForReview': ClientSubmittedForReview;
+  'platform.oauth.events.GrantRevoked': GrantRevoked;
+  'platform.oauth.events.TokenIssued': TokenIssued;
   'platform.usermgmt.commands.CreateCorsOrigin': CreateCorsOrigin;
   'platform.usermgmt.commands.CreateRedirectUri': CreateRedirectUri;
   'platform.usermgmt.commands.CreateUser': CreateUser;
@@ -188,6 +387,24 @@ export interface MessageTypes {
 export type MessageType = keyof MessageTypes;
 
 export const MessageTypeNames = {
+  CreateClient: 'platform.oauth.commands.CreateClient',
+  ExchangeAuthorizationCode: 'platform.oauth.commands.ExchangeAuthorizationCode',
+  GenerateClientSecret: 'platform.oauth.commands.GenerateClientSecret',
+  IssueAuthorizationCode: 'platform.oauth.commands.IssueAuthorizationCode',
+  RefreshAccessToken: 'platform.oauth.commands.RefreshAccessToken',
+  ReviewClient: 'platform.oauth.commands.ReviewClient',
+  RevokeClientSecret: 'platform.oauth.commands.RevokeClientSecret',
+  RevokeGrant: 'platform.oauth.commands.RevokeGrant',
+  UpdateClient: 'platform.oauth.commands.UpdateClient',
+  ClientAccepted: 'platform.oauth.events.ClientAccepted',
+  ClientChanged: 'platform.oauth.events.ClientChanged',
+  ClientCreated: 'platform.oauth.events.ClientCreated',
+  ClientRejected: 'platform.oauth.events.ClientRejected',
+  ClientSecretGenerated: 'platform.oauth.events.ClientSecretGenerated',
+  ClientSecretRevoked: 'platform.oauth.events.ClientSecretRevoked',
+  ClientSubmittedForReview: 'platform.oauth.events.ClientSubmittedForReview',
+  GrantRevoked: 'platform.oauth.events.GrantRevoked',
+  TokenIssued: 'platform.oauth.events.TokenIssued',
   CreateCorsOrigin: 'platform.usermgmt.commands.CreateCorsOrigin',
   CreateRedirectUri: 'platform.usermgmt.commands.CreateRedirectUri',
   CreateUser: 'platform.usermgmt.commands.CreateUser',

@@ -1,0 +1,223 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { ConflictError, InputError } from '@platform/errors';
+import type { IncomingMessage } from '@platform/kafka';
+import { isDuplicateKeyError } from '@platform/mongo';
+import {
+  isLegacyScopeSet,
+  oauthEvent,
+  statusAfterChange,
+  validateClientInput,
+  type OAuthClientDoc,
+  type ReviewedFields,
+} from '@platform/oauth';
+import type { HandlerDeps } from './deps.js';
+import { mutateClient, presentClient } from './client-mutation.js';
+
+type Msg<T extends keyof typeof MessageTypeNames> = IncomingMessage<(typeof MessageTypeNames)[T]>;
+
+function reviewed(client: OAuthClientDoc): ReviewedFields {
+  return {
+    name: client.name,
+    logoUrl: client.logo_url,
+    websiteUrl: client.website_url,
+    purpose: client.purpose,
+    redirectUris: client.redirect_uris,
+    scopes: client.scopes,
+  };
+}
+
+export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient'>) {
+  const v = message.value;
+  const input = validateClientInput({
+    name: v.name,
+    logoUrl: v.logo_url,
+    websiteUrl: v.website_url,
+    purpose: v.purpose,
+    redirectUris: v.redirect_uris,
+    scopes: v.scopes,
+  });
+  const now = new Date();
+  const doc: OAuthClientDoc = {
+    _id: v.client_id,
+    owner_user_id: v.owner_user_id,
+    owner_email: v.owner_email,
+    name: input.name,
+    logo_url: input.logoUrl,
+    website_url: input.websiteUrl,
+    purpose: input.purpose,
+    redirect_uris: input.redirectUris,
+    scopes: input.scopes,
+    kind: v.kind,
+    status: 'pending',
+    secrets: [],
+    reviewed_by: null,
+    reviewed_at: null,
+    review_reason: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    has_outbox: true,
+    outbox: [
+      oauthEvent(MessageTypeNames.ClientCreated, v.client_id, {
+        client_id: v.client_id,
+        owner_user_id: v.owner_user_id,
+        name: input.name,
+        kind: v.kind,
+        scopes: input.scopes,
+        redirect_uris: input.redirectUris,
+        occurred_at: now.getTime(),
+      }),
+      oauthEvent(MessageTypeNames.ClientSubmittedForReview, v.client_id, {
+        client_id: v.client_id,
+        owner_user_id: v.owner_user_id,
+        name: input.name,
+        reason: 'created',
+        occurred_at: now.getTime(),
+      }),
+    ],
+  };
+  try {
+    await deps.store.models.Client.create(doc);
+    return presentClient(doc);
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    const replay = await deps.store.getClient(v.client_id);
+    if (replay && replay.owner_user_id === v.owner_user_id) return presentClient(replay);
+    throw new ConflictError('client_exists', 'A client with this id already exists.');
+  }
+}
+
+export async function updateClient(deps: HandlerDeps, message: Msg<'UpdateClient'>) {
+  const v = message.value;
+  const input = validateClientInput({
+    name: v.name,
+    logoUrl: v.logo_url,
+    websiteUrl: v.website_url,
+    purpose: v.purpose,
+    redirectUris: v.redirect_uris,
+    scopes: v.scopes,
+  });
+  const client = await mutateClient(deps.store, v.client_id, v.owner_user_id, (current) => {
+    const before = reviewed(current);
+    const after: ReviewedFields = { ...input };
+    const changed = (Object.keys(before) as (keyof ReviewedFields)[]).filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
+    if (changed.length === 0) return null;
+    const status = statusAfterChange(current.status, before, after);
+    const now = Date.now();
+    const events = [
+      oauthEvent(MessageTypeNames.ClientChanged, current._id, {
+        client_id: current._id,
+        owner_user_id: current.owner_user_id,
+        changed_fields: changed,
+        scopes: after.scopes,
+        status,
+        legacy: isLegacyScopeSet(after.scopes),
+        occurred_at: now,
+      }),
+    ];
+    if (status === 'pending' && current.status !== 'pending') {
+      events.push(
+        oauthEvent(MessageTypeNames.ClientSubmittedForReview, current._id, {
+          client_id: current._id,
+          owner_user_id: current.owner_user_id,
+          name: after.name,
+          reason: `changed: ${changed.join(', ')}`,
+          occurred_at: now,
+        }),
+      );
+    }
+    return {
+      set: {
+        name: after.name,
+        logo_url: after.logoUrl,
+        website_url: after.websiteUrl,
+        purpose: after.purpose,
+        redirect_uris: after.redirectUris,
+        scopes: after.scopes,
+        status,
+      },
+      events,
+    };
+  });
+  return presentClient(client);
+}
+
+export async function reviewClient(deps: HandlerDeps, message: Msg<'ReviewClient'>) {
+  const v = message.value;
+  const client = await mutateClient(deps.store, v.client_id, null, (current) => {
+    if (current.status !== 'pending') {
+      // A redelivered review that already took effect is a replay, not a conflict.
+      if (current.status === v.decision && current.reviewed_by === v.reviewer_user_id) return null;
+      throw new ConflictError('not_pending', `Only pending clients can be reviewed; this one is ${current.status}.`);
+    }
+    const now = Date.now();
+    const common = {
+      client_id: current._id,
+      owner_user_id: current.owner_user_id,
+      owner_email: current.owner_email,
+      name: current.name,
+      reviewer_user_id: v.reviewer_user_id,
+      occurred_at: now,
+    };
+    return {
+      set: { status: v.decision, reviewed_by: v.reviewer_user_id, reviewed_at: new Date(now), review_reason: v.reason },
+      events: [
+        v.decision === 'accepted'
+          ? oauthEvent(MessageTypeNames.ClientAccepted, current._id, common)
+          : oauthEvent(MessageTypeNames.ClientRejected, current._id, { ...common, reason: v.reason }),
+      ],
+    };
+  });
+  return presentClient(client);
+}
+
+export const MAX_ACTIVE_SECRETS = 2;
+
+export async function generateClientSecret(deps: HandlerDeps, message: Msg<'GenerateClientSecret'>) {
+  const v = message.value;
+  const client = await mutateClient(deps.store, v.client_id, v.owner_user_id, (current) => {
+    if (current.kind !== 'confidential') {
+      throw new InputError('public_client', 'Public clients authenticate with PKCE and have no secrets.');
+    }
+    if (current.secrets.some((s) => s.id === v.secret_id)) return null;
+    if (current.secrets.length >= MAX_ACTIVE_SECRETS) {
+      throw new ConflictError('too_many_secrets', `A client has at most ${MAX_ACTIVE_SECRETS} active secrets; revoke one before generating another.`);
+    }
+    const now = new Date();
+    return {
+      set: { secrets: [...current.secrets, { id: v.secret_id, hash: v.secret_hash, hint: v.hint, created_at: now }] },
+      events: [
+        oauthEvent(MessageTypeNames.ClientSecretGenerated, current._id, {
+          client_id: current._id,
+          owner_user_id: current.owner_user_id,
+          secret_id: v.secret_id,
+          hint: v.hint,
+          occurred_at: now.getTime(),
+        }),
+      ],
+    };
+  });
+  return presentClient(client);
+}
+
+export async function revokeClientSecret(deps: HandlerDeps, message: Msg<'RevokeClientSecret'>) {
+  const v = message.value;
+  const client = await mutateClient(deps.store, v.client_id, v.owner_user_id, (current) => {
+    // Already gone (or a replay): revocation is idempotent.
+    if (!current.secrets.some((s) => s.id === v.secret_id)) return null;
+    return {
+      set: { secrets: current.secrets.filter((s) => s.id !== v.secret_id) },
+      events: [
+        oauthEvent(MessageTypeNames.ClientSecretRevoked, current._id, {
+          client_id: current._id,
+          owner_user_id: current.owner_user_id,
+          secret_id: v.secret_id,
+          occurred_at: Date.now(),
+        }),
+      ],
+    };
+  });
+  return presentClient(client);
+}

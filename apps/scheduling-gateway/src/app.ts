@@ -1,0 +1,36 @@
+import formbody from '@fastify/formbody';
+import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
+import type { Logger, MetricsHandler } from '@platform/telemetry';
+import type { GatewayDeps } from './deps.js';
+import { renderError } from './render-error.js';
+import { introspectRoute } from './routes/introspect.route.js';
+import { meRoute } from './routes/me.route.js';
+import { metadataRoute } from './routes/metadata.route.js';
+import { revokeRoute } from './routes/revoke.route.js';
+import { tokenRoute } from './routes/token.route.js';
+
+export interface BuildAppOptions extends GatewayDeps {
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  bodyLimit?: number;
+  trustProxy?: boolean | number | string[];
+  metrics?: MetricsHandler;
+}
+
+/** The composition root of the scheduling API gateway ({base_url}); no side effects on import. */
+export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
+  const app = await createHttpApp({
+    name: 'Scheduling API',
+    description: 'OAuth 2.0 token endpoint and the /v2 scheduling API, protected by scoped bearer tokens.',
+    logger: options.logger,
+    renderError,
+    readiness: options.readiness,
+    bodyLimit: options.bodyLimit ?? 16_384,
+    trustProxy: options.trustProxy ?? false,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <access_token>' } },
+  });
+  await app.register(formbody, { bodyLimit: options.bodyLimit ?? 16_384 });
+  for (const route of [tokenRoute, revokeRoute, introspectRoute, metadataRoute, meRoute]) route(app, options);
+  return app;
+}

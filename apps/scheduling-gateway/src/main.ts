@@ -1,0 +1,9 @@
+import { configOrExit } from '@platform/config';
+import { startTelemetry } from '@platform/telemetry';
+import { config } from './config.js';
+
+const cfg = configOrExit(config);
+const telemetry = startTelemetry({ serviceName: 'scheduling-gateway', otlpEndpoint: cfg.otlpEndpoint });
+
+const { run } = await import('./run.js');
+await run(telemetry);

@@ -1,0 +1,31 @@
+import { NotFoundError } from '@platform/errors';
+import type { HttpApp } from '@platform/http';
+import type { GatewayDeps } from '../deps.js';
+
+/** GET /v2/me: works with any valid access token, whatever its scopes; the authorizing user's profile. */
+export function meRoute(app: HttpApp, deps: GatewayDeps) {
+  app.get(
+    '/v2/me',
+    {
+      onRequest: deps.bearer.authenticate,
+      schema: { summary: 'The authorizing user', tags: ['users'], security: [{ bearer: [] }] },
+    },
+    async (request) => {
+      const user = await deps.users.get(request.oauth!.sub);
+      if (!user) throw new NotFoundError('user_not_found', 'The user who authorized this token no longer exists.');
+      return {
+        status: 'success',
+        data: {
+          id: user._id,
+          email: user.email,
+          name: user.name,
+          username: user.username,
+          timeZone: user.time_zone,
+          weekStart: 'Monday',
+          timeFormat: 24,
+          organizationId: null,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,121 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { InputError, isPlatformError } from '@platform/errors';
+import type { HttpApp } from '@platform/http';
+import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_TOPICS, pkceDigest } from '@platform/oauth';
+import { generateId } from '@platform/secrets';
+import type { GatewayDeps } from '../deps.js';
+import { readClientCredentials, readParams, required, type TokenParams } from './token-request.js';
+
+interface IssuedGrant {
+  grant_id: string;
+  user_id: string;
+  client_id: string;
+  scopes: string[];
+  legacy: boolean;
+}
+
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+
+/** Failures that count towards brute-force protection: guessing secrets, codes or refresh tokens. */
+function isGuess(error: unknown): boolean {
+  return isPlatformError(error) && (error.code === 'invalid_client' || error.code === 'invalid_grant');
+}
+
+export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
+  app.post(
+    '/v2/auth/oauth2/token',
+    {
+      schema: {
+        summary: 'Exchange an authorization code or a refresh token for tokens',
+        description:
+          'RFC 6749 token endpoint. JSON or application/x-www-form-urlencoded. Confidential clients authenticate with client_secret (body or HTTP Basic); public clients with PKCE code_verifier.',
+        tags: ['oauth'],
+      },
+    },
+    async (request, reply) => {
+      const params = readParams(request);
+      const ip = request.ip;
+      // The spec's order: a missing client_id, then an unsupported grant type, then everything else.
+      const credentials = readClientCredentials(request, params);
+      const grantType = required(params, 'grant_type');
+      if (!GRANT_TYPES.has(grantType)) {
+        throw new InputError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+      }
+      await deps.failures.check(ip, credentials.clientId);
+      const secretHash = credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
+      const refreshToken = deps.credentials.newRefreshToken();
+      try {
+        const granted = (await deps.commands.send(
+          grantType === 'authorization_code'
+            ? codeExchange(params, credentials.clientId, secretHash, deps.credentials.hashRefreshToken(refreshToken), deps)
+            : refresh(params, credentials.clientId, secretHash, deps.credentials.hashRefreshToken(refreshToken), deps),
+        )) as IssuedGrant;
+        const access = deps.accessTokens.issue({
+          sub: granted.user_id,
+          cid: granted.client_id,
+          gid: granted.grant_id,
+          scp: granted.scopes,
+          legacy: granted.legacy,
+        });
+        return reply
+          .code(200)
+          .header('cache-control', 'no-store')
+          .header('pragma', 'no-cache')
+          .send({
+            access_token: access.token,
+            token_type: 'bearer',
+            refresh_token: refreshToken,
+            expires_in: ACCESS_TOKEN_TTL_SECONDS,
+            scope: granted.scopes.join(' '),
+          });
+      } catch (error) {
+        if (isGuess(error)) await deps.failures.recordFailure(ip, credentials.clientId);
+        throw error;
+      }
+    },
+  );
+}
+
+function codeExchange(params: TokenParams, clientId: string, secretHash: string | null, refreshTokenHash: string, deps: GatewayDeps) {
+  const code = required(params, 'code');
+  const redirectUri = required(params, 'redirect_uri');
+  let verifierDigest: string | null = null;
+  if (params.code_verifier !== undefined) {
+    verifierDigest = pkceDigest(params.code_verifier);
+    if (!verifierDigest) throw new InputError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
+  }
+  return {
+    topic: OAUTH_TOPICS.commands,
+    key: clientId,
+    type: MessageTypeNames.ExchangeAuthorizationCode,
+    value: {
+      client_id: clientId,
+      client_secret_hash: secretHash,
+      code_hash: deps.credentials.hashCode(code),
+      redirect_uri: redirectUri,
+      code_verifier_digest: verifierDigest,
+      refresh_token_hash: refreshTokenHash,
+      requested_at: Date.now(),
+    },
+    commandId: generateId('cmd'),
+    timeoutMs: deps.commandTimeoutMs,
+  } as const;
+}
+
+function refresh(params: TokenParams, clientId: string, secretHash: string | null, newRefreshTokenHash: string, deps: GatewayDeps) {
+  const token = required(params, 'refresh_token');
+  return {
+    topic: OAUTH_TOPICS.commands,
+    key: clientId,
+    type: MessageTypeNames.RefreshAccessToken,
+    value: {
+      client_id: clientId,
+      client_secret_hash: secretHash,
+      refresh_token_hash: deps.credentials.hashRefreshToken(token),
+      new_refresh_token_hash: newRefreshTokenHash,
+      requested_at: Date.now(),
+    },
+    commandId: generateId('cmd'),
+    timeoutMs: deps.commandTimeoutMs,
+  } as const;
+}

@@ -1,0 +1,320 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { ConflictError } from '@platform/errors';
+import type { HttpApp } from '@platform/http';
+import type { SchedulingUserDoc } from '@platform/identity';
+import { createOAuthCredentials, type OAuthClientDoc } from '@platform/oauth';
+import { createLogger } from '@platform/telemetry';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from './app.js';
+import { newRandomToken, type Session, type SessionStore } from './session.js';
+
+const PUBLIC_URL = 'https://app.example.com';
+const ISSUER = 'https://api.example.com';
+const CALLBACK = 'https://client.example.com/cb?x=1';
+
+function user(id: string, role: 'user' | 'admin' = 'user'): SchedulingUserDoc {
+  const now = new Date();
+  return { _id: id, email: `${id}@example.com`, name: id, username: id, password_hash: '', role, time_zone: 'UTC', created_at: now, updated_at: now };
+}
+
+function client(overrides: Partial<OAuthClientDoc> = {}): OAuthClientDoc {
+  const now = new Date();
+  return {
+    _id: 'cal_client_1',
+    owner_user_id: 'usr_dev',
+    owner_email: 'usr_dev@example.com',
+    name: 'Sync <b>CRM</b>',
+    logo_url: null,
+    website_url: 'https://crm.example.com',
+    purpose: 'Sync',
+    redirect_uris: [CALLBACK],
+    scopes: ['BOOKING_READ'],
+    kind: 'confidential',
+    status: 'accepted',
+    secrets: [],
+    reviewed_by: null,
+    reviewed_at: null,
+    review_reason: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    outbox: [],
+    has_outbox: false,
+    ...overrides,
+  };
+}
+
+/** Cookies as a browser keeps them, from Set-Cookie headers. */
+class Jar {
+  cookies = new Map<string, string>();
+  take(setCookie: string | string[] | undefined) {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      if (/expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name!);
+      else this.cookies.set(name!, value.join('='));
+    }
+  }
+  header() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+describe('scheduling web app', () => {
+  let app: HttpApp;
+  let sent: { type: string; value: Record<string, unknown> }[];
+  let clients: Map<string, OAuthClientDoc>;
+  let failNext: Error | null;
+  const credentials = createOAuthCredentials('p'.repeat(32));
+  const users = new Map([
+    ['usr_dev', user('usr_dev')],
+    ['usr_admin', user('usr_admin', 'admin')],
+  ]);
+
+  beforeEach(async () => {
+    sent = [];
+    failNext = null;
+    clients = new Map([['cal_client_1', client()]]);
+    const sessions = new Map<string, Session>();
+    const sessionStore: SessionStore = {
+      async create(userId) {
+        const sid = newRandomToken();
+        const session = { userId, csrf: newRandomToken() };
+        sessions.set(sid, session);
+        return { sid, session };
+      },
+      async load(sid) {
+        return sessions.get(sid) ?? null;
+      },
+      async destroy(sid) {
+        sessions.delete(sid);
+      },
+    };
+    app = await buildApp({
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      readiness: [],
+      sessionSecret: 's'.repeat(32),
+      store: {
+        getClient: async (id) => clients.get(id) ?? null,
+        clientsOwnedBy: async (owner) => [...clients.values()].filter((c) => c.owner_user_id === owner),
+        clientsWithStatus: async (status) => [...clients.values()].filter((c) => c.status === status),
+      },
+      users: {
+        get: async (id) => users.get(id) ?? null,
+        authenticate: async (email, password) => (password === 'right password' ? ([...users.values()].find((u) => u.email === email) ?? null) : null),
+      },
+      commands: {
+        send: async (options) => {
+          if (failNext) throw failNext;
+          sent.push({ type: options.type, value: options.value as unknown as Record<string, unknown> });
+          return {};
+        },
+      },
+      credentials,
+      sessions: sessionStore,
+      publicUrl: PUBLIC_URL,
+      issuer: ISSUER,
+      codeTtlSeconds: 120,
+      commandTimeoutMs: 1000,
+    });
+  });
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1];
+
+  async function logIn(jar: Jar, email: string, returnTo = '') {
+    const page = await app.inject({ method: 'GET', url: `/login?return_to=${encodeURIComponent(returnTo)}` });
+    jar.take(page.headers['set-cookie']);
+    return app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+      payload: new URLSearchParams({ email, password: 'right password', return_to: hidden(page.body, 'return_to') ?? '', _csrf: hidden(page.body, '_csrf')! }).toString(),
+    }).then((response) => {
+      jar.take(response.headers['set-cookie']);
+      return response;
+    });
+  }
+
+  async function post(jar: Jar, url: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
+    return app.inject({ method: 'POST', url, headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: body.toString() });
+  }
+
+  async function csrfOf(jar: Jar) {
+    const page = await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } });
+    return hidden(page.body, '_csrf')!;
+  }
+
+  it('sends visitors to log in and back, with a rotated HttpOnly Lax session cookie', async () => {
+    const first = await app.inject({ method: 'GET', url: '/settings/developer/oauth/new?a=1' });
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe(`/login?return_to=${encodeURIComponent('/settings/developer/oauth/new?a=1')}`);
+    const jar = new Jar();
+    const login = await logIn(jar, 'usr_dev@example.com', '/settings/developer/oauth/new?a=1');
+    expect(login.statusCode).toBe(303);
+    expect(login.headers.location).toBe('/settings/developer/oauth/new?a=1');
+    const cookie = [login.headers['set-cookie']].flat().find((c) => c?.startsWith('sid='));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Secure/);
+    const sid = jar.cookies.get('sid');
+    await logIn(jar, 'usr_dev@example.com');
+    expect(jar.cookies.get('sid')).not.toBe(sid);
+  });
+
+  it('refuses a wrong password with 401 and never redirects off-site', async () => {
+    const page = await app.inject({ method: 'GET', url: '/login' });
+    const jar = new Jar();
+    jar.take(page.headers['set-cookie']);
+    const wrong = await post(jar, '/login', { email: 'usr_dev@example.com', password: 'nope', _csrf: hidden(page.body, '_csrf')! });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('Incorrect e-mail or password.');
+    for (const target of ['https://evil.example.com/', '//evil.example.com', '/\\evil.example.com']) {
+      expect((await logIn(new Jar(), 'usr_dev@example.com', target)).headers.location).toBe('/settings/developer/oauth');
+    }
+  });
+
+  it('refuses posts without the CSRF token or from another origin', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const form = { name: 'Forged', purpose: 'x', redirect_uris: CALLBACK, kind: 'public', scopes: 'BOOKING_READ' };
+    const missing = await post(jar, '/settings/developer/oauth', form);
+    expect(missing.statusCode).toBe(403);
+    expect(missing.body).toContain('Invalid or missing CSRF token.');
+    const csrf = await csrfOf(jar);
+    expect((await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: 'https://evil.example.com' })).statusCode).toBe(403);
+    expect((await post(new Jar(), '/login', { email: 'usr_dev@example.com', password: 'right password', _csrf: 'guess' })).statusCode).toBe(403);
+    expect(sent).toEqual([]);
+    const ok = await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: PUBLIC_URL });
+    expect(ok.statusCode).toBe(303);
+    expect(sent.map((s) => s.type)).toEqual([MessageTypeNames.CreateClient]);
+  });
+
+  it('registers a confidential client and shows its secret once; form errors come back with the values', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const csrf = await csrfOf(jar);
+    const bad = await post(jar, '/settings/developer/oauth', { _csrf: csrf, name: 'Mine <x>', purpose: '', redirect_uris: 'http://evil.example.com/cb', kind: 'confidential' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('value="Mine &lt;x&gt;"');
+    expect(bad.body).toContain('Select at least one scope.');
+    expect(sent).toEqual([]);
+    const created = await post(jar, '/settings/developer/oauth', {
+      _csrf: csrf,
+      name: 'Mine',
+      purpose: 'Sync',
+      redirect_uris: `${CALLBACK}\r\n`,
+      kind: 'confidential',
+      scopes: ['BOOKING_READ', 'BOOKING_WRITE'],
+    });
+    expect(created.statusCode).toBe(200);
+    const secret = /data-testid="client-secret"[^>]*>([^<]+)</.exec(created.body)?.[1];
+    expect(secret).toMatch(/^cal_secret_/);
+    expect(sent.map((s) => s.type)).toEqual([MessageTypeNames.CreateClient, MessageTypeNames.GenerateClientSecret]);
+    expect(sent[0]!.value).toMatchObject({ owner_user_id: 'usr_dev', redirect_uris: [CALLBACK], scopes: ['BOOKING_READ', 'BOOKING_WRITE'] });
+    expect(sent[1]!.value).toMatchObject({ secret_hash: credentials.hashClientSecret(secret!), hint: secret!.slice(-4) });
+  });
+
+  it('shows the owner the client page, escaped, and others a 404; the 2-secret limit is a 409 page', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const page = await app.inject({ method: 'GET', url: '/settings/developer/oauth/cal_client_1', headers: { cookie: jar.header() } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>Sync &lt;b&gt;CRM&lt;/b&gt;</h1>');
+    expect(page.body).toContain('data-testid="client-status">accepted<');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+    failNext = new ConflictError('too_many_secrets', 'A client has at most 2 active secrets; revoke one before generating another.');
+    const limited = await post(jar, '/settings/developer/oauth/cal_client_1/secrets', { _csrf: await csrfOf(jar) });
+    expect(limited.statusCode).toBe(409);
+    expect(limited.body).toContain('at most 2 active secrets');
+
+    const admin = new Jar();
+    await logIn(admin, 'usr_admin@example.com');
+    expect((await app.inject({ method: 'GET', url: '/settings/developer/oauth/cal_client_1', headers: { cookie: admin.header() } })).statusCode).toBe(404);
+  });
+
+  it('lets only administrators review', async () => {
+    clients.set('cal_client_2', client({ _id: 'cal_client_2', status: 'pending' }));
+    const dev = new Jar();
+    await logIn(dev, 'usr_dev@example.com');
+    expect((await app.inject({ method: 'GET', url: '/settings/admin/oauth', headers: { cookie: dev.header() } })).statusCode).toBe(403);
+    const admin = new Jar();
+    await logIn(admin, 'usr_admin@example.com');
+    const page = await app.inject({ method: 'GET', url: '/settings/admin/oauth', headers: { cookie: admin.header() } });
+    expect(page.body).toContain('data-testid="review-cal_client_2"');
+    const reviewed = await post(admin, '/settings/admin/oauth/cal_client_2/review', { _csrf: hidden(page.body, '_csrf')!, decision: 'accepted', reason: '' });
+    expect(reviewed.statusCode).toBe(303);
+    expect(sent[0]!.value).toEqual({ client_id: 'cal_client_2', reviewer_user_id: 'usr_admin', decision: 'accepted', reason: null });
+  });
+
+  it('authorizes: errors on the page or redirected with state and iss, consent, then a code redirect', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const authorize = (params: Record<string, string>) =>
+      app.inject({ method: 'GET', url: `/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`, headers: { cookie: jar.header() } });
+
+    const unknown = await authorize({ client_id: 'nope', redirect_uri: CALLBACK, scope: 'BOOKING_READ' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toMatch(/data-testid="authorize-error">No OAuth client exists/);
+    const noScope = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK });
+    expect(noScope.body).toContain('data-testid="authorize-error">scope parameter is required for this OAuth client<');
+    const repeated = await app.inject({ method: 'GET', url: `/auth/oauth2/authorize?client_id=cal_client_1&client_id=x`, headers: { cookie: jar.header() } });
+    expect(repeated.statusCode).toBe(400);
+
+    const beyond = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_WRITE', state: 's1' });
+    expect(beyond.statusCode).toBe(303);
+    const location = new URL(beyond.headers.location as string);
+    expect([location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('iss'), location.searchParams.get('x')]).toEqual([
+      'invalid_request',
+      's1',
+      ISSUER,
+      '1',
+    ]);
+
+    const consent = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 's<2>' });
+    expect(consent.statusCode).toBe(200);
+    expect(consent.body).toContain('<h1>Authorize Sync &lt;b&gt;CRM&lt;/b&gt;</h1>');
+    expect(consent.headers['content-security-policy']).toContain("form-action 'self' https://client.example.com;");
+    const form = { _csrf: hidden(consent.body, '_csrf')!, client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 's<2>' };
+    expect(hidden(consent.body, 'state')).toBe('s&lt;2&gt;');
+
+    const denied = await post(jar, '/auth/oauth2/authorize', { ...form, decision: 'deny' });
+    expect(new URL(denied.headers.location as string).searchParams.get('error')).toBe('access_denied');
+    const tampered = await post(jar, '/auth/oauth2/authorize', { ...form, scope: 'BOOKING_WRITE', decision: 'allow' });
+    expect(new URL(tampered.headers.location as string).searchParams.get('error')).toBe('invalid_request');
+    expect(sent).toEqual([]);
+
+    const allowed = await post(jar, '/auth/oauth2/authorize', { ...form, decision: 'allow' });
+    expect(allowed.statusCode).toBe(303);
+    const back = new URL(allowed.headers.location as string);
+    expect(back.origin + back.pathname).toBe('https://client.example.com/cb');
+    expect([back.searchParams.get('x'), back.searchParams.get('state'), back.searchParams.get('iss')]).toEqual(['1', 's<2>', ISSUER]);
+    const code = back.searchParams.get('code')!;
+    expect(sent).toEqual([
+      {
+        type: MessageTypeNames.IssueAuthorizationCode,
+        value: expect.objectContaining({ code_hash: credentials.hashCode(code), client_id: 'cal_client_1', user_id: 'usr_dev', scopes: ['BOOKING_READ'], code_challenge: null }),
+      },
+    ]);
+  });
+
+  it('renders unknown routes as an HTML 404 with the security headers, and logs out', async () => {
+    const missing = await app.inject({ method: 'GET', url: '/nope' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/html/);
+    expect(missing.headers['x-content-type-options']).toBe('nosniff');
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const out = await post(jar, '/logout', { _csrf: await csrfOf(jar) });
+    expect(out.headers.location).toBe('/login');
+    jar.take(out.headers['set-cookie']);
+    expect((await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } })).statusCode).toBe(303);
+  });
+});

@@ -1,0 +1,19 @@
+import type { UserDirectory } from '@platform/identity';
+import type { CommandBus } from '@platform/kafka';
+import type { OAuthCredentials, OAuthStore } from '@platform/oauth';
+import type { SessionStore } from './session.js';
+
+export interface WebDeps {
+  /** The read model (oauth-worker owns the writes; the web app changes clients only through commands). */
+  store: Pick<OAuthStore, 'getClient' | 'clientsOwnedBy' | 'clientsWithStatus'>;
+  users: Pick<UserDirectory, 'authenticate' | 'get'>;
+  commands: Pick<CommandBus, 'send'>;
+  credentials: OAuthCredentials;
+  sessions: SessionStore;
+  /** {app_url} as an origin, e.g. `https://app.example.com`. */
+  publicUrl: string;
+  /** The authorization server's issuer identifier (RFC 9207 `iss`). */
+  issuer: string;
+  codeTtlSeconds: number;
+  commandTimeoutMs: number;
+}

@@ -1,0 +1,191 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'undici';
+import { connectMongo } from '@platform/mongo';
+import { createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { summarise, type LatencyStats } from './stats.js';
+
+/**
+ * Token exchange (authorization_code) and refresh (refresh_token, rotating) through the scheduling gateway
+ * -> Kafka -> oauth-worker (FerretDB) -> Redis reply, next to a bare Fastify handler that only signs a token,
+ * same client, same run. Codes are planted in the store beforehand (the consent page's part is not measured).
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const name = uniqueName('benchtok');
+const total = Number(process.env['BENCH_TOKEN_REQUESTS'] ?? 600);
+const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+const pepper = 'bench-oauth-pepper-0123456789abcdef-0123456';
+const env = isolatedAppEnv(name, {
+  SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
+  OAUTH_SECRET_PEPPER: pepper,
+  OAUTH_ACCESS_TOKEN_KEYS: 'bench-access-token-key-0123456789abcdef-0123',
+  TOKEN_FAILURES_PER_IP: '100000',
+});
+const REDIRECT = 'https://bench.example.com/cb';
+
+type Form = Record<string, string>;
+
+/** Closed loop where each of `concurrency` workers carries state from one answer to its next request. */
+async function chains(origin: string, requests: number, first: (i: number) => Form, next: (answer: Record<string, unknown>) => Form | null): Promise<LatencyStats> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let started = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      let form: Form | null = null;
+      while (started < requests) {
+        const i = started++;
+        form ??= first(i);
+        const t0 = performance.now();
+        try {
+          const response = await pool.request({
+            method: 'POST',
+            path: '/v2/auth/oauth2/token',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(form).toString(),
+            headersTimeout: 30_000,
+            bodyTimeout: 30_000,
+          });
+          const answer = (await response.body.json()) as Record<string, unknown>;
+          if (response.statusCode !== 200) {
+            errors++;
+            form = null;
+            continue;
+          }
+          latencies.push(performance.now() - t0);
+          form = next(answer);
+        } catch {
+          errors++;
+          form = null;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  await pool.close();
+  return summarise(latencies, errors, seconds);
+}
+
+const ratio = (platform: LatencyStats, baseline: LatencyStats) => ({
+  p50: Math.round((platform.p50_ms / baseline.p50_ms) * 10) / 10,
+  p99: Math.round((platform.p99_ms / baseline.p99_ms) * 10) / 10,
+  throughput: Math.round((baseline.requests_per_second / platform.requests_per_second) * 10) / 10,
+});
+
+async function main() {
+  const processes: ManagedProcess[] = [];
+  const mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: name, appName: name });
+  try {
+    const [gatewayPort, barePort] = [await freePort(), await freePort()];
+    processes.push(startProcess('oauth-worker', path.join(root, 'apps/oauth-worker/dist/main.js'), env));
+    processes.push(startProcess('scheduling-gateway', path.join(root, 'apps/scheduling-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
+    processes.push(startProcess('bare-token-server', path.join(root, 'bench/dist/bare-token-server.js'), { PORT: String(barePort) }));
+    const crashed = () => processes.find((p) => p.exited())?.output().slice(-2000);
+    for (const port of [gatewayPort, barePort]) {
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/${port === barePort ? 'x' : 'readyz'}`)).status < 500, {
+        what: `port ${port}`,
+        timeoutMs: 60_000,
+        failFast: crashed,
+      });
+    }
+
+    // Setup, not measured: an accepted confidential client with a secret, and one code per exchange.
+    const store = createOAuthStore(mongo);
+    await store.ensureIndexes();
+    const credentials = createOAuthCredentials(pepper);
+    const secret = credentials.newClientSecret();
+    const clientId = `cl_${name}`;
+    const now = new Date();
+    await store.models.Client.create({
+      _id: clientId,
+      owner_user_id: 'usr_bench',
+      owner_email: 'bench@example.com',
+      name: 'Bench',
+      logo_url: null,
+      website_url: null,
+      purpose: 'Benchmark',
+      redirect_uris: [REDIRECT],
+      scopes: ['BOOKING_READ'],
+      kind: 'confidential',
+      status: 'accepted',
+      secrets: [{ id: 'sec_bench', hash: credentials.hashClientSecret(secret), hint: secret.slice(-4), created_at: now }],
+      reviewed_by: null,
+      reviewed_at: null,
+      review_reason: null,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      outbox: [],
+      has_outbox: false,
+    });
+    const codes = Array.from({ length: total + 50 }, () => credentials.newCode());
+    for (let i = 0; i < codes.length; i += 100) {
+      await store.models.AuthorizationCode.insertMany(
+        codes.slice(i, i + 100).map((code) => ({
+          _id: credentials.hashCode(code),
+          client_id: clientId,
+          user_id: 'usr_bench',
+          redirect_uri: REDIRECT,
+          scopes: ['BOOKING_READ'],
+          legacy: false,
+          code_challenge: null,
+          created_at: now,
+          expires_at: new Date(Date.now() + 3_600_000),
+          used_at: null,
+          used_for: null,
+          grant_id: null,
+        })),
+      );
+    }
+
+    const exchangeForm = (code: string): Form => ({ grant_type: 'authorization_code', client_id: clientId, client_secret: secret, code, redirect_uri: REDIRECT });
+    let codeIndex = 0;
+    const refreshTokens: string[] = [];
+    const exchange = (origin: string, keep: boolean) =>
+      chains(
+        origin,
+        total,
+        () => exchangeForm(codes[codeIndex++]!),
+        (answer) => {
+          if (keep) refreshTokens.push(answer['refresh_token'] as string);
+          return null;
+        },
+      );
+    const baselineExchange = await chains(`http://127.0.0.1:${barePort}`, total, () => exchangeForm('x'), () => null);
+    const platformExchange = await exchange(`http://127.0.0.1:${gatewayPort}`, true);
+
+    const refreshForm = (token: string): Form => ({ grant_type: 'refresh_token', client_id: clientId, client_secret: secret, refresh_token: token });
+    let chainIndex = 0;
+    const baselineRefresh = await chains(`http://127.0.0.1:${barePort}`, total, () => refreshForm('x'), () => refreshForm('x'));
+    const platformRefresh = await chains(
+      `http://127.0.0.1:${gatewayPort}`,
+      total,
+      () => refreshForm(refreshTokens[chainIndex++]!),
+      (answer) => refreshForm(answer['refresh_token'] as string),
+    );
+
+    const result = {
+      benchmark: 'token-exchange',
+      description:
+        'POST /v2/auth/oauth2/token (form, client_secret_post): authorization_code exchange and rotating refresh through gateway -> Kafka -> oauth-worker (FerretDB) -> Redis reply, next to a bare Fastify handler that only signs a token; same client, same run.',
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+      load: { concurrency, requests: total },
+      authorization_code: { baseline_bare_fastify: baselineExchange, platform: platformExchange, ratio: ratio(platformExchange, baselineExchange) },
+      refresh_token: { baseline_bare_fastify: baselineRefresh, platform: platformRefresh, ratio: ratio(platformRefresh, baselineRefresh) },
+    };
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    writeFileSync(path.join(root, 'bench/results/token-exchange.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await mongo.dropDatabase().catch(() => undefined);
+    await mongo.close();
+  }
+}
+
+await main();

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import type { MessageType, MessageTypes } from '@platform/contracts';
+import { Schema, defineModel, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import { injectTraceContext } from '@platform/telemetry';
+import type { ClientStatus } from './client-review.js';
+import { OAUTH_TOPICS } from './topics.js';
+
+interface Outboxed {
+  outbox: StoredOutboxEntry[];
+  has_outbox: boolean;
+}
+
+export type ClientKind = 'confidential' | 'public';
+
+export interface ClientSecretEntry {
+  id: string;
+  /** Keyed hash (HMAC-SHA256 with the deployment's pepper): secrets are long and random, so a fast hash is enough. */
+  hash: string;
+  hint: string;
+  created_at: Date;
+}
+
+export interface OAuthClientDoc extends Outboxed {
+  _id: string;
+  owner_user_id: string;
+  owner_email: string;
+  name: string;
+  logo_url: string | null;
+  website_url: string | null;
+  purpose: string;
+  redirect_uris: string[];
+  scopes: string[];
+  kind: ClientKind;
+  status: ClientStatus;
+  secrets: ClientSecretEntry[];
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+  review_reason: string | null;
+  /** Compare-and-set counter: every change is conditional on the version it read. */
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AuthorizationCodeDoc {
+  /** Keyed hash of the code: a stolen database gives no usable codes. */
+  _id: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scopes: string[];
+  legacy: boolean;
+  code_challenge: string | null;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  /** The exchange that used it (the refresh token it issued): a replay of that exchange is not a reuse. */
+  used_for: string | null;
+  grant_id: string | null;
+}
+
+export interface GrantDoc extends Outboxed {
+  _id: string;
+  client_id: string;
+  user_id: string;
+  scopes: string[];
+  legacy: boolean;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoke_reason: string | null;
+}
+
+export interface RefreshTokenDoc extends Outboxed {
+  _id: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  replaced_by: string | null;
+}
+
+const options = { versionKey: false as const, minimize: false };
+
+export function oauthModels(connection: Connection) {
+  const client = new Schema<OAuthClientDoc>(
+    {
+      _id: String,
+      owner_user_id: { type: String, required: true, index: true },
+      owner_email: { type: String, required: true },
+      name: { type: String, required: true },
+      logo_url: { type: String, default: null },
+      website_url: { type: String, default: null },
+      purpose: { type: String, required: true },
+      redirect_uris: { type: [String], default: [] },
+      scopes: { type: [String], default: [] },
+      kind: { type: String, required: true },
+      status: { type: String, required: true, index: true },
+      secrets: { type: [{ _id: false, id: String, hash: String, hint: String, created_at: Date }], default: [] },
+      reviewed_by: { type: String, default: null },
+      reviewed_at: { type: Date, default: null },
+      review_reason: { type: String, default: null },
+      version: { type: Number, required: true },
+      created_at: Date,
+      updated_at: Date,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'oauth_clients' },
+  );
+
+  const code = new Schema<AuthorizationCodeDoc>(
+    {
+      _id: String,
+      client_id: { type: String, required: true },
+      user_id: { type: String, required: true },
+      redirect_uri: { type: String, required: true },
+      scopes: { type: [String], default: [] },
+      legacy: { type: Boolean, required: true },
+      code_challenge: { type: String, default: null },
+      created_at: Date,
+      expires_at: { type: Date, required: true },
+      used_at: { type: Date, default: null },
+      used_for: { type: String, default: null },
+      grant_id: { type: String, default: null },
+    },
+    { ...options, collection: 'oauth_authorization_codes' },
+  );
+
+  const grant = new Schema<GrantDoc>(
+    {
+      _id: String,
+      client_id: { type: String, required: true },
+      user_id: { type: String, required: true },
+      scopes: { type: [String], default: [] },
+      legacy: { type: Boolean, required: true },
+      created_at: Date,
+      revoked_at: { type: Date, default: null },
+      revoke_reason: { type: String, default: null },
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'oauth_grants' },
+  );
+
+  const refresh = new Schema<RefreshTokenDoc>(
+    {
+      _id: String,
+      grant_id: { type: String, required: true, index: true },
+      client_id: { type: String, required: true },
+      user_id: { type: String, required: true },
+      created_at: Date,
+      expires_at: { type: Date, required: true },
+      used_at: { type: Date, default: null },
+      replaced_by: { type: String, default: null },
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'oauth_refresh_tokens' },
+  );
+
+  const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
+  return {
+    Client: model('OAuthClient', client),
+    AuthorizationCode: model('OAuthAuthorizationCode', code),
+    Grant: model('OAuthGrant', grant),
+    RefreshToken: model('OAuthRefreshToken', refresh),
+  };
+}
+
+export type OAuthModels = ReturnType<typeof oauthModels>;
+
+export function oauthEvent<T extends MessageType>(type: T, key: string, value: MessageTypes[T]): StoredOutboxEntry {
+  return { id: randomUUID(), topic: OAUTH_TOPICS.events, key, type, value, headers: injectTraceContext({}), created_at: new Date() };
+}
+
+/** The OAuth read and write model (owned by oauth-worker; the web app and gateway read it). */
+export function createOAuthStore(connection: Connection) {
+  const models = oauthModels(connection);
+  return {
+    models,
+    async getClient(id: string): Promise<OAuthClientDoc | null> {
+      if (id.length > 200) return null;
+      return models.Client.findById(id).lean<OAuthClientDoc>();
+    },
+    async clientsOwnedBy(userId: string): Promise<OAuthClientDoc[]> {
+      return models.Client.find({ owner_user_id: userId }).sort({ _id: 1 }).limit(200).lean<OAuthClientDoc[]>();
+    },
+    async clientsWithStatus(status: ClientStatus): Promise<OAuthClientDoc[]> {
+      return models.Client.find({ status }).sort({ updated_at: 1 }).limit(200).lean<OAuthClientDoc[]>();
+    },
+    async getGrant(id: string): Promise<GrantDoc | null> {
+      return models.Grant.findById(id).lean<GrantDoc>();
+    },
+    async getRefreshToken(hash: string): Promise<RefreshTokenDoc | null> {
+      return models.RefreshToken.findById(hash).lean<RefreshTokenDoc>();
+    },
+    outboxCollections(): OutboxCollection[] {
+      return [models.Client, models.Grant, models.RefreshToken].map((m) => connection.db!.collection(m.collection.collectionName));
+    },
+    async ensureIndexes() {
+      await Promise.all(Object.values(models).map((m) => m.init()));
+    },
+  };
+}
+
+export type OAuthStore = ReturnType<typeof createOAuthStore>;

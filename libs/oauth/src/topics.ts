@@ -1,0 +1,4 @@
+export const OAUTH_TOPICS = {
+  commands: 'oauth.commands',
+  events: 'oauth.events',
+} as const;
