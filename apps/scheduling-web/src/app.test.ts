@@ -65,6 +65,7 @@ describe('scheduling web app', () => {
   let sent: { type: string; value: Record<string, unknown> }[];
   let clients: Map<string, OAuthClientDoc>;
   let failNext: Error | null;
+  let failures: Map<string, number>;
   const credentials = createOAuthCredentials('p'.repeat(32));
   const users = new Map([
     ['usr_dev', user('usr_dev')],
@@ -74,6 +75,7 @@ describe('scheduling web app', () => {
   beforeEach(async () => {
     sent = [];
     failNext = null;
+    failures = new Map();
     clients = new Map([['cal_client_1', client()]]);
     const sessions = new Map<string, Session>();
     const sessionStore: SessionStore = {
@@ -112,6 +114,15 @@ describe('scheduling web app', () => {
       },
       credentials,
       sessions: sessionStore,
+      loginFailures: {
+        check: async (counters) => {
+          if (counters.some((c) => (failures.get(c.key) ?? 0) >= c.limit)) throw Object.assign(new Error('throttled'), { retryAfterSeconds: 120 });
+        },
+        recordFailure: async (counters) => {
+          for (const c of counters) failures.set(c.key, (failures.get(c.key) ?? 0) + 1);
+        },
+      },
+      loginLimits: { perIp: 50, perEmail: 3 },
       publicUrl: PUBLIC_URL,
       issuer: ISSUER,
       codeTtlSeconds: 120,
@@ -165,6 +176,18 @@ describe('scheduling web app', () => {
     const sid = jar.cookies.get('sid');
     await logIn(jar, 'usr_dev@example.com');
     expect(jar.cookies.get('sid')).not.toBe(sid);
+  });
+
+  it('throttles logins for an address after repeated failures with 429 and Retry-After, even with the right password', async () => {
+    const page = await app.inject({ method: 'GET', url: '/login' });
+    const jar = new Jar();
+    jar.take(page.headers['set-cookie']);
+    const attempt = (password: string) => post(jar, '/login', { email: 'usr_dev@example.com', password, _csrf: hidden(page.body, '_csrf')! });
+    for (let i = 0; i < 3; i++) expect((await attempt('nope')).statusCode).toBe(401);
+    const throttled = await attempt('right password');
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('120');
+    expect(throttled.body).toContain('Too many failed logins');
   });
 
   it('refuses a wrong password with 401 and never redirects off-site', async () => {

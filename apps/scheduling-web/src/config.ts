@@ -16,6 +16,10 @@ const schema = Type.Object({
   OAUTH_SECRET_PEPPER: Type.String({ minLength: 32 }),
   OAUTH_CODE_TTL_SECONDS: Type.Integer({ default: 120, minimum: 10, maximum: 600 }),
   SESSION_TTL_SECONDS: Type.Integer({ default: 28_800, minimum: 60 }),
+  /** Failed logins allowed per client IP and per e-mail address in LOGIN_FAILURE_WINDOW_SECONDS. */
+  LOGIN_FAILURES_PER_IP: Type.Integer({ default: 50, minimum: 1 }),
+  LOGIN_FAILURES_PER_EMAIL: Type.Integer({ default: 10, minimum: 1 }),
+  LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ default: 900, minimum: 1 }),
   COMMAND_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100, maximum: 120_000 }),
   ...trustProxyEnv,
   REPLICA_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$' })),
@@ -35,6 +39,7 @@ export const config = createConfigLoader(schema, (env) => ({
   codeTtlSeconds: env.OAUTH_CODE_TTL_SECONDS,
   sessionTtlSeconds: env.SESSION_TTL_SECONDS,
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
+  loginLimits: { perIp: env.LOGIN_FAILURES_PER_IP, perEmail: env.LOGIN_FAILURES_PER_EMAIL, windowSeconds: env.LOGIN_FAILURE_WINDOW_SECONDS },
   replicaId: env.REPLICA_ID ?? `scheduling-web-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));

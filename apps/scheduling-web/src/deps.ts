@@ -1,5 +1,6 @@
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
+import type { FailureCounter } from '@platform/redis';
 import type { OAuthCredentials, OAuthStore } from '@platform/oauth';
 import type { SessionStore } from './session.js';
 
@@ -10,6 +11,9 @@ export interface WebDeps {
   commands: Pick<CommandBus, 'send'>;
   credentials: OAuthCredentials;
   sessions: SessionStore;
+  /** Brute-force protection of the login form (failed logins per client IP and per e-mail address). */
+  loginFailures: { check(counters: FailureCounter[]): Promise<void>; recordFailure(counters: FailureCounter[]): Promise<void> };
+  loginLimits: { perIp: number; perEmail: number };
   /** {app_url} as an origin, e.g. `https://app.example.com`. */
   publicUrl: string;
   /** The authorization server's issuer identifier (RFC 9207 `iss`). */

@@ -3,7 +3,7 @@ import { createUserDirectory } from '@platform/identity';
 import { createCommandBus, createKafka, createPublisher, ensureTopics } from '@platform/kafka';
 import { connectMongo, pingMongo } from '@platform/mongo';
 import { OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
-import { createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
+import { createFailureLimiter, createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { buildApp } from './app.js';
 import { config } from './config.js';
@@ -34,6 +34,12 @@ export async function run(telemetry: Telemetry): Promise<void> {
     commands,
     credentials: createOAuthCredentials(cfg.secretPepper),
     sessions: createRedisSessionStore(redis, { ttlSeconds: cfg.sessionTtlSeconds }),
+    loginFailures: createFailureLimiter(redis, {
+      windowSeconds: cfg.loginLimits.windowSeconds,
+      namespace: 'web:login',
+      message: 'Too many failed logins.',
+    }),
+    loginLimits: cfg.loginLimits,
     sessionSecret: cfg.sessionSecret,
     publicUrl: cfg.publicUrl,
     issuer: cfg.issuer,

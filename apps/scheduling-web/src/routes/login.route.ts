@@ -41,8 +41,24 @@ export function loginRoutes(app: HttpApp, { deps, auth }: WebContext) {
     const wanted = textField(fields, 'return_to', 4096);
     const returnTo = isSafeReturnTo(wanted) ? wanted : '';
     const valid = email.length > 0 && email.length <= 320 && password.length > 0 && password.length <= 1024;
+    const counters = [
+      { key: `ip:${request.ip}`, limit: deps.loginLimits.perIp },
+      ...(valid ? [{ key: `email:${email.toLowerCase()}`, limit: deps.loginLimits.perEmail }] : []),
+    ];
+    try {
+      await deps.loginFailures.check(counters);
+    } catch (error) {
+      request.log.warn({ ip: request.ip }, 'login throttled');
+      const csrf = auth.ensureLoginCsrf(request, reply);
+      const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 60;
+      reply.header('retry-after', String(retryAfter));
+      const message = `Too many failed logins. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`;
+      const page = loginPage({ csrf, returnTo, email, error: message, viewer: pageViewer(auth.viewer(request)) });
+      return sendPage(reply, 429, page, formActionFor(returnTo));
+    }
     const user = valid ? await deps.users.authenticate(email, password) : null;
     if (!user) {
+      await deps.loginFailures.recordFailure(counters);
       request.log.info('login failed');
       const csrf = auth.ensureLoginCsrf(request, reply);
       const page = loginPage({ csrf, returnTo, email, error: LOGIN_FAILED, viewer: pageViewer(auth.viewer(request)) });
