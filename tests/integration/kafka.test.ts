@@ -61,6 +61,7 @@ beforeAll(async () => {
     { topic: 'slow' },
     { topic: 'slow.dlq', partitions: 1 },
     { topic: 'events' },
+    { topic: 'hinted-events' },
     { topic: 'nowhere' },
   ]);
   publisher = createPublisher(kafka, { source: '/kafka-test' });
@@ -218,5 +219,28 @@ describe('outbox relay', () => {
     const [message] = await readTopic('events', 1);
     expect(message?.headers[HEADERS.id]).toBe('evt-1');
     expect(message?.headers[HEADERS.type]).toBe(MessageTypeNames.CorsOriginCreated);
+  });
+
+  it('publishes a hinted document by its id, without scanning the collection', async () => {
+    const collection = mongo.db!.collection('outbox_hinted');
+    const entry = (id: string) => ({
+      id,
+      topic: 'hinted-events',
+      key: 'agg_h',
+      type: MessageTypeNames.CorsOriginCreated,
+      value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 },
+      created_at: new Date(),
+    });
+    await collection.insertOne({ _id: 'agg_h' as never, has_outbox: true, outbox: [entry('evt-h1')] });
+    const source = createMongoOutboxSource(collection);
+    let scans = 0;
+    const counted = { ...source, pending: (limit: number) => (scans++, source.pending(limit)) };
+    const relay = createOutboxRelay({ publisher, sources: [counted], logger });
+    relay.wake([{ source: source.name, docId: 'agg_h' }]);
+    const [message] = await readTopic('hinted-events', 1);
+    expect(message?.headers[HEADERS.id]).toBe('evt-h1');
+    await waitFor(async () => ((await collection.findOne({ _id: 'agg_h' as never }))?.['has_outbox'] === false ? true : undefined), { what: 'outbox cleared' });
+    expect(scans).toBe(0);
+    await relay.stop();
   });
 });

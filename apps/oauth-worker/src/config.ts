@@ -12,7 +12,8 @@ const schema = Type.Object({
   HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
   PARTITIONS_CONCURRENCY: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
-  OUTBOX_INTERVAL_MS: Type.Integer({ default: 1000, minimum: 50 }),
+  /** The safety-net sweep for events a crash left unpublished; events normally go out right after their write. */
+  OUTBOX_INTERVAL_MS: Type.Integer({ default: 5000, minimum: 50 }),
   KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
 });
 

@@ -8,6 +8,7 @@ import {
   type CommandResultStore,
   type ConsumerHandle,
   type KafkaClient,
+  type OutboxHint,
   type ReplyTransport,
 } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
@@ -58,11 +59,12 @@ export function createWorker(deps: WorkerDeps): Worker {
   function command<T extends OAuthCommand>(type: T) {
     const handler = commandHandlers[type] as (d: HandlerDeps, m: Parameters<(typeof commandHandlers)[T]>[1]) => Promise<unknown>;
     return processor.wrap<T>(async (message) => {
+      const touched: OutboxHint[] = [];
       try {
-        return await handler(handlerDeps, message);
+        return await handler({ ...handlerDeps, touched: (source, docId) => touched.push({ source, docId }) }, message);
       } finally {
-        // Events written with the change (or with a revocation before an error) go out right away.
-        relay.wake();
+        // Events written with the change (or with a revocation before an error) go out right away, read by id.
+        if (touched.length > 0) relay.wake(touched);
       }
     });
   }

@@ -13,5 +13,5 @@ export type { CommandBus, CommandReply, ReplyTransport } from './command-bus.js'
 export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay } from './outbox-relay.js';
-export type { OutboxRelay, OutboxSource, OutboxEntry } from './outbox-relay.js';
+export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';
 export { backoffDelay } from './backoff.js';

@@ -19,13 +19,24 @@ export interface OutboxSource {
   pending(limit: number): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
   /** Removes exactly these entries (as returned by `pending`). */
   acknowledge(docId: string, entries: OutboxEntry[]): Promise<void>;
+  /** The pending entries of these documents only (primary-key lookups: no scan). */
+  pendingIn?(docIds: string[]): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
+}
+
+/** A document known to have just received outbox entries. */
+export interface OutboxHint {
+  source: string;
+  docId: string;
 }
 
 export interface OutboxRelay {
   /** Publish what is pending now (called right after a write, so events do not wait for the sweep). */
   flush(): Promise<number>;
-  /** Asks for a drain soon without waiting for it (many callers coalesce into one drain). */
-  wake(): void;
+  /**
+   * Asks for a drain soon without waiting for it (many callers coalesce into one drain). With hints, only
+   * those documents are read (by id); the periodic sweep still covers anything a crash left behind.
+   */
+  wake(hints?: OutboxHint[]): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -73,6 +84,46 @@ export function createOutboxRelay(options: {
     return published;
   }
 
+  async function publishAndAcknowledge(source: OutboxSource, docs: Array<{ docId: string; entries: OutboxEntry[] }>): Promise<number> {
+    if (docs.length === 0) return 0;
+    await options.publisher.publishMany(
+      docs.flatMap((d) =>
+        d.entries.map((e) => ({ topic: e.topic, key: e.key, type: e.type, value: e.value as never, id: e.id, headers: e.headers ?? {} })),
+      ),
+    );
+    let published = 0;
+    for (const d of docs) {
+      await source.acknowledge(d.docId, d.entries);
+      published += d.entries.length;
+    }
+    return published;
+  }
+
+  const hinted = new Map<string, Set<string>>();
+  let hintedRun: Promise<void> | undefined;
+
+  /** Drains hinted documents only, one run at a time; hints arriving meanwhile join the next run. */
+  async function drainHinted(): Promise<void> {
+    while (hinted.size > 0) {
+      const batch = [...hinted.entries()];
+      hinted.clear();
+      for (const [name, ids] of batch) {
+        const source = options.sources.find((s) => s.name === name);
+        if (!source?.pendingIn) continue;
+        await publishAndAcknowledge(source, await source.pendingIn([...ids]));
+      }
+    }
+  }
+
+  function scheduleHinted(): void {
+    hintedRun ??= drainHinted()
+      .catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'))
+      .finally(() => {
+        hintedRun = undefined;
+        if (hinted.size > 0) scheduleHinted();
+      });
+  }
+
   async function flush(): Promise<number> {
     if (inFlight) {
       again = true;
@@ -91,8 +142,18 @@ export function createOutboxRelay(options: {
 
   return {
     flush,
-    wake() {
-      flush().catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'));
+    wake(hints) {
+      const usable = hints?.filter((h) => options.sources.some((s) => s.name === h.source && s.pendingIn));
+      if (!usable || usable.length === 0 || usable.length !== hints?.length) {
+        flush().catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'));
+        return;
+      }
+      for (const h of usable) {
+        let ids = hinted.get(h.source);
+        if (!ids) hinted.set(h.source, (ids = new Set()));
+        ids.add(h.docId);
+      }
+      scheduleHinted();
     },
     start() {
       const tick = () => {
@@ -109,6 +170,7 @@ export function createOutboxRelay(options: {
       timer = undefined;
       if (t) clearTimeout(t);
       await inFlight?.catch(() => undefined);
+      await hintedRun;
     },
   };
 }

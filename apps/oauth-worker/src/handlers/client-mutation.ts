@@ -1,6 +1,7 @@
 import { NotFoundError, UnavailableError } from '@platform/errors';
 import type { StoredOutboxEntry } from '@platform/mongo';
-import type { OAuthClientDoc, OAuthStore } from '@platform/oauth';
+import type { OAuthClientDoc } from '@platform/oauth';
+import type { HandlerDeps } from './deps.js';
 
 export interface ClientChange {
   set: Partial<Omit<OAuthClientDoc, '_id' | 'version' | 'outbox' | 'has_outbox'>>;
@@ -13,11 +14,12 @@ export interface ClientChange {
  * all. `decide` returns null when there is nothing to do (a replay, or no difference).
  */
 export async function mutateClient(
-  store: OAuthStore,
+  deps: HandlerDeps,
   clientId: string,
   ownerUserId: string | null,
   decide: (client: OAuthClientDoc) => ClientChange | null,
 ): Promise<OAuthClientDoc> {
+  const { store } = deps;
   for (let attempt = 0; attempt < 5; attempt++) {
     const client = await store.getClient(clientId);
     if (!client || (ownerUserId !== null && client.owner_user_id !== ownerUserId)) {
@@ -33,7 +35,10 @@ export async function mutateClient(
         ...(change.events.length > 0 ? { $push: { outbox: { $each: change.events } } } : {}),
       },
     );
-    if (result.modifiedCount === 1) return { ...client, ...change.set, version: client.version + 1, updated_at: now };
+    if (result.modifiedCount === 1) {
+      if (change.events.length > 0) deps.touched?.(store.models.Client.collection.collectionName, clientId);
+      return { ...client, ...change.set, version: client.version + 1, updated_at: now };
+    }
   }
   throw new UnavailableError('client_busy', 'The client is being changed concurrently; try again.');
 }

@@ -78,6 +78,7 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
   };
   try {
     await deps.store.models.Client.create(doc);
+    deps.touched?.(deps.store.models.Client.collection.collectionName, doc._id);
     return presentClient(doc);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
@@ -97,7 +98,7 @@ export async function updateClient(deps: HandlerDeps, message: Msg<'UpdateClient
     redirectUris: v.redirect_uris,
     scopes: v.scopes,
   });
-  const client = await mutateClient(deps.store, v.client_id, v.owner_user_id, (current) => {
+  const client = await mutateClient(deps, v.client_id, v.owner_user_id, (current) => {
     const before = reviewed(current);
     const after: ReviewedFields = { ...input };
     const changed = (Object.keys(before) as (keyof ReviewedFields)[]).filter(
@@ -146,7 +147,7 @@ export async function updateClient(deps: HandlerDeps, message: Msg<'UpdateClient
 
 export async function reviewClient(deps: HandlerDeps, message: Msg<'ReviewClient'>) {
   const v = message.value;
-  const client = await mutateClient(deps.store, v.client_id, null, (current) => {
+  const client = await mutateClient(deps, v.client_id, null, (current) => {
     if (current.status !== 'pending') {
       // A redelivered review that already took effect is a replay, not a conflict.
       if (current.status === v.decision && current.reviewed_by === v.reviewer_user_id) return null;
@@ -177,7 +178,7 @@ export const MAX_ACTIVE_SECRETS = 2;
 
 export async function generateClientSecret(deps: HandlerDeps, message: Msg<'GenerateClientSecret'>) {
   const v = message.value;
-  const client = await mutateClient(deps.store, v.client_id, v.owner_user_id, (current) => {
+  const client = await mutateClient(deps, v.client_id, v.owner_user_id, (current) => {
     if (current.kind !== 'confidential') {
       throw new InputError('public_client', 'Public clients authenticate with PKCE and have no secrets.');
     }
@@ -204,7 +205,7 @@ export async function generateClientSecret(deps: HandlerDeps, message: Msg<'Gene
 
 export async function revokeClientSecret(deps: HandlerDeps, message: Msg<'RevokeClientSecret'>) {
   const v = message.value;
-  const client = await mutateClient(deps.store, v.client_id, v.owner_user_id, (current) => {
+  const client = await mutateClient(deps, v.client_id, v.owner_user_id, (current) => {
     // Already gone (or a replay): revocation is idempotent.
     if (!current.secrets.some((s) => s.id === v.secret_id)) return null;
     return {

@@ -28,5 +28,6 @@ export async function revokeGrant(deps: HandlerDeps, grantId: string, reason: st
       },
     );
   }
+  deps.touched?.(deps.store.models.Grant.collection.collectionName, grantId);
   await deps.revocations.revoke(grantId);
 }

@@ -62,11 +62,14 @@ export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'Is
   return { expires_at: v.expires_at };
 }
 
-async function insertIgnoringReplay(create: () => Promise<unknown>): Promise<void> {
+/** Inserts, or returns false when the document is already there (a replay). */
+async function insertIgnoringReplay(create: () => Promise<unknown>): Promise<boolean> {
   try {
     await create();
+    return true;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
+    return false;
   }
 }
 
@@ -147,8 +150,11 @@ async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, ref
       }),
     ],
   };
-  await insertIgnoringReplay(() => deps.store.models.Grant.create(grant));
+  const created = await insertIgnoringReplay(() => deps.store.models.Grant.create(grant));
+  deps.touched?.(deps.store.models.Grant.collection.collectionName, grant._id);
   await insertIgnoringReplay(() => deps.store.models.RefreshToken.create(newRefreshToken(deps, refreshTokenHash, grant, now, [])));
+  if (created) return issued(grant);
+  // A replay: the grant may have been revoked since (a reuse of the code in between).
   const stored = await deps.store.getGrant(grant._id);
   if (!stored || stored.revoked_at) throw invalidCode();
   return issued(stored);
@@ -192,6 +198,7 @@ async function finishRefresh(deps: HandlerDeps, grant: GrantDoc, newHash: string
     occurred_at: now.getTime(),
   });
   await insertIgnoringReplay(() => deps.store.models.RefreshToken.create(newRefreshToken(deps, newHash, grant, now, [event])));
+  deps.touched?.(deps.store.models.RefreshToken.collection.collectionName, newHash);
   return issued(grant);
 }
 

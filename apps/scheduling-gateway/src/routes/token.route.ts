@@ -84,14 +84,17 @@ function codeExchange(params: TokenParams, clientId: string, secretHash: string 
     verifierDigest = pkceDigest(params.code_verifier);
     if (!verifierDigest) throw new InputError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
   }
+  const codeHash = deps.credentials.hashCode(code);
   return {
     topic: OAUTH_TOPICS.commands,
-    key: clientId,
+    // Keyed by the code, not the client: one busy client's token requests spread over partitions (the code
+    // and refresh-token claims are compare-and-set, so they need no ordering).
+    key: codeHash,
     type: MessageTypeNames.ExchangeAuthorizationCode,
     value: {
       client_id: clientId,
       client_secret_hash: secretHash,
-      code_hash: deps.credentials.hashCode(code),
+      code_hash: codeHash,
       redirect_uri: redirectUri,
       code_verifier_digest: verifierDigest,
       refresh_token_hash: refreshTokenHash,
@@ -104,14 +107,15 @@ function codeExchange(params: TokenParams, clientId: string, secretHash: string 
 
 function refresh(params: TokenParams, clientId: string, secretHash: string | null, newRefreshTokenHash: string, deps: GatewayDeps) {
   const token = required(params, 'refresh_token');
+  const tokenHash = deps.credentials.hashRefreshToken(token);
   return {
     topic: OAUTH_TOPICS.commands,
-    key: clientId,
+    key: tokenHash,
     type: MessageTypeNames.RefreshAccessToken,
     value: {
       client_id: clientId,
       client_secret_hash: secretHash,
-      refresh_token_hash: deps.credentials.hashRefreshToken(token),
+      refresh_token_hash: tokenHash,
       new_refresh_token_hash: newRefreshTokenHash,
       requested_at: Date.now(),
     },
