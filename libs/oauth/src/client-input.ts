@@ -1,15 +1,9 @@
 import { InputError, type FieldIssue } from '@platform/errors';
-import { MAX_REDIRECT_URIS } from './client-review.js';
+import { MAX_REDIRECT_URIS, type ReviewedFields } from './client-review.js';
 import { isScope, type Scope } from './scopes.js';
 
-export interface ClientInput {
-  name: string;
-  logoUrl: string | null;
-  websiteUrl: string | null;
-  purpose: string;
-  redirectUris: string[];
-  scopes: string[];
-}
+/** What a developer enters for a client: exactly the fields that review looks at. */
+export type ClientInput = ReviewedFields;
 
 export const CLIENT_LIMITS = {
   name: 100,

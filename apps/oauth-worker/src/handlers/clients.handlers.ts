@@ -26,9 +26,11 @@ function reviewed(client: OAuthClientDoc): ReviewedFields {
   };
 }
 
-export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient'>) {
-  const v = message.value;
-  const input = validateClientInput({
+type ClientFields = Pick<Msg<'UpdateClient'>['value'], 'name' | 'logo_url' | 'website_url' | 'purpose' | 'redirect_uris' | 'scopes'>;
+
+/** The worker validates again what the page validated: commands are input too. */
+function validatedInput(v: ClientFields) {
+  return validateClientInput({
     name: v.name,
     logoUrl: v.logo_url,
     websiteUrl: v.website_url,
@@ -36,6 +38,11 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
     redirectUris: v.redirect_uris,
     scopes: v.scopes,
   });
+}
+
+export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient'>) {
+  const v = message.value;
+  const input = validatedInput(v);
   const now = new Date();
   const doc: OAuthClientDoc = {
     _id: v.client_id,
@@ -90,14 +97,7 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
 
 export async function updateClient(deps: HandlerDeps, message: Msg<'UpdateClient'>) {
   const v = message.value;
-  const input = validateClientInput({
-    name: v.name,
-    logoUrl: v.logo_url,
-    websiteUrl: v.website_url,
-    purpose: v.purpose,
-    redirectUris: v.redirect_uris,
-    scopes: v.scopes,
-  });
+  const input = validatedInput(v);
   const client = await mutateClient(deps, v.client_id, v.owner_user_id, (current) => {
     const before = reviewed(current);
     const after: ReviewedFields = { ...input };
