@@ -4,6 +4,7 @@ import { createUserDirectory, type SchedulingUserDoc, type UserDirectory } from 
 import { createCommandBus, createKafka, createPublisher, ensureTopics, type CommandBus, type KafkaClient, type Publisher } from '@platform/kafka';
 import { connectMongo, createMongoCommandResultStore, type MongoConnection } from '@platform/mongo';
 import {
+  NO_REACH,
   OAUTH_TOPICS,
   createAccessTokens,
   createBearerCheck,
@@ -14,8 +15,9 @@ import {
   type GrantRevocations,
   type OAuthCredentials,
   type OAuthStore,
+  type UserReach,
 } from '@platform/oauth';
-import { createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
+import { createFailureLimiter as createLoginLimiter, createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
 import { createSealer, generateId } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
@@ -24,6 +26,8 @@ import { createReviewMailer } from '../../apps/oauth-worker/src/review-mailer.js
 import { createWorker, type Worker } from '../../apps/oauth-worker/src/worker.js';
 import { buildApp } from '../../apps/scheduling-gateway/src/app.js';
 import { createFailureLimiter, type FailureLimits } from '../../apps/scheduling-gateway/src/failure-limiter.js';
+import { buildApp as buildWebApp } from '../../apps/scheduling-web/src/app.js';
+import { createRedisSessionStore } from '../../apps/scheduling-web/src/session.js';
 import { TEST_OAUTH_SECRETS, TEST_SECRETS } from './secrets.js';
 
 export interface OAuthStack {
@@ -55,6 +59,7 @@ const OAuthCommandTypes = {
   GenerateClientSecret: MessageTypeNames.GenerateClientSecret,
   RevokeClientSecret: MessageTypeNames.RevokeClientSecret,
   IssueAuthorizationCode: MessageTypeNames.IssueAuthorizationCode,
+  ExchangeAuthorizationCode: MessageTypeNames.ExchangeAuthorizationCode,
 } as const;
 
 export const TEST_PASSWORD = 'correct horse battery';
@@ -169,4 +174,29 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
       redis.disconnect();
     },
   };
+}
+
+export const WEB_URL = 'http://127.0.0.1:3000';
+
+/** scheduling-web on the stack's worker and stores (pages driven with inject, as a browser would). */
+export async function startOAuthWeb(stack: OAuthStack, options: { userReach?: (userId: string) => Promise<UserReach> } = {}): Promise<HttpApp> {
+  const web = await buildWebApp({
+    logger: createLogger({ name: `${stack.name}-web`, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }),
+    readiness: [],
+    sessionSecret: TEST_OAUTH_SECRETS.SESSION_SECRET,
+    store: stack.store,
+    users: stack.users,
+    userReach: options.userReach ?? (async () => NO_REACH),
+    commands: stack.commands,
+    credentials: stack.credentials,
+    sessions: createRedisSessionStore(stack.redis, { ttlSeconds: 3600, keyPrefix: `${stack.name}:web:session:` }),
+    loginFailures: createLoginLimiter(stack.redis, { windowSeconds: 60, namespace: `${stack.name}:web:login`, message: 'Too many failed logins.' }),
+    loginLimits: { perIp: 1000, perEmail: 1000 },
+    publicUrl: WEB_URL,
+    issuer: stack.issuer,
+    codeTtlSeconds: 120,
+    commandTimeoutMs: 20_000,
+  });
+  await web.ready();
+  return web;
 }

@@ -1,8 +1,9 @@
+import { Signer } from '@fastify/cookie';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import type { SchedulingUserDoc } from '@platform/identity';
-import { createOAuthCredentials, type OAuthClientDoc } from '@platform/oauth';
+import { createOAuthCredentials, NO_REACH, type OAuthClientDoc, type UserReach } from '@platform/oauth';
 import { createLogger } from '@platform/telemetry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
@@ -66,6 +67,7 @@ describe('scheduling web app', () => {
   let clients: Map<string, OAuthClientDoc>;
   let failNext: Error | null;
   let failures: Map<string, number>;
+  let reach: Map<string, UserReach>;
   const credentials = createOAuthCredentials('p'.repeat(32));
   const users = new Map([
     ['usr_dev', user('usr_dev')],
@@ -76,6 +78,7 @@ describe('scheduling web app', () => {
     sent = [];
     failNext = null;
     failures = new Map();
+    reach = new Map();
     clients = new Map([['cal_client_1', client()]]);
     const sessions = new Map<string, Session>();
     const sessionStore: SessionStore = {
@@ -112,6 +115,7 @@ describe('scheduling web app', () => {
           return {};
         },
       },
+      userReach: async (userId) => reach.get(userId) ?? NO_REACH,
       credentials,
       sessions: sessionStore,
       loginFailures: {
@@ -218,6 +222,63 @@ describe('scheduling web app', () => {
     expect(sent.map((s) => s.type)).toEqual([MessageTypeNames.CreateClient]);
   });
 
+  it('refuses every other form post without a valid CSRF token, changing nothing', async () => {
+    clients.set('cal_client_2', client({ _id: 'cal_client_2', status: 'pending' }));
+    clients.set('cal_client_1', client({ secrets: [{ id: 'sec_1', hash: 'h', hint: 'abcd', created_at: new Date() }] }));
+    const dev = new Jar();
+    await logIn(dev, 'usr_dev@example.com');
+    const admin = new Jar();
+    await logIn(admin, 'usr_admin@example.com');
+    const consent = { client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 's', decision: 'allow' };
+    const edit = { name: 'Renamed', purpose: 'Sync', redirect_uris: CALLBACK, scopes: 'BOOKING_READ' };
+    const posts: [string, Jar, string, Record<string, string>][] = [
+      ['consent', dev, '/auth/oauth2/authorize', consent],
+      ['admin review', admin, '/settings/admin/oauth/cal_client_2/review', { decision: 'rejected', reason: 'no' }],
+      ['secret generation', dev, '/settings/developer/oauth/cal_client_1/secrets', {}],
+      ['secret revocation', dev, '/settings/developer/oauth/cal_client_1/secrets/sec_1/revoke', {}],
+      ['client edit', dev, '/settings/developer/oauth/cal_client_1', edit],
+      ['logout', dev, '/logout', {}],
+    ];
+    const otherSessionToken = await csrfOf(admin);
+    for (const [what, jar, url, form] of posts) {
+      for (const token of [undefined, '', 'guess', what === 'admin review' ? await csrfOf(dev) : otherSessionToken]) {
+        const response = await post(jar, url, token === undefined ? form : { ...form, _csrf: token });
+        expect({ what, token, status: response.statusCode }).toEqual({ what, token, status: 403 });
+        expect(response.body).toContain('Invalid or missing CSRF token.');
+        expect(response.headers.location).toBeUndefined();
+        expect(response.body).not.toContain('cal_secret_');
+      }
+    }
+    expect(sent).toEqual([]);
+    // Logout was refused too: both sessions still work.
+    for (const jar of [dev, admin]) {
+      expect((await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } })).statusCode).toBe(200);
+    }
+  });
+
+  it('refuses unsigned and forged session cookies', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const signed = decodeURIComponent(jar.cookies.get('sid')!);
+    const sid = signed.slice(0, signed.lastIndexOf('.'));
+    const page = (cookie: string) => app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie } });
+    expect((await page(jar.header())).statusCode).toBe(200);
+    const csrf = await csrfOf(jar);
+    for (const cookie of [`sid=${encodeURIComponent(sid)}`, `sid=${encodeURIComponent(new Signer('x'.repeat(32)).sign(sid))}`]) {
+      const refused = await page(cookie);
+      expect(refused.statusCode).toBe(303);
+      expect(refused.headers.location).toBe(`/login?return_to=${encodeURIComponent('/settings/developer/oauth')}`);
+      const forged = await app.inject({
+        method: 'POST',
+        url: '/settings/developer/oauth/cal_client_1/secrets',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ _csrf: csrf }).toString(),
+      });
+      expect(forged.statusCode).toBe(403);
+    }
+    expect(sent).toEqual([]);
+  });
+
   it('registers a confidential client and shows its secret once; form errors come back with the values', async () => {
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
@@ -243,7 +304,7 @@ describe('scheduling web app', () => {
     expect(sent[1]!.value).toMatchObject({ secret_hash: credentials.hashClientSecret(secret!), hint: secret!.slice(-4) });
   });
 
-  it('shows the owner the client page, escaped, and others a 404; the 2-secret limit is a 409 page', async () => {
+  it('shows the owner the client page, escaped, and others a 404; renders the worker\'s 2-secret conflict as a 409 page', async () => {
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
     const page = await app.inject({ method: 'GET', url: '/settings/developer/oauth/cal_client_1', headers: { cookie: jar.header() } });
@@ -326,6 +387,64 @@ describe('scheduling web app', () => {
         value: expect.objectContaining({ code_hash: credentials.hashCode(code), client_id: 'cal_client_1', user_id: 'usr_dev', scopes: ['BOOKING_READ'], code_challenge: null }),
       },
     ]);
+  });
+
+  it('lists the requested scopes in words on the consent page, and only those', async () => {
+    clients.set('cal_client_1', client({ scopes: ['BOOKING_READ', 'BOOKING_WRITE', 'SCHEDULE_READ'] }));
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const params = new URLSearchParams({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ,BOOKING_WRITE' });
+    const page = await app.inject({ method: 'GET', url: `/auth/oauth2/authorize?${params.toString()}`, headers: { cookie: jar.header() } });
+    expect(page.statusCode).toBe(200);
+    const items = [...page.body.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]);
+    expect(items).toEqual(['View your bookings (<code>BOOKING_READ</code>)', 'Create, edit and delete your bookings (<code>BOOKING_WRITE</code>)']);
+  });
+
+  it('redirects with access_denied when the user lacks permission for the requested scopes, on the page and on the post', async () => {
+    clients.set('cal_client_1', client({ scopes: ['BOOKING_READ', 'TEAM_PROFILE_READ'] }));
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const params = { client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ TEAM_PROFILE_READ', state: 's9' };
+    const authorize = () => app.inject({ method: 'GET', url: `/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`, headers: { cookie: jar.header() } });
+    const refused = await authorize();
+    expect(refused.statusCode).toBe(303);
+    const back = new URL(refused.headers.location as string);
+    expect(back.origin + back.pathname).toBe('https://client.example.com/cb');
+    expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('iss'), back.searchParams.get('code')]).toEqual([
+      'access_denied',
+      's9',
+      ISSUER,
+      null,
+    ]);
+    expect(back.searchParams.get('error_description')).toContain('TEAM_PROFILE_READ');
+    const posted = await post(jar, '/auth/oauth2/authorize', { ...params, _csrf: await csrfOf(jar), decision: 'allow' });
+    expect(new URL(posted.headers.location as string).searchParams.get('error')).toBe('access_denied');
+    expect(sent).toEqual([]);
+
+    reach.set('usr_dev', { teams: true, organizations: false });
+    const consent = await authorize();
+    expect(consent.statusCode).toBe(200);
+    expect(consent.body).toContain('View team profiles');
+  });
+
+  it('redirects a public client that omits code_challenge_method like one that sends plain', async () => {
+    clients.set('cal_client_1', client({ kind: 'public' }));
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+    const authorize = (extra: Record<string, string>) =>
+      app.inject({
+        method: 'GET',
+        url: `/auth/oauth2/authorize?${new URLSearchParams({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 'p', code_challenge: challenge, ...extra }).toString()}`,
+        headers: { cookie: jar.header() },
+      });
+    for (const extra of [{}, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
+      const refused = await authorize(extra);
+      expect(refused.statusCode).toBe(303);
+      const back = new URL(refused.headers.location as string).searchParams;
+      expect([back.get('error'), back.get('error_description'), back.get('state')]).toEqual(['invalid_request', 'code_challenge_method must be S256', 'p']);
+    }
+    expect((await authorize({ code_challenge_method: 'S256' })).statusCode).toBe(200);
   });
 
   it('renders unknown routes as an HTML 404 with the security headers, and logs out', async () => {

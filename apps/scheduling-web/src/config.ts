@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Type, commonEnv, createConfigLoader, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import { MAX_CODE_TTL_SECONDS } from '@platform/oauth';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -14,7 +15,7 @@ const schema = Type.Object({
   SESSION_SECRET: Type.String({ minLength: 32 }),
   /** Pepper of the keyed hash of client secrets and authorization codes (the same as the worker's and gateway's). */
   OAUTH_SECRET_PEPPER: Type.String({ minLength: 32 }),
-  OAUTH_CODE_TTL_SECONDS: Type.Integer({ default: 120, minimum: 10, maximum: 600 }),
+  OAUTH_CODE_TTL_SECONDS: Type.Integer({ default: 120, minimum: 10, maximum: MAX_CODE_TTL_SECONDS }),
   SESSION_TTL_SECONDS: Type.Integer({ default: 28_800, minimum: 60 }),
   /** Failed logins allowed per client IP and per e-mail address in LOGIN_FAILURE_WINDOW_SECONDS. */
   LOGIN_FAILURES_PER_IP: Type.Integer({ default: 50, minimum: 1 }),

@@ -1,13 +1,15 @@
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
 import type { FailureCounter } from '@platform/redis';
-import type { OAuthCredentials, OAuthStore } from '@platform/oauth';
+import type { OAuthCredentials, OAuthStore, UserReach } from '@platform/oauth';
 import type { SessionStore } from './session.js';
 
 export interface WebDeps {
   /** The read model (oauth-worker owns the writes; the web app changes clients only through commands). */
   store: Pick<OAuthStore, 'getClient' | 'clientsOwnedBy' | 'clientsWithStatus'>;
   users: Pick<UserDirectory, 'authenticate' | 'get'>;
+  /** The teams and organizations a user belongs to: TEAM_ and ORG_ scopes need them (authorize "lacks permission"). */
+  userReach(userId: string): Promise<UserReach>;
   commands: Pick<CommandBus, 'send'>;
   credentials: OAuthCredentials;
   sessions: SessionStore;

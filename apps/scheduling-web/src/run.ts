@@ -2,7 +2,7 @@ import { configOrExit } from '@platform/config';
 import { createUserDirectory } from '@platform/identity';
 import { createCommandBus, createKafka, createPublisher, ensureTopics } from '@platform/kafka';
 import { connectMongo, pingMongo } from '@platform/mongo';
-import { OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import { NO_REACH, OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
 import { createFailureLimiter, createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { buildApp } from './app.js';
@@ -31,6 +31,9 @@ export async function run(telemetry: Telemetry): Promise<void> {
     logger,
     store: createOAuthStore(mongo),
     users: createUserDirectory(mongo),
+    // No teams or organizations exist yet (the scheduling model that adds them will answer here), so no user
+    // can grant TEAM_ or ORG_ scopes: such requests are redirected with access_denied.
+    userReach: async () => NO_REACH,
     commands,
     credentials: createOAuthCredentials(cfg.secretPepper),
     sessions: createRedisSessionStore(redis, { ttlSeconds: cfg.sessionTtlSeconds }),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SCOPE_REQUIRED_MESSAGE, decideAuthorize, errorRedirect, type AuthorizeClient } from './authorize-request.js';
-import { verifyPkce } from './pkce.js';
+import { pkceDigest } from './pkce.js';
 
 const confidential: AuthorizeClient = {
   id: 'client_1',
@@ -62,8 +62,32 @@ describe('authorization request', () => {
       kind: 'consent',
       codeChallenge: challenge,
     });
-    expect(verifyPkce(verifier, challenge)).toBe(true);
-    expect(verifyPkce(`${verifier}x`, challenge)).toBe(false);
+    expect(pkceDigest(verifier)).toBe(challenge);
+    expect(pkceDigest('too-short')).toBeNull();
+  });
+
+  it('reads an absent code_challenge_method as plain (RFC 7636 4.3) and refuses it the same way', () => {
+    const plain = { kind: 'redirect_error', error: 'invalid_request', description: 'code_challenge_method must be S256', state: 'xyz' };
+    const pub = { ...confidential, kind: 'public' as const };
+    expect(decideAuthorize(pub, { ...base, code_challenge: challenge })).toEqual({ ...plain, redirectUri: base.redirect_uri });
+    expect(decideAuthorize(confidential, { ...base, code_challenge: challenge })).toEqual({ ...plain, redirectUri: base.redirect_uri });
+  });
+
+  it('redirects access_denied with state when the user lacks permission for TEAM_ or ORG_ scopes', () => {
+    const teams = { ...confidential, scopes: ['BOOKING_READ', 'TEAM_PROFILE_READ', 'ORG_BOOKING_READ'] };
+    const denied = { kind: 'redirect_error', error: 'access_denied', state: 'xyz', description: expect.stringContaining('lacks permission') };
+    expect(decideAuthorize(teams, { ...base, scope: 'BOOKING_READ TEAM_PROFILE_READ' })).toMatchObject(denied);
+    expect(decideAuthorize(teams, { ...base, scope: 'TEAM_PROFILE_READ' }, { teams: true, organizations: false })).toMatchObject({ kind: 'consent' });
+    expect(decideAuthorize(teams, { ...base, scope: 'TEAM_PROFILE_READ' }, { teams: false, organizations: true })).toMatchObject({ kind: 'consent' });
+    expect(decideAuthorize(teams, { ...base, scope: 'ORG_BOOKING_READ' }, { teams: true, organizations: false })).toMatchObject({
+      ...denied,
+      description: expect.stringContaining('ORG_BOOKING_READ'),
+    });
+    // Legacy clients skip the client's scope check, not the user's permission.
+    expect(decideAuthorize({ ...confidential, scopes: [] }, { ...base, scope: 'TEAM_PROFILE_READ' })).toMatchObject(denied);
+    // User-level scopes need no membership; request errors come before the permission check.
+    expect(decideAuthorize(confidential, base)).toMatchObject({ kind: 'consent' });
+    expect(decideAuthorize(teams, { ...base, scope: 'TEAM_PROFILE_READ NOPE' })).toMatchObject({ error: 'invalid_scope' });
   });
 
   it('accepts spaces and commas and echoes state on error redirects', () => {

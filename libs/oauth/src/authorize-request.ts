@@ -1,5 +1,6 @@
 import { isValidCodeChallenge } from './pkce.js';
 import { isLegacyScopeSet, isScope, splitScopeList, type Scope } from './scopes.js';
+import { scopesBeyondUser, NO_REACH, type UserReach } from './user-reach.js';
 import type { ClientStatus } from './client-review.js';
 
 export interface AuthorizeClient {
@@ -21,12 +22,12 @@ export interface AuthorizeParams {
 
 /**
  * Outcomes of an authorization request, in the spec's order. Errors about the client or the redirect URI are
- * shown on the page (never redirected: that would be an open redirect); errors about the request itself go
- * back to the now-trusted redirect URI with `error` and `state`.
+ * shown on the page (never redirected: that would be an open redirect); errors about the request itself, and
+ * a user who lacks permission to grant it, go back to the now-trusted redirect URI with `error` and `state`.
  */
 export type AuthorizeDecision =
   | { kind: 'show_error'; message: string }
-  | { kind: 'redirect_error'; redirectUri: string; error: 'invalid_scope' | 'invalid_request'; description: string; state?: string }
+  | { kind: 'redirect_error'; redirectUri: string; error: 'invalid_scope' | 'invalid_request' | 'access_denied'; description: string; state?: string }
   | {
       kind: 'consent';
       client: AuthorizeClient;
@@ -40,7 +41,8 @@ export type AuthorizeDecision =
 export const SCOPE_REQUIRED_MESSAGE = 'scope parameter is required for this OAuth client';
 export const MAX_PARAM_LENGTH = 2048;
 
-export function decideAuthorize(client: AuthorizeClient | null, params: AuthorizeParams): AuthorizeDecision {
+/** `reach` is what the logged-in user can give access to beyond their own account (none unless told). */
+export function decideAuthorize(client: AuthorizeClient | null, params: AuthorizeParams, reach: UserReach = NO_REACH): AuthorizeDecision {
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === 'string' && value.length > MAX_PARAM_LENGTH) {
       return { kind: 'show_error', message: `The ${name} parameter is too long.` };
@@ -81,12 +83,23 @@ export function decideAuthorize(client: AuthorizeClient | null, params: Authoriz
     if (!params.code_challenge) {
       return withState({ kind: 'redirect_error' as const, redirectUri, error: 'invalid_request' as const, description: 'code_challenge is required for public clients' });
     }
-    if ((params.code_challenge_method ?? 'S256') !== 'S256') {
+    // RFC 7636 4.3: an absent method means `plain`, which is refused like an explicit one.
+    if (params.code_challenge_method !== 'S256') {
       return withState({ kind: 'redirect_error' as const, redirectUri, error: 'invalid_request' as const, description: 'code_challenge_method must be S256' });
     }
     if (!isValidCodeChallenge(params.code_challenge)) {
       return withState({ kind: 'redirect_error' as const, redirectUri, error: 'invalid_request' as const, description: 'code_challenge must be a base64url SHA-256 digest' });
     }
+  }
+  // The spec's last row: a user who lacks permission is redirected with an error, like one who denies.
+  const ungrantable = scopesBeyondUser(requested as Scope[], reach);
+  if (ungrantable.length > 0) {
+    return withState({
+      kind: 'redirect_error' as const,
+      redirectUri,
+      error: 'access_denied' as const,
+      description: `The user lacks permission to grant ${ungrantable.join(', ')}: they belong to no team or organization these scopes reach.`,
+    });
   }
   const decision: AuthorizeDecision = { kind: 'consent', client, redirectUri, scopes: requested as Scope[], legacy };
   if (params.state !== undefined) decision.state = params.state;

@@ -4,6 +4,8 @@ import { generateSecret, hashSecret, safeEqual } from '@platform/secrets';
 export const CLIENT_SECRET_PREFIX = 'cal_secret_';
 export const REFRESH_TOKEN_PREFIX = 'cal_rt_';
 export const CODE_PREFIX = 'cal_code_';
+/** RFC 6749 4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED." */
+export const MAX_CODE_TTL_SECONDS = 600;
 
 /**
  * Machine secrets (client secrets, codes, refresh tokens) are long random strings, so a keyed fast hash

@@ -3,12 +3,14 @@ export { changeNeedsReview, statusAfterChange, MAX_REDIRECT_URIS } from './clien
 export type { ClientStatus, ReviewedFields } from './client-review.js';
 export { decideAuthorize, errorRedirect, SCOPE_REQUIRED_MESSAGE, MAX_PARAM_LENGTH } from './authorize-request.js';
 export type { AuthorizeClient, AuthorizeDecision, AuthorizeParams } from './authorize-request.js';
-export { verifyPkce, isValidCodeChallenge, pkceDigest } from './pkce.js';
+export { isValidCodeChallenge, pkceDigest } from './pkce.js';
+export { scopesBeyondUser, NO_REACH } from './user-reach.js';
+export type { UserReach } from './user-reach.js';
 export { createAccessTokens, ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 export type { AccessTokens, AccessTokenClaims } from './access-tokens.js';
 export { validateClientInput, redirectUriProblem, CLIENT_LIMITS } from './client-input.js';
 export type { ClientInput } from './client-input.js';
-export { createOAuthCredentials, matchesAnySecret, derivedId, CLIENT_SECRET_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX } from './credentials.js';
+export { createOAuthCredentials, matchesAnySecret, derivedId, CLIENT_SECRET_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX, MAX_CODE_TTL_SECONDS } from './credentials.js';
 export type { OAuthCredentials } from './credentials.js';
 export { createOAuthStore, oauthModels, oauthEvent } from './store.js';
 export type { OAuthStore, OAuthModels, OAuthClientDoc, AuthorizationCodeDoc, GrantDoc, RefreshTokenDoc, ClientKind, ClientSecretEntry } from './store.js';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { safeEqual } from '@platform/secrets';
 
 /** RFC 7636: verifier is 43–128 characters of [A-Z a-z 0-9 - . _ ~]. */
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -9,14 +8,10 @@ export function isValidCodeChallenge(challenge: string): boolean {
   return CHALLENGE.test(challenge);
 }
 
-/** S256 only: `plain` is refused everywhere (RFC 9700 2.1.1). */
-export function verifyPkce(verifier: string, challenge: string): boolean {
-  if (!VERIFIER.test(verifier)) return false;
-  const computed = createHash('sha256').update(verifier).digest('base64url');
-  return safeEqual(computed, challenge);
-}
-
-/** The S256 digest of a well-formed verifier (what the authorization request's code_challenge must equal), or null. */
+/**
+ * The S256 digest of a well-formed verifier (what the authorization request's code_challenge must equal), or
+ * null. S256 only: `plain` is refused everywhere (RFC 9700 2.1.1); the worker compares digests (ADR 0007).
+ */
 export function pkceDigest(verifier: string): string | null {
   if (!VERIFIER.test(verifier)) return null;
   return createHash('sha256').update(verifier).digest('base64url');

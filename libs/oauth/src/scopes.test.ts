@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '@platform/errors';
-import { grants, isLegacyScopeSet, parseScopes, splitScopeList } from './scopes.js';
+import { grants, isLegacyScopeSet, isScope, splitScopeList } from './scopes.js';
 
 describe('scopes', () => {
   it('splits on spaces and commas', () => {
@@ -9,9 +8,9 @@ describe('scopes', () => {
     expect(splitScopeList(' BOOKING_READ, BOOKING_WRITE  BOOKING_READ ')).toEqual(['BOOKING_READ', 'BOOKING_WRITE']);
   });
 
-  it('refuses values that are not scopes at all', () => {
-    expect(() => parseScopes('BOOKING_READ NOT_A_SCOPE')).toThrow(InputError);
-    expect(() => parseScopes('booking_read')).toThrow(/not a recognized scope: booking_read/);
+  it('recognizes only the catalogue\'s values, case-sensitively', () => {
+    expect(['BOOKING_READ', 'READ_PROFILE', 'TEAM_MEMBERSHIP_WRITE', 'ORG_PROFILE_READ'].every(isScope)).toBe(true);
+    expect(['booking_read', 'NOT_A_SCOPE', 'ORG_MEMBERSHIP_READ', ''].some(isScope)).toBe(false);
   });
 
   it('treats no scopes, or only READ_BOOKING/READ_PROFILE, as legacy', () => {

@@ -1,5 +1,3 @@
-import { InputError } from '@platform/errors';
-
 /** User-level scopes (the real scheduling service's list). */
 export const USER_SCOPES = [
   'EVENT_TYPE_READ',
@@ -54,16 +52,6 @@ export function isScope(value: string): value is Scope {
 /** Scope parameters are separated by spaces or by commas (`A B`, `A,B`, even `A, B`). */
 export function splitScopeList(value: string): string[] {
   return [...new Set(value.split(/[\s,]+/).filter((s) => s.length > 0))];
-}
-
-/** Parses a list of known scopes, or throws naming the values that are not scopes at all. */
-export function parseScopes(value: string): Scope[] {
-  const values = splitScopeList(value);
-  const unknown = values.filter((v) => !isScope(v));
-  if (unknown.length > 0) {
-    throw new InputError('invalid_scope', `The requested scope is not a recognized scope: ${unknown.join(', ')}.`);
-  }
-  return values as Scope[];
 }
 
 /** Legacy: no scopes at all, or only READ_BOOKING and/or READ_PROFILE. */

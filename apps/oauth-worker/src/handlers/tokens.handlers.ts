@@ -7,6 +7,7 @@ import {
   derivedId,
   isLegacyScopeSet,
   isScope,
+  MAX_CODE_TTL_SECONDS,
   oauthEvent,
   type AuthorizationCodeDoc,
   type GrantDoc,
@@ -40,6 +41,9 @@ export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'Is
     throw new InputError('invalid_scope', 'The requested scopes are not allowed for this client.');
   }
   if (client.kind === 'public' && !v.code_challenge) throw new InputError('invalid_request', 'Public clients must use PKCE.');
+  const now = new Date();
+  // The worker owns code lifetime: whatever the sender asks, a code dies within MAX_CODE_TTL_SECONDS.
+  const expiresAt = Math.min(v.expires_at, now.getTime() + MAX_CODE_TTL_SECONDS * 1000);
   const doc: AuthorizationCodeDoc = {
     _id: v.code_hash,
     client_id: client._id,
@@ -48,8 +52,8 @@ export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'Is
     scopes: v.scopes,
     legacy,
     code_challenge: v.code_challenge,
-    created_at: new Date(),
-    expires_at: new Date(v.expires_at),
+    created_at: now,
+    expires_at: new Date(expiresAt),
     used_at: null,
     used_for: null,
     grant_id: null,
@@ -59,7 +63,7 @@ export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'Is
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error; // a replay of the same command
   }
-  return { expires_at: v.expires_at };
+  return { expires_at: expiresAt };
 }
 
 /** Inserts, or returns false when the document is already there (a replay). */

@@ -26,13 +26,13 @@ type Outcome =
 export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
   const commands = createOAuthCommands(deps);
 
-  async function decide(fields: Fields): Promise<Outcome> {
+  async function decide(fields: Fields, userId: string): Promise<Outcome> {
     const read = readAuthorizeParams(fields);
     if ('error' in read) return { kind: 'show_error', message: read.error };
     const { params } = read;
     const doc = params.client_id ? await deps.store.getClient(params.client_id) : null;
     const client = doc && { id: doc._id, status: doc.status, kind: doc.kind, redirectUris: doc.redirect_uris, scopes: doc.scopes };
-    const decision = decideAuthorize(client, params);
+    const decision = decideAuthorize(client, params, await deps.userReach(userId));
     return decision.kind === 'consent' ? { ...decision, doc: doc!, params } : decision;
   }
 
@@ -59,7 +59,7 @@ export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
   }
 
   app.get(AUTHORIZE_PATH, { preHandler: auth.requireUser }, async (request, reply) => {
-    const consent = settle(request, reply, await decide(fieldsOf(request.query)));
+    const consent = settle(request, reply, await decide(fieldsOf(request.query), auth.viewer(request)!.user._id));
     if (!consent) return reply;
     const source = formActionSource(consent.redirectUri);
     const page = consentPage({
@@ -76,7 +76,7 @@ export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
   app.post(AUTHORIZE_PATH, { preHandler: auth.requireUser }, async (request, reply) => {
     const viewer = auth.viewer(request)!;
     const fields = fieldsOf(request.body);
-    const consent = settle(request, reply, await decide(fields));
+    const consent = settle(request, reply, await decide(fields, viewer.user._id));
     if (!consent) return reply;
     const choice = textField(fields, 'decision');
     if (choice === 'deny') {
