@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs (cached) and starts the local dependencies on loopback, in parallel, and waits until each
 # one answers. Running it again while they run is a quick no-op.
-#   deploy/local/up.sh [kafka|ferretdb|redis|smtp ...]   (default: all four)
+#   deploy/local/up.sh [kafka|ferretdb|redis|smtp|s3|gcs ...]   (default: all six)
 # Exit 0 when all answer; otherwise non-zero, naming each component that failed with the tail of its log.
 # Then: eval "$(deploy/local/env.sh)"
 set -euo pipefail
@@ -10,7 +10,7 @@ COMPONENT=up
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 components=("$@")
-((${#components[@]})) || components=(kafka ferretdb redis smtp)
+((${#components[@]})) || components=(kafka ferretdb redis smtp s3 gcs)
 
 run_dir="$PLATFORM_STATE_DIR/up"
 mkdir -p "$run_dir"
@@ -18,7 +18,7 @@ start_all=$SECONDS
 
 declare -A component_of=()
 for c in "${components[@]}"; do
-  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, redis or smtp)"
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, redis, smtp, s3 or gcs)"
 done
 for c in "${components[@]}"; do
   "$DEPLOY_LOCAL_DIR/$c.sh" start >"$run_dir/$c.log.$$" 2>&1 &
@@ -62,6 +62,8 @@ for c in "${components[@]}"; do
       echo "  SMTP      SMTP_URL=smtp://$h:$PLATFORM_SMTP_PORT"
       echo "  Mailbox   MAILBOX_URL=http://$h:$PLATFORM_MAILBOX_PORT  (Mailpit web UI and /api/v1)"
       ;;
+    s3) echo "  S3        S3_URL=http://$h:$PLATFORM_S3_PORT  (S3Proxy, key $PLATFORM_S3_ACCESS_KEY_ID)" ;;
+    gcs) echo "  GCS       GCS_URL=http://$h:$PLATFORM_GCS_PORT  (fake-gcs-server)" ;;
   esac
 done
 # shellcheck disable=SC2016 # printed literally

@@ -10,6 +10,10 @@ export async function setup() {
   process.env['REDIS_URL'] = infra.redisUrl;
   process.env['SMTP_URL'] = infra.smtpUrl;
   process.env['MAILBOX_URL'] = infra.mailboxUrl;
+  process.env['S3_URL'] = infra.s3.url;
+  process.env['S3_ACCESS_KEY_ID'] = infra.s3.accessKeyId;
+  process.env['S3_SECRET_ACCESS_KEY'] = infra.s3.secretAccessKey;
+  process.env['GCS_URL'] = infra.gcsUrl;
 }
 
 export async function teardown() {

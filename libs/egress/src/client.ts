@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { isIP } from 'node:net';
+import { PayloadTooLargeError } from '@platform/errors';
 import type { EgressGuard } from './guard.js';
 
 export interface EgressRequest {
@@ -19,8 +20,19 @@ export interface EgressResponse {
   latencyMs: number;
 }
 
+export interface EgressDownload {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
 export interface EgressClient {
   send(req: EgressRequest): Promise<EgressResponse>;
+  /**
+   * GET of a user-given URL whose body is the point (an image to fetch): the whole body, or
+   * PayloadTooLargeError as soon as it passes `maxBodyBytes` (the rest is never read).
+   */
+  download(req: { url: string; timeoutMs: number; maxBodyBytes: number; headers?: Record<string, string> }): Promise<EgressDownload>;
   close(): Promise<void>;
 }
 
@@ -68,6 +80,35 @@ export function createEgressClient(guard: EgressGuard, options: { connections?: 
         body: Buffer.concat(chunks).toString('utf8'),
         latencyMs: Math.round(performance.now() - started),
       };
+    },
+    async download(req) {
+      const url = new URL(req.url);
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host) !== 0) guard.check(host, host);
+      const response = await request(url, {
+        method: 'GET',
+        headers: req.headers ?? {},
+        dispatcher: agent,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+        signal: AbortSignal.timeout(req.timeoutMs),
+      });
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
+        response.body.destroy();
+        throw new PayloadTooLargeError('download_too_large', `The file at the URL is larger than ${req.maxBodyBytes} bytes.`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > req.maxBodyBytes) {
+          response.body.destroy();
+          throw new PayloadTooLargeError('download_too_large', `The file at the URL is larger than ${req.maxBodyBytes} bytes.`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
     },
     close: () => agent.close(),
   };

@@ -8,6 +8,12 @@ export const testingConfig = createConfigLoader(
     REDIS_URL: commonEnv.REDIS_URL,
     SMTP_URL: Type.String({ default: 'smtp://127.0.0.1:1025', pattern: '^smtps?://' }),
     MAILBOX_URL: Type.String({ default: 'http://127.0.0.1:8025', pattern: '^https?://' }),
+    /** S3-compatible server (deploy/local: S3Proxy) and its one access key. */
+    S3_URL: Type.String({ default: 'http://127.0.0.1:9000', pattern: '^https?://' }),
+    S3_ACCESS_KEY_ID: Type.String({ default: 'AKIALOCALPLATFORM01' }),
+    S3_SECRET_ACCESS_KEY: Type.String({ default: 'local-platform-s3-secret-key' }),
+    /** GCS-compatible server (deploy/local: fake-gcs-server). */
+    GCS_URL: Type.String({ default: 'http://127.0.0.1:4443', pattern: '^https?://' }),
     /** `local` forces the deploy/local processes even where a Docker engine exists. */
     PLATFORM_TEST_INFRA: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('containers')])),
   }),
@@ -17,6 +23,8 @@ export const testingConfig = createConfigLoader(
     redisUrl: env.REDIS_URL,
     smtpUrl: env.SMTP_URL,
     mailboxUrl: env.MAILBOX_URL,
+    s3: { url: env.S3_URL, accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+    gcsUrl: env.GCS_URL,
     forceLocal: env.PLATFORM_TEST_INFRA === 'local',
   }),
 );

@@ -7,6 +7,9 @@ export interface Infra {
   redisUrl: string;
   smtpUrl: string;
   mailboxUrl: string;
+  /** S3-compatible server and the access key it accepts. */
+  s3: { url: string; accessKeyId: string; secretAccessKey: string };
+  gcsUrl: string;
   /** Stops what this harness started (containers); local processes are left to deploy/local. */
   stop(): Promise<void>;
 }
@@ -38,7 +41,8 @@ function dockerAvailable(): boolean {
 export async function startInfra(): Promise<Infra> {
   if (!dockerAvailable()) return { ...fromEnv(), stop: async () => undefined };
   const { GenericContainer, Wait } = await import('testcontainers');
-  const [kafka, mongo, redis, mail] = await Promise.all([
+  const s3Key = { accessKeyId: 'AKIALOCALPLATFORM01', secretAccessKey: 'local-platform-s3-secret-key' };
+  const [kafka, mongo, redis, mail, s3, gcs] = await Promise.all([
     new GenericContainer('apache/kafka:3.9.1')
       .withExposedPorts({ container: 9092, host: 19092 })
       .withEnvironment({
@@ -56,6 +60,11 @@ export async function startInfra(): Promise<Infra> {
     new GenericContainer('mongo:7').withExposedPorts(27017).start(),
     new GenericContainer('redis:7').withExposedPorts(6379).start(),
     new GenericContainer('axllent/mailpit:latest').withExposedPorts(1025, 8025).start(),
+    new GenericContainer('andrewgaul/s3proxy:latest')
+      .withEnvironment({ S3PROXY_AUTHORIZATION: 'aws-v2-or-v4', S3PROXY_IDENTITY: s3Key.accessKeyId, S3PROXY_CREDENTIAL: s3Key.secretAccessKey })
+      .withExposedPorts(80)
+      .start(),
+    new GenericContainer('fsouza/fake-gcs-server:latest').withCommand(['-scheme', 'http', '-port', '4443']).withExposedPorts(4443).start(),
   ]);
   return {
     kafkaBrokers: '127.0.0.1:19092',
@@ -63,8 +72,10 @@ export async function startInfra(): Promise<Infra> {
     redisUrl: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
     smtpUrl: `smtp://${mail.getHost()}:${mail.getMappedPort(1025)}`,
     mailboxUrl: `http://${mail.getHost()}:${mail.getMappedPort(8025)}`,
+    s3: { url: `http://${s3.getHost()}:${s3.getMappedPort(80)}`, ...s3Key },
+    gcsUrl: `http://${gcs.getHost()}:${gcs.getMappedPort(4443)}`,
     async stop() {
-      await Promise.all([kafka.stop(), mongo.stop(), redis.stop(), mail.stop()]);
+      await Promise.all([kafka.stop(), mongo.stop(), redis.stop(), mail.stop(), s3.stop(), gcs.stop()]);
     },
   };
 }

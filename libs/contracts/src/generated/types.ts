@@ -1,5 +1,44 @@
 // Generated from schemas/ by `npm run schemas:gen`. Do not edit.
 
+/** POST /shrink: compress an upload (already in the blob store under input_key) or the image at source_url into a new output. */
+export interface CompressImage {
+  output_id: string;
+  account_id: string;
+  /** Blob-store key of the uploaded bytes; large bodies never travel through Kafka. */
+  input_key: null | string;
+  source_url: null | string;
+  /** Decides the calendar month (UTC) the compression counts in, also when the command is redone later. */
+  requested_at: number;
+}
+
+/** POST /output/<id>: resize, convert, preserve and/or store an existing output. The result bytes go to the blob store under result_key. */
+export interface RenderOutput {
+  output_id: string;
+  account_id: string;
+  result_key: string;
+  /** The validated request options as JSON, without the store credentials. */
+  options: string;
+  /** Store options with provider credentials, sealed (libs/secrets). */
+  store_sealed: null | string;
+  requested_at: number;
+}
+
+/** Compressions were counted for an account: an upload (operation shrink) or an operation on an output. */
+export interface ImageCompressed {
+  account_id: string;
+  output_id: string;
+  /** shrink (an upload), output (resize, convert or preserve) or store */
+  operation: string;
+  compressions: number;
+  /** YYYY-MM (UTC) */
+  month: string;
+  input_type: string;
+  input_size: number;
+  output_type: string;
+  output_size: number;
+  occurred_at: number;
+}
+
 /** A developer registers an OAuth client on the developer settings page; it starts pending review. */
 export interface CreateClient {
   client_id: string;
@@ -347,6 +386,9 @@ export interface TargetDisabled {
 }
 
 export interface MessageTypes {
+  'platform.images.commands.CompressImage': CompressImage;
+  'platform.images.commands.RenderOutput': RenderOutput;
+  'platform.images.events.ImageCompressed': ImageCompressed;
   'platform.oauth.commands.CreateClient': CreateClient;
   'platform.oauth.commands.ExchangeAuthorizationCode': ExchangeAuthorizationCode;
   'platform.oauth.commands.GenerateClientSecret': GenerateClientSecret;
@@ -387,6 +429,9 @@ export interface MessageTypes {
 export type MessageType = keyof MessageTypes;
 
 export const MessageTypeNames = {
+  CompressImage: 'platform.images.commands.CompressImage',
+  RenderOutput: 'platform.images.commands.RenderOutput',
+  ImageCompressed: 'platform.images.events.ImageCompressed',
   CreateClient: 'platform.oauth.commands.CreateClient',
   ExchangeAuthorizationCode: 'platform.oauth.commands.ExchangeAuthorizationCode',
   GenerateClientSecret: 'platform.oauth.commands.GenerateClientSecret',

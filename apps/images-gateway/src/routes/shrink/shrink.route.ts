@@ -1,0 +1,76 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { MessageTypeNames } from '@platform/contracts';
+import { InputError } from '@platform/errors';
+import type { HttpApp } from '@platform/http';
+import { IMAGE_ERRORS, IMAGES_TOPICS, detectImageType, type CompressedReply } from '@platform/images';
+import { setCompressionCount } from '../../compression-count.js';
+import type { GatewayDeps } from '../../deps.js';
+import { assertUnderQuota } from '../../quota.js';
+import { ShrinkResult, errorResponses, security } from '../../schemas.js';
+
+/** Output ids are opaque and unguessable: an output is reachable by its URL alone (with the account's key). */
+export function newOutputId(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function sourceUrl(body: unknown): string {
+  const source = typeof body === 'object' && body !== null ? (body as { source?: unknown }).source : undefined;
+  const url = typeof source === 'object' && source !== null ? (source as { url?: unknown }).url : undefined;
+  if (typeof url !== 'string') throw new InputError('bad_request', 'The JSON body must contain source.url.');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InputError('bad_request', 'source.url is not a valid URL.');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError('bad_request', 'source.url must be an http or https URL.');
+  return parsed.toString();
+}
+
+export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
+  app.post(
+    '/shrink',
+    {
+      bodyLimit: deps.uploadLimitBytes,
+      schema: {
+        summary: 'Compress an image (raw body) or the image at a URL ({"source": {"url"}})',
+        tags: ['images'],
+        security,
+        response: { 201: ShrinkResult, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const accountId = request.accountId!;
+      const body: unknown = request.body;
+      const outputId = newOutputId();
+      let input: { input_key: string | null; source_url: string | null };
+      if (body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0)) {
+        throw IMAGE_ERRORS.inputMissing();
+      } else if (Buffer.isBuffer(body)) {
+        if (!detectImageType(body)) throw IMAGE_ERRORS.unsupportedType();
+        input = { input_key: outputId, source_url: null };
+      } else {
+        input = { input_key: null, source_url: sourceUrl(body) };
+      }
+      await assertUnderQuota(deps, accountId, 1);
+      if (Buffer.isBuffer(body)) await deps.outputs.putUpload(outputId, body);
+      const result = (await deps.commands.send({
+        topic: IMAGES_TOPICS.commands,
+        key: outputId,
+        type: MessageTypeNames.CompressImage,
+        value: { output_id: outputId, account_id: accountId, ...input, requested_at: Date.now() },
+        commandId: randomUUID(),
+        timeoutMs: deps.commandTimeoutMs,
+      })) as CompressedReply;
+      const url = `${deps.publicBaseUrl}/output/${outputId}`;
+      setCompressionCount(reply, result.compression_count);
+      return reply
+        .code(201)
+        .header('location', url)
+        .send({
+          input: result.input,
+          output: { ...result.output, ratio: Math.round((result.output.size / result.input.size) * 10_000) / 10_000, url },
+        });
+    },
+  );
+}

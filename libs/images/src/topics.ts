@@ -1,0 +1,4 @@
+export const IMAGES_TOPICS = {
+  commands: 'images.commands',
+  events: 'images.events',
+} as const;
