@@ -44,7 +44,8 @@ export function createWorker(deps: WorkerDeps): Worker {
   const publisher = createPublisher(deps.kafka, { source: '/image-worker' });
   const outboxSource = createMongoOutboxSource(deps.counts.outboxCollection());
   const relay = createOutboxRelay({ publisher, sources: [outboxSource], logger: deps.logger, intervalMs: deps.outboxIntervalMs ?? 1000 });
-  const processor = createCommandProcessor({ store: deps.results, transport: deps.replies, logger: deps.logger });
+  // An image whose requester gave up is neither made nor charged.
+  const processor = createCommandProcessor({ store: deps.results, transport: deps.replies, logger: deps.logger, expired: 'skip' });
   let consumer: ConsumerHandle | undefined;
 
   function command<T extends ImageCommand>(type: T) {

@@ -1,5 +1,5 @@
 import type { MessageType } from '@platform/contracts';
-import { isPlatformError, serializeError, toPlatformError, type SerializedError } from '@platform/errors';
+import { DeadlineExceededError, isPlatformError, serializeError, toPlatformError, type SerializedError } from '@platform/errors';
 import type { Logger } from '@platform/telemetry';
 import type { CommandReply, ReplyTransport } from './command-bus.js';
 import type { IncomingMessage, MessageHandler } from './consumer.js';
@@ -27,7 +27,16 @@ export function createCommandProcessor(options: {
   store: CommandResultStore;
   transport: ReplyTransport;
   logger: Logger;
+  /**
+   * What to do with a command first seen after its sender stopped waiting (its deadline header has
+   * passed): `run` it (the default: the effect stands, a retry with the same key finds the result), or
+   * `skip` it, recording a deadline error, for work that is only worth doing for a waiting client (an image
+   * nobody will download, a compression nobody should be charged for).
+   */
+  expired?: 'run' | 'skip';
+  now?: () => number;
 }): CommandProcessor {
+  const now = options.now ?? Date.now;
   async function reply(message: { meta: MessageMeta }, stored: StoredReply) {
     const { correlationId, replyTo } = message.meta;
     if (!correlationId || !replyTo) return;
@@ -52,6 +61,13 @@ export function createCommandProcessor(options: {
           return;
         }
         let outcome: StoredReply;
+        const deadline = message.meta.deadline;
+        if (options.expired === 'skip' && deadline !== undefined && deadline < now()) {
+          options.logger.info({ command: message.meta.id, type: message.meta.type }, 'command skipped: its sender stopped waiting');
+          outcome = { ok: false, error: serializeError(new DeadlineExceededError('deadline_exceeded', 'The command expired before it was handled.')) };
+          await options.store.save(message.meta.id, outcome);
+          return;
+        }
         try {
           outcome = { ok: true, result: (await handler(message)) ?? null };
         } catch (error) {
