@@ -4,6 +4,7 @@ import { decodeMessage, isMessageType, type MessageType, type MessageTypes } fro
 import { isPlatformError } from '@platform/errors';
 import { SpanKind, extractTraceContext, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
+import { isGroupMembershipLost } from './group-errors.js';
 import type { KafkaClient } from './client.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
 import { topicName } from './topics.js';
@@ -147,6 +148,12 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
         processed.add(1, { group: options.groupId, type: meta.type, outcome: 'ok' });
         return;
       } catch (error) {
+        if (isGroupMembershipLost(error)) {
+          // The partition is moving to another member, which redoes this message (handlers are idempotent).
+          processed.add(1, { group: options.groupId, type: meta.type, outcome: 'handed_over' });
+          logger.info({ topic, offset: message.offset }, 'group rebalancing: message left to the next owner');
+          throw error;
+        }
         const retriable = !isPlatformError(error) || error.retriable;
         const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         if (!retriable || attempt >= maxAttempts) {
