@@ -45,7 +45,12 @@ interface AppSpec {
   env: Record<string, string>;
   /** Variables that must be read from a key of the shared ConfigMap (valueFrom.configMapKeyRef): variable -> key. */
   configRefs?: Record<string, string>;
+  /** Variables that must not be set at all (the app's default is the production behaviour). */
+  unset?: string[];
 }
+
+/** Partitions of images.commands, as the image apps create the topic (apps/image-worker, apps/images-gateway). */
+const IMAGE_COMMAND_PARTITIONS = 12;
 
 const APPS: Record<string, AppSpec> = {
   'usermgmt-gateway': {
@@ -109,6 +114,47 @@ const APPS: Record<string, AppSpec> = {
       SMTP_FROM: 'Scheduling <no-reply@scheduling.example.com>',
     },
     configRefs: { WEB_PUBLIC_URL: 'SCHEDULING_APP_URL', SMTP_URL: 'SMTP_URL', SMTP_FROM: 'SMTP_FROM' },
+  },
+  'images-gateway': {
+    port: 3003,
+    service: true,
+    hpa: { min: 2, max: 10 },
+    secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
+    env: {
+      HOST: '0.0.0.0',
+      PORT: '3003',
+      TRUST_PROXY: '1',
+      PUBLIC_BASE_URL: 'https://api.images.example.com',
+      UPLOAD_LIMIT_BYTES: '33554432',
+      COMMAND_TIMEOUT_MS: '90000',
+      IMAGE_MONTHLY_QUOTA: '0',
+      IMAGE_RETENTION_SECONDS: '86400',
+    },
+    configRefs: {
+      PUBLIC_BASE_URL: 'IMAGES_API_URL',
+      IMAGE_MONTHLY_QUOTA: 'IMAGE_MONTHLY_QUOTA',
+      IMAGE_RETENTION_SECONDS: 'IMAGE_RETENTION_SECONDS',
+    },
+  },
+  'image-worker': {
+    port: 9090,
+    service: false,
+    // one consumer per partition at most; min 2 so that one pod can die
+    hpa: { min: 2, max: IMAGE_COMMAND_PARTITIONS },
+    secrets: ['SECRETS_SEALING_KEY'],
+    env: {
+      HEALTH_HOST: '0.0.0.0',
+      HEALTH_PORT: '9090',
+      // image jobs can take tens of seconds: a longer drain than the other apps (grace period 65 s)
+      SHUTDOWN_TIMEOUT_MS: '60000',
+      PARTITIONS_CONCURRENCY: '2',
+      EGRESS_ALLOW: '',
+      IMAGE_MONTHLY_QUOTA: '0',
+      IMAGE_RETENTION_SECONDS: '86400',
+    },
+    configRefs: { IMAGE_MONTHLY_QUOTA: 'IMAGE_MONTHLY_QUOTA', IMAGE_RETENTION_SECONDS: 'IMAGE_RETENTION_SECONDS' },
+    // unset = the real AWS and GCS endpoints; the overrides are for local S3/GCS-compatible servers only
+    unset: ['STORE_S3_ENDPOINT', 'STORE_GCS_ENDPOINT'],
   },
 };
 
@@ -846,6 +892,8 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
       const ref = c.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
       if (ref?.name !== CONFIG_NAME || ref.key !== key) problems.push(`${at}: ${variable} must come from configMapKeyRef ${CONFIG_NAME}/${key}`);
     }
+    for (const variable of app.unset ?? [])
+      if (env.has(variable)) problems.push(`${at}: ${variable} must not be set (production uses the default)`);
     const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
     const min = environment.hpaMin ?? app.hpa.min;
     if (hpa?.spec?.minReplicas !== min || hpa.spec.maxReplicas !== app.hpa.max)
@@ -971,6 +1019,51 @@ describe('k8s manifests: overlays', () => {
   });
 });
 
+describe('k8s manifests: image compression', () => {
+  const container = (dir: string, name: string): IContainer => {
+    const d = renderedOf(dir).find((o) => o.kind === 'Deployment' && o.metadata.name === name) as unknown as IDeployment;
+    const c = d.spec?.template.spec?.containers[0];
+    if (!c) throw new Error(`no container in ${dir} ${name}`);
+    return c;
+  };
+  const configMaps = (dir: string): IConfigMap[] => of<IConfigMap>(renderedOf(dir), 'ConfigMap');
+
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the gateway and the worker read the quota and the retention from the same ConfigMap key', (dir) => {
+    for (const variable of ['IMAGE_MONTHLY_QUOTA', 'IMAGE_RETENTION_SECONDS']) {
+      const refs = ['images-gateway', 'image-worker'].map((name) => container(dir, name).env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef);
+      expect(refs[0], variable).toEqual({ name: CONFIG_NAME, key: variable });
+      expect(refs[1], variable).toEqual(refs[0]);
+      const value = configMaps(dir).find((cm) => cm.metadata?.name === CONFIG_NAME)?.data?.[variable];
+      expect(value, variable).toMatch(/^\d+$/);
+    }
+  });
+
+  it('image-worker scales up to the partitions of images.commands, and never below two pods outside dev', () => {
+    // the apps create the topic: both must agree with the count the HPA is sized for
+    for (const file of ['apps/image-worker/src/worker.ts', 'apps/images-gateway/src/run.ts']) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      const found = /topic:\s*IMAGES_TOPICS\.commands,\s*partitions:\s*(\d+)/.exec(source)?.[1];
+      expect(Number(found), `${file}: partitions of images.commands`).toBe(IMAGE_COMMAND_PARTITIONS);
+    }
+    for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
+      const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'image-worker');
+      expect(hpa?.spec?.maxReplicas, dir).toBe(IMAGE_COMMAND_PARTITIONS);
+      expect(hpa?.spec?.minReplicas, dir).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('image-worker gets CPU and memory for its concurrent images in prod (>= 1 CPU / 1Gi requested, 2 CPU / 2Gi limit)', () => {
+    const c = container('k8s/overlays/prod', 'image-worker');
+    expect(quantity(c.resources?.requests?.['cpu'])).toBeGreaterThanOrEqual(1);
+    expect(quantity(c.resources?.requests?.['memory'])).toBeGreaterThanOrEqual(2 ** 30);
+    expect(quantity(c.resources?.limits?.['cpu'])).toBeGreaterThanOrEqual(2);
+    expect(quantity(c.resources?.limits?.['memory'])).toBeGreaterThanOrEqual(2 * 2 ** 30);
+    // one libvips thread per image on glibc: the images handled at once fit in the CPU limit
+    const concurrency = Number(c.env?.find((e) => e.name === 'PARTITIONS_CONCURRENCY')?.value);
+    expect(concurrency).toBeLessThanOrEqual(quantity(c.resources?.limits?.['cpu']) ?? 0);
+  });
+});
+
 describe('k8s manifests: the checks catch broken manifests', () => {
   const prod = (): Manifest[] => clone(renderedOf('k8s/overlays/prod'));
   const find = (objects: Manifest[], kind: string, name: string): Manifest => {
@@ -1068,6 +1161,25 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     env[i] = { name: 'PUBLIC_BASE_URL', value: 'https://api.scheduling.example.com' };
     expect(appExpectationViolations(objects, { dir: 'k8s/overlays/prod', logLevel: 'info' })).toEqual([
       'Deployment/scheduling-gateway: PUBLIC_BASE_URL must come from configMapKeyRef platform-config/SCHEDULING_API_URL',
+    ]);
+  });
+
+  it('a quota copied as a literal into one image app is an app violation', () => {
+    const objects = prod();
+    const env = container(objects, 'image-worker').env ?? [];
+    const i = env.findIndex((x) => x.name === 'IMAGE_MONTHLY_QUOTA');
+    env[i] = { name: 'IMAGE_MONTHLY_QUOTA', value: '500' };
+    expect(appExpectationViolations(objects, { dir: 'k8s/overlays/prod', logLevel: 'info' })).toEqual([
+      'Deployment/image-worker: IMAGE_MONTHLY_QUOTA must match /^0$/',
+      'Deployment/image-worker: IMAGE_MONTHLY_QUOTA must come from configMapKeyRef platform-config/IMAGE_MONTHLY_QUOTA',
+    ]);
+  });
+
+  it('a store endpoint override in a deployed image worker is an app violation', () => {
+    const objects = prod();
+    container(objects, 'image-worker').env?.push({ name: 'STORE_S3_ENDPOINT', value: 'http://s3:9000' });
+    expect(appExpectationViolations(objects, { dir: 'k8s/overlays/prod', logLevel: 'info' })).toEqual([
+      'Deployment/image-worker: STORE_S3_ENDPOINT must not be set (production uses the default)',
     ]);
   });
 
