@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const DOMAIN_LIBS = ['accounts', 'identity', 'oauth', 'usermgmt', 'webhooks', 'images'];
+const DOMAIN_LIBS = ['accounts', 'identity', 'oauth', 'usermgmt', 'webhooks', 'images', 'scheduling'];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', 'bench/results/**', 'coverage/**'] },

@@ -6,6 +6,7 @@ APPS=(
   "webhook-dispatcher|apps/webhook-dispatcher/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1"
   "usermgmt-gateway|apps/usermgmt-gateway/dist/main.js|PORT=3002"
   "oauth-worker|apps/oauth-worker/dist/main.js|"
+  "scheduling-worker|apps/scheduling-worker/dist/main.js|"
   "scheduling-gateway|apps/scheduling-gateway/dist/main.js|PORT=3001"
   "scheduling-web|apps/scheduling-web/dist/main.js|PORT=3000"
   "image-worker-1|apps/image-worker/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1 STORE_S3_ENDPOINT=${S3_URL:-} STORE_GCS_ENDPOINT=${GCS_URL:-} HEALTH_PORT=9401"

@@ -18,6 +18,7 @@ import {
   type UserReach,
 } from '@platform/oauth';
 import { createFailureLimiter as createLoginLimiter, createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
+import { SCHEDULING_TOPICS, createSchedulingStore, type SchedulingStore } from '@platform/scheduling';
 import { createSealer, generateId } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
@@ -25,6 +26,7 @@ import { resolveInfra, uniqueName } from '@platform/testing';
 import { createReviewMailer } from '../../apps/oauth-worker/src/review-mailer.js';
 import { createWorker, type Worker } from '../../apps/oauth-worker/src/worker.js';
 import { buildApp } from '../../apps/scheduling-gateway/src/app.js';
+import { createWorker as createSchedulingWorker } from '../../apps/scheduling-worker/src/worker.js';
 import { createFailureLimiter, type FailureLimits } from '../../apps/scheduling-gateway/src/failure-limiter.js';
 import { buildApp as buildWebApp } from '../../apps/scheduling-web/src/app.js';
 import { createRedisSessionStore } from '../../apps/scheduling-web/src/session.js';
@@ -33,6 +35,8 @@ import { TEST_OAUTH_SECRETS, TEST_SECRETS } from './secrets.js';
 export interface OAuthStack {
   gateway: HttpApp;
   store: OAuthStore;
+  /** The scheduling model (teams, event types, schedules, bookings), written by a scheduling worker. */
+  scheduling: SchedulingStore;
   users: UserDirectory;
   mongo: MongoConnection;
   redis: Redis;
@@ -81,11 +85,13 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   await store.ensureIndexes();
   const users = createUserDirectory(mongo);
   await users.ensureIndexes();
+  const scheduling = createSchedulingStore(mongo);
+  await scheduling.ensureIndexes();
   const results = createMongoCommandResultStore(mongo, { sealer });
   const revocations = createGrantRevocations(redis, { namespace: name });
   await revocations.start();
 
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: OAUTH_TOPICS.events }]);
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
   const publisher = createPublisher(kafka, { source: '/test-scheduling' });
   await publisher.connect();
   const commands = createCommandBus({
@@ -119,12 +125,25 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
     outboxIntervalMs: 200,
   });
   await worker.start();
+  const schedulingWorker = createSchedulingWorker({
+    kafka,
+    store: scheduling,
+    users,
+    results: createMongoCommandResultStore(mongo, { sealer, collection: 'sched_command_results' }),
+    replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-scheduling-worker`, publisher: redis }),
+    logger,
+    webUrl: 'http://127.0.0.1:3000',
+    inviteTtlSeconds: 3600,
+    outboxIntervalMs: 200,
+  });
+  await schedulingWorker.start();
 
   const accessTokens = createAccessTokens({ keys: [TEST_OAUTH_SECRETS.OAUTH_ACCESS_TOKEN_KEYS] });
   const credentials = createOAuthCredentials(TEST_OAUTH_SECRETS.OAUTH_SECRET_PEPPER);
   const gateway = await buildApp({
     logger,
     store,
+    scheduling,
     users,
     commands,
     accessTokens,
@@ -138,10 +157,12 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   });
   await gateway.ready();
   await worker.ready();
+  await schedulingWorker.ready();
 
   return {
     gateway,
     store,
+    scheduling,
     users,
     mongo,
     redis,
@@ -166,6 +187,7 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
     async close() {
       await gateway.close();
       await worker.stop();
+      await schedulingWorker.stop();
       await commands.stop();
       await revocations.stop();
       await publisher.disconnect();

@@ -3,9 +3,11 @@ import { ConfigError } from '@platform/config';
 import { createUserDirectory } from '@platform/identity';
 import { connectMongo } from '@platform/mongo';
 import { createRedis } from '@platform/redis';
+import { createSchedulingStore } from '@platform/scheduling';
 import { parseArgs } from './args.js';
 import { environmentsCommand } from './commands/environments.js';
 import { keysCommand } from './commands/keys.js';
+import { orgsCommand } from './commands/orgs.js';
 import { usersCommand } from './commands/users.js';
 import { config } from './config.js';
 import { UsageError } from './usage-error.js';
@@ -19,6 +21,10 @@ const USAGE = `usage:
   cli users create --email <e-mail> --name <name> [--admin] [--time-zone <zone>] < password
                                                                    a user of the scheduling web app; prints the id
   cli users list
+  cli orgs create --name <name> --owner <e-mail> [--slug <slug>] [--time-zone <zone>]
+                                                                   an organization of the scheduling service, owned by that user; prints its id
+  cli orgs add-member --org <id> --email <e-mail> [--role MEMBER|ADMIN|OWNER]
+  cli orgs list
 services: usermgmt, images, notifications, links`;
 
 async function main(argv: string[]): Promise<number> {
@@ -41,6 +47,11 @@ async function main(argv: string[]): Promise<number> {
       const users = createUserDirectory(mongo);
       await users.ensureIndexes();
       await usersCommand(users, rest, flags, out);
+    } else if (group === 'orgs') {
+      const users = createUserDirectory(mongo);
+      const store = createSchedulingStore(mongo);
+      await store.ensureIndexes();
+      await orgsCommand(store, users, rest, flags, out);
     }
     else throw new UsageError(`unknown command ${group}`);
     return 0;

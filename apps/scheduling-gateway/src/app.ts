@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
 import type { GatewayDeps } from './deps.js';
+import { registerSchedulingApi } from './api/register.js';
 import { renderError } from './render-error.js';
 import { introspectRoute } from './routes/introspect.route.js';
 import { meRoute } from './routes/me.route.js';
@@ -32,5 +33,6 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   });
   await app.register(formbody, { bodyLimit: options.bodyLimit ?? 16_384 });
   for (const route of [tokenRoute, revokeRoute, introspectRoute, metadataRoute, meRoute]) route(app, options);
+  registerSchedulingApi(app, options);
   return app;
 }

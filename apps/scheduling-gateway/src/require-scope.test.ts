@@ -15,6 +15,7 @@ beforeAll(async () => {
     logger: createLogger({ name: 'test', level: 'silent' }),
     readiness: [],
     store: unused,
+    scheduling: unused,
     users: unused,
     commands: unused,
     failures: unused,
@@ -26,8 +27,8 @@ beforeAll(async () => {
     commandTimeoutMs: 1000,
   });
   const ok = async () => ({ status: 'success', data: {} });
-  app.get('/v2/teams/:teamId', { onRequest: bearer.authenticate, preHandler: requireScope('TEAM_PROFILE_READ') }, ok);
-  app.get('/v2/organizations/:orgId/teams', { onRequest: bearer.authenticate, preHandler: requireScope('ORG_PROFILE_READ') }, ok);
+  app.get('/v2/probe/teams/:teamId', { onRequest: bearer.authenticate, preHandler: requireScope('TEAM_PROFILE_READ') }, ok);
+  app.get('/v2/probe/organizations/:orgId/teams', { onRequest: bearer.authenticate, preHandler: requireScope('ORG_PROFILE_READ') }, ok);
   app.get('/v2/unguarded', { preHandler: requireScope('BOOKING_READ') }, ok);
   await app.ready();
 });
@@ -44,25 +45,25 @@ async function call(url: string, scp: Scope[], legacy = false) {
 
 describe('requireScope', () => {
   it('refuses a token lacking the scope with 403, the API error shape and the missing scope named', async () => {
-    const refused = await call('/v2/teams/7', ['BOOKING_READ', 'TEAM_PROFILE_WRITE']);
+    const refused = await call('/v2/probe/teams/7', ['BOOKING_READ', 'TEAM_PROFILE_WRITE']);
     expect(refused).toEqual({
       status: 403,
       body: { status: 'error', error: { code: 'INSUFFICIENT_SCOPE', message: 'The access token lacks the scope TEAM_PROFILE_READ that this endpoint requires.' } },
       challenge: 'Bearer realm="api", error="insufficient_scope"',
     });
-    expect((await call('/v2/teams/7', ['TEAM_PROFILE_READ'])).status).toBe(200);
+    expect((await call('/v2/probe/teams/7', ['TEAM_PROFILE_READ'])).status).toBe(200);
   });
 
   it('lets an ORG_ scope satisfy the matching TEAM_ one, not the other way round', async () => {
-    expect((await call('/v2/teams/7', ['ORG_PROFILE_READ'])).status).toBe(200);
-    const refused = await call('/v2/organizations/1/teams', ['TEAM_PROFILE_READ']);
+    expect((await call('/v2/probe/teams/7', ['ORG_PROFILE_READ'])).status).toBe(200);
+    const refused = await call('/v2/probe/organizations/1/teams', ['TEAM_PROFILE_READ']);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: { code: 'INSUFFICIENT_SCOPE', message: expect.stringContaining('ORG_PROFILE_READ') } });
   });
 
   it('lets tokens of legacy clients pass whatever scopes they hold', async () => {
-    expect((await call('/v2/teams/7', [], true)).status).toBe(200);
-    expect((await call('/v2/organizations/1/teams', ['READ_BOOKING'], true)).status).toBe(200);
+    expect((await call('/v2/probe/teams/7', [], true)).status).toBe(200);
+    expect((await call('/v2/probe/organizations/1/teams', ['READ_BOOKING'], true)).status).toBe(200);
   });
 
   it('answers 401 when no bearer check ran before it', async () => {

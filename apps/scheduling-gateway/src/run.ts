@@ -4,6 +4,7 @@ import { createCommandBus, createKafka, createPublisher, ensureTopics } from '@p
 import { connectMongo, pingMongo } from '@platform/mongo';
 import { OAUTH_TOPICS, createAccessTokens, createBearerCheck, createGrantRevocations, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
 import { createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
+import { SCHEDULING_TOPICS, createSchedulingStore } from '@platform/scheduling';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { buildApp } from './app.js';
 import { config } from './config.js';
@@ -13,7 +14,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const cfg = configOrExit(config);
   const logger = createLogger({ name: 'scheduling-gateway', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'scheduling-gateway', logger, topicPrefix: cfg.kafka.topicPrefix });
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: OAUTH_TOPICS.events }]);
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
   const publisher = createPublisher(kafka, { source: '/scheduling-gateway' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'scheduling-gateway' });
@@ -33,6 +34,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const app = await buildApp({
     logger,
     store: createOAuthStore(mongo),
+    scheduling: createSchedulingStore(mongo),
     users: createUserDirectory(mongo),
     commands,
     accessTokens,

@@ -75,6 +75,9 @@ export function createCommandBus(options: {
       }, timeoutMs);
       waiting.set(correlationId, { resolve, reject, timer });
     });
+    // A fast worker can answer before the publish below has resolved: a rejection then must not count as
+    // unhandled (the caller receives it through `result` all the same).
+    result.catch(() => undefined);
     try {
       await options.publisher.publish({
         topic: send.topic,

@@ -220,6 +220,196 @@ export interface TokenIssued {
   occurred_at: number;
 }
 
+/** Create, cancel or reschedule a booking (public endpoints). */
+export interface BookingCommand {
+  /** create | cancel | reschedule */
+  action: string;
+  /** The authorizing user of the access token; null for the public booking endpoints. */
+  actor_user_id: null | string;
+  /** The id of the entity acted on (absent for creations). */
+  target_id: null | string;
+  /** The team (or organization) in whose path the request was made. */
+  scope_team_id: null | number;
+  /** The organization in whose path the request was made. */
+  scope_org_id: null | number;
+  /** The request body as validated by the gateway (JSON); the worker validates it again. */
+  payload: string;
+  requested_at: number;
+}
+
+/** Create, update or delete a team event type; request an AI phone call for one. */
+export interface EventTypeCommand {
+  /** create | update | delete | phone_call */
+  action: string;
+  /** The authorizing user of the access token; null for the public booking endpoints. */
+  actor_user_id: null | string;
+  /** The id of the entity acted on (absent for creations). */
+  target_id: null | string;
+  /** The team (or organization) in whose path the request was made. */
+  scope_team_id: null | number;
+  /** The organization in whose path the request was made. */
+  scope_org_id: null | number;
+  /** The request body as validated by the gateway (JSON); the worker validates it again. */
+  payload: string;
+  requested_at: number;
+}
+
+/** Create, update or delete a membership of a team or organization. */
+export interface MembershipCommand {
+  /** create | update | delete */
+  action: string;
+  /** The authorizing user of the access token; null for the public booking endpoints. */
+  actor_user_id: null | string;
+  /** The id of the entity acted on (absent for creations). */
+  target_id: null | string;
+  /** The team (or organization) in whose path the request was made. */
+  scope_team_id: null | number;
+  /** The organization in whose path the request was made. */
+  scope_org_id: null | number;
+  /** The request body as validated by the gateway (JSON); the worker validates it again. */
+  payload: string;
+  requested_at: number;
+}
+
+/** Create, update or delete a user's schedule (weekly availability in a time zone, date overrides). */
+export interface ScheduleCommand {
+  /** create | update | delete */
+  action: string;
+  /** The authorizing user of the access token; null for the public booking endpoints. */
+  actor_user_id: null | string;
+  /** The id of the entity acted on (absent for creations). */
+  target_id: null | string;
+  /** The user whose schedules these are. */
+  target_user_id: null | string;
+  /** The team (or organization) in whose path the request was made. */
+  scope_team_id: null | number;
+  /** The organization in whose path the request was made. */
+  scope_org_id: null | number;
+  /** The request body as validated by the gateway (JSON); the worker validates it again. */
+  payload: string;
+  requested_at: number;
+}
+
+/** Create, update or delete a team or an organization's team; create an invite link. */
+export interface TeamCommand {
+  /** create | update | delete | invite */
+  action: string;
+  /** The authorizing user of the access token; null for the public booking endpoints. */
+  actor_user_id: null | string;
+  /** The id of the entity acted on (absent for creations). */
+  target_id: null | string;
+  /** The team (or organization) in whose path the request was made. */
+  scope_team_id: null | number;
+  /** The organization in whose path the request was made. */
+  scope_org_id: null | number;
+  /** The request body as validated by the gateway (JSON); the worker validates it again. */
+  payload: string;
+  requested_at: number;
+}
+
+/** A booking was cancelled by an attendee or host. */
+export interface BookingCancelled {
+  booking_uid: string;
+  booking_id: number;
+  event_type_id: number;
+  team_id: null | number;
+  host_user_ids: Array<string>;
+  reason: null | string;
+  occurred_at: number;
+}
+
+/** A booking was accepted (a new one, or the new booking of a reschedule). */
+export interface BookingCreated {
+  booking_uid: string;
+  booking_id: number;
+  event_type_id: number;
+  team_id: null | number;
+  host_user_ids: Array<string>;
+  attendee_email: string;
+  start: number;
+  end: number;
+  rescheduled_from_uid: null | string;
+  occurred_at: number;
+}
+
+/** A booking was moved: the old one is cancelled and linked to the new one (which also gets BookingCreated). */
+export interface BookingRescheduled {
+  booking_uid: string;
+  new_booking_uid: string;
+  event_type_id: number;
+  team_id: null | number;
+  new_start: number;
+  new_end: number;
+  reason: null | string;
+  occurred_at: number;
+}
+
+/** A team event type was created, changed or deleted. */
+export interface EventTypeChanged {
+  id: number;
+  /** created | updated | deleted */
+  change: string;
+  team_id: null | number;
+  user_id: null | string;
+  actor_user_id: null | string;
+  /** The entity after the change as the API shows it (JSON); before it, for deleted. */
+  snapshot: string;
+  occurred_at: number;
+}
+
+/** A membership was created (by adding a member or accepting an invite), changed (role, accepted) or deleted. */
+export interface MembershipChanged {
+  id: number;
+  /** created | updated | deleted */
+  change: string;
+  team_id: null | number;
+  user_id: null | string;
+  actor_user_id: null | string;
+  /** The entity after the change as the API shows it (JSON); before it, for deleted. */
+  snapshot: string;
+  occurred_at: number;
+}
+
+/** POST .../event-types/:id/create-phone-call: an AI agent should call a guest to book this event type. Consumed by the telephony integration, which places the call. */
+export interface PhoneCallRequested {
+  call_id: string;
+  event_type_id: number;
+  team_id: number;
+  actor_user_id: string;
+  from_number: string;
+  to_number: string;
+  template_type: string;
+  /** Scheduler and guest names, begin message and prompt (JSON). */
+  details: string;
+  occurred_at: number;
+}
+
+/** A user's schedule was created, changed or deleted. */
+export interface ScheduleChanged {
+  id: number;
+  /** created | updated | deleted */
+  change: string;
+  team_id: null | number;
+  user_id: null | string;
+  actor_user_id: null | string;
+  /** The entity after the change as the API shows it (JSON); before it, for deleted. */
+  snapshot: string;
+  occurred_at: number;
+}
+
+/** A team or organization was created, changed or deleted. */
+export interface TeamChanged {
+  id: number;
+  /** created | updated | deleted */
+  change: string;
+  team_id: null | number;
+  user_id: null | string;
+  actor_user_id: null | string;
+  /** The entity after the change as the API shows it (JSON); before it, for deleted. */
+  snapshot: string;
+  occurred_at: number;
+}
+
 /** Allow a browser origin to call the API for one environment. */
 export interface CreateCorsOrigin {
   environment_id: string;
@@ -407,6 +597,19 @@ export interface MessageTypes {
   'platform.oauth.events.ClientSubmittedForReview': ClientSubmittedForReview;
   'platform.oauth.events.GrantRevoked': GrantRevoked;
   'platform.oauth.events.TokenIssued': TokenIssued;
+  'platform.scheduling.commands.BookingCommand': BookingCommand;
+  'platform.scheduling.commands.EventTypeCommand': EventTypeCommand;
+  'platform.scheduling.commands.MembershipCommand': MembershipCommand;
+  'platform.scheduling.commands.ScheduleCommand': ScheduleCommand;
+  'platform.scheduling.commands.TeamCommand': TeamCommand;
+  'platform.scheduling.events.BookingCancelled': BookingCancelled;
+  'platform.scheduling.events.BookingCreated': BookingCreated;
+  'platform.scheduling.events.BookingRescheduled': BookingRescheduled;
+  'platform.scheduling.events.EventTypeChanged': EventTypeChanged;
+  'platform.scheduling.events.MembershipChanged': MembershipChanged;
+  'platform.scheduling.events.PhoneCallRequested': PhoneCallRequested;
+  'platform.scheduling.events.ScheduleChanged': ScheduleChanged;
+  'platform.scheduling.events.TeamChanged': TeamChanged;
   'platform.usermgmt.commands.CreateCorsOrigin': CreateCorsOrigin;
   'platform.usermgmt.commands.CreateRedirectUri': CreateRedirectUri;
   'platform.usermgmt.commands.CreateUser': CreateUser;
@@ -450,6 +653,19 @@ export const MessageTypeNames = {
   ClientSubmittedForReview: 'platform.oauth.events.ClientSubmittedForReview',
   GrantRevoked: 'platform.oauth.events.GrantRevoked',
   TokenIssued: 'platform.oauth.events.TokenIssued',
+  BookingCommand: 'platform.scheduling.commands.BookingCommand',
+  EventTypeCommand: 'platform.scheduling.commands.EventTypeCommand',
+  MembershipCommand: 'platform.scheduling.commands.MembershipCommand',
+  ScheduleCommand: 'platform.scheduling.commands.ScheduleCommand',
+  TeamCommand: 'platform.scheduling.commands.TeamCommand',
+  BookingCancelled: 'platform.scheduling.events.BookingCancelled',
+  BookingCreated: 'platform.scheduling.events.BookingCreated',
+  BookingRescheduled: 'platform.scheduling.events.BookingRescheduled',
+  EventTypeChanged: 'platform.scheduling.events.EventTypeChanged',
+  MembershipChanged: 'platform.scheduling.events.MembershipChanged',
+  PhoneCallRequested: 'platform.scheduling.events.PhoneCallRequested',
+  ScheduleChanged: 'platform.scheduling.events.ScheduleChanged',
+  TeamChanged: 'platform.scheduling.events.TeamChanged',
   CreateCorsOrigin: 'platform.usermgmt.commands.CreateCorsOrigin',
   CreateRedirectUri: 'platform.usermgmt.commands.CreateRedirectUri',
   CreateUser: 'platform.usermgmt.commands.CreateUser',

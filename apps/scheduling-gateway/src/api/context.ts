@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { MessageTypeNames } from '@platform/contracts';
+import { InputError } from '@platform/errors';
+import type { UserDirectory } from '@platform/identity';
+import type { CommandBus } from '@platform/kafka';
+import { SCHEDULING_TOPICS, reachOf, type Reach, type SchedulingStore, type UserLookup, type UserSummary } from '@platform/scheduling';
+
+export interface ApiDeps {
+  scheduling: SchedulingStore;
+  users: UserDirectory;
+  commands: CommandBus;
+  commandTimeoutMs: number;
+}
+
+export interface ApiRequest {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  /** The authorizing user of the access token (absent on public endpoints). */
+  userId: string | undefined;
+}
+
+type CommandType = 'TeamCommand' | 'MembershipCommand' | 'EventTypeCommand' | 'ScheduleCommand' | 'BookingCommand';
+
+export interface ApiContext extends ApiRequest {
+  deps: ApiDeps;
+  reach(): Promise<Reach>;
+  id(param: string): number;
+  users(ids: Iterable<string>): Promise<UserLookup>;
+  send(type: CommandType, key: string, fields: { action: string; target_id?: string | null; target_user_id?: string | null; scope_team_id?: number | null; scope_org_id?: number | null }): Promise<unknown>;
+}
+
+export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
+  let reach: Promise<Reach> | undefined;
+  return {
+    ...request,
+    deps,
+    reach() {
+      reach ??= deps.scheduling.membershipsOfUser(request.userId ?? '').then((m) => reachOf(request.userId ?? '', m));
+      return reach;
+    },
+    id(param) {
+      const raw = request.params[param] ?? '';
+      if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) throw new InputError('bad_request', `${param} must be a positive integer.`);
+      return Number(raw);
+    },
+    async users(ids) {
+      const found = new Map<string, UserSummary>();
+      for (const id of new Set(ids)) {
+        const user = await deps.users.get(id);
+        if (user) found.set(id, { id, name: user.name, email: user.email, timeZone: user.time_zone });
+      }
+      return (id) => found.get(id);
+    },
+    send(type, key, fields) {
+      const value = {
+        actor_user_id: request.userId ?? null,
+        target_id: null,
+        scope_team_id: null,
+        scope_org_id: null,
+        ...fields,
+        payload: JSON.stringify(request.body ?? {}),
+        requested_at: Date.now(),
+      };
+      return deps.commands.send({
+        topic: SCHEDULING_TOPICS.commands,
+        key,
+        type: MessageTypeNames[type],
+        value: (type === 'ScheduleCommand' ? { target_user_id: null, ...value } : value) as never,
+        commandId: randomUUID(),
+        timeoutMs: deps.commandTimeoutMs,
+      });
+    },
+  };
+}

@@ -1,0 +1,225 @@
+import { NotFoundError } from '@platform/errors';
+import {
+  assertAdminOfOrganization,
+  assertMemberOfOrganization,
+  assertSeesTeam,
+  assertSeesUserInOrganization,
+  canSeeTeam,
+  isOrganizationAdmin,
+  notFound,
+  presentBooking,
+  presentBookingReferences,
+  presentEventType,
+  presentMembership,
+  presentSchedule,
+  presentTeam,
+  type EventTypeDoc,
+  type TeamDoc,
+} from '@platform/scheduling';
+import type { ApiContext } from './context.js';
+import type { RouteName } from './route-table.js';
+
+type Handler = (ctx: ApiContext) => Promise<unknown>;
+
+/** The team of a [T] path, or of an [OT] path (which must be in that organization). */
+async function seenTeam(ctx: ApiContext): Promise<TeamDoc> {
+  const orgId = ctx.params['orgId'] === undefined ? undefined : ctx.id('orgId');
+  return assertSeesTeam(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('teamId')), orgId);
+}
+
+async function organization(ctx: ApiContext): Promise<TeamDoc> {
+  return assertMemberOfOrganization(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('orgId')));
+}
+
+const teamKey = (ctx: ApiContext) => `team:${ctx.params['teamId']}`;
+const orgScope = (ctx: ApiContext) => (ctx.params['orgId'] === undefined ? null : ctx.id('orgId'));
+
+async function acceptedMembers(ctx: ApiContext, teamId: number): Promise<string[]> {
+  return (await ctx.deps.scheduling.membershipsOfTeam(teamId)).filter((m) => m.accepted).map((m) => m.user_id);
+}
+
+async function presentEventTypes(ctx: ApiContext, eventTypes: EventTypeDoc[]) {
+  const hostsOf = new Map<number, string[]>();
+  for (const e of eventTypes) hostsOf.set(e.id, e.host_user_ids.length > 0 ? e.host_user_ids : await acceptedMembers(ctx, e.team_id));
+  const users = await ctx.users([...hostsOf.values()].flat());
+  return eventTypes.map((e) => presentEventType(e, hostsOf.get(e.id)!, users));
+}
+
+async function eventTypeOfTeam(ctx: ApiContext, team: TeamDoc) {
+  const eventType = await ctx.deps.scheduling.eventType(ctx.id('eventTypeId'));
+  if (!eventType || eventType.team_id !== team.id) throw notFound('Event type');
+  return (await presentEventTypes(ctx, [eventType]))[0];
+}
+
+async function membershipsOf(ctx: ApiContext, team: TeamDoc) {
+  const memberships = await ctx.deps.scheduling.membershipsOfTeam(team.id);
+  const users = await ctx.users(memberships.map((m) => m.user_id));
+  return memberships.map((m) => presentMembership(m, users));
+}
+
+async function membershipOf(ctx: ApiContext, team: TeamDoc) {
+  const membership = await ctx.deps.scheduling.membership(ctx.id('membershipId'));
+  if (!membership || membership.team_id !== team.id) throw notFound('Membership');
+  return presentMembership(membership, await ctx.users([membership.user_id]));
+}
+
+async function bookingsOf(ctx: ApiContext, teamIds: number[]) {
+  const bookings = await ctx.deps.scheduling.bookingsOfTeams(teamIds);
+  const status = ctx.query['status'];
+  const filtered = typeof status === 'string' ? bookings.filter((b) => b.status === status) : bookings;
+  const users = await ctx.users(filtered.flatMap((b) => b.host_user_ids));
+  return filtered.map((b) => presentBooking(b, users));
+}
+
+async function schedulesOf(ctx: ApiContext, userIds: string[]) {
+  return (await ctx.deps.scheduling.schedulesOfUsers(userIds)).map(presentSchedule);
+}
+
+/** Team schedules: a member sees the team's members' schedules (as the real service's team views do). */
+async function teamSchedules(ctx: ApiContext) {
+  const team = await seenTeam(ctx);
+  return schedulesOf(ctx, await acceptedMembers(ctx, team.id));
+}
+
+async function orgUser(ctx: ApiContext): Promise<{ org: TeamDoc; userId: string }> {
+  const org = await organization(ctx);
+  const userId = ctx.params['userId']!;
+  assertSeesUserInOrganization(await ctx.reach(), org, userId, Boolean(await ctx.deps.scheduling.membershipOf(org.id, userId)));
+  return { org, userId };
+}
+
+async function orgTeamIds(ctx: ApiContext, org: TeamDoc): Promise<number[]> {
+  const reach = await ctx.reach();
+  const teams = await ctx.deps.scheduling.teamsOfOrganization(org.id);
+  return teams.filter((t) => canSeeTeam(reach, t)).map((t) => t.id);
+}
+
+const eventTypeWrite = (action: string): Handler => async (ctx) => {
+  const team = await seenTeam(ctx);
+  return ctx.send('EventTypeCommand', teamKey(ctx), {
+    action,
+    target_id: ctx.params['eventTypeId'] ?? null,
+    scope_team_id: team.id,
+    scope_org_id: orgScope(ctx),
+  });
+};
+
+const membershipWrite = (action: string): Handler => async (ctx) => {
+  const team = await seenTeam(ctx);
+  return ctx.send('MembershipCommand', teamKey(ctx), {
+    action,
+    target_id: ctx.params['membershipId'] ?? null,
+    scope_team_id: team.id,
+    scope_org_id: orgScope(ctx),
+  });
+};
+
+const teamWrite = (action: string): Handler => async (ctx) => {
+  const team = await seenTeam(ctx);
+  return ctx.send('TeamCommand', teamKey(ctx), { action, target_id: String(team.id), scope_org_id: orgScope(ctx) });
+};
+
+const scheduleWrite = (action: string): Handler => async (ctx) => {
+  const { org, userId } = await orgUser(ctx);
+  return ctx.send('ScheduleCommand', `user:${userId}`, { action, target_id: ctx.params['scheduleId'] ?? null, target_user_id: userId, scope_org_id: org.id });
+};
+
+export const HANDLERS: Record<RouteName, Handler> = {
+  async listTeams(ctx) {
+    const reach = await ctx.reach();
+    const teams = await ctx.deps.scheduling.teamsByIds([...reach.roles.keys()]);
+    return teams.filter((t) => !t.is_organization).map(presentTeam);
+  },
+  getTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
+  getOrgTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
+  createTeam: (ctx) => ctx.send('TeamCommand', `user:${ctx.userId}`, { action: 'create' }),
+  updateTeam: teamWrite('update'),
+  deleteTeam: teamWrite('delete'),
+
+  listTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams([(await seenTeam(ctx)).id])),
+  getTeamEventType: async (ctx) => eventTypeOfTeam(ctx, await seenTeam(ctx)),
+  listOrgTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams([(await seenTeam(ctx)).id])),
+  getOrgTeamEventType: async (ctx) => eventTypeOfTeam(ctx, await seenTeam(ctx)),
+  createTeamEventType: eventTypeWrite('create'),
+  updateTeamEventType: eventTypeWrite('update'),
+  deleteTeamEventType: eventTypeWrite('delete'),
+  teamPhoneCall: eventTypeWrite('phone_call'),
+  createOrgTeamEventType: eventTypeWrite('create'),
+  updateOrgTeamEventType: eventTypeWrite('update'),
+  deleteOrgTeamEventType: eventTypeWrite('delete'),
+  orgTeamPhoneCall: eventTypeWrite('phone_call'),
+
+  listTeamBookings: async (ctx) => bookingsOf(ctx, [(await seenTeam(ctx)).id]),
+  listOrgTeamBookings: async (ctx) => bookingsOf(ctx, [(await seenTeam(ctx)).id]),
+  async orgTeamBookingReferences(ctx) {
+    const team = await seenTeam(ctx);
+    const booking = await ctx.deps.scheduling.booking(ctx.params['bookingUid'] ?? '');
+    if (!booking || booking.team_id !== team.id) throw new NotFoundError('not_found', 'Booking not found.');
+    return presentBookingReferences(booking);
+  },
+
+  listTeamSchedules: teamSchedules,
+  listOrgTeamSchedules: teamSchedules,
+  async listOrgTeamUserSchedules(ctx) {
+    const team = await seenTeam(ctx);
+    const userId = ctx.params['userId']!;
+    if (!(await acceptedMembers(ctx, team.id)).includes(userId)) throw notFound('User');
+    return schedulesOf(ctx, [userId]);
+  },
+
+  listTeamMemberships: async (ctx) => membershipsOf(ctx, await seenTeam(ctx)),
+  getTeamMembership: async (ctx) => membershipOf(ctx, await seenTeam(ctx)),
+  listOrgTeamMemberships: async (ctx) => membershipsOf(ctx, await seenTeam(ctx)),
+  getOrgTeamMembership: async (ctx) => membershipOf(ctx, await seenTeam(ctx)),
+  createTeamMembership: membershipWrite('create'),
+  updateTeamMembership: membershipWrite('update'),
+  deleteTeamMembership: membershipWrite('delete'),
+  teamInvite: teamWrite('invite'),
+  createOrgTeamMembership: membershipWrite('create'),
+  updateOrgTeamMembership: membershipWrite('update'),
+  deleteOrgTeamMembership: membershipWrite('delete'),
+  orgTeamInvite: teamWrite('invite'),
+
+  async listOrgEventTypes(ctx) {
+    const org = await organization(ctx);
+    return presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams(await orgTeamIds(ctx, org)));
+  },
+  async listOrgBookings(ctx) {
+    const org = assertAdminOfOrganization(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('orgId')));
+    return bookingsOf(ctx, (await ctx.deps.scheduling.teamsOfOrganization(org.id)).map((t) => t.id));
+  },
+  async listOrgSchedules(ctx) {
+    const org = assertAdminOfOrganization(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('orgId')));
+    return schedulesOf(ctx, await acceptedMembers(ctx, org.id));
+  },
+  listOrgUserSchedules: async (ctx) => schedulesOf(ctx, [(await orgUser(ctx)).userId]),
+  async getOrgUserSchedule(ctx) {
+    const { userId } = await orgUser(ctx);
+    const schedule = await ctx.deps.scheduling.schedule(ctx.id('scheduleId'));
+    if (!schedule || schedule.user_id !== userId) throw notFound('Schedule');
+    return presentSchedule(schedule);
+  },
+  createOrgUserSchedule: scheduleWrite('create'),
+  updateOrgUserSchedule: scheduleWrite('update'),
+  deleteOrgUserSchedule: scheduleWrite('delete'),
+
+  async listOrgTeams(ctx) {
+    const org = await organization(ctx);
+    const reach = await ctx.reach();
+    const teams = await ctx.deps.scheduling.teamsOfOrganization(org.id);
+    // Admins see every team of the organization; members the ones they belong to.
+    return (isOrganizationAdmin(reach, org.id) ? teams : teams.filter((t) => reach.roles.has(t.id))).map(presentTeam);
+  },
+  async listOrgTeamsOfUser(ctx) {
+    const org = await organization(ctx);
+    const reach = await ctx.reach();
+    return (await ctx.deps.scheduling.teamsOfOrganization(org.id)).filter((t) => reach.roles.has(t.id)).map(presentTeam);
+  },
+  createOrgTeam: async (ctx) => ctx.send('TeamCommand', `org:${ctx.params['orgId']}`, { action: 'create', scope_org_id: (await organization(ctx)).id }),
+  updateOrgTeam: teamWrite('update'),
+  deleteOrgTeam: teamWrite('delete'),
+
+  createBooking: (ctx) => ctx.send('BookingCommand', `event-type:${String((ctx.body as { eventTypeId?: unknown } | undefined)?.eventTypeId ?? '')}`, { action: 'create' }),
+  cancelBooking: (ctx) => ctx.send('BookingCommand', `booking:${ctx.params['bookingUid']}`, { action: 'cancel', target_id: ctx.params['bookingUid'] ?? null }),
+  rescheduleBooking: (ctx) => ctx.send('BookingCommand', `booking:${ctx.params['bookingUid']}`, { action: 'reschedule', target_id: ctx.params['bookingUid'] ?? null }),
+};

@@ -1,0 +1,11 @@
+import type { UserDirectory } from '@platform/identity';
+import type { SchedulingStore } from '@platform/scheduling';
+
+export interface HandlerDeps {
+  store: SchedulingStore;
+  users: Pick<UserDirectory, 'get'>;
+  webUrl: string;
+  inviteTtlSeconds: number;
+  /** Tells the outbox relay which document just received events, so it reads that one instead of scanning. */
+  touched?(collection: string, id: string): void;
+}

@@ -1,0 +1,159 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { ConflictError, InputError, NotFoundError } from '@platform/errors';
+import { assertManagesTeam, assertSeesTeam, input, presentEventType, schedulingEvent, type EventTypeDoc, type Reach, type TeamDoc } from '@platform/scheduling';
+import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
+import type { HandlerDeps } from './deps.js';
+
+type EventTypeMsg = Msg<(typeof MessageTypeNames)['EventTypeCommand']>;
+
+function eventTypeEvent(e: EventTypeDoc, change: string, actor: string | null) {
+  return {
+    id: e.id,
+    change,
+    team_id: e.team_id,
+    user_id: null,
+    actor_user_id: actor,
+    snapshot: JSON.stringify({ id: e.id, teamId: e.team_id, title: e.title, slug: e.slug, lengthInMinutes: e.length_in_minutes, hosts: e.host_user_ids }),
+    occurred_at: Date.now(),
+  };
+}
+
+/** Hosts must be accepted members of the team. */
+async function checkedHosts(deps: HandlerDeps, team: TeamDoc, hosts: string[]): Promise<string[]> {
+  const members = new Set((await deps.store.membershipsOfTeam(team.id)).filter((m) => m.accepted).map((m) => m.user_id));
+  const outsider = hosts.find((h) => !members.has(h));
+  if (outsider) throw new InputError('bad_request', `Host ${outsider} is not an accepted member of the team.`);
+  return hosts;
+}
+
+async function eventTypeOf(deps: HandlerDeps, team: TeamDoc, id: string | null): Promise<EventTypeDoc> {
+  const eventType = await deps.store.eventType(input.positiveId(id, 'eventTypeId'));
+  if (!eventType || eventType.team_id !== team.id) throw new NotFoundError('not_found', 'Event type not found.');
+  return eventType;
+}
+
+async function present(deps: HandlerDeps, e: EventTypeDoc) {
+  const hosts = e.host_user_ids.length > 0 ? e.host_user_ids : (await deps.store.membershipsOfTeam(e.team_id)).filter((m) => m.accepted).map((m) => m.user_id);
+  return presentEventType(e, hosts, await userLookup(deps, hosts));
+}
+
+async function assertSlugFree(deps: HandlerDeps, teamId: number, slug: string, except?: number) {
+  const clash = (await deps.store.eventTypesOfTeams([teamId])).some((e) => e.slug === slug && e.id !== except);
+  if (clash) throw new ConflictError('slug_taken', `The team already has an event type with the slug ${slug}.`);
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg): Promise<unknown> {
+  const v = message.value;
+  const body = payloadOf(message);
+  const reach: Reach = await actorReach(deps, v.actor_user_id);
+  const orgId = v.scope_org_id ?? undefined;
+  const teamDoc = await deps.store.team(input.positiveId(v.scope_team_id, 'teamId'));
+  switch (v.action) {
+    case 'create': {
+      const team = assertManagesTeam(reach, teamDoc, orgId);
+      const title = input.requiredString(body, 'title', 200);
+      const slug = input.optionalSlug(body) ?? input.slugify(title);
+      const length = input.lengthInMinutes(body, true)!;
+      const hosts = await checkedHosts(deps, team, input.optionalHosts(body) ?? []);
+      const created = await createOnce(
+        () => deps.store.eventTypeByCommand(message.meta.id),
+        async () => {
+          await assertSlugFree(deps, team.id, slug);
+          const id = await deps.store.nextId('event_type');
+          const at = new Date();
+          const doc: EventTypeDoc = {
+            _id: String(id),
+            id,
+            command_id: message.meta.id,
+            team_id: team.id,
+            title,
+            slug,
+            description: input.optionalString(body, 'description', 5000) ?? null,
+            length_in_minutes: length,
+            host_user_ids: hosts,
+            scheduling_type: input.optionalSchedulingType(body) ?? 'COLLECTIVE',
+            created_at: at,
+            updated_at: at,
+            deleted_at: null,
+            has_outbox: true,
+            outbox: [],
+          };
+          doc.outbox.push(schedulingEvent(MessageTypeNames.EventTypeChanged, String(id), eventTypeEvent(doc, 'created', v.actor_user_id)));
+          await deps.store.models.EventType.create(doc);
+          deps.touched?.('sched_event_types', doc._id);
+          return doc;
+        },
+      );
+      return present(deps, created);
+    }
+    case 'update': {
+      const team = assertManagesTeam(reach, teamDoc, orgId);
+      const current = await eventTypeOf(deps, team, v.target_id);
+      const hosts = input.optionalHosts(body);
+      const fields: Record<string, unknown> = {
+        title: input.optionalString(body, 'title', 200),
+        slug: input.optionalSlug(body),
+        description: input.optionalString(body, 'description', 5000),
+        length_in_minutes: input.lengthInMinutes(body, false),
+        scheduling_type: input.optionalSchedulingType(body),
+        host_user_ids: hosts === undefined ? undefined : await checkedHosts(deps, team, hosts),
+      };
+      for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+      if (Object.keys(fields).length === 0) throw new InputError('bad_request', 'Give at least one field to change.');
+      if (typeof fields['slug'] === 'string') await assertSlugFree(deps, team.id, fields['slug'], current.id);
+      const updated = { ...current, ...fields } as EventTypeDoc;
+      await deps.store.models.EventType.updateOne({ _id: current._id }, changeWithEvent(fields, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(updated, 'updated', v.actor_user_id)));
+      deps.touched?.('sched_event_types', current._id);
+      return present(deps, updated);
+    }
+    case 'delete': {
+      const team = assertManagesTeam(reach, teamDoc, orgId);
+      const current = await eventTypeOf(deps, team, v.target_id);
+      await deps.store.models.EventType.updateOne(
+        { _id: current._id },
+        changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(current, 'deleted', v.actor_user_id)),
+      );
+      deps.touched?.('sched_event_types', current._id);
+      return present(deps, current);
+    }
+    case 'phone_call': {
+      // Any member may ask for a call; the telephony integration consumes the event and places it.
+      const team = assertSeesTeam(reach, teamDoc, orgId);
+      const eventType = await eventTypeOf(deps, team, v.target_id);
+      const from = input.requiredString(body, 'yourPhoneNumber', 20);
+      const to = input.requiredString(body, 'numberToCall', 20);
+      if (!E164.test(from) || !E164.test(to)) throw new InputError('bad_request', 'yourPhoneNumber and numberToCall must be E.164 numbers such as +4930123456.');
+      const templateType = input.optionalString(body, 'templateType', 40) ?? 'CUSTOM_TEMPLATE';
+      const details = Object.fromEntries(
+        ['schedulerName', 'guestName', 'guestEmail', 'guestCompany', 'beginMessage', 'generalPrompt'].map((f) => [f, input.optionalString(body, f, 5000) ?? null]),
+      );
+      // One call per command, also when the command is redone: the id comes from the command.
+      const callId = `call_${message.meta.id.replace(/-/g, '').slice(0, 24)}`;
+      await deps.store.models.EventType.updateOne(
+        { _id: eventType._id },
+        {
+          $set: { has_outbox: true },
+          $push: {
+            outbox: schedulingEvent(MessageTypeNames.PhoneCallRequested, callId, {
+              call_id: callId,
+              event_type_id: eventType.id,
+              team_id: team.id,
+              actor_user_id: v.actor_user_id!,
+              from_number: from,
+              to_number: to,
+              template_type: templateType,
+              details: JSON.stringify(details),
+              occurred_at: Date.now(),
+            }),
+          },
+        },
+      );
+      deps.touched?.('sched_event_types', eventType._id);
+      return { callId };
+    }
+    default:
+      throw new InputError('bad_request', `Unknown event type action ${v.action}.`);
+  }
+}

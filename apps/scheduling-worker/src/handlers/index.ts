@@ -1,0 +1,24 @@
+import type { MessageTypeNames } from '@platform/contracts';
+import type { IncomingMessage } from '@platform/kafka';
+import { bookingCommand } from './bookings.handlers.js';
+import type { HandlerDeps } from './deps.js';
+import { eventTypeCommand } from './event-types.handlers.js';
+import { membershipCommand } from './memberships.handlers.js';
+import { scheduleCommand } from './schedules.handlers.js';
+import { teamCommand } from './teams.handlers.js';
+
+type N = typeof MessageTypeNames;
+export type SchedulingCommand = N['TeamCommand'] | N['MembershipCommand'] | N['EventTypeCommand'] | N['ScheduleCommand'] | N['BookingCommand'];
+
+/** Every scheduling command has exactly one handler: a missing entry is a type error. */
+export const commandHandlers: {
+  [T in SchedulingCommand]: (deps: HandlerDeps, message: IncomingMessage<T>) => Promise<unknown>;
+} = {
+  'platform.scheduling.commands.TeamCommand': teamCommand,
+  'platform.scheduling.commands.MembershipCommand': membershipCommand,
+  'platform.scheduling.commands.EventTypeCommand': eventTypeCommand,
+  'platform.scheduling.commands.ScheduleCommand': scheduleCommand,
+  'platform.scheduling.commands.BookingCommand': bookingCommand,
+};
+
+export type { HandlerDeps } from './deps.js';

@@ -1,0 +1,92 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { ConflictError, InputError, NotFoundError } from '@platform/errors';
+import { assertManagesTeam, input, presentMembership, schedulingEvent, type MembershipDoc, type Role } from '@platform/scheduling';
+import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
+import type { HandlerDeps } from './deps.js';
+
+type MembershipMsg = Msg<(typeof MessageTypeNames)['MembershipCommand']>;
+
+function membershipEvent(m: MembershipDoc, change: string, actor: string | null) {
+  return {
+    id: m.id,
+    change,
+    team_id: m.team_id,
+    user_id: m.user_id,
+    actor_user_id: actor,
+    snapshot: JSON.stringify({ id: m.id, teamId: m.team_id, userId: m.user_id, role: m.role, accepted: m.accepted }),
+    occurred_at: Date.now(),
+  };
+}
+
+/** A team keeps at least one owner: the last one can be neither demoted nor removed. */
+async function assertNotLastOwner(deps: HandlerDeps, m: MembershipDoc, nextRole: Role | null) {
+  if (m.role !== 'OWNER' || nextRole === 'OWNER') return;
+  const owners = (await deps.store.membershipsOfTeam(m.team_id)).filter((x) => x.role === 'OWNER' && x.accepted);
+  if (owners.length <= 1) throw new ConflictError('last_owner', 'A team needs an owner: make another member owner first.');
+}
+
+export async function membershipCommand(deps: HandlerDeps, message: MembershipMsg): Promise<unknown> {
+  const v = message.value;
+  const body = payloadOf(message);
+  const reach = await actorReach(deps, v.actor_user_id);
+  const teamId = input.positiveId(v.scope_team_id, 'teamId');
+  const team = assertManagesTeam(reach, await deps.store.team(teamId), v.scope_org_id ?? undefined);
+  switch (v.action) {
+    case 'create': {
+      const userId = input.requiredString(body, 'userId', 100);
+      if (!(await deps.users.get(userId))) throw new NotFoundError('user_not_found', `User ${userId} not found.`);
+      const role = input.optionalRole(body) ?? 'MEMBER';
+      const accepted = input.optionalBoolean(body, 'accepted') ?? false;
+      const membership = await createOnce(
+        () => deps.store.membershipByCommand(message.meta.id),
+        async () => {
+          if (await deps.store.membershipOf(team.id, userId)) throw new ConflictError('membership_exists', `User ${userId} is already a member of this team.`);
+          const id = await deps.store.nextId('membership');
+          const at = new Date();
+          const doc: MembershipDoc = {
+            _id: String(id),
+            id,
+            command_id: message.meta.id,
+            team_id: team.id,
+            user_id: userId,
+            role,
+            accepted,
+            created_at: at,
+            updated_at: at,
+            deleted_at: null,
+            has_outbox: true,
+            outbox: [],
+          };
+          doc.outbox.push(schedulingEvent(MessageTypeNames.MembershipChanged, String(id), membershipEvent(doc, 'created', v.actor_user_id)));
+          await deps.store.models.Membership.create(doc);
+          deps.touched?.('sched_memberships', doc._id);
+          return doc;
+        },
+      );
+      return presentMembership(membership, await userLookup(deps, [membership.user_id]));
+    }
+    case 'update': {
+      const m = await deps.store.membership(input.positiveId(v.target_id, 'membershipId'));
+      if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
+      const role = input.optionalRole(body);
+      const accepted = input.optionalBoolean(body, 'accepted');
+      if (role === undefined && accepted === undefined) throw new InputError('bad_request', 'Give role or accepted to change.');
+      if (role !== undefined) await assertNotLastOwner(deps, m, role);
+      const fields = { ...(role !== undefined ? { role } : {}), ...(accepted !== undefined ? { accepted } : {}) };
+      const updated = { ...m, ...fields };
+      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent(fields, MessageTypeNames.MembershipChanged, m._id, membershipEvent(updated, 'updated', v.actor_user_id)));
+      deps.touched?.('sched_memberships', m._id);
+      return presentMembership(updated, await userLookup(deps, [m.user_id]));
+    }
+    case 'delete': {
+      const m = await deps.store.membership(input.positiveId(v.target_id, 'membershipId'));
+      if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
+      await assertNotLastOwner(deps, m, null);
+      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.MembershipChanged, m._id, membershipEvent(m, 'deleted', v.actor_user_id)));
+      deps.touched?.('sched_memberships', m._id);
+      return presentMembership(m, await userLookup(deps, [m.user_id]));
+    }
+    default:
+      throw new InputError('bad_request', `Unknown membership action ${v.action}.`);
+  }
+}

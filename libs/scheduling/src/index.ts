@@ -1,0 +1,21 @@
+export * from './availability/index.js';
+export { SCHEDULING_TOPICS } from './topics.js';
+export { createSchedulingStore, schedulingEvent, ROLES } from './store.js';
+export type { SchedulingStore, TeamDoc, MembershipDoc, InviteDoc, EventTypeDoc, ScheduleDoc, BookingDoc, HostCalendarDoc, Attendee, Role, SchedulingType } from './store.js';
+export {
+  reachOf,
+  canSeeTeam,
+  canManageTeam,
+  assertSeesTeam,
+  assertManagesTeam,
+  assertMemberOfOrganization,
+  assertAdminOfOrganization,
+  assertSeesUserInOrganization,
+  isOrganizationAdmin,
+  notFound,
+} from './access.js';
+export type { Reach } from './access.js';
+export { presentTeam, presentMembership, presentEventType, presentSchedule, presentBooking, presentBookingReferences } from './presenters.js';
+export type { UserSummary, UserLookup } from './presenters.js';
+export * as input from './input.js';
+export { createOrganization, addOrganizationMember } from './organizations.js';

@@ -1,0 +1,123 @@
+import { InputError } from '@platform/errors';
+import { ROLES, type Role, type SchedulingType } from './store.js';
+
+/**
+ * The write payloads, validated by the worker (the gateway's JSON schemas check shapes first; commands
+ * are input too). Every message names the field at fault.
+ */
+const bad = (message: string) => new InputError('bad_request', message);
+
+export function asObject(value: unknown, what = 'The request body'): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(`${what} must be a JSON object.`);
+  return value as Record<string, unknown>;
+}
+
+export function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.trim().length === 0 || value.length > max) throw bad(`${field} must be a non-empty string of at most ${max} characters.`);
+  return value.trim();
+}
+
+export function requiredString(body: Record<string, unknown>, field: string, max: number): string {
+  const value = optionalString(body, field, max);
+  if (value === undefined) throw bad(`${field} is required.`);
+  return value;
+}
+
+export function optionalUrl(body: Record<string, unknown>, field: string): string | null | undefined {
+  if (body[field] === null) return null;
+  const value = optionalString(body, field, 2048);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw bad(`${field} must be an absolute http(s) URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(`${field} must be an absolute http(s) URL.`);
+  return url.toString();
+}
+
+export function slugify(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100);
+}
+
+export function optionalSlug(body: Record<string, unknown>, field = 'slug'): string | undefined {
+  const value = optionalString(body, field, 100);
+  if (value === undefined) return undefined;
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value)) throw bad(`${field} may contain only lowercase letters, digits and single hyphens.`);
+  return value;
+}
+
+export function optionalRole(body: Record<string, unknown>): Role | undefined {
+  const value = body['role'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) throw bad(`role must be one of ${ROLES.join(', ')}.`);
+  return value as Role;
+}
+
+export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw bad(`${field} must be true or false.`);
+  return value;
+}
+
+export function lengthInMinutes(body: Record<string, unknown>, required: boolean): number | undefined {
+  const value = body['lengthInMinutes'];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1440) throw bad('lengthInMinutes must be an integer from 1 to 1440.');
+  return value;
+}
+
+export function optionalSchedulingType(body: Record<string, unknown>): SchedulingType | undefined {
+  const value = body['schedulingType'];
+  if (value === undefined) return undefined;
+  if (value !== 'COLLECTIVE' && value !== 'ROUND_ROBIN') throw bad('schedulingType must be COLLECTIVE or ROUND_ROBIN.');
+  return value;
+}
+
+/** `hosts: [{userId}]` (the real API's shape) or `hostUserIds: [...]`; at most 100. */
+export function optionalHosts(body: Record<string, unknown>): string[] | undefined {
+  const raw = body['hosts'];
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw) || raw.length > 100) throw bad('hosts must be a list of at most 100 {userId} objects.');
+  const ids = raw.map((h, i) => {
+    const userId = typeof h === 'object' && h !== null ? (h as { userId?: unknown }).userId : undefined;
+    if (typeof userId !== 'string' || userId.length === 0 || userId.length > 100) throw bad(`hosts[${i}].userId must be a user id.`);
+    return userId;
+  });
+  return [...new Set(ids)];
+}
+
+export function attendeeOf(body: Record<string, unknown>): { name: string; email: string; timeZone: string } {
+  const attendee = asObject(body['attendee'], 'attendee');
+  const name = requiredString(attendee, 'name', 200);
+  const email = requiredString(attendee, 'email', 320).toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw bad('attendee.email must be an e-mail address.');
+  const timeZone = requiredString(attendee, 'timeZone', 64);
+  if (!isTimeZone(timeZone)) throw bad('attendee.timeZone must be an IANA time zone such as Europe/Berlin.');
+  return { name, email, timeZone };
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function positiveId(value: unknown, field: string): number {
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) throw bad(`${field} must be a positive integer.`);
+  return n;
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { MessageTypeNames } from '@platform/contracts';
+import { ConflictError, InputError } from '@platform/errors';
+import { isTimeZone, slugify } from './input.js';
+import { presentTeam } from './presenters.js';
+import { schedulingEvent, type MembershipDoc, type Role, type SchedulingStore, type TeamDoc } from './store.js';
+
+/**
+ * Organizations are created by the operator (`cli orgs create`), as the real service creates them outside
+ * its public API. The organization and its owner's membership are written with their events in their
+ * outboxes; the scheduling worker's relay publishes them like any other change.
+ */
+export async function createOrganization(
+  store: SchedulingStore,
+  input: { name: string; slug?: string; ownerUserId: string; timeZone?: string },
+): Promise<TeamDoc> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 200) throw new InputError('bad_request', 'The organization name must be 1 to 200 characters.');
+  const slug = input.slug ?? slugify(name);
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new InputError('bad_request', 'The slug may contain only lowercase letters, digits and single hyphens.');
+  const timeZone = input.timeZone ?? 'Europe/London';
+  if (!isTimeZone(timeZone)) throw new InputError('bad_request', `Unknown time zone ${timeZone}.`);
+  if (await store.models.Team.exists({ is_organization: true, slug, deleted_at: null })) throw new ConflictError('slug_taken', `An organization with the slug ${slug} exists.`);
+  const at = new Date();
+  const id = await store.nextId('team');
+  const org: TeamDoc = {
+    _id: String(id),
+    id,
+    command_id: `cli:${randomUUID()}`,
+    parent_id: null,
+    is_organization: true,
+    name,
+    slug,
+    logo_url: null,
+    bio: null,
+    time_zone: timeZone,
+    week_start: 'Monday',
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    has_outbox: true,
+    outbox: [],
+  };
+  org.outbox.push(
+    schedulingEvent(MessageTypeNames.TeamChanged, org._id, {
+      id,
+      change: 'created',
+      team_id: null,
+      user_id: null,
+      actor_user_id: input.ownerUserId,
+      snapshot: JSON.stringify(presentTeam(org)),
+      occurred_at: Date.now(),
+    }),
+  );
+  await store.models.Team.create(org);
+  await addOrganizationMember(store, { orgId: id, userId: input.ownerUserId, role: 'OWNER' });
+  return org;
+}
+
+/** Adds a user to an organization (`cli orgs add-member`); organization memberships have no public endpoint. */
+export async function addOrganizationMember(store: SchedulingStore, input: { orgId: number; userId: string; role: Role }): Promise<MembershipDoc> {
+  const org = await store.team(input.orgId);
+  if (!org || !org.is_organization) throw new InputError('bad_request', `No organization ${input.orgId}.`);
+  if (await store.membershipOf(org.id, input.userId)) throw new ConflictError('membership_exists', 'The user is already a member of the organization.');
+  const at = new Date();
+  const id = await store.nextId('membership');
+  const membership: MembershipDoc = {
+    _id: String(id),
+    id,
+    command_id: `cli:${randomUUID()}`,
+    team_id: org.id,
+    user_id: input.userId,
+    role: input.role,
+    accepted: true,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    has_outbox: true,
+    outbox: [],
+  };
+  membership.outbox.push(
+    schedulingEvent(MessageTypeNames.MembershipChanged, membership._id, {
+      id,
+      change: 'created',
+      team_id: org.id,
+      user_id: input.userId,
+      actor_user_id: null,
+      snapshot: JSON.stringify({ id, teamId: org.id, userId: input.userId, role: input.role, accepted: true }),
+      occurred_at: Date.now(),
+    }),
+  );
+  await store.models.Membership.create(membership);
+  return membership;
+}

@@ -1,0 +1,95 @@
+import type { BookingDoc, EventTypeDoc, MembershipDoc, ScheduleDoc, TeamDoc } from './store.js';
+
+/** What the API shows of a user of the scheduling service (from the identity directory). */
+export interface UserSummary {
+  id: string;
+  name: string;
+  email: string;
+  timeZone: string;
+}
+
+export type UserLookup = (id: string) => UserSummary | undefined;
+
+/** The response shapes follow the real scheduling service's API v2 (camelCase, numeric ids). */
+export function presentTeam(team: TeamDoc) {
+  return {
+    id: team.id,
+    parentId: team.parent_id,
+    name: team.name,
+    slug: team.slug,
+    logoUrl: team.logo_url,
+    bio: team.bio,
+    isOrganization: team.is_organization,
+    timeZone: team.time_zone,
+    weekStart: team.week_start,
+    createdAt: team.created_at.toISOString(),
+  };
+}
+
+export function presentMembership(m: MembershipDoc, users: UserLookup) {
+  const user = users(m.user_id);
+  return {
+    id: m.id,
+    userId: m.user_id,
+    teamId: m.team_id,
+    accepted: m.accepted,
+    role: m.role,
+    user: user ? { email: user.email, name: user.name } : null,
+  };
+}
+
+export function presentEventType(e: EventTypeDoc, hosts: string[], users: UserLookup) {
+  return {
+    id: e.id,
+    teamId: e.team_id,
+    ownerId: null,
+    title: e.title,
+    slug: e.slug,
+    description: e.description,
+    lengthInMinutes: e.length_in_minutes,
+    schedulingType: e.scheduling_type,
+    hosts: hosts.map((userId) => ({ userId, name: users(userId)?.name ?? null })),
+    createdAt: e.created_at.toISOString(),
+  };
+}
+
+export function presentSchedule(s: ScheduleDoc) {
+  return {
+    id: s.id,
+    ownerId: s.user_id,
+    name: s.name,
+    timeZone: s.time_zone,
+    availability: s.availability.map((r) => ({ days: r.days, startTime: r.startTime, endTime: r.endTime })),
+    isDefault: s.is_default,
+    overrides: s.overrides.map((o) => ({ date: o.date, startTime: o.startTime, endTime: o.endTime })),
+  };
+}
+
+export function presentBooking(b: BookingDoc, users: UserLookup) {
+  return {
+    id: b.id,
+    uid: b.uid,
+    title: b.title,
+    status: b.status,
+    start: b.start.toISOString(),
+    end: b.end.toISOString(),
+    duration: Math.round((b.end.getTime() - b.start.getTime()) / 60_000),
+    eventTypeId: b.event_type_id,
+    teamId: b.team_id,
+    hosts: b.host_user_ids.map((id) => {
+      const user = users(id);
+      return { id, name: user?.name ?? null, email: user?.email ?? null, timeZone: user?.timeZone ?? null };
+    }),
+    attendees: b.attendees.map((a) => ({ name: a.name, email: a.email, timeZone: a.timeZone })),
+    cancellationReason: b.cancellation_reason,
+    reschedulingReason: b.rescheduling_reason,
+    rescheduledFromUid: b.rescheduled_from_uid,
+    rescheduledToUid: b.rescheduled_to_uid,
+    createdAt: b.created_at.toISOString(),
+  };
+}
+
+/** Calendar references of a booking (video links, external calendar events): none are integrated yet. */
+export function presentBookingReferences(_b: BookingDoc) {
+  return [] as Array<{ type: string; uid: string; meetingUrl: string | null }>;
+}

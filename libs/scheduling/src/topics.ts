@@ -1,0 +1,4 @@
+export const SCHEDULING_TOPICS = {
+  commands: 'scheduling.commands',
+  events: 'scheduling.events',
+} as const;

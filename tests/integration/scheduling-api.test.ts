@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SchedulingUserDoc } from '@platform/identity';
+import type { Scope } from '@platform/oauth';
+import { addOrganizationMember, createOrganization } from '@platform/scheduling';
+import { isScope, type Scope as AnyScope } from '@platform/oauth';
+import { ROUTES, type RouteSpec } from '../../apps/scheduling-gateway/src/api/route-table.js';
+import { startOAuthStack, type OAuthStack } from '../support/oauth-stack.js';
+
+let stack: OAuthStack;
+let owner: SchedulingUserDoc;
+let member: SchedulingUserDoc;
+let outsider: SchedulingUserDoc;
+let orgId: number;
+
+type Data = Record<string, unknown> & { id: number; uid: string };
+
+/** An access token as the token endpoint issues it (the bearer check needs nothing else). */
+function tokenFor(user: SchedulingUserDoc, scopes: Scope[], legacy = false): string {
+  return stack.accessTokens.issue({ sub: user._id, cid: 'cal_test_client', gid: `grt_${user._id}`, scp: scopes, legacy }).token;
+}
+
+const ALL: Scope[] = [
+  'TEAM_PROFILE_READ', 'TEAM_PROFILE_WRITE', 'TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE', 'TEAM_BOOKING_READ',
+  'TEAM_SCHEDULE_READ', 'TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE', 'ORG_EVENT_TYPE_READ', 'ORG_BOOKING_READ',
+  'ORG_SCHEDULE_READ', 'ORG_SCHEDULE_WRITE', 'ORG_PROFILE_READ', 'ORG_PROFILE_WRITE',
+];
+
+async function api(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string | null, body?: unknown) {
+  const response = await stack.gateway.inject({
+    method,
+    url,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  return { status: response.statusCode, body: JSON.parse(response.body || '{}') as { status: string; data: Data; error?: { code: string; message: string } } };
+}
+
+/** The next Monday (UTC) at least two days ahead, at hh:mm. */
+function nextMondayAt(hh: number, mm = 0): Date {
+  const d = new Date(Date.now() + 2 * 86_400_000);
+  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7));
+  d.setUTCHours(hh, mm, 0, 0);
+  return d;
+}
+
+beforeAll(async () => {
+  stack = await startOAuthStack();
+  [owner, member, outsider] = await Promise.all([stack.newUser(), stack.newUser(), stack.newUser()]);
+  orgId = (await createOrganization(stack.scheduling, { name: 'Acme', ownerUserId: owner._id })).id;
+  await addOrganizationMember(stack.scheduling, { orgId, userId: member._id, role: 'MEMBER' });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('teams, memberships, event types, schedules and bookings', () => {
+  it('runs the whole flow: team, member, event type, schedule, book, reschedule, cancel', async () => {
+    const token = tokenFor(owner, ALL);
+    const team = await api('POST', `/v2/organizations/${orgId}/teams`, token, { name: 'Sales Team' });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    expect(team.body).toMatchObject({ status: 'success', data: { name: 'Sales Team', slug: 'sales-team', parentId: orgId, isOrganization: false } });
+    const teamId = team.body.data.id as number;
+
+    const added = await api('POST', `/v2/organizations/${orgId}/teams/${teamId}/memberships`, token, { userId: member._id, role: 'MEMBER', accepted: true });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.data).toMatchObject({ userId: member._id, teamId, role: 'MEMBER', accepted: true, user: { email: member.email } });
+    const duplicate = await api('POST', `/v2/organizations/${orgId}/teams/${teamId}/memberships`, token, { userId: member._id });
+    expect(duplicate.status).toBe(409);
+
+    const schedule = await api('POST', `/v2/organizations/${orgId}/users/${member._id}/schedules`, token, {
+      name: 'Working hours',
+      timeZone: 'UTC',
+      availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }],
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+    expect(schedule.body.data).toMatchObject({ ownerId: member._id, timeZone: 'UTC', isDefault: true });
+
+    const eventType = await api('POST', `/v2/organizations/${orgId}/teams/${teamId}/event-types`, token, {
+      title: 'Intro call',
+      lengthInMinutes: 30,
+      hosts: [{ userId: member._id }],
+    });
+    expect(eventType.status, JSON.stringify(eventType.body)).toBe(201);
+    expect(eventType.body.data).toMatchObject({ title: 'Intro call', slug: 'intro-call', lengthInMinutes: 30, teamId, hosts: [{ userId: member._id }] });
+    const eventTypeId = eventType.body.data.id as number;
+
+    const attendee = { name: 'Grace', email: 'grace@example.com', timeZone: 'Europe/Berlin' };
+    const start = nextMondayAt(10);
+    const booked = await api('POST', '/v2/bookings', null, { start: start.toISOString(), eventTypeId, attendee });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect(booked.body.data).toMatchObject({
+      status: 'accepted',
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 30 * 60_000).toISOString(),
+      duration: 30,
+      eventTypeId,
+      hosts: [{ id: member._id, email: member.email }],
+      attendees: [attendee],
+    });
+    const uid = booked.body.data.uid as string;
+
+    const overlapping = await api('POST', '/v2/bookings', null, { start: nextMondayAt(10, 15).toISOString(), eventTypeId, attendee });
+    expect(overlapping.status).toBe(409);
+    expect(overlapping.body.error).toEqual({ code: 'TIME_TAKEN', message: 'The requested time is already booked.' });
+    const outOfHours = await api('POST', '/v2/bookings', null, { start: nextMondayAt(18).toISOString(), eventTypeId, attendee });
+    expect(outOfHours.status).toBe(400);
+    expect(outOfHours.body.error?.code).toBe('OUTSIDE_AVAILABILITY');
+    const adjacent = await api('POST', '/v2/bookings', null, { start: nextMondayAt(10, 30).toISOString(), eventTypeId, attendee });
+    expect(adjacent.status).toBe(201);
+
+    const moved = await api('POST', `/v2/bookings/${uid}/reschedule`, null, { start: nextMondayAt(14).toISOString(), reschedulingReason: 'Conflict' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.data).toMatchObject({ status: 'accepted', rescheduledFromUid: uid, start: nextMondayAt(14).toISOString() });
+    const listed = await api('GET', `/v2/organizations/${orgId}/teams/${teamId}/bookings`, token);
+    expect(listed.status).toBe(200);
+    const old = (listed.body.data as unknown as Array<Record<string, unknown>>).find((b) => b['uid'] === uid);
+    expect(old).toMatchObject({ status: 'cancelled', rescheduledToUid: moved.body.data.uid });
+    // The old slot is free again.
+    expect((await api('POST', '/v2/bookings', null, { start: start.toISOString(), eventTypeId, attendee })).status).toBe(201);
+
+    const cancelled = await api('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, null, { cancellationReason: 'No longer needed' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancellationReason: 'No longer needed' });
+    const again = await api('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, null, {});
+    expect(again.status).toBe(400);
+    expect(again.body.error?.code).toBe('ALREADY_CANCELLED');
+    expect((await api('POST', `/v2/bookings/${uid}/reschedule`, null, { start: nextMondayAt(15).toISOString() })).status).toBe(400);
+    expect((await api('POST', '/v2/bookings/nope/cancel', null, {})).status).toBe(404);
+    expect((await api('POST', '/v2/bookings/nope/reschedule', null, { start: nextMondayAt(15).toISOString() })).status).toBe(404);
+  }, 60_000);
+
+  it('keeps one host from being double-booked by concurrent requests', async () => {
+    const token = tokenFor(owner, ALL);
+    const team = await api('POST', '/v2/teams', token, { name: 'Race team' });
+    expect(team.status).toBe(201);
+    const teamId = team.body.data.id as number;
+    await api('POST', `/v2/organizations/${orgId}/users/${owner._id}/schedules`, token, {
+      name: 'Always',
+      timeZone: 'UTC',
+      availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], startTime: '00:00', endTime: '24:00' }],
+    });
+    const eventType = await api('POST', `/v2/teams/${teamId}/event-types`, token, { title: 'Race', lengthInMinutes: 60 });
+    expect(eventType.status).toBe(201);
+    const start = nextMondayAt(20).toISOString();
+    const attempts = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => api('POST', '/v2/bookings', null, { start, eventTypeId: eventType.body.data.id, attendee: { name: `A${i}`, email: `a${i}@example.com`, timeZone: 'UTC' } })),
+    );
+    expect(attempts.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  }, 60_000);
+});
+
+describe('scope enforcement, from the route table', () => {
+  const ids: Record<string, string> = {};
+  const routes = Object.values(ROUTES) as RouteSpec[];
+
+  beforeAll(async () => {
+    const token = tokenFor(owner, ALL);
+    const standalone = await api('POST', '/v2/teams', token, { name: 'Scope team' });
+    const orgTeam = await api('POST', `/v2/organizations/${orgId}/teams`, token, { name: 'Scope org team' });
+    for (const [teamId] of [[standalone.body.data.id], [orgTeam.body.data.id]]) {
+      await api('POST', `/v2/teams/${teamId}/memberships`, token, { userId: member._id, accepted: true });
+    }
+    const eventType = await api('POST', `/v2/teams/${orgTeam.body.data.id}/event-types`, token, { title: 'Scoped', lengthInMinutes: 15 });
+    const standaloneEventType = await api('POST', `/v2/teams/${standalone.body.data.id}/event-types`, token, { title: 'Scoped', lengthInMinutes: 15 });
+    const schedule = await api('POST', `/v2/organizations/${orgId}/users/${member._id}/schedules`, token, {
+      name: 'Scoped',
+      isDefault: true,
+      timeZone: 'UTC',
+      availability: [{ days: ['Monday'], startTime: '00:00', endTime: '24:00' }],
+    });
+    const booking = await api('POST', '/v2/bookings', null, {
+      start: nextMondayAt(3).toISOString(),
+      eventTypeId: eventType.body.data.id,
+      attendee: { name: 'Scope', email: 'scope@example.com', timeZone: 'UTC' },
+    });
+    const membership = (await api('GET', `/v2/teams/${standalone.body.data.id}/memberships`, token)).body.data as unknown as Array<{ id: number }>;
+    Object.assign(ids, {
+      T: String(standalone.body.data.id),
+      OT: String(orgTeam.body.data.id),
+      orgId: String(orgId),
+      eventTypeId: String(eventType.body.data.id),
+      standaloneEventTypeId: String(standaloneEventType.body.data.id),
+      scheduleId: String(schedule.body.data.id),
+      membershipId: String(membership[0]!.id),
+      orgMembershipId: String(((await api('GET', `/v2/teams/${orgTeam.body.data.id}/memberships`, token)).body.data as unknown as Array<{ id: number }>)[0]!.id),
+      bookingUid: booking.body.data.uid,
+      userId: member._id,
+    });
+  }, 60_000);
+
+  /** A URL for the route: real ids for reads; for writes ids that do not exist, so that nothing changes. */
+  function urlOf(spec: RouteSpec): string {
+    const read = spec.method === 'GET';
+    const inOrg = spec.url.startsWith('/v2/organizations/');
+    const last = /:([A-Za-z]+)$/.exec(spec.url)?.[1];
+    return spec.url.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+      if (name === 'teamId' && !read && last === 'teamId') return '999999';
+      if (name === 'teamId') return inOrg ? ids['OT']! : ids['T']!;
+      if (name === 'membershipId') return read ? (inOrg ? ids['orgMembershipId']! : ids['membershipId']!) : '999999';
+      if (!read && ['eventTypeId', 'scheduleId', 'bookingUid'].includes(name)) return name === 'bookingUid' ? 'no-such-booking' : '999999';
+      if (name === 'eventTypeId' && !inOrg) return ids['standaloneEventTypeId']!;
+      return ids[name]!;
+    });
+  }
+
+  const call = (spec: RouteSpec, token: string | null) => api(spec.method, urlOf(spec), token, spec.method === 'GET' || spec.method === 'DELETE' ? undefined : {});
+  const guarded = routes.filter((r) => r.scope !== 'public');
+
+  it('lists every endpoint of the spec tables and keeps the scopes without endpoints valid', () => {
+    expect(guarded).toHaveLength(49);
+    expect(new Set(guarded.map((r) => r.scope)).size).toBe(14);
+    for (const scope of ['TEAM_BOOKING_WRITE', 'TEAM_SCHEDULE_WRITE', 'ORG_EVENT_TYPE_WRITE', 'ORG_BOOKING_WRITE']) expect(isScope(scope)).toBe(true);
+  });
+
+  it('allows each endpoint with its scope, with the implying ORG_ scope, and for legacy tokens; refuses it without', async () => {
+    const without = (spec: RouteSpec) => ALL.filter((s) => s !== spec.scope && s !== `ORG_${String(spec.scope).slice(5)}`);
+    for (const spec of guarded) {
+      const scope = spec.scope as AnyScope;
+      const tokens: Array<[string, string]> = [
+        ['listed', tokenFor(owner, [scope])],
+        ['legacy', tokenFor(owner, [], true)],
+      ];
+      if (scope.startsWith('TEAM_')) tokens.push(['implied', tokenFor(owner, [`ORG_${scope.slice(5)}` as AnyScope])]);
+      for (const [kind, token] of tokens) {
+        const answer = await call(spec, token);
+        const what = `${kind} ${spec.method} ${urlOf(spec)}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`;
+        expect([401, 403], what).not.toContain(answer.status);
+        if (spec.method === 'GET') expect(answer.status, what).toBe(200);
+      }
+      const refused = await call(spec, tokenFor(owner, without(spec)));
+      expect(refused.status, `${spec.method} ${spec.url}`).toBe(403);
+      expect(refused.body.error).toEqual({ code: 'INSUFFICIENT_SCOPE', message: `The access token lacks the scope ${scope} that this endpoint requires.` });
+      expect((await call(spec, null)).status).toBe(401);
+    }
+  }, 120_000);
+
+  it('needs no token on the three public booking endpoints', async () => {
+    for (const spec of routes.filter((r) => r.scope === 'public')) {
+      const answer = await call(spec, null);
+      expect([400, 404], `${spec.url}: ${answer.status}`).toContain(answer.status);
+    }
+  });
+
+  it('never shows another user\'s teams, organizations or their data, whatever the scopes', async () => {
+    const token = tokenFor(outsider, ALL);
+    for (const spec of guarded) {
+      const answer = await call(spec, token);
+      if (spec.url === '/v2/teams' && spec.method === 'GET') {
+        expect(answer.body.data).toEqual([]);
+        continue;
+      }
+      if (spec.url === '/v2/teams' && spec.method === 'POST') continue; // creating one's own team is allowed
+      expect([403, 404], `${spec.method} ${urlOf(spec)}: ${answer.status}`).toContain(answer.status);
+    }
+    const legacy = tokenFor(outsider, [], true);
+    expect((await api('GET', `/v2/teams/${ids['T']}`, legacy)).status).toBe(404);
+    expect((await api('GET', `/v2/organizations/${orgId}/bookings`, legacy)).status).toBe(404);
+  }, 120_000);
+
+  it('lets a member read but not manage the team', async () => {
+    const token = tokenFor(member, ALL);
+    expect((await api('GET', `/v2/teams/${ids['T']}/event-types`, token)).status).toBe(200);
+    const edit = await api('PATCH', `/v2/teams/${ids['T']}`, token, { name: 'Renamed' });
+    expect(edit.status).toBe(403);
+    expect((await api('GET', `/v2/organizations/${orgId}/bookings`, token)).status).toBe(403);
+    expect((await api('GET', `/v2/organizations/${orgId}/users/${member._id}/schedules`, token)).status).toBe(200);
+    expect((await api('GET', `/v2/organizations/${orgId}/users/${owner._id}/schedules`, token)).status).toBe(403);
+  });
+});
