@@ -22,6 +22,7 @@ let callback: string;
 let callbackServer: Server;
 let browser: Browser;
 const people = { developer: '', admin: '', user: '' };
+let cliEnv: Record<string, string> = {};
 
 const crashed = () => processes.filter((p) => p.exited()).map((p) => `${p.name} exited:\n${p.output().slice(-2000)}`)[0];
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -104,12 +105,14 @@ beforeAll(async () => {
 
   const env = isolatedAppEnv(name, { ...TEST_SECRETS, ...TEST_OAUTH_SECRETS, WEB_PUBLIC_URL: web, PUBLIC_BASE_URL: api, OAUTH_ISSUER: api, PUBLIC_URL: web });
   processes.push(startProcess('oauth-worker', 'apps/oauth-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }));
+  processes.push(startProcess('scheduling-worker', 'apps/scheduling-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }));
   processes.push(startProcess('scheduling-gateway', 'apps/scheduling-gateway/dist/main.js', { ...env, PORT: String(apiPort) }));
   processes.push(startProcess('scheduling-web', 'apps/scheduling-web/dist/main.js', { ...env, PORT: String(webPort) }));
   for (const base of [api, web]) {
     await waitFor(async () => (await fetch(`${base}/readyz`)).ok, { what: `${base} ready`, timeoutMs: 60_000, failFast: crashed });
   }
   await Promise.all((['developer', 'admin', 'user'] as const).map((role) => createUser(role, env)));
+  cliEnv = env;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
@@ -280,5 +283,85 @@ describe('OAuth in the browser, end to end', () => {
     await fresh.goto(`${web}/login?return_to=${encodeURIComponent('//evil.example.com/x')}`);
     await login(fresh, 'developer');
     expect(new URL(fresh.url()).host).toBe(new URL(web).host);
+  });
+});
+
+describe('the scheduling API with a token from the OAuth flow', () => {
+  it('creates a team, adds a member, creates an event type, sets a schedule, books, reschedules and cancels', async () => {
+    const scopes = ['TEAM_PROFILE_WRITE', 'TEAM_MEMBERSHIP_WRITE', 'TEAM_EVENT_TYPE_WRITE', 'TEAM_BOOKING_READ', 'ORG_SCHEDULE_WRITE'];
+    const developer = await loggedIn('developer');
+    const { clientId, secret } = await registerClient(developer, 'confidential', scopes);
+    await accept(clientId);
+    // The user belongs to an organization (made by the operator), so ORG_ scopes may be granted.
+    const { stdout: orgOut } = await run(process.execPath, ['apps/cli/dist/main.js', 'orgs', 'create', '--name', `Acme ${name}`, '--owner', people.user], {
+      env: { ...process.env, ...cliEnv },
+    });
+    const orgId = Number(orgOut.trim());
+    expect(orgId).toBeGreaterThan(0);
+
+    const as = await discover();
+    const client: oauth.Client = { client_id: clientId };
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    for (const [k, v] of Object.entries({ client_id: clientId, redirect_uri: callback, response_type: 'code', scope: scopes.join(' '), state })) url.searchParams.set(k, v);
+    const page = await loggedIn('user');
+    const params = oauth.validateAuthResponse(as, client, await consent(page, url), state);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(secret!), params, callback, oauth.nopkce, insecure),
+    );
+    expect(tokens.scope).toBe(scopes.join(' '));
+    const call = async (method: string, path: string, body?: unknown, bearer: string | null = tokens.access_token) => {
+      const response = await fetch(`${api}${path}`, {
+        method,
+        headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(20_000),
+      });
+      return { status: response.status, body: (await response.json()) as { status: string; data: Record<string, unknown>; error?: { code: string } } };
+    };
+    const userId = (await me(tokens.access_token)).body['data'] as { id: string };
+    const developerId = (await run(process.execPath, ['apps/cli/dist/main.js', 'users', 'list'], { env: { ...process.env, ...cliEnv } })).stdout
+      .split('\n')
+      .find((line) => line.includes(people.developer))!
+      .split('\t')[0]!;
+
+    const team = await call('POST', '/v2/teams', { name: 'Customer Success' });
+    expect(team.status).toBe(201);
+    const teamId = team.body.data['id'] as number;
+    const added = await call('POST', `/v2/teams/${teamId}/memberships`, { userId: developerId, role: 'ADMIN', accepted: true });
+    expect(added).toMatchObject({ status: 201, body: { data: { userId: developerId, role: 'ADMIN' } } });
+    const schedule = await call('POST', `/v2/organizations/${orgId}/users/${userId.id}/schedules`, {
+      name: 'Office hours',
+      timeZone: 'Europe/Berlin',
+      availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }],
+    });
+    expect(schedule.status).toBe(201);
+    const eventType = await call('POST', `/v2/teams/${teamId}/event-types`, { title: 'Onboarding', lengthInMinutes: 45, hosts: [{ userId: userId.id }] });
+    expect(eventType.status).toBe(201);
+    // A token without the scope is refused, naming it.
+    expect((await call('GET', `/v2/teams/${teamId}/event-types`)).body.error?.code).toBe('INSUFFICIENT_SCOPE');
+
+    // A Monday 10:00 in Berlin, at least two days ahead.
+    const day = new Date(Date.now() + 3 * 86_400_000);
+    day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
+    const berlin = (hh: number) => {
+      const probe = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hh));
+      const offset = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' }).format(probe)) - hh;
+      return new Date(probe.getTime() - offset * 3_600_000).toISOString();
+    };
+    const attendee = { name: 'Alan', email: 'alan@example.com', timeZone: 'Europe/London' };
+    const booking = await call('POST', '/v2/bookings', { start: berlin(10), eventTypeId: eventType.body.data['id'], attendee }, null);
+    expect(booking).toMatchObject({ status: 201, body: { data: { status: 'accepted', start: berlin(10), duration: 45 } } });
+    expect((await call('POST', '/v2/bookings', { start: berlin(10), eventTypeId: eventType.body.data['id'], attendee }, null)).status).toBe(409);
+    expect((await call('POST', '/v2/bookings', { start: berlin(17), eventTypeId: eventType.body.data['id'], attendee }, null)).status).toBe(400);
+    const uid = booking.body.data['uid'] as string;
+    const moved = await call('POST', `/v2/bookings/${uid}/reschedule`, { start: berlin(11) }, null);
+    expect(moved).toMatchObject({ status: 200, body: { data: { rescheduledFromUid: uid, start: berlin(11) } } });
+    const cancelled = await call('POST', `/v2/bookings/${moved.body.data['uid'] as string}/cancel`, { cancellationReason: 'Done' }, null);
+    expect(cancelled).toMatchObject({ status: 200, body: { data: { status: 'cancelled' } } });
+    const bookings = await call('GET', `/v2/teams/${teamId}/bookings`);
+    expect((bookings.body.data as unknown as Array<{ status: string }>).map((b) => b.status)).toEqual(['cancelled', 'cancelled']);
   });
 });

@@ -2,8 +2,9 @@ import { configOrExit } from '@platform/config';
 import { createUserDirectory } from '@platform/identity';
 import { createCommandBus, createKafka, createPublisher, ensureTopics } from '@platform/kafka';
 import { connectMongo, pingMongo } from '@platform/mongo';
-import { NO_REACH, OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import { OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
 import { createFailureLimiter, createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
+import { accountReach, createSchedulingStore } from '@platform/scheduling';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { buildApp } from './app.js';
 import { config } from './config.js';
@@ -17,6 +18,8 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const publisher = createPublisher(kafka, { source: '/scheduling-web' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'scheduling-web' });
+  // Read only: which organizations a user belongs to decides whether ORG_ scopes may be granted.
+  const scheduling = createSchedulingStore(mongo);
   const redis = createRedis(cfg.redisUrl, { name: 'scheduling-web' });
   const commands = createCommandBus({
     publisher,
@@ -33,7 +36,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
     users: createUserDirectory(mongo),
     // No teams or organizations exist yet (the scheduling model that adds them will answer here), so no user
     // can grant TEAM_ or ORG_ scopes: such requests are redirected with access_denied.
-    userReach: async () => NO_REACH,
+    userReach: (userId) => accountReach(scheduling.membershipsOfUser(userId), scheduling.organizationIds),
     commands,
     credentials: createOAuthCredentials(cfg.secretPepper),
     sessions: createRedisSessionStore(redis, { ttlSeconds: cfg.sessionTtlSeconds }),

@@ -65,3 +65,12 @@ export function assertSeesUserInOrganization(reach: Reach, org: TeamDoc, userId:
 export function isOrganizationAdmin(reach: Reach, orgId: number): boolean {
   return isAdmin(reach.roles.get(orgId));
 }
+
+/**
+ * What a user may let a client reach beyond their own account: any user may create and so reach teams;
+ * organizations only through accepted memberships (organizations are created by the operator).
+ */
+export async function accountReach(memberships: Promise<readonly MembershipDoc[]>, organizationIds: (ids: number[]) => Promise<number[]>) {
+  const accepted = (await memberships).filter((m) => m.accepted).map((m) => m.team_id);
+  return { teams: true, organizations: (await organizationIds(accepted)).length > 0 };
+}

@@ -13,6 +13,7 @@ export {
   assertSeesUserInOrganization,
   isOrganizationAdmin,
   notFound,
+  accountReach,
 } from './access.js';
 export type { Reach } from './access.js';
 export { presentTeam, presentMembership, presentEventType, presentSchedule, presentBooking, presentBookingReferences } from './presenters.js';

@@ -244,6 +244,8 @@ export function createSchedulingStore(connection: Connection) {
     team: (id: number) => byId<TeamDoc>(Team, id),
     teamByCommand: (commandId: string) => lean<TeamDoc | null>(Team.findOne({ command_id: commandId })),
     teamsByIds: (ids: number[]) => lean<TeamDoc[]>(Team.find({ id: { $in: ids }, ...live }).sort({ id: 1 })),
+    organizationIds: async (ids: number[]) =>
+      (await Team.find({ id: { $in: ids }, is_organization: true, deleted_at: null }, { id: 1 }).lean<Array<{ id: number }>>()).map((t) => t.id),
     teamsOfOrganization: (orgId: number) => lean<TeamDoc[]>(Team.find({ parent_id: orgId, ...live }).sort({ id: 1 })),
 
     membership: (id: number) => byId<MembershipDoc>(Membership, id),
