@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulingUserDoc } from '@platform/identity';
 import type { Scope } from '@platform/oauth';
-import { addOrganizationMember, createOrganization } from '@platform/scheduling';
+import { MessageTypeNames } from '@platform/contracts';
+import { runConsumer, type ConsumerHandle, type IncomingMessage } from '@platform/kafka';
+import { SCHEDULING_TOPICS, addOrganizationMember, createOrganization } from '@platform/scheduling';
+import { waitFor } from '@platform/testing';
 import { isScope, type Scope as AnyScope } from '@platform/oauth';
 import { ROUTES, type RouteSpec } from '../../apps/scheduling-gateway/src/api/route-table.js';
 import { startOAuthStack, type OAuthStack } from '../support/oauth-stack.js';
@@ -11,6 +14,9 @@ let owner: SchedulingUserDoc;
 let member: SchedulingUserDoc;
 let outsider: SchedulingUserDoc;
 let orgId: number;
+let observer: ConsumerHandle;
+const events: IncomingMessage[] = [];
+const N = MessageTypeNames;
 
 type Data = Record<string, unknown> & { id: number; uid: string };
 
@@ -48,9 +54,27 @@ beforeAll(async () => {
   [owner, member, outsider] = await Promise.all([stack.newUser(), stack.newUser(), stack.newUser()]);
   orgId = (await createOrganization(stack.scheduling, { name: 'Acme', ownerUserId: owner._id })).id;
   await addOrganizationMember(stack.scheduling, { orgId, userId: member._id, role: 'MEMBER' });
+  // Delivery is at least once: an observer dedupes by event id, as any consumer does.
+  const record = async (m: IncomingMessage) => void (events.some((e) => e.meta.id === m.meta.id) || events.push(m));
+  const types = [N.TeamChanged, N.MembershipChanged, N.EventTypeChanged, N.ScheduleChanged, N.BookingCreated, N.BookingCancelled, N.BookingRescheduled, N.PhoneCallRequested];
+  observer = await runConsumer({
+    client: stack.kafka,
+    groupId: `${stack.name}-observer`,
+    topics: [SCHEDULING_TOPICS.events],
+    fromBeginning: true,
+    handlers: Object.fromEntries(types.map((t) => [t, record])) as never,
+  });
+  await observer.ready;
+  const always = await api('POST', `/v2/organizations/${orgId}/users/${owner._id}/schedules`, tokenFor(owner, ['ORG_SCHEDULE_WRITE']), {
+    name: 'Always',
+    timeZone: 'UTC',
+    availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], startTime: '00:00', endTime: '24:00' }],
+  });
+  expect(always.status).toBe(201);
 }, 120_000);
 
 afterAll(async () => {
+  await observer?.stop();
   await stack?.close();
 });
 
@@ -128,6 +152,62 @@ describe('teams, memberships, event types, schedules and bookings', () => {
     expect((await api('POST', `/v2/bookings/${uid}/reschedule`, null, { start: nextMondayAt(15).toISOString() })).status).toBe(400);
     expect((await api('POST', '/v2/bookings/nope/cancel', null, {})).status).toBe(404);
     expect((await api('POST', '/v2/bookings/nope/reschedule', null, { start: nextMondayAt(15).toISOString() })).status).toBe(404);
+
+    // Every change went out as an Avro event on scheduling.events, booking events keyed by booking uid.
+    const newUid = moved.body.data.uid;
+    await waitFor(() => events.some((e) => e.type === N.BookingCancelled && (e.value as { booking_uid: string }).booking_uid === newUid), { what: 'booking events' });
+    const ofBooking = (u: string) => events.filter((e) => (e.value as { booking_uid?: string }).booking_uid === u).map((e) => e.type);
+    expect(ofBooking(uid)).toEqual([N.BookingCreated, N.BookingRescheduled]);
+    expect(ofBooking(newUid)).toEqual([N.BookingCreated, N.BookingCancelled]);
+    const created = events.find((e) => e.type === N.BookingCreated && (e.value as { booking_uid: string }).booking_uid === newUid)!;
+    expect(created.key).toBe(newUid);
+    expect(created.value).toMatchObject({ event_type_id: eventTypeId, team_id: teamId, host_user_ids: [member._id], attendee_email: 'grace@example.com', rescheduled_from_uid: uid });
+    expect(events.some((e) => e.type === N.MembershipChanged && (e.value as { user_id: string; change: string }).user_id === member._id && (e.value as { team_id: number }).team_id === teamId)).toBe(true);
+    expect(events.some((e) => e.type === N.TeamChanged && (e.value as { id: number }).id === teamId)).toBe(true);
+  }, 60_000);
+
+  it('answers a redelivered booking command with the same booking, made once', async () => {
+    const token = tokenFor(owner, ALL);
+    const team = await api('POST', '/v2/teams', token, { name: 'Redelivery team' });
+    const eventType = await api('POST', `/v2/teams/${team.body.data.id}/event-types`, token, { title: 'Once', lengthInMinutes: 30 });
+    const commandId = `cmd_redelivery_${Date.now()}`;
+    const send = () =>
+      stack.commands.send({
+        topic: SCHEDULING_TOPICS.commands,
+        key: 'redelivery',
+        type: N.BookingCommand,
+        value: {
+          action: 'create',
+          actor_user_id: null,
+          target_id: null,
+          scope_team_id: null,
+          scope_org_id: null,
+          payload: JSON.stringify({ start: nextMondayAt(22).toISOString(), eventTypeId: eventType.body.data.id, attendee: { name: 'R', email: 'r@example.com', timeZone: 'UTC' } }),
+          requested_at: Date.now(),
+        },
+        commandId,
+      }) as Promise<{ uid: string; id: number }>;
+    const first = await send();
+    const second = await send();
+    expect(second).toEqual(first);
+    const stored = await stack.scheduling.models.Booking.countDocuments({ command_id: commandId });
+    expect(stored).toBe(1);
+  }, 60_000);
+
+  it('emits PhoneCallRequested for a create-phone-call request and validates the numbers', async () => {
+    const token = tokenFor(owner, ALL);
+    const team = await api('POST', '/v2/teams', token, { name: 'Phone team' });
+    const eventType = await api('POST', `/v2/teams/${team.body.data.id}/event-types`, token, { title: 'Call me', lengthInMinutes: 15 });
+    const url = `/v2/teams/${team.body.data.id}/event-types/${eventType.body.data.id}/create-phone-call`;
+    const bad = await api('POST', url, token, { yourPhoneNumber: '12345', numberToCall: '+4930123456' });
+    expect(bad.status).toBe(400);
+    const call = await api('POST', url, token, { yourPhoneNumber: '+14155550100', numberToCall: '+4930123456', guestName: 'Ada' });
+    expect(call.status).toBe(200);
+    const callId = call.body.data['callId'] as string;
+    expect(callId).toMatch(/^call_/);
+    await waitFor(() => events.some((e) => e.type === N.PhoneCallRequested && (e.value as { call_id: string }).call_id === callId), { what: 'phone call event' });
+    const event = events.find((e) => e.type === N.PhoneCallRequested && (e.value as { call_id: string }).call_id === callId)!;
+    expect(event.value).toMatchObject({ event_type_id: eventType.body.data.id, from_number: '+14155550100', to_number: '+4930123456', actor_user_id: owner._id });
   }, 60_000);
 
   it('keeps one host from being double-booked by concurrent requests', async () => {
@@ -135,11 +215,6 @@ describe('teams, memberships, event types, schedules and bookings', () => {
     const team = await api('POST', '/v2/teams', token, { name: 'Race team' });
     expect(team.status).toBe(201);
     const teamId = team.body.data.id as number;
-    await api('POST', `/v2/organizations/${orgId}/users/${owner._id}/schedules`, token, {
-      name: 'Always',
-      timeZone: 'UTC',
-      availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], startTime: '00:00', endTime: '24:00' }],
-    });
     const eventType = await api('POST', `/v2/teams/${teamId}/event-types`, token, { title: 'Race', lengthInMinutes: 60 });
     expect(eventType.status).toBe(201);
     const start = nextMondayAt(20).toISOString();
