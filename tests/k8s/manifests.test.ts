@@ -51,6 +51,8 @@ interface AppSpec {
 
 /** Partitions of images.commands, as the image apps create the topic (apps/image-worker, apps/images-gateway). */
 const IMAGE_COMMAND_PARTITIONS = 12;
+/** Partitions of scheduling.commands, as the scheduling apps create the topic (apps/scheduling-worker, apps/scheduling-gateway). */
+const SCHEDULING_COMMAND_PARTITIONS = 12;
 
 const APPS: Record<string, AppSpec> = {
   'usermgmt-gateway': {
@@ -114,6 +116,19 @@ const APPS: Record<string, AppSpec> = {
       SMTP_FROM: 'Scheduling <no-reply@scheduling.example.com>',
     },
     configRefs: { WEB_PUBLIC_URL: 'SCHEDULING_APP_URL', SMTP_URL: 'SMTP_URL', SMTP_FROM: 'SMTP_FROM' },
+  },
+  'scheduling-worker': {
+    port: 9090,
+    service: false,
+    // one consumer per partition at most; min 2 so that one pod can die
+    hpa: { min: 2, max: SCHEDULING_COMMAND_PARTITIONS },
+    secrets: ['SECRETS_SEALING_KEY'],
+    env: {
+      HEALTH_HOST: '0.0.0.0',
+      HEALTH_PORT: '9090',
+      WEB_PUBLIC_URL: 'https://app.scheduling.example.com',
+    },
+    configRefs: { WEB_PUBLIC_URL: 'SCHEDULING_APP_URL' },
   },
   'images-gateway': {
     port: 3003,
@@ -1061,6 +1076,22 @@ describe('k8s manifests: image compression', () => {
     // one libvips thread per image on glibc: the images handled at once fit in the CPU limit
     const concurrency = Number(c.env?.find((e) => e.name === 'PARTITIONS_CONCURRENCY')?.value);
     expect(concurrency).toBeLessThanOrEqual(quantity(c.resources?.limits?.['cpu']) ?? 0);
+  });
+});
+
+describe('k8s manifests: scheduling', () => {
+  it('scheduling-worker scales up to the partitions of scheduling.commands, and never below two pods outside dev', () => {
+    // the apps create the topic: both must agree with the count the HPA is sized for
+    for (const file of ['apps/scheduling-worker/src/worker.ts', 'apps/scheduling-gateway/src/run.ts']) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      const found = /topic:\s*SCHEDULING_TOPICS\.commands,\s*partitions:\s*(\d+)/.exec(source)?.[1];
+      expect(Number(found), `${file}: partitions of scheduling.commands`).toBe(SCHEDULING_COMMAND_PARTITIONS);
+    }
+    for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
+      const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'scheduling-worker');
+      expect(hpa?.spec?.maxReplicas, dir).toBe(SCHEDULING_COMMAND_PARTITIONS);
+      expect(hpa?.spec?.minReplicas, dir).toBeGreaterThanOrEqual(2);
+    }
   });
 });
 
