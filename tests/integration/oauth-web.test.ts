@@ -183,3 +183,38 @@ describe('developer settings and review pages', () => {
     expect(await exchange(newest)).toEqual([200, undefined]);
   });
 });
+
+describe('team invite links', () => {
+  it('lets a logged-in user join the team of a valid link, once; an unknown link is a 404 page', async () => {
+    const token = stack.accessTokens.issue({ sub: developer._id, cid: 'cal_test', gid: 'grt_invite', scp: ['TEAM_PROFILE_WRITE', 'TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ'], legacy: false }).token;
+    const api = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const response = await stack.gateway.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      return JSON.parse(response.body) as { data: Record<string, unknown> & Array<Record<string, unknown>> };
+    };
+    const team = (await api('POST', '/v2/teams', { name: 'Invite <Team>' })).data;
+    const invite = (await api('POST', `/v2/teams/${String(team['id'])}/invite`, {})).data;
+    expect(invite['inviteLink']).toBe(`${WEB_URL}/teams/invite?token=${String(invite['token'])}`);
+
+    const anonymous = await web.inject({ method: 'GET', url: `/teams/invite?token=${String(invite['token'])}` });
+    expect(anonymous.statusCode).toBe(303);
+    const joiner = await Browser.loggedIn(user);
+    const page = await joiner.get(`/teams/invite?token=${String(invite['token'])}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>Join Invite &lt;Team&gt;</h1>');
+    const joined = await joiner.post('/teams/invite', { token: String(invite['token']) });
+    expect(joined.statusCode).toBe(200);
+    expect(testId(joined.body, 'joined')).toBe('You are now a member of the team Invite &lt;Team&gt;.');
+    await joiner.post('/teams/invite', { token: String(invite['token']) });
+    const members = (await api('GET', `/v2/teams/${String(team['id'])}/memberships`)).data;
+    expect(members.filter((m) => m['userId'] === user._id)).toEqual([expect.objectContaining({ role: 'MEMBER', accepted: true })]);
+
+    expect((await joiner.get('/teams/invite?token=not-a-token')).statusCode).toBe(404);
+    const forged = await web.inject({ method: 'POST', url: '/teams/invite', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: WEB_URL }, payload: `token=${String(invite['token'])}` });
+    expect(forged.statusCode).toBe(403);
+  });
+});

@@ -18,7 +18,7 @@ import {
   type UserReach,
 } from '@platform/oauth';
 import { createFailureLimiter as createLoginLimiter, createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
-import { SCHEDULING_TOPICS, createSchedulingStore, type SchedulingStore } from '@platform/scheduling';
+import { SCHEDULING_TOPICS, createSchedulingStore, describeInvite, type SchedulingStore } from '@platform/scheduling';
 import { createSealer, generateId } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
@@ -209,6 +209,7 @@ export async function startOAuthWeb(stack: OAuthStack, options: { userReach?: (u
     store: stack.store,
     users: stack.users,
     userReach: options.userReach ?? (async () => NO_REACH),
+    teamInvites: { describe: (token) => describeInvite(stack.scheduling, token) },
     commands: stack.commands,
     credentials: stack.credentials,
     sessions: createRedisSessionStore(stack.redis, { ttlSeconds: 3600, keyPrefix: `${stack.name}:web:session:` }),

@@ -116,6 +116,7 @@ describe('scheduling web app', () => {
         },
       },
       userReach: async (userId) => reach.get(userId) ?? NO_REACH,
+      teamInvites: { describe: async () => null },
       credentials,
       sessions: sessionStore,
       loginFailures: {

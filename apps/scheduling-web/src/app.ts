@@ -11,6 +11,7 @@ import { authorizeRoutes } from './routes/authorize.route.js';
 import { clientSecretRoutes } from './routes/client-secrets.route.js';
 import { clientRoutes } from './routes/clients.route.js';
 import { loginRoutes } from './routes/login.route.js';
+import { teamInviteRoutes } from './routes/team-invite.route.js';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './security-headers.js';
 import type { WebContext } from './web-context.js';
 
@@ -55,7 +56,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     web.setErrorHandler(htmlErrorHandler(ctx.auth));
     web.addHook('onRequest', ctx.auth.load);
     web.addHook('preHandler', csrfGuard(ctx.auth, options.publicUrl));
-    for (const routes of [loginRoutes, clientRoutes, clientSecretRoutes, adminReviewRoutes, authorizeRoutes]) routes(web, ctx);
+    for (const routes of [loginRoutes, clientRoutes, clientSecretRoutes, adminReviewRoutes, authorizeRoutes, teamInviteRoutes]) routes(web, ctx);
   });
   return app;
 }

@@ -11,6 +11,8 @@ export interface WebDeps {
   /** The teams and organizations a user belongs to: TEAM_ and ORG_ scopes need them (authorize "lacks permission"). */
   userReach(userId: string): Promise<UserReach>;
   commands: Pick<CommandBus, 'send'>;
+  /** Team invite links: the team a valid token leads to (the scheduling model's read side). */
+  teamInvites: { describe(token: string): Promise<{ teamId: number; teamName: string } | null> };
   credentials: OAuthCredentials;
   sessions: SessionStore;
   /** Brute-force protection of the login form (failed logins per client IP and per e-mail address). */

@@ -4,7 +4,7 @@ import { createCommandBus, createKafka, createPublisher, ensureTopics } from '@p
 import { connectMongo, pingMongo } from '@platform/mongo';
 import { OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
 import { createFailureLimiter, createRedis, createRedisReplyTransport, pingRedis } from '@platform/redis';
-import { accountReach, createSchedulingStore } from '@platform/scheduling';
+import { SCHEDULING_TOPICS, accountReach, createSchedulingStore, describeInvite } from '@platform/scheduling';
 import { createLogger, onShutdown, type Telemetry } from '@platform/telemetry';
 import { buildApp } from './app.js';
 import { config } from './config.js';
@@ -14,7 +14,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const cfg = configOrExit(config);
   const logger = createLogger({ name: 'scheduling-web', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'scheduling-web', logger, topicPrefix: cfg.kafka.topicPrefix });
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }]);
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
   const publisher = createPublisher(kafka, { source: '/scheduling-web' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'scheduling-web' });
@@ -36,6 +36,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
     users: createUserDirectory(mongo),
     // No teams or organizations exist yet (the scheduling model that adds them will answer here), so no user
     // can grant TEAM_ or ORG_ scopes: such requests are redirected with access_denied.
+    teamInvites: { describe: (token) => describeInvite(scheduling, token) },
     userReach: (userId) => accountReach(scheduling.membershipsOfUser(userId), scheduling.organizationIds),
     commands,
     credentials: createOAuthCredentials(cfg.secretPepper),

@@ -19,4 +19,4 @@ export type { Reach } from './access.js';
 export { presentTeam, presentMembership, presentEventType, presentSchedule, presentBooking, presentBookingReferences } from './presenters.js';
 export type { UserSummary, UserLookup } from './presenters.js';
 export * as input from './input.js';
-export { createOrganization, addOrganizationMember } from './organizations.js';
+export { createOrganization, addOrganizationMember, describeInvite } from './organizations.js';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError } from '@platform/errors';
 import { isTimeZone, slugify } from './input.js';
@@ -91,4 +91,13 @@ export async function addOrganizationMember(store: SchedulingStore, input: { org
   );
   await store.models.Membership.create(membership);
   return membership;
+}
+
+/** The team an invite token leads to, while the invite is valid (the web app's invite page). */
+export async function describeInvite(store: SchedulingStore, token: string): Promise<{ teamId: number; teamName: string } | null> {
+  if (token.length === 0 || token.length > 200) return null;
+  const invite = await store.invite(createHash('sha256').update(token).digest('hex'));
+  if (!invite || invite.expires_at.getTime() <= Date.now()) return null;
+  const team = await store.team(invite.team_id);
+  return team ? { teamId: team.id, teamName: team.name } : null;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { assertManagesTeam, input, presentMembership, schedulingEvent, type MembershipDoc, type Role } from '@platform/scheduling';
@@ -29,6 +30,7 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
   const v = message.value;
   const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);
+  if (v.action === 'accept_invite') return acceptInvite(deps, message, input.requiredString(body, 'token', 200));
   const teamId = input.positiveId(v.scope_team_id, 'teamId');
   const team = assertManagesTeam(reach, await deps.store.team(teamId), v.scope_org_id ?? undefined);
   switch (v.action) {
@@ -89,4 +91,53 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
     default:
       throw new InputError('bad_request', `Unknown membership action ${v.action}.`);
   }
+}
+
+/**
+ * The logged-in user accepts an invite link (`/teams/invite?token=…` in the web app): a new accepted MEMBER
+ * membership, or the acceptance of one an admin had added as not yet accepted. Links stay valid until they
+ * expire, for every user who has them.
+ */
+async function acceptInvite(deps: HandlerDeps, message: MembershipMsg, token: string) {
+  const userId = message.value.actor_user_id!;
+  const invite = await deps.store.invite(createHash('sha256').update(token).digest('hex'));
+  const team = invite && invite.expires_at.getTime() > Date.now() ? await deps.store.team(invite.team_id) : null;
+  if (!invite || !team) throw new NotFoundError('invite_not_found', 'The invite link is unknown or has expired.');
+  const existing = await deps.store.membershipOf(team.id, userId);
+  if (existing?.accepted) return presentMembership(existing, await userLookup(deps, [userId]));
+  if (existing) {
+    const accepted = { ...existing, accepted: true };
+    await deps.store.models.Membership.updateOne(
+      { _id: existing._id },
+      changeWithEvent({ accepted: true }, MessageTypeNames.MembershipChanged, existing._id, membershipEvent(accepted, 'updated', userId)),
+    );
+    deps.touched?.('sched_memberships', existing._id);
+    return presentMembership(accepted, await userLookup(deps, [userId]));
+  }
+  const membership = await createOnce(
+    () => deps.store.membershipByCommand(message.meta.id),
+    async () => {
+      const id = await deps.store.nextId('membership');
+      const at = new Date();
+      const doc: MembershipDoc = {
+        _id: String(id),
+        id,
+        command_id: message.meta.id,
+        team_id: team.id,
+        user_id: userId,
+        role: 'MEMBER',
+        accepted: true,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+        has_outbox: true,
+        outbox: [],
+      };
+      doc.outbox.push(schedulingEvent(MessageTypeNames.MembershipChanged, String(id), membershipEvent(doc, 'created', userId)));
+      await deps.store.models.Membership.create(doc);
+      deps.touched?.('sched_memberships', doc._id);
+      return doc;
+    },
+  );
+  return { ...presentMembership(membership, await userLookup(deps, [userId])), teamName: team.name };
 }

@@ -256,7 +256,7 @@ export interface EventTypeCommand {
 
 /** Create, update or delete a membership of a team or organization. */
 export interface MembershipCommand {
-  /** create | update | delete */
+  /** create | update | delete | accept_invite (the actor joins the team of an invite token) */
   action: string;
   /** The authorizing user of the access token; null for the public booking endpoints. */
   actor_user_id: null | string;
