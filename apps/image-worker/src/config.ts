@@ -1,7 +1,8 @@
-import { Type, commonEnv, createConfigLoader, csv } from '@platform/config';
+import { commonEnv, commonSettings, createConfigLoader, csv, Type, workerEnv, workerSettings } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
+  ...workerEnv({ partitionsConcurrency: 2, outboxIntervalMs: 5_000 }),
   SECRETS_SEALING_KEY: Type.String({ minLength: 16 }),
   /** How long outputs (and the uploads they come from) stay downloadable. */
   IMAGE_RETENTION_SECONDS: Type.Integer({ default: 86_400, minimum: 60 }),
@@ -13,12 +14,6 @@ const schema = Type.Object({
   SOURCE_URL_TIMEOUT_MS: Type.Integer({ default: 15_000, minimum: 100, maximum: 120_000 }),
   /** CIDRs a source URL may reach although private (tests, an internal image host). */
   EGRESS_ALLOW: Type.String({ default: '' }),
-  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-  HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
-  /** Images handled at once by one process (each uses libvips threads). */
-  PARTITIONS_CONCURRENCY: Type.Integer({ default: 2, minimum: 1, maximum: 64 }),
-  OUTBOX_INTERVAL_MS: Type.Integer({ default: 5000, minimum: 50 }),
-  KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
   /** S3-compatible endpoint for the store option (path-style); `{region}` is replaced. Default: AWS. */
   STORE_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/]+/?$' })),
   /** GCS-compatible endpoint for the store option. Default: https://storage.googleapis.com. */
@@ -27,11 +22,7 @@ const schema = Type.Object({
 });
 
 export const config = createConfigLoader(schema, (env) => ({
-  logLevel: env.LOG_LEVEL,
-  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
-  mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
-  redisUrl: env.REDIS_URL,
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  ...commonSettings(env),
   sealingKey: env.SECRETS_SEALING_KEY,
   retentionSeconds: env.IMAGE_RETENTION_SECONDS,
   limits: { maxPixels: env.IMAGE_MAX_PIXELS },
@@ -43,9 +34,5 @@ export const config = createConfigLoader(schema, (env) => ({
     ...(env.STORE_GCS_ENDPOINT ? { gcs: env.STORE_GCS_ENDPOINT } : {}),
     timeoutMs: env.STORE_TIMEOUT_MS,
   },
-  health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
-  partitionsConcurrency: env.PARTITIONS_CONCURRENCY,
-  outboxIntervalMs: env.OUTBOX_INTERVAL_MS,
-  sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  ...workerSettings(env),
 }));

@@ -1,7 +1,8 @@
-import { Type, commonEnv, createConfigLoader } from '@platform/config';
+import { commonEnv, commonSettings, createConfigLoader, Type, workerEnv, workerSettings } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
+  ...workerEnv({ partitionsConcurrency: 4, outboxIntervalMs: 5_000 }),
   SECRETS_SEALING_KEY: Type.String({ minLength: 16 }),
   SMTP_URL: Type.String({ default: 'smtp://127.0.0.1:1025', pattern: '^smtps?://' }),
   SMTP_FROM: Type.String({ default: 'Scheduling <no-reply@scheduling.localhost>', minLength: 3 }),
@@ -9,20 +10,10 @@ const schema = Type.Object({
   /** The web app's public address, for links in e-mails. */
   WEB_PUBLIC_URL: Type.String({ default: 'http://127.0.0.1:3000', pattern: '^https?://' }),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ default: 30 * 86_400, minimum: 60 }),
-  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-  HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
-  PARTITIONS_CONCURRENCY: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
-  /** The safety-net sweep for events a crash left unpublished; events normally go out right after their write. */
-  OUTBOX_INTERVAL_MS: Type.Integer({ default: 5000, minimum: 50 }),
-  KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
 });
 
 export const config = createConfigLoader(schema, (env) => ({
-  logLevel: env.LOG_LEVEL,
-  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
-  mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
-  redisUrl: env.REDIS_URL,
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  ...commonSettings(env),
   sealingKey: env.SECRETS_SEALING_KEY,
   mail: {
     smtpUrl: env.SMTP_URL,
@@ -31,9 +22,5 @@ export const config = createConfigLoader(schema, (env) => ({
     settingsUrl: new URL('/settings/developer/oauth', env.WEB_PUBLIC_URL).toString(),
   },
   refreshTokenTtlSeconds: env.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
-  health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
-  partitionsConcurrency: env.PARTITIONS_CONCURRENCY,
-  outboxIntervalMs: env.OUTBOX_INTERVAL_MS,
-  sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  ...workerSettings(env),
 }));

@@ -41,3 +41,54 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
   if (/^\d+$/.test(value)) return Number(value);
   return csv(value);
 }
+
+/** What every process derives from {@link commonEnv}. */
+export function commonSettings(env: {
+  LOG_LEVEL: string;
+  KAFKA_BROKERS: string;
+  KAFKA_TOPIC_PREFIX: string;
+  MONGO_URL: string;
+  MONGO_DB: string;
+  REDIS_URL: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  SHUTDOWN_TIMEOUT_MS: number;
+}) {
+  return {
+    logLevel: env.LOG_LEVEL,
+    kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+    mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
+    redisUrl: env.REDIS_URL,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+/** Variables of a command worker (a Kafka consumer group with an outbox relay and probes). */
+export function workerEnv(defaults: { partitionsConcurrency: number; outboxIntervalMs: number }) {
+  return {
+    /** Serves /healthz, /readyz and /metrics for probes; unset runs without (local processes). */
+    HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+    HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
+    /** Partitions (so messages) handled at once by one process. */
+    PARTITIONS_CONCURRENCY: Type.Integer({ default: defaults.partitionsConcurrency, minimum: 1, maximum: 64 }),
+    /** The safety-net sweep for events a crash left unpublished; events normally go out right after their write. */
+    OUTBOX_INTERVAL_MS: Type.Integer({ default: defaults.outboxIntervalMs, minimum: 50 }),
+    /** How long a silent (crashed) member keeps its partitions before the group moves them. */
+    KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
+  };
+}
+
+export function workerSettings(env: {
+  HEALTH_PORT?: number | undefined;
+  HEALTH_HOST: string;
+  PARTITIONS_CONCURRENCY: number;
+  OUTBOX_INTERVAL_MS: number;
+  KAFKA_SESSION_TIMEOUT_MS: number;
+}) {
+  return {
+    health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },
+    partitionsConcurrency: env.PARTITIONS_CONCURRENCY,
+    outboxIntervalMs: env.OUTBOX_INTERVAL_MS,
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+  };
+}

@@ -20,3 +20,4 @@ export { presentTeam, presentMembership, presentEventType, presentSchedule, pres
 export type { UserSummary, UserLookup } from './presenters.js';
 export * as input from './input.js';
 export { createOrganization, addOrganizationMember, describeInvite } from './organizations.js';
+export { insertMembership, membershipChanged } from './memberships.js';

@@ -3,6 +3,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError } from '@platform/errors';
 import { isTimeZone, slugify } from './input.js';
 import { presentTeam } from './presenters.js';
+import { insertMembership } from './memberships.js';
 import { schedulingEvent, type MembershipDoc, type Role, type SchedulingStore, type TeamDoc } from './store.js';
 
 /**
@@ -62,35 +63,7 @@ export async function addOrganizationMember(store: SchedulingStore, input: { org
   const org = await store.team(input.orgId);
   if (!org || !org.is_organization) throw new InputError('bad_request', `No organization ${input.orgId}.`);
   if (await store.membershipOf(org.id, input.userId)) throw new ConflictError('membership_exists', 'The user is already a member of the organization.');
-  const at = new Date();
-  const id = await store.nextId('membership');
-  const membership: MembershipDoc = {
-    _id: String(id),
-    id,
-    command_id: `cli:${randomUUID()}`,
-    team_id: org.id,
-    user_id: input.userId,
-    role: input.role,
-    accepted: true,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-    has_outbox: true,
-    outbox: [],
-  };
-  membership.outbox.push(
-    schedulingEvent(MessageTypeNames.MembershipChanged, membership._id, {
-      id,
-      change: 'created',
-      team_id: org.id,
-      user_id: input.userId,
-      actor_user_id: null,
-      snapshot: JSON.stringify({ id, teamId: org.id, userId: input.userId, role: input.role, accepted: true }),
-      occurred_at: Date.now(),
-    }),
-  );
-  await store.models.Membership.create(membership);
-  return membership;
+  return insertMembership(store, { commandId: `cli:${randomUUID()}`, teamId: org.id, userId: input.userId, role: input.role, accepted: true, actor: null });
 }
 
 /** The team an invite token leads to, while the invite is valid (the web app's invite page). */

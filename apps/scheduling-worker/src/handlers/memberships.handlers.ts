@@ -1,23 +1,12 @@
 import { createHash } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import { assertManagesTeam, input, presentMembership, schedulingEvent, type MembershipDoc, type Role } from '@platform/scheduling';
+import { assertManagesTeam, input, insertMembership, membershipChanged, presentMembership, type MembershipDoc, type Role } from '@platform/scheduling';
 import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
 type MembershipMsg = Msg<(typeof MessageTypeNames)['MembershipCommand']>;
 
-function membershipEvent(m: MembershipDoc, change: string, actor: string | null) {
-  return {
-    id: m.id,
-    change,
-    team_id: m.team_id,
-    user_id: m.user_id,
-    actor_user_id: actor,
-    snapshot: JSON.stringify({ id: m.id, teamId: m.team_id, userId: m.user_id, role: m.role, accepted: m.accepted }),
-    occurred_at: Date.now(),
-  };
-}
 
 /** A team keeps at least one owner: the last one can be neither demoted nor removed. */
 async function assertNotLastOwner(deps: HandlerDeps, m: MembershipDoc, nextRole: Role | null) {
@@ -43,24 +32,7 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
         () => deps.store.membershipByCommand(message.meta.id),
         async () => {
           if (await deps.store.membershipOf(team.id, userId)) throw new ConflictError('membership_exists', `User ${userId} is already a member of this team.`);
-          const id = await deps.store.nextId('membership');
-          const at = new Date();
-          const doc: MembershipDoc = {
-            _id: String(id),
-            id,
-            command_id: message.meta.id,
-            team_id: team.id,
-            user_id: userId,
-            role,
-            accepted,
-            created_at: at,
-            updated_at: at,
-            deleted_at: null,
-            has_outbox: true,
-            outbox: [],
-          };
-          doc.outbox.push(schedulingEvent(MessageTypeNames.MembershipChanged, String(id), membershipEvent(doc, 'created', v.actor_user_id)));
-          await deps.store.models.Membership.create(doc);
+          const doc = await insertMembership(deps.store, { commandId: message.meta.id, teamId: team.id, userId, role, accepted, actor: v.actor_user_id });
           deps.touched?.('sched_memberships', doc._id);
           return doc;
         },
@@ -76,7 +48,7 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
       if (role !== undefined) await assertNotLastOwner(deps, m, role);
       const fields = { ...(role !== undefined ? { role } : {}), ...(accepted !== undefined ? { accepted } : {}) };
       const updated = { ...m, ...fields };
-      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent(fields, MessageTypeNames.MembershipChanged, m._id, membershipEvent(updated, 'updated', v.actor_user_id)));
+      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent(fields, MessageTypeNames.MembershipChanged, m._id, membershipChanged(updated, 'updated', v.actor_user_id)));
       deps.touched?.('sched_memberships', m._id);
       return presentMembership(updated, await userLookup(deps, [m.user_id]));
     }
@@ -84,7 +56,7 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
       const m = await deps.store.membership(input.positiveId(v.target_id, 'membershipId'));
       if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
       await assertNotLastOwner(deps, m, null);
-      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.MembershipChanged, m._id, membershipEvent(m, 'deleted', v.actor_user_id)));
+      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.MembershipChanged, m._id, membershipChanged(m, 'deleted', v.actor_user_id)));
       deps.touched?.('sched_memberships', m._id);
       return presentMembership(m, await userLookup(deps, [m.user_id]));
     }
@@ -109,7 +81,7 @@ async function acceptInvite(deps: HandlerDeps, message: MembershipMsg, token: st
     const accepted = { ...existing, accepted: true };
     await deps.store.models.Membership.updateOne(
       { _id: existing._id },
-      changeWithEvent({ accepted: true }, MessageTypeNames.MembershipChanged, existing._id, membershipEvent(accepted, 'updated', userId)),
+      changeWithEvent({ accepted: true }, MessageTypeNames.MembershipChanged, existing._id, membershipChanged(accepted, 'updated', userId)),
     );
     deps.touched?.('sched_memberships', existing._id);
     return presentMembership(accepted, await userLookup(deps, [userId]));
@@ -117,24 +89,7 @@ async function acceptInvite(deps: HandlerDeps, message: MembershipMsg, token: st
   const membership = await createOnce(
     () => deps.store.membershipByCommand(message.meta.id),
     async () => {
-      const id = await deps.store.nextId('membership');
-      const at = new Date();
-      const doc: MembershipDoc = {
-        _id: String(id),
-        id,
-        command_id: message.meta.id,
-        team_id: team.id,
-        user_id: userId,
-        role: 'MEMBER',
-        accepted: true,
-        created_at: at,
-        updated_at: at,
-        deleted_at: null,
-        has_outbox: true,
-        outbox: [],
-      };
-      doc.outbox.push(schedulingEvent(MessageTypeNames.MembershipChanged, String(id), membershipEvent(doc, 'created', userId)));
-      await deps.store.models.Membership.create(doc);
+      const doc = await insertMembership(deps.store, { commandId: message.meta.id, teamId: team.id, userId, role: 'MEMBER', accepted: true, actor: userId });
       deps.touched?.('sched_memberships', doc._id);
       return doc;
     },

@@ -5,9 +5,9 @@ import {
   assertAdminOfOrganization,
   assertManagesTeam,
   input,
+  insertMembership,
   presentTeam,
   schedulingEvent,
-  type MembershipDoc,
   type TeamDoc,
 } from '@platform/scheduling';
 import { actorReach, changeWithEvent, createOnce, payloadOf, type Msg } from './common.js';
@@ -133,34 +133,7 @@ async function ensureOwnerMembership(deps: HandlerDeps, team: TeamDoc, userId: s
   await createOnce(
     () => deps.store.membershipByCommand(ownerCommand),
     async () => {
-      const id = await deps.store.nextId('membership');
-      const at = new Date();
-      const doc: MembershipDoc = {
-        _id: String(id),
-        id,
-        command_id: ownerCommand,
-        team_id: team.id,
-        user_id: userId,
-        role: 'OWNER',
-        accepted: true,
-        created_at: at,
-        updated_at: at,
-        deleted_at: null,
-        has_outbox: true,
-        outbox: [],
-      };
-      doc.outbox.push(
-        schedulingEvent(MessageTypeNames.MembershipChanged, String(id), {
-          id,
-          change: 'created',
-          team_id: team.id,
-          user_id: userId,
-          actor_user_id: userId,
-          snapshot: JSON.stringify({ id, teamId: team.id, userId, role: 'OWNER', accepted: true }),
-          occurred_at: Date.now(),
-        }),
-      );
-      await deps.store.models.Membership.create(doc);
+      const doc = await insertMembership(deps.store, { commandId: ownerCommand, teamId: team.id, userId, role: 'OWNER', accepted: true, actor: userId });
       deps.touched?.('sched_memberships', doc._id);
       return doc;
     },
