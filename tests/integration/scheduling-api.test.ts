@@ -26,6 +26,7 @@ function tokenFor(user: SchedulingUserDoc, scopes: Scope[], legacy = false): str
 }
 
 const ALL: Scope[] = [
+  'EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'SCHEDULE_READ', 'SCHEDULE_WRITE', 'BOOKING_READ',
   'TEAM_PROFILE_READ', 'TEAM_PROFILE_WRITE', 'TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE', 'TEAM_BOOKING_READ',
   'TEAM_SCHEDULE_READ', 'TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE', 'ORG_EVENT_TYPE_READ', 'ORG_BOOKING_READ',
   'ORG_SCHEDULE_READ', 'ORG_SCHEDULE_WRITE', 'ORG_PROFILE_READ', 'ORG_PROFILE_WRITE',
@@ -166,6 +167,35 @@ describe('teams, memberships, event types, schedules and bookings', () => {
     expect(events.some((e) => e.type === N.TeamChanged && (e.value as { id: number }).id === teamId)).toBe(true);
   }, 60_000);
 
+  it("serves a user's own event types, schedules and bookings with the user-level scopes", async () => {
+    const token = tokenFor(outsider, ['EVENT_TYPE_WRITE', 'EVENT_TYPE_READ', 'SCHEDULE_WRITE', 'SCHEDULE_READ', 'BOOKING_READ']);
+    const schedule = await api('POST', '/v2/schedules', token, {
+      name: 'Evenings',
+      timeZone: 'America/New_York',
+      availability: [{ days: ['Monday'], startTime: '18:00', endTime: '22:00' }],
+    });
+    expect(schedule.status).toBe(201);
+    expect(schedule.body.data).toMatchObject({ ownerId: outsider._id, isDefault: true, timeZone: 'America/New_York' });
+    const eventType = await api('POST', '/v2/event-types', token, { title: 'Tutoring', lengthInMinutes: 60 });
+    expect(eventType.status).toBe(201);
+    expect(eventType.body.data).toMatchObject({ teamId: null, ownerId: outsider._id, hosts: [{ userId: outsider._id }] });
+    expect((await api('POST', '/v2/event-types', token, { title: 'Tutoring', lengthInMinutes: 30 })).status).toBe(409);
+    expect((await api('POST', '/v2/event-types', token, { title: 'Team-like', lengthInMinutes: 30, hosts: [{ userId: owner._id }] })).status).toBe(400);
+
+    // Monday 19:00 in New York, whatever the DST offset that day.
+    const monday = nextMondayAt(12);
+    const offset = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(monday)) - 12;
+    const start = new Date(Date.UTC(monday.getUTCFullYear(), monday.getUTCMonth(), monday.getUTCDate(), 19 - offset)).toISOString();
+    const booked = await api('POST', '/v2/bookings', null, { start, eventTypeId: eventType.body.data.id, attendee: { name: 'Student', email: 's@example.com', timeZone: 'UTC' } });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const mine = await api('GET', '/v2/bookings', token);
+    expect((mine.body.data as unknown as Array<{ uid: string }>).map((b) => b.uid)).toEqual([booked.body.data.uid]);
+    expect((await api('GET', `/v2/bookings/${booked.body.data.uid}`, token)).body.data).toMatchObject({ uid: booked.body.data.uid, status: 'accepted' });
+    expect((await api('GET', `/v2/bookings/${booked.body.data.uid}`, tokenFor(member, ['BOOKING_READ']))).status).toBe(404);
+    expect((await api('GET', `/v2/event-types/${eventType.body.data.id}`, tokenFor(member, ['EVENT_TYPE_READ']))).status).toBe(404);
+    expect((await api('PATCH', `/v2/schedules/${schedule.body.data.id}`, tokenFor(member, ['SCHEDULE_WRITE']), { name: 'Mine now' })).status).toBe(404);
+  }, 60_000);
+
   it('answers a redelivered booking command with the same booking, made once', async () => {
     const token = tokenFor(owner, ALL);
     const team = await api('POST', '/v2/teams', token, { name: 'Redelivery team' });
@@ -250,6 +280,13 @@ describe('scope enforcement, from the route table', () => {
       attendee: { name: 'Scope', email: 'scope@example.com', timeZone: 'UTC' },
     });
     const membership = (await api('GET', `/v2/teams/${standalone.body.data.id}/memberships`, token)).body.data as unknown as Array<{ id: number }>;
+    const personal = await api('POST', '/v2/event-types', token, { title: 'Personal', lengthInMinutes: 20 });
+    const ownSchedules = (await api('GET', '/v2/schedules', token)).body.data as unknown as Array<{ id: number }>;
+    const ownBooking = await api('POST', '/v2/bookings', null, {
+      start: nextMondayAt(5).toISOString(),
+      eventTypeId: personal.body.data.id,
+      attendee: { name: 'Own', email: 'own@example.com', timeZone: 'UTC' },
+    });
     Object.assign(ids, {
       T: String(standalone.body.data.id),
       OT: String(orgTeam.body.data.id),
@@ -261,6 +298,9 @@ describe('scope enforcement, from the route table', () => {
       orgMembershipId: String(((await api('GET', `/v2/teams/${orgTeam.body.data.id}/memberships`, token)).body.data as unknown as Array<{ id: number }>)[0]!.id),
       bookingUid: booking.body.data.uid,
       userId: member._id,
+      personalEventTypeId: String(personal.body.data.id),
+      ownScheduleId: String(ownSchedules[0]!.id),
+      ownBookingUid: ownBooking.body.data.uid,
     });
   }, 60_000);
 
@@ -274,6 +314,9 @@ describe('scope enforcement, from the route table', () => {
       if (name === 'teamId') return inOrg ? ids['OT']! : ids['T']!;
       if (name === 'membershipId') return read ? (inOrg ? ids['orgMembershipId']! : ids['membershipId']!) : '999999';
       if (!read && ['eventTypeId', 'scheduleId', 'bookingUid'].includes(name)) return name === 'bookingUid' ? 'no-such-booking' : '999999';
+      if (spec.url.startsWith('/v2/event-types/')) return ids['personalEventTypeId']!;
+      if (spec.url.startsWith('/v2/schedules/')) return ids['ownScheduleId']!;
+      if (spec.url === '/v2/bookings/:bookingUid') return ids['ownBookingUid']!;
       if (name === 'eventTypeId' && !inOrg) return ids['standaloneEventTypeId']!;
       return ids[name]!;
     });
@@ -283,8 +326,9 @@ describe('scope enforcement, from the route table', () => {
   const guarded = routes.filter((r) => r.scope !== 'public');
 
   it('lists every endpoint of the spec tables and keeps the scopes without endpoints valid', () => {
-    expect(guarded).toHaveLength(49);
-    expect(new Set(guarded.map((r) => r.scope)).size).toBe(14);
+    const tables = guarded.filter((r) => /^(TEAM|ORG)_/.test(r.scope));
+    expect(tables).toHaveLength(49);
+    expect(new Set(tables.map((r) => r.scope)).size).toBe(14);
     for (const scope of ['TEAM_BOOKING_WRITE', 'TEAM_SCHEDULE_WRITE', 'ORG_EVENT_TYPE_WRITE', 'ORG_BOOKING_WRITE']) expect(isScope(scope)).toBe(true);
   });
 
@@ -318,17 +362,19 @@ describe('scope enforcement, from the route table', () => {
   });
 
   it('never shows another user\'s teams, organizations or their data, whatever the scopes', async () => {
-    const token = tokenFor(outsider, ALL);
+    const stranger = await stack.newUser();
+    const token = tokenFor(stranger, ALL);
     for (const spec of guarded) {
       const answer = await call(spec, token);
-      if (spec.url === '/v2/teams' && spec.method === 'GET') {
-        expect(answer.body.data).toEqual([]);
+      const ownList = ['/v2/teams', '/v2/event-types', '/v2/schedules', '/v2/bookings'].includes(spec.url);
+      if (ownList && spec.method === 'GET') {
+        expect(answer.body.data, spec.url).toEqual([]);
         continue;
       }
-      if (spec.url === '/v2/teams' && spec.method === 'POST') continue; // creating one's own team is allowed
+      if (ownList && spec.method === 'POST') continue; // creating one's own team, event type or schedule is allowed
       expect([403, 404], `${spec.method} ${urlOf(spec)}: ${answer.status}`).toContain(answer.status);
     }
-    const legacy = tokenFor(outsider, [], true);
+    const legacy = tokenFor(stranger, [], true);
     expect((await api('GET', `/v2/teams/${ids['T']}`, legacy)).status).toBe(404);
     expect((await api('GET', `/v2/organizations/${orgId}/bookings`, legacy)).status).toBe(404);
   }, 120_000);

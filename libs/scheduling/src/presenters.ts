@@ -42,7 +42,7 @@ export function presentEventType(e: EventTypeDoc, hosts: string[], users: UserLo
   return {
     id: e.id,
     teamId: e.team_id,
-    ownerId: null,
+    ownerId: e.owner_user_id,
     title: e.title,
     slug: e.slug,
     description: e.description,

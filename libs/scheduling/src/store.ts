@@ -55,7 +55,10 @@ export interface InviteDoc {
 export type SchedulingType = 'COLLECTIVE' | 'ROUND_ROBIN';
 
 export interface EventTypeDoc extends Aggregate {
-  team_id: number;
+  /** The owning team; null for an event type of one user. */
+  team_id: number | null;
+  /** The owning user of a personal event type (its only host); null for team event types. */
+  owner_user_id: string | null;
   title: string;
   slug: string;
   description: string | null;
@@ -83,7 +86,7 @@ export interface Attendee {
 export interface BookingDoc extends Aggregate {
   uid: string;
   event_type_id: number;
-  team_id: number;
+  team_id: number | null;
   title: string;
   host_user_ids: string[];
   start: Date;
@@ -162,7 +165,8 @@ export function createSchedulingStore(connection: Connection) {
     new Schema<EventTypeDoc>(
       {
         ...aggregateFields,
-        team_id: { type: Number, index: true },
+        team_id: { type: Number, default: null, index: true },
+        owner_user_id: { type: String, default: null, index: true },
         title: String,
         slug: String,
         description: { type: String, default: null },
@@ -198,7 +202,7 @@ export function createSchedulingStore(connection: Connection) {
         ...aggregateFields,
         uid: { type: String, required: true, unique: true },
         event_type_id: { type: Number, index: true },
-        team_id: { type: Number, index: true },
+        team_id: { type: Number, default: null, index: true },
         title: String,
         host_user_ids: { type: [String], default: [] },
         start: Date,
@@ -266,6 +270,8 @@ export function createSchedulingStore(connection: Connection) {
 
     booking: (uid: string) => lean<BookingDoc | null>(Booking.findOne({ uid })),
     bookingByCommand: (commandId: string) => lean<BookingDoc | null>(Booking.findOne({ command_id: commandId })),
+    eventTypesOfUser: (userId: string) => lean<EventTypeDoc[]>(EventType.find({ owner_user_id: userId, ...live }).sort({ id: 1 })),
+    bookingsOfHost: (userId: string) => lean<BookingDoc[]>(Booking.find({ host_user_ids: userId }).sort({ start: 1 })),
     bookingsOfTeams: (teamIds: number[]) => lean<BookingDoc[]>(Booking.find({ team_id: { $in: teamIds } }).sort({ start: 1 })),
 
     hostCalendar: (userId: string) => lean<HostCalendarDoc | null>(HostCalendar.findOne({ _id: userId })),

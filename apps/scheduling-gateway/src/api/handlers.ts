@@ -13,6 +13,7 @@ import {
   presentMembership,
   presentSchedule,
   presentTeam,
+  type BookingDoc,
   type EventTypeDoc,
   type TeamDoc,
 } from '@platform/scheduling';
@@ -40,7 +41,9 @@ async function acceptedMembers(ctx: ApiContext, teamId: number): Promise<string[
 
 async function presentEventTypes(ctx: ApiContext, eventTypes: EventTypeDoc[]) {
   const hostsOf = new Map<number, string[]>();
-  for (const e of eventTypes) hostsOf.set(e.id, e.host_user_ids.length > 0 ? e.host_user_ids : await acceptedMembers(ctx, e.team_id));
+  for (const e of eventTypes) {
+    hostsOf.set(e.id, e.team_id === null ? [e.owner_user_id!] : e.host_user_ids.length > 0 ? e.host_user_ids : await acceptedMembers(ctx, e.team_id));
+  }
   const users = await ctx.users([...hostsOf.values()].flat());
   return eventTypes.map((e) => presentEventType(e, hostsOf.get(e.id)!, users));
 }
@@ -64,7 +67,11 @@ async function membershipOf(ctx: ApiContext, team: TeamDoc) {
 }
 
 async function bookingsOf(ctx: ApiContext, teamIds: number[]) {
-  const bookings = await ctx.deps.scheduling.bookingsOfTeams(teamIds);
+  return presentBookings(ctx, await ctx.deps.scheduling.bookingsOfTeams(teamIds));
+}
+
+/** Bookings as the API shows them, `?status=accepted|cancelled` filtering. */
+async function presentBookings(ctx: ApiContext, bookings: BookingDoc[]) {
   const status = ctx.query['status'];
   const filtered = typeof status === 'string' ? bookings.filter((b) => b.status === status) : bookings;
   const users = await ctx.users(filtered.flatMap((b) => b.host_user_ids));
@@ -124,7 +131,41 @@ const scheduleWrite = (action: string): Handler => async (ctx) => {
   return ctx.send('ScheduleCommand', `user:${userId}`, { action, target_id: ctx.params['scheduleId'] ?? null, target_user_id: userId, scope_org_id: org.id });
 };
 
+/** A resource of the authorizing user only (another user's is "not found"). */
+async function ownEventType(ctx: ApiContext) {
+  const eventType = await ctx.deps.scheduling.eventType(ctx.id('eventTypeId'));
+  if (!eventType || eventType.owner_user_id !== ctx.userId) throw notFound('Event type');
+  return (await presentEventTypes(ctx, [eventType]))[0];
+}
+
+const ownEventTypeWrite = (action: string): Handler => (ctx) =>
+  ctx.send('EventTypeCommand', `user:${ctx.userId}`, { action, target_id: ctx.params['eventTypeId'] ?? null });
+
+const ownScheduleWrite = (action: string): Handler => (ctx) =>
+  ctx.send('ScheduleCommand', `user:${ctx.userId}`, { action, target_id: ctx.params['scheduleId'] ?? null, target_user_id: ctx.userId ?? null });
+
 export const HANDLERS: Record<RouteName, Handler> = {
+  listEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfUser(ctx.userId!)),
+  getEventType: ownEventType,
+  createEventType: ownEventTypeWrite('create'),
+  updateEventType: ownEventTypeWrite('update'),
+  deleteEventType: ownEventTypeWrite('delete'),
+  listSchedules: async (ctx) => schedulesOf(ctx, [ctx.userId!]),
+  async getSchedule(ctx) {
+    const schedule = await ctx.deps.scheduling.schedule(ctx.id('scheduleId'));
+    if (!schedule || schedule.user_id !== ctx.userId) throw notFound('Schedule');
+    return presentSchedule(schedule);
+  },
+  createSchedule: ownScheduleWrite('create'),
+  updateSchedule: ownScheduleWrite('update'),
+  deleteSchedule: ownScheduleWrite('delete'),
+  listBookings: async (ctx) => presentBookings(ctx, await ctx.deps.scheduling.bookingsOfHost(ctx.userId!)),
+  async getBooking(ctx) {
+    const booking = await ctx.deps.scheduling.booking(ctx.params['bookingUid'] ?? '');
+    if (!booking || !booking.host_user_ids.includes(ctx.userId!)) throw notFound('Booking');
+    return presentBooking(booking, await ctx.users(booking.host_user_ids));
+  },
+
   async listTeams(ctx) {
     const reach = await ctx.reach();
     const teams = await ctx.deps.scheduling.teamsByIds([...reach.roles.keys()]);

@@ -18,6 +18,20 @@ const OT = '/v2/organizations/:orgId/teams/:teamId';
 const O = '/v2/organizations/:orgId';
 
 export const ROUTES = {
+  // User-level scopes (the spec names BOOKING_READ/_WRITE; the rest of the list follows the real service):
+  // the authorizing user's own event types, schedules and bookings.
+  listEventTypes: { method: 'GET', url: '/v2/event-types', scope: 'EVENT_TYPE_READ', summary: "The user's own event types" },
+  getEventType: { method: 'GET', url: '/v2/event-types/:eventTypeId', scope: 'EVENT_TYPE_READ', summary: 'One of the user\'s event types' },
+  createEventType: { method: 'POST', url: '/v2/event-types', scope: 'EVENT_TYPE_WRITE', summary: 'Create an event type hosted by the user' },
+  updateEventType: { method: 'PATCH', url: '/v2/event-types/:eventTypeId', scope: 'EVENT_TYPE_WRITE', summary: 'Edit one of the user\'s event types' },
+  deleteEventType: { method: 'DELETE', url: '/v2/event-types/:eventTypeId', scope: 'EVENT_TYPE_WRITE', summary: 'Delete one of the user\'s event types' },
+  listSchedules: { method: 'GET', url: '/v2/schedules', scope: 'SCHEDULE_READ', summary: "The user's schedules" },
+  getSchedule: { method: 'GET', url: '/v2/schedules/:scheduleId', scope: 'SCHEDULE_READ', summary: 'One of the user\'s schedules' },
+  createSchedule: { method: 'POST', url: '/v2/schedules', scope: 'SCHEDULE_WRITE', summary: 'Create a schedule (the first is the default)' },
+  updateSchedule: { method: 'PATCH', url: '/v2/schedules/:scheduleId', scope: 'SCHEDULE_WRITE', summary: 'Edit one of the user\'s schedules' },
+  deleteSchedule: { method: 'DELETE', url: '/v2/schedules/:scheduleId', scope: 'SCHEDULE_WRITE', summary: 'Delete one of the user\'s schedules' },
+  listBookings: { method: 'GET', url: '/v2/bookings', scope: 'BOOKING_READ', summary: 'The bookings the user hosts' },
+  getBooking: { method: 'GET', url: '/v2/bookings/:bookingUid', scope: 'BOOKING_READ', summary: 'A booking the user hosts' },
   // TEAM_PROFILE
   listTeams: { method: 'GET', url: '/v2/teams', scope: 'TEAM_PROFILE_READ', summary: "The user's teams" },
   getTeam: { method: 'GET', url: T, scope: 'TEAM_PROFILE_READ', summary: 'A team' },

@@ -25,6 +25,7 @@ const taken = () => new ConflictError('time_taken', 'The requested time is alrea
 const bookingNotFound = (uid: string) => new NotFoundError('not_found', `Booking ${uid} not found.`);
 
 async function candidateHosts(deps: HandlerDeps, eventType: EventTypeDoc): Promise<string[]> {
+  if (eventType.team_id === null) return [eventType.owner_user_id!];
   const members = (await deps.store.membershipsOfTeam(eventType.team_id)).filter((m) => m.accepted).map((m) => m.user_id);
   const hosts = eventType.host_user_ids.length > 0 ? eventType.host_user_ids.filter((h) => members.includes(h)) : members;
   if (hosts.length === 0) throw new InputError('no_hosts', 'The event type has no hosts.');
@@ -108,7 +109,8 @@ async function insertBooking(deps: HandlerDeps, commandId: string, fields: Omit<
 
 async function liveEventType(deps: HandlerDeps, id: number): Promise<EventTypeDoc> {
   const eventType = await deps.store.eventType(id);
-  if (!eventType || !(await deps.store.team(eventType.team_id))) throw new NotFoundError('not_found', `Event type ${id} not found.`);
+  const ownerGone = eventType && eventType.team_id !== null && !(await deps.store.team(eventType.team_id));
+  if (!eventType || ownerGone) throw new NotFoundError('not_found', `Event type ${id} not found.`);
   return eventType;
 }
 
@@ -134,7 +136,7 @@ export async function bookingCommand(deps: HandlerDeps, message: BookingMsg): Pr
         uid,
         event_type_id: eventType.id,
         team_id: eventType.team_id,
-        title: `${eventType.title} between ${attendee.name} and the team`,
+        title: `${eventType.title} with ${attendee.name}`,
         host_user_ids: hosts,
         start: interval.start,
         end: interval.end,

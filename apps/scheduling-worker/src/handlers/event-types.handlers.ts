@@ -26,20 +26,32 @@ async function checkedHosts(deps: HandlerDeps, team: TeamDoc, hosts: string[]): 
   return hosts;
 }
 
-async function eventTypeOf(deps: HandlerDeps, team: TeamDoc, id: string | null): Promise<EventTypeDoc> {
+/** Who owns the event types a command is about: a team (path [T] or [OT]) or the acting user (/v2/event-types). */
+type Owner = { team: TeamDoc; userId: null } | { team: null; userId: string };
+
+const owns = (owner: Owner, e: EventTypeDoc) => (owner.team ? e.team_id === owner.team.id : e.owner_user_id === owner.userId);
+
+async function eventTypeOf(deps: HandlerDeps, owner: Owner, id: string | null): Promise<EventTypeDoc> {
   const eventType = await deps.store.eventType(input.positiveId(id, 'eventTypeId'));
-  if (!eventType || eventType.team_id !== team.id) throw new NotFoundError('not_found', 'Event type not found.');
+  if (!eventType || !owns(owner, eventType)) throw new NotFoundError('not_found', 'Event type not found.');
   return eventType;
 }
 
 async function present(deps: HandlerDeps, e: EventTypeDoc) {
-  const hosts = e.host_user_ids.length > 0 ? e.host_user_ids : (await deps.store.membershipsOfTeam(e.team_id)).filter((m) => m.accepted).map((m) => m.user_id);
+  const hosts =
+    e.team_id === null
+      ? [e.owner_user_id!]
+      : e.host_user_ids.length > 0
+        ? e.host_user_ids
+        : (await deps.store.membershipsOfTeam(e.team_id)).filter((m) => m.accepted).map((m) => m.user_id);
   return presentEventType(e, hosts, await userLookup(deps, hosts));
 }
 
-async function assertSlugFree(deps: HandlerDeps, teamId: number, slug: string, except?: number) {
-  const clash = (await deps.store.eventTypesOfTeams([teamId])).some((e) => e.slug === slug && e.id !== except);
-  if (clash) throw new ConflictError('slug_taken', `The team already has an event type with the slug ${slug}.`);
+async function assertSlugFree(deps: HandlerDeps, owner: Owner, slug: string, except?: number) {
+  const siblings = owner.team ? await deps.store.eventTypesOfTeams([owner.team.id]) : await deps.store.eventTypesOfUser(owner.userId);
+  if (siblings.some((e) => e.slug === slug && e.id !== except)) {
+    throw new ConflictError('slug_taken', `${owner.team ? 'The team' : 'You'} already ${owner.team ? 'has' : 'have'} an event type with the slug ${slug}.`);
+  }
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -49,25 +61,33 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
   const body = payloadOf(message);
   const reach: Reach = await actorReach(deps, v.actor_user_id);
   const orgId = v.scope_org_id ?? undefined;
-  const teamDoc = await deps.store.team(input.positiveId(v.scope_team_id, 'teamId'));
+  const personal = v.scope_team_id === null;
+  const teamDoc = personal ? null : await deps.store.team(input.positiveId(v.scope_team_id, 'teamId'));
+  // Changes need a team's admin (or the owner, for a personal event type); a phone call any member.
+  const owner = (manage: boolean): Owner =>
+    personal ? { team: null, userId: v.actor_user_id! } : { team: manage ? assertManagesTeam(reach, teamDoc, orgId) : assertSeesTeam(reach, teamDoc, orgId), userId: null };
   switch (v.action) {
     case 'create': {
-      const team = assertManagesTeam(reach, teamDoc, orgId);
+      const target = owner(true);
+      const team = target.team;
       const title = input.requiredString(body, 'title', 200);
       const slug = input.optionalSlug(body) ?? input.slugify(title);
       const length = input.lengthInMinutes(body, true)!;
-      const hosts = await checkedHosts(deps, team, input.optionalHosts(body) ?? []);
+      const hostList = input.optionalHosts(body);
+      if (!team && hostList !== undefined) throw new InputError('bad_request', 'A personal event type is hosted by its owner: hosts are for team event types.');
+      const hosts = team ? await checkedHosts(deps, team, hostList ?? []) : [];
       const created = await createOnce(
         () => deps.store.eventTypeByCommand(message.meta.id),
         async () => {
-          await assertSlugFree(deps, team.id, slug);
+          await assertSlugFree(deps, target, slug);
           const id = await deps.store.nextId('event_type');
           const at = new Date();
           const doc: EventTypeDoc = {
             _id: String(id),
             id,
             command_id: message.meta.id,
-            team_id: team.id,
+            team_id: team?.id ?? null,
+            owner_user_id: team ? null : target.userId,
             title,
             slug,
             description: input.optionalString(body, 'description', 5000) ?? null,
@@ -89,28 +109,28 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
       return present(deps, created);
     }
     case 'update': {
-      const team = assertManagesTeam(reach, teamDoc, orgId);
-      const current = await eventTypeOf(deps, team, v.target_id);
+      const target = owner(true);
+      const current = await eventTypeOf(deps, target, v.target_id);
       const hosts = input.optionalHosts(body);
+      if (!target.team && hosts !== undefined) throw new InputError('bad_request', 'A personal event type is hosted by its owner: hosts are for team event types.');
       const fields: Record<string, unknown> = {
         title: input.optionalString(body, 'title', 200),
         slug: input.optionalSlug(body),
         description: input.optionalString(body, 'description', 5000),
         length_in_minutes: input.lengthInMinutes(body, false),
         scheduling_type: input.optionalSchedulingType(body),
-        host_user_ids: hosts === undefined ? undefined : await checkedHosts(deps, team, hosts),
+        host_user_ids: hosts === undefined || !target.team ? undefined : await checkedHosts(deps, target.team, hosts),
       };
       for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
       if (Object.keys(fields).length === 0) throw new InputError('bad_request', 'Give at least one field to change.');
-      if (typeof fields['slug'] === 'string') await assertSlugFree(deps, team.id, fields['slug'], current.id);
+      if (typeof fields['slug'] === 'string') await assertSlugFree(deps, target, fields['slug'], current.id);
       const updated = { ...current, ...fields } as EventTypeDoc;
       await deps.store.models.EventType.updateOne({ _id: current._id }, changeWithEvent(fields, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(updated, 'updated', v.actor_user_id)));
       deps.touched?.('sched_event_types', current._id);
       return present(deps, updated);
     }
     case 'delete': {
-      const team = assertManagesTeam(reach, teamDoc, orgId);
-      const current = await eventTypeOf(deps, team, v.target_id);
+      const current = await eventTypeOf(deps, owner(true), v.target_id);
       await deps.store.models.EventType.updateOne(
         { _id: current._id },
         changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(current, 'deleted', v.actor_user_id)),
@@ -120,8 +140,9 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
     }
     case 'phone_call': {
       // Any member may ask for a call; the telephony integration consumes the event and places it.
-      const team = assertSeesTeam(reach, teamDoc, orgId);
-      const eventType = await eventTypeOf(deps, team, v.target_id);
+      const team = owner(false).team;
+      if (!team) throw new InputError('bad_request', 'Phone calls are for team event types.');
+      const eventType = await eventTypeOf(deps, { team, userId: null }, v.target_id);
       const from = input.requiredString(body, 'yourPhoneNumber', 20);
       const to = input.requiredString(body, 'numberToCall', 20);
       if (!E164.test(from) || !E164.test(to)) throw new InputError('bad_request', 'yourPhoneNumber and numberToCall must be E.164 numbers such as +4930123456.');

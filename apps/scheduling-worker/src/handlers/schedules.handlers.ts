@@ -29,16 +29,22 @@ function availabilityOf(body: Record<string, unknown>, current?: ScheduleDoc) {
 }
 
 /**
- * A user's schedules, written under /v2/organizations/:orgId/users/:userId/schedules by the user themself or
- * an admin of the organization. A user's first schedule becomes the default (bookings use the default).
+ * A user's schedules, written by the user (/v2/schedules, or their own path in an organization) or by an
+ * admin of their organization (/v2/organizations/:orgId/users/:userId/schedules). A user's first schedule
+ * becomes the default (bookings use the default).
  */
 export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): Promise<unknown> {
   const v = message.value;
   const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);
-  const org = assertMemberOfOrganization(reach, await deps.store.team(input.positiveId(v.scope_org_id, 'orgId')));
   const userId = input.requiredString({ userId: v.target_user_id }, 'userId', 100);
-  assertSeesUserInOrganization(reach, org, userId, Boolean(await deps.store.membershipOf(org.id, userId)));
+  if (v.scope_org_id === null) {
+    // /v2/schedules: a user's own schedules.
+    if (userId !== v.actor_user_id) throw new NotFoundError('not_found', 'User not found.');
+  } else {
+    const org = assertMemberOfOrganization(reach, await deps.store.team(input.positiveId(v.scope_org_id, 'orgId')));
+    assertSeesUserInOrganization(reach, org, userId, Boolean(await deps.store.membershipOf(org.id, userId)));
+  }
   const owned = await deps.store.schedulesOfUsers([userId]);
   switch (v.action) {
     case 'create': {
