@@ -12,3 +12,6 @@ node bench/dist/usermgmt-roundtrip.js
 node bench/dist/webhook-throughput.js
 node bench/dist/token-verify.js
 node bench/dist/token-exchange.js
+node bench/dist/image-corpus.js
+node bench/dist/image-quality.js
+node bench/dist/image-throughput.js
