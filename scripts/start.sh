@@ -41,7 +41,7 @@ cat <<MSG
 
 The platform is running:
   user management API   http://127.0.0.1:3002      (OpenAPI: http://127.0.0.1:3002/openapi.json)
-  scheduling API        http://127.0.0.1:3001      (OAuth metadata: http://127.0.0.1:3001/.well-known/oauth-authorization-server)
+  scheduling API        http://127.0.0.1:3001      (OAuth metadata: /.well-known/oauth-authorization-server; OpenAPI: /openapi.json)
   scheduling web app    http://127.0.0.1:3000      (developer settings: /settings/developer/oauth)
   image compression API http://127.0.0.1:3003      (OpenAPI: http://127.0.0.1:3003/openapi.json; two image workers)
   S3 / GCS (store)      $S3_URL (key $S3_ACCESS_KEY_ID) / $GCS_URL
@@ -50,5 +50,6 @@ The platform is running:
 
 Create an API key:      npm run -s cli -- keys create usermgmt     (or: images)
 Create a web user:      npm run -s cli -- users create --email you@example.com --name You [--admin] <<<'a long password'
+Create an organization: npm run -s cli -- orgs create --name Acme --owner you@example.com
 Stop the apps:          npm stop        (dependencies: npm run deps:down)
 MSG
