@@ -53,8 +53,11 @@ describe('image worker crash', () => {
 
     const answers = await Promise.all(requests);
     expect(answers.map((a) => a.status)).toEqual(Array(total).fill(201));
-    // Each upload counted once: the counts seen are 1..total, each exactly once, whatever was redone.
-    expect(answers.map((a) => a.count).sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    // Each upload counted once, whatever was redone: the month ends at exactly `total`. (A request redone after
+    // the crash answers with the count at the time of its reply, so the counts seen need not be 1..total.)
+    const counts = answers.map((a) => a.count);
+    expect(counts.every((c) => c >= 1 && c <= total)).toBe(true);
+    expect(Math.max(...counts)).toBe(total);
     const last = await fetch(answers[0]!.location!, { headers: { authorization: auth } });
     expect(last.status).toBe(200);
     expect(last.headers.get('compression-count')).toBe(String(total));
