@@ -1,17 +1,5 @@
-import { MessageTypeNames } from '@platform/contracts';
 import { IMAGES_TOPICS, countDocId, type CompressionCounts } from '@platform/images';
-import {
-  createCommandProcessor,
-  createOutboxRelay,
-  createPublisher,
-  ensureTopics,
-  runConsumer,
-  type CommandResultStore,
-  type ConsumerHandle,
-  type IncomingMessage,
-  type KafkaClient,
-  type ReplyTransport,
-} from '@platform/kafka';
+import { createCommandWorker, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Logger } from '@platform/telemetry';
 import { commandHandlers, type HandlerDeps, type ImageCommand } from './handlers/index.js';
@@ -27,11 +15,7 @@ export interface WorkerDeps extends HandlerDeps {
   sessionTimeoutMs?: number;
 }
 
-export interface Worker {
-  start(): Promise<void>;
-  ready(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type Worker = CommandWorker;
 
 export const IMAGE_WORKER_TOPICS = [
   // Partitions bound how many worker processes share the work: 12 leaves room to scale out.
@@ -40,56 +24,35 @@ export const IMAGE_WORKER_TOPICS = [
   { topic: `${IMAGES_TOPICS.commands}.dlq`, partitions: 1 },
 ];
 
+type Value = { account_id: string; requested_at: number };
+
 export function createWorker(deps: WorkerDeps): Worker {
-  const publisher = createPublisher(deps.kafka, { source: '/image-worker' });
   const outboxSource = createMongoOutboxSource(deps.counts.outboxCollection());
-  const relay = createOutboxRelay({ publisher, sources: [outboxSource], logger: deps.logger, intervalMs: deps.outboxIntervalMs ?? 1000 });
-  // An image whose requester gave up is neither made nor charged.
-  const processor = createCommandProcessor({ store: deps.results, transport: deps.replies, logger: deps.logger, expired: 'skip' });
-  let consumer: ConsumerHandle | undefined;
-
-  function command<T extends ImageCommand>(type: T) {
-    const handler = commandHandlers[type] as (d: HandlerDeps, m: IncomingMessage<T>) => Promise<unknown>;
-    const wrapped = processor.wrap<T>(async (message) => {
+  return createCommandWorker<ImageCommand>({
+    kafka: deps.kafka,
+    name: 'image-worker',
+    commandTopic: IMAGES_TOPICS.commands,
+    topics: IMAGE_WORKER_TOPICS,
+    outboxSources: [outboxSource],
+    results: deps.results,
+    replies: deps.replies,
+    logger: deps.logger,
+    // An image whose requester gave up is neither made nor charged.
+    expired: 'skip',
+    commandTypes: Object.keys(commandHandlers) as ImageCommand[],
+    async handle(type, message, touched) {
+      const v = message.value as Value;
       try {
-        return await handler(deps, message);
+        return await (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)(deps, message);
       } finally {
-        relay.wake([{ source: outboxSource.name, docId: countDocId(message.value.account_id, message.value.requested_at) }]);
+        touched(outboxSource.name, countDocId(v.account_id, v.requested_at));
       }
-    });
-    return async (message: IncomingMessage<T>) => {
-      await wrapped(message);
-      // The reply is stored now, so a redelivery replays it: the charge's dedupe entry is no longer needed.
-      await deps.counts.release(message.value.account_id, message.value.requested_at, message.meta.id);
-    };
-  }
-
-  return {
-    async start() {
-      await ensureTopics(deps.kafka, IMAGE_WORKER_TOPICS);
-      await publisher.connect();
-      relay.start();
-      consumer = await runConsumer({
-        client: deps.kafka,
-        groupId: 'image-worker',
-        component: 'image-worker',
-        topics: [IMAGES_TOPICS.commands],
-        onDeadLetter: (meta) => processor.replyDeadLettered(meta),
-        ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
-        partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 2,
-        handlers: {
-          [MessageTypeNames.CompressImage]: command(MessageTypeNames.CompressImage),
-          [MessageTypeNames.RenderOutput]: command(MessageTypeNames.RenderOutput),
-        },
-      });
     },
-    async ready() {
-      await consumer?.ready;
-    },
-    async stop() {
-      await consumer?.stop();
-      await relay.stop();
-      await publisher.disconnect();
-    },
-  };
+    // The reply is stored now, so a redelivery replays it: the charge's dedupe entry is no longer needed.
+    afterReply: (_type, message) => deps.counts.release((message.value as Value).account_id, (message.value as Value).requested_at, message.meta.id),
+    partitionsConcurrency: deps.partitionsConcurrency ?? 2,
+    ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
+    ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
+  });
 }
+

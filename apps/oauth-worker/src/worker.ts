@@ -1,16 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import {
-  createCommandProcessor,
-  createOutboxRelay,
-  createPublisher,
-  ensureTopics,
-  runConsumer,
-  type CommandResultStore,
-  type ConsumerHandle,
-  type KafkaClient,
-  type OutboxHint,
-  type ReplyTransport,
-} from '@platform/kafka';
+import { createCommandWorker, runConsumer, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore } from '@platform/oauth';
 import type { Logger } from '@platform/telemetry';
@@ -45,78 +34,42 @@ export const OAUTH_WORKER_TOPICS = [
 ];
 
 export function createWorker(deps: WorkerDeps): Worker {
-  const publisher = createPublisher(deps.kafka, { source: '/oauth-worker' });
-  const relay = createOutboxRelay({
-    publisher,
-    sources: deps.store.outboxCollections().map((c) => createMongoOutboxSource(c)),
+  const worker = createCommandWorker<OAuthCommand>({
+    kafka: deps.kafka,
+    name: 'oauth-worker',
+    commandTopic: OAUTH_TOPICS.commands,
+    topics: OAUTH_WORKER_TOPICS,
+    outboxSources: deps.store.outboxCollections().map((c) => createMongoOutboxSource(c)),
+    results: deps.results,
+    replies: deps.replies,
     logger: deps.logger,
-    intervalMs: deps.outboxIntervalMs ?? 1000,
+    commandTypes: Object.keys(commandHandlers) as OAuthCommand[],
+    handle: (type, message, touched) =>
+      (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)(
+        { store: deps.store, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched },
+        message,
+      ),
+    startConsumers: async () => [
+      await runConsumer({
+        client: deps.kafka,
+        groupId: 'oauth-review-mailer',
+        component: 'oauth-worker',
+        topics: [OAUTH_TOPICS.events],
+        maxAttempts: 8,
+        handlers: {
+          [MessageTypeNames.ClientAccepted]: (message) => deps.mailer.handle(message),
+          [MessageTypeNames.ClientRejected]: (message) => deps.mailer.handle(message),
+        },
+      }),
+    ],
+    ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),
+    ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
+    ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
   });
-  const processor = createCommandProcessor({ store: deps.results, transport: deps.replies, logger: deps.logger });
-  const handlerDeps: HandlerDeps = { store: deps.store, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds };
-  const consumers: ConsumerHandle[] = [];
-
-  function command<T extends OAuthCommand>(type: T) {
-    const handler = commandHandlers[type] as (d: HandlerDeps, m: Parameters<(typeof commandHandlers)[T]>[1]) => Promise<unknown>;
-    return processor.wrap<T>(async (message) => {
-      const touched: OutboxHint[] = [];
-      try {
-        return await handler({ ...handlerDeps, touched: (source, docId) => touched.push({ source, docId }) }, message);
-      } finally {
-        // Events written with the change (or with a revocation before an error) go out right away, read by id.
-        if (touched.length > 0) relay.wake(touched);
-      }
-    });
-  }
-
   return {
-    async start() {
-      await ensureTopics(deps.kafka, OAUTH_WORKER_TOPICS);
-      await publisher.connect();
-      relay.start();
-      consumers.push(
-        await runConsumer({
-          client: deps.kafka,
-          groupId: 'oauth-worker',
-          component: 'oauth-worker',
-          topics: [OAUTH_TOPICS.commands],
-          onDeadLetter: (meta) => processor.replyDeadLettered(meta),
-          ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
-          partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 4,
-          handlers: {
-            [MessageTypeNames.CreateClient]: command(MessageTypeNames.CreateClient),
-            [MessageTypeNames.UpdateClient]: command(MessageTypeNames.UpdateClient),
-            [MessageTypeNames.ReviewClient]: command(MessageTypeNames.ReviewClient),
-            [MessageTypeNames.GenerateClientSecret]: command(MessageTypeNames.GenerateClientSecret),
-            [MessageTypeNames.RevokeClientSecret]: command(MessageTypeNames.RevokeClientSecret),
-            [MessageTypeNames.IssueAuthorizationCode]: command(MessageTypeNames.IssueAuthorizationCode),
-            [MessageTypeNames.ExchangeAuthorizationCode]: command(MessageTypeNames.ExchangeAuthorizationCode),
-            [MessageTypeNames.RefreshAccessToken]: command(MessageTypeNames.RefreshAccessToken),
-            [MessageTypeNames.RevokeGrant]: command(MessageTypeNames.RevokeGrant),
-          },
-        }),
-      );
-      consumers.push(
-        await runConsumer({
-          client: deps.kafka,
-          groupId: 'oauth-review-mailer',
-          component: 'oauth-worker',
-          topics: [OAUTH_TOPICS.events],
-          maxAttempts: 8,
-          handlers: {
-            [MessageTypeNames.ClientAccepted]: (message) => deps.mailer.handle(message),
-            [MessageTypeNames.ClientRejected]: (message) => deps.mailer.handle(message),
-          },
-        }),
-      );
-    },
-    async ready() {
-      await Promise.all(consumers.map((c) => c.ready));
-    },
+    ...worker,
     async stop() {
-      for (const consumer of consumers) await consumer.stop();
-      await relay.stop();
-      await publisher.disconnect();
+      await worker.stop();
       deps.mailer.close();
     },
   };

@@ -13,5 +13,7 @@ export type { CommandBus, CommandReply, ReplyTransport } from './command-bus.js'
 export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay } from './outbox-relay.js';
+export { createCommandWorker } from './command-worker.js';
+export type { CommandWorker, CommandWorkerOptions, CommandHandler } from './command-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';
 export { backoffDelay } from './backoff.js';
