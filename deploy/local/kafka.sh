@@ -31,26 +31,7 @@ install_locked() {
   ensure_cmd java openjdk-17-jre-headless
   ensure_cmd mvn maven
   ensure_cmd python3 python3
-  local hash
-  hash="$(sha256sum "$POM" | cut -c1-64)"
-  if [[ -f "$KAFKA_LIBS/.pom.sha256" && "$(cat "$KAFKA_LIBS/.pom.sha256")" == "$hash" ]] &&
-    compgen -G "$KAFKA_LIBS/kafka_2.13-*.jar" >/dev/null; then
-    return 0
-  fi
-  log "fetching the Kafka jars from Maven Central into $KAFKA_LIBS"
-  local tmp="$KAFKA_LIBS.tmp.$$"
-  rm -rf "$tmp"
-  mkdir -p "$PLATFORM_CACHE_DIR"
-  if ! mvn -q -B -Dstyle.color=never -f "$POM" dependency:copy-dependencies \
-    -DincludeScope=runtime -DoutputDirectory="$tmp" >"$PLATFORM_CACHE_DIR/kafka-mvn.log" 2>&1; then
-    show_log_tail "$PLATFORM_CACHE_DIR/kafka-mvn.log" 30
-    rm -rf "$tmp"
-    die "mvn dependency:copy-dependencies failed"
-  fi
-  printf '%s\n' "$hash" >"$tmp/.pom.sha256"
-  rm -rf "$KAFKA_LIBS"
-  mv "$tmp" "$KAFKA_LIBS"
-  log "Kafka jars ready ($(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars)"
+  maven_runtime_jars "$POM" "$KAFKA_LIBS" 'kafka_2.13-*.jar' Kafka
 }
 
 # Answers metadata requests, and consumer groups work (the first FindCoordinator creates __consumer_offsets).

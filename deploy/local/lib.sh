@@ -226,6 +226,31 @@ show_log_tail() {
   tail -n "$n" "$f" | sed 's/^/    /' >&2
 }
 
+# maven_runtime_jars POM DEST JAR_GLOB WHAT: the runtime jars of POM (and their dependencies) from Maven Central
+# into DEST, fetched again only when POM changes (its hash is kept in DEST) or the main jar is missing.
+maven_runtime_jars() {
+  local pom="$1" dest="$2" glob="$3" what="$4" hash tmp mvn_log
+  hash="$(sha256sum "$pom" | cut -c1-64)"
+  if [[ -f "$dest/.pom.sha256" && "$(cat "$dest/.pom.sha256")" == "$hash" ]] && compgen -G "$dest/$glob" >/dev/null; then
+    return 0
+  fi
+  log "fetching the $what jars from Maven Central into $dest"
+  tmp="$dest.tmp.$$"
+  mvn_log="$PLATFORM_CACHE_DIR/$(basename "$dest")-mvn.log"
+  rm -rf "$tmp"
+  mkdir -p "$PLATFORM_CACHE_DIR"
+  if ! mvn -q -B -Dstyle.color=never -f "$pom" dependency:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$tmp" >"$mvn_log" 2>&1; then
+    show_log_tail "$mvn_log" 30
+    rm -rf "$tmp"
+    die "mvn dependency:copy-dependencies failed"
+  fi
+  printf '%s\n' "$hash" >"$tmp/.pom.sha256"
+  rm -rf "$dest"
+  mv "$tmp" "$dest"
+  log "$what jars ready ($(find "$dest" -name '*.jar' | wc -l) jars)"
+}
+
 # go_module_dir TEMPLATE_DIR WORK_DIR MODULE: copies the throwaway go.mod from TEMPLATE_DIR into WORK_DIR,
 # downloads MODULE at the version it requires and prints the module's directory in the module cache.
 # (`go install module/cmd@version` cannot be used here: the proxy refuses the module's version list.)

@@ -27,24 +27,7 @@ install() { with_lock s3proxy-install install_locked; }
 install_locked() {
   ensure_cmd java openjdk-17-jre-headless
   ensure_cmd mvn maven
-  local hash
-  hash="$(sha256sum "$POM" | cut -c1-64)"
-  if [[ -f "$LIBS/.pom.sha256" && "$(cat "$LIBS/.pom.sha256")" == "$hash" ]] && compgen -G "$LIBS/s3proxy-*.jar" >/dev/null; then
-    return 0
-  fi
-  log "fetching the S3Proxy jars from Maven Central into $LIBS"
-  local tmp="$LIBS.tmp.$$"
-  rm -rf "$tmp"
-  mkdir -p "$PLATFORM_CACHE_DIR"
-  if ! mvn -q -B -Dstyle.color=never -f "$POM" dependency:copy-dependencies \
-    -DincludeScope=runtime -DoutputDirectory="$tmp" >"$PLATFORM_CACHE_DIR/s3proxy-mvn.log" 2>&1; then
-    show_log_tail "$PLATFORM_CACHE_DIR/s3proxy-mvn.log" 30
-    rm -rf "$tmp"
-    die "mvn dependency:copy-dependencies failed"
-  fi
-  printf '%s\n' "$hash" >"$tmp/.pom.sha256"
-  rm -rf "$LIBS"
-  mv "$tmp" "$LIBS"
+  maven_runtime_jars "$POM" "$LIBS" 's3proxy-*.jar' S3Proxy
 }
 
 # Jetty opens the port once the blob store is ready.

@@ -46,21 +46,26 @@ export function createEgressClient(guard: EgressGuard, options: { connections?: 
     keepAliveTimeout: 10_000,
     connect: { lookup: guard.lookup, timeout: 10_000 },
   });
+  /** One guarded request: literal addresses checked here, names at connect time (the agent's lookup). */
+  function open(target: string, method: 'GET' | 'POST' | 'PUT', headers: Record<string, string> | undefined, body: string | Buffer | undefined, timeoutMs: number) {
+    const url = new URL(target);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0) guard.check(host, host);
+    return request(url, {
+      method,
+      headers: headers ?? {},
+      body: body ?? null,
+      dispatcher: agent,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
   return {
     async send(req) {
-      const url = new URL(req.url);
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) !== 0) guard.check(host, host);
       const started = performance.now();
-      const response = await request(url, {
-        method: req.method ?? 'POST',
-        headers: req.headers ?? {},
-        body: req.body ?? null,
-        dispatcher: agent,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-        signal: AbortSignal.timeout(req.timeoutMs),
-      });
+      const response = await open(req.url, req.method ?? 'POST', req.headers, req.body, req.timeoutMs);
       const limit = req.maxBodyBytes ?? 1024;
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -82,17 +87,7 @@ export function createEgressClient(guard: EgressGuard, options: { connections?: 
       };
     },
     async download(req) {
-      const url = new URL(req.url);
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) !== 0) guard.check(host, host);
-      const response = await request(url, {
-        method: 'GET',
-        headers: req.headers ?? {},
-        dispatcher: agent,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-        signal: AbortSignal.timeout(req.timeoutMs),
-      });
+      const response = await open(req.url, 'GET', req.headers, undefined, req.timeoutMs);
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
         response.body.destroy();

@@ -16,7 +16,7 @@ export {
   accountReach,
 } from './access.js';
 export type { Reach } from './access.js';
-export { presentTeam, presentMembership, presentEventType, presentSchedule, presentBooking, presentBookingReferences } from './presenters.js';
+export { lookupUsers, presentTeam, presentMembership, presentEventType, presentSchedule, presentBooking, presentBookingReferences } from './presenters.js';
 export type { UserSummary, UserLookup } from './presenters.js';
 export * as input from './input.js';
 export { createOrganization, addOrganizationMember, describeInvite } from './organizations.js';

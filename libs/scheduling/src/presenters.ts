@@ -10,6 +10,19 @@ export interface UserSummary {
 
 export type UserLookup = (id: string) => UserSummary | undefined;
 
+/** The users of `ids` from the identity directory (its `get`), once each, as a lookup for the presenters. */
+export async function lookupUsers(
+  get: (id: string) => Promise<{ name: string; email: string; time_zone: string } | null>,
+  ids: Iterable<string>,
+): Promise<UserLookup> {
+  const found = new Map<string, UserSummary>();
+  for (const id of new Set(ids)) {
+    const user = await get(id);
+    if (user) found.set(id, { id, name: user.name, email: user.email, timeZone: user.time_zone });
+  }
+  return (id) => found.get(id);
+}
+
 /** The response shapes follow the real scheduling service's API v2 (camelCase, numeric ids). */
 export function presentTeam(team: TeamDoc) {
   return {

@@ -3,7 +3,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
-import { SCHEDULING_TOPICS, reachOf, type Reach, type SchedulingStore, type UserLookup, type UserSummary } from '@platform/scheduling';
+import { SCHEDULING_TOPICS, lookupUsers, reachOf, type Reach, type SchedulingStore, type UserLookup } from '@platform/scheduling';
 
 export interface ApiDeps {
   scheduling: SchedulingStore;
@@ -44,14 +44,7 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
       if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) throw new InputError('bad_request', `${param} must be a positive integer.`);
       return Number(raw);
     },
-    async users(ids) {
-      const found = new Map<string, UserSummary>();
-      for (const id of new Set(ids)) {
-        const user = await deps.users.get(id);
-        if (user) found.set(id, { id, name: user.name, email: user.email, timeZone: user.time_zone });
-      }
-      return (id) => found.get(id);
-    },
+    users: (ids) => lookupUsers((id) => deps.users.get(id), ids),
     send(type, key, fields) {
       const value = {
         actor_user_id: request.userId ?? null,

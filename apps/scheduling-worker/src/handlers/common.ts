@@ -2,7 +2,7 @@ import type { MessageType, MessageTypes } from '@platform/contracts';
 import { UnauthenticatedError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
 import { isDuplicateKeyError } from '@platform/mongo';
-import { input, reachOf, schedulingEvent, type Reach, type UserLookup, type UserSummary } from '@platform/scheduling';
+import { input, lookupUsers, reachOf, schedulingEvent, type Reach, type UserLookup } from '@platform/scheduling';
 import type { HandlerDeps } from './deps.js';
 
 export type Msg<T extends MessageType> = IncomingMessage<T>;
@@ -23,13 +23,8 @@ export async function actorReach(deps: HandlerDeps, actor: string | null): Promi
   return reachOf(actor, await deps.store.membershipsOfUser(actor));
 }
 
-export async function userLookup(deps: HandlerDeps, ids: Iterable<string>): Promise<UserLookup> {
-  const users = new Map<string, UserSummary>();
-  for (const id of new Set(ids)) {
-    const user = await deps.users.get(id);
-    if (user) users.set(id, { id, name: user.name, email: user.email, timeZone: user.time_zone });
-  }
-  return (id) => users.get(id);
+export function userLookup(deps: HandlerDeps, ids: Iterable<string>): Promise<UserLookup> {
+  return lookupUsers((id) => deps.users.get(id), ids);
 }
 
 /**
