@@ -9,7 +9,8 @@ mkdir -p "$state"
 # Each secret is generated once, when missing (older files gain the ones added since).
 for name in API_KEY_PEPPER SECRETS_SEALING_KEY OAUTH_ACCESS_TOKEN_KEYS OAUTH_SECRET_PEPPER SESSION_SECRET; do
   if ! grep -q "^$name=" "$secrets" 2>/dev/null; then
-    (umask 077 && echo "$name=$(head -c 48 /dev/urandom | base64 | tr -d '/+=' | head -c 43)" >>"$secrets")
+    value="$(head -c 48 /dev/urandom | base64 -w0 | tr -d '/+=')"
+    (umask 077 && echo "$name=${value:0:43}" >>"$secrets")
   fi
 done
 bash "$root/deploy/local/env.sh"

@@ -6,6 +6,7 @@ import { connectMongo } from '@platform/mongo';
 import { createOAuthCredentials, createOAuthStore } from '@platform/oauth';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { summarise, type LatencyStats } from './stats.js';
+import { benchStores, round2, type Store } from './stores.js';
 
 /**
  * Token exchange (authorization_code) and refresh (refresh_token, rotating) through the scheduling gateway
@@ -76,23 +77,20 @@ const ratio = (platform: LatencyStats, baseline: LatencyStats) => ({
   throughput: Math.round((baseline.requests_per_second / platform.requests_per_second) * 10) / 10,
 });
 
-async function main() {
+/** The platform on one store: exchange, then refresh the tokens it issued; codes planted beforehand. */
+async function measureStore(target: Store): Promise<{ exchange: LatencyStats; refresh: LatencyStats }> {
+  const storeEnv = { ...env, MONGO_URL: target.mongoUrl };
   const processes: ManagedProcess[] = [];
-  const mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: name, appName: name });
+  const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
   try {
-    const [gatewayPort, barePort] = [await freePort(), await freePort()];
-    processes.push(startProcess('oauth-worker', path.join(root, 'apps/oauth-worker/dist/main.js'), env));
-    processes.push(startProcess('scheduling-gateway', path.join(root, 'apps/scheduling-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
-    processes.push(startProcess('bare-token-server', path.join(root, 'bench/dist/bare-token-server.js'), { PORT: String(barePort) }));
-    const crashed = () => processes.find((p) => p.exited())?.output().slice(-2000);
-    for (const port of [gatewayPort, barePort]) {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/${port === barePort ? 'x' : 'readyz'}`)).status < 500, {
-        what: `port ${port}`,
-        timeoutMs: 60_000,
-        failFast: crashed,
-      });
-    }
-
+    const gatewayPort = await freePort();
+    processes.push(startProcess('oauth-worker', path.join(root, 'apps/oauth-worker/dist/main.js'), storeEnv));
+    processes.push(startProcess('scheduling-gateway', path.join(root, 'apps/scheduling-gateway/dist/main.js'), { ...storeEnv, PORT: String(gatewayPort) }));
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status < 500, {
+      what: `scheduling-gateway on ${target.name}`,
+      timeoutMs: 60_000,
+      failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
+    });
     // Setup, not measured: an accepted confidential client with a secret, and one code per exchange.
     const store = createOAuthStore(mongo);
     await store.ensureIndexes();
@@ -145,47 +143,80 @@ async function main() {
     const exchangeForm = (code: string): Form => ({ grant_type: 'authorization_code', client_id: clientId, client_secret: secret, code, redirect_uri: REDIRECT });
     let codeIndex = 0;
     const refreshTokens: string[] = [];
-    const exchange = (origin: string, keep: boolean) =>
-      chains(
-        origin,
-        total,
-        () => exchangeForm(codes[codeIndex++]!),
-        (answer) => {
-          if (keep) refreshTokens.push(answer['refresh_token'] as string);
-          return null;
-        },
-      );
-    const baselineExchange = await chains(`http://127.0.0.1:${barePort}`, total, () => exchangeForm('x'), () => null);
-    const platformExchange = await exchange(`http://127.0.0.1:${gatewayPort}`, true);
-
-    const refreshForm = (token: string): Form => ({ grant_type: 'refresh_token', client_id: clientId, client_secret: secret, refresh_token: token });
-    let chainIndex = 0;
-    const baselineRefresh = await chains(`http://127.0.0.1:${barePort}`, total, () => refreshForm('x'), () => refreshForm('x'));
-    const platformRefresh = await chains(
+    const exchange = await chains(
       `http://127.0.0.1:${gatewayPort}`,
       total,
-      () => refreshForm(refreshTokens[chainIndex++]!),
-      (answer) => refreshForm(answer['refresh_token'] as string),
+      () => exchangeForm(codes[codeIndex++]!),
+      (answer) => {
+        refreshTokens.push(answer['refresh_token'] as string);
+        return null;
+      },
     );
-
-    const result = {
-      benchmark: 'token-exchange',
-      description:
-        'POST /v2/auth/oauth2/token (form, client_secret_post): authorization_code exchange and rotating refresh through gateway -> Kafka -> oauth-worker (FerretDB) -> Redis reply, next to a bare Fastify handler that only signs a token; same client, same run.',
-      date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
-      load: { concurrency, requests: total },
-      authorization_code: { baseline_bare_fastify: baselineExchange, platform: platformExchange, ratio: ratio(platformExchange, baselineExchange) },
-      refresh_token: { baseline_bare_fastify: baselineRefresh, platform: platformRefresh, ratio: ratio(platformRefresh, baselineRefresh) },
-    };
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(root, 'bench/results/token-exchange.json'), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    let chainIndex = 0;
+    const refresh = await chains(
+      `http://127.0.0.1:${gatewayPort}`,
+      total,
+      () => refreshForm(clientId, secret, refreshTokens[chainIndex++]!),
+      (answer) => refreshForm(clientId, secret, answer['refresh_token'] as string),
+    );
+    return { exchange, refresh };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     await mongo.dropDatabase().catch(() => undefined);
     await mongo.close();
   }
+}
+
+const refreshForm = (clientId: string, secret: string, token: string): Form => ({ grant_type: 'refresh_token', client_id: clientId, client_secret: secret, refresh_token: token });
+
+async function main() {
+  const stores = benchStores();
+  const barePort = await freePort();
+  const bare = startProcess('bare-token-server', path.join(root, 'bench/dist/bare-token-server.js'), { PORT: String(barePort) });
+  let baselineExchange: LatencyStats;
+  let baselineRefresh: LatencyStats;
+  try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/x`)).status < 500, { what: 'bare token server', timeoutMs: 30_000 });
+    const bareForm = (): Form => ({ grant_type: 'authorization_code', client_id: 'x', client_secret: 'x', code: 'x', redirect_uri: REDIRECT });
+    baselineExchange = await chains(`http://127.0.0.1:${barePort}`, total, bareForm, () => null);
+    baselineRefresh = await chains(`http://127.0.0.1:${barePort}`, total, () => refreshForm('x', 'x', 'x'), () => refreshForm('x', 'x', 'x'));
+  } finally {
+    await bare.kill('SIGTERM');
+  }
+  const byStore: Record<string, { exchange: LatencyStats; refresh: LatencyStats }> = {};
+  for (const store of stores) byStore[store.name] = await measureStore(store);
+  const first = byStore[stores[0]!.name]!;
+  const second = stores[1] ? byStore[stores[1].name] : undefined;
+  const result = {
+    benchmark: 'token-exchange',
+    description:
+      'POST /v2/auth/oauth2/token (form, client_secret_post): authorization_code exchange and rotating refresh through gateway -> Kafka -> oauth-worker (FerretDB) -> Redis reply, next to a bare Fastify handler that only signs a token; same client, same run; ' +
+      `on each store of the run (${stores.map((s) => s.name).join(', ')}); store_ratio: the first store's throughput over the second's.`,
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+    load: { concurrency, requests: total },
+    targets: { exchange_requests_per_second: 250 },
+    authorization_code: { baseline_bare_fastify: baselineExchange, platform: first.exchange, ratio: ratio(first.exchange, baselineExchange) },
+    refresh_token: { baseline_bare_fastify: baselineRefresh, platform: first.refresh, ratio: ratio(first.refresh, baselineRefresh) },
+    by_store: Object.fromEntries(
+      Object.entries(byStore).map(([k, v]) => [
+        k,
+        {
+          authorization_code: { platform: v.exchange, ratio: ratio(v.exchange, baselineExchange) },
+          refresh_token: { platform: v.refresh, ratio: ratio(v.refresh, baselineRefresh) },
+        },
+      ]),
+    ),
+    store_ratio: second
+      ? {
+          authorization_code_throughput: round2(first.exchange.requests_per_second / second.exchange.requests_per_second),
+          refresh_token_throughput: round2(first.refresh.requests_per_second / second.refresh.requests_per_second),
+        }
+      : undefined,
+  };
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(root, 'bench/results/token-exchange.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
 }
 
 await main();

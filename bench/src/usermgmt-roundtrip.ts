@@ -5,6 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { closedLoop } from './load.js';
+import type { LatencyStats } from './stats.js';
+import { benchStores, round1, round2, type Store } from './stores.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -17,55 +19,78 @@ const env = isolatedAppEnv(name, {
 });
 
 
-async function main() {
+/** The platform's processes on one store, measured under the same load as the baseline. */
+async function measureStore(store: Store, load: Omit<Parameters<typeof closedLoop>[0], 'origin' | 'request'>): Promise<LatencyStats> {
+  const storeEnv = { ...env, MONGO_URL: store.mongoUrl };
   const processes: ManagedProcess[] = [];
   try {
-    const [gatewayPort, barePort] = [await freePort(), await freePort()];
-    processes.push(startProcess('usermgmt-worker', path.join(root, 'apps/usermgmt-worker/dist/main.js'), env));
-    processes.push(startProcess('usermgmt-gateway', path.join(root, 'apps/usermgmt-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
-    processes.push(startProcess('bare-fastify', path.join(root, 'bench/dist/bare-server.js'), { PORT: String(barePort) }));
-    const crashed = () => processes.find((p) => p.exited())?.output().slice(-2000);
-    for (const port of [gatewayPort, barePort]) {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/${port === barePort ? 'x' : 'readyz'}`)).status < 500, {
-        what: `port ${port}`,
-        timeoutMs: 60_000,
-        failFast: crashed,
-      });
-    }
+    const gatewayPort = await freePort();
+    processes.push(startProcess('usermgmt-worker', path.join(root, 'apps/usermgmt-worker/dist/main.js'), storeEnv));
+    processes.push(startProcess('usermgmt-gateway', path.join(root, 'apps/usermgmt-gateway/dist/main.js'), { ...storeEnv, PORT: String(gatewayPort) }));
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status < 500, {
+      what: `usermgmt-gateway on ${store.name}`,
+      timeoutMs: 60_000,
+      failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
+    });
     const { stdout } = await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'usermgmt'], {
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...storeEnv },
     });
     const key = stdout.trim();
-    const request = (i: number) => ({
-      method: 'POST' as const,
-      path: '/user_management/users',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ email: `bench-${i}-${name}@example.com` }),
-    });
-    const load = { concurrency, total, warmup: 50, maxSeconds: 120, request, expectStatus: 201 };
-    const baseline = await closedLoop({ ...load, origin: `http://127.0.0.1:${barePort}` });
-    const platform = await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}` });
-    const result = {
-      benchmark: 'usermgmt-roundtrip',
-      description:
-        'POST /user_management/users through gateway -> Kafka -> worker (MongoDB write, outbox) -> Redis reply, next to a bare Fastify handler answering the same request, same client, same run.',
-      date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
-      load: { concurrency, requests: total },
-      baseline_bare_fastify: baseline,
-      platform_roundtrip: platform,
-      ratio: {
-        p50: Math.round((platform.p50_ms / baseline.p50_ms) * 10) / 10,
-        p99: Math.round((platform.p99_ms / baseline.p99_ms) * 10) / 10,
-        throughput: Math.round((baseline.requests_per_second / platform.requests_per_second) * 10) / 10,
-      },
-    };
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(root, 'bench/results/usermgmt-roundtrip.json'), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    return await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}`, request: request(key) });
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
   }
+}
+
+const request = (key: string) => (i: number) => ({
+  method: 'POST' as const,
+  path: '/user_management/users',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+  body: JSON.stringify({ email: `bench-${i}-${name}@example.com` }),
+});
+
+async function main() {
+  const stores = benchStores();
+  const load = { concurrency, total, warmup: 50, maxSeconds: 120, expectStatus: 201 };
+  const barePort = await freePort();
+  const bare = startProcess('bare-fastify', path.join(root, 'bench/dist/bare-server.js'), { PORT: String(barePort) });
+  let baseline: LatencyStats;
+  try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/x`)).status < 500, { what: 'bare server', timeoutMs: 30_000 });
+    baseline = await closedLoop({ ...load, origin: `http://127.0.0.1:${barePort}`, request: request('bare') });
+  } finally {
+    await bare.kill('SIGTERM');
+  }
+  const byStore: Record<string, LatencyStats> = {};
+  for (const store of stores) byStore[store.name] = await measureStore(store, load);
+  const platform = byStore[stores[0]!.name]!;
+  const versusBaseline = (p: LatencyStats) => ({
+    p50: round1(p.p50_ms / baseline.p50_ms),
+    p99: round1(p.p99_ms / baseline.p99_ms),
+    throughput: round1(baseline.requests_per_second / p.requests_per_second),
+  });
+  const other = stores[1] ? byStore[stores[1].name] : undefined;
+  const result = {
+    benchmark: 'usermgmt-roundtrip',
+    description:
+      'POST /user_management/users through gateway -> Kafka -> worker (MongoDB write, outbox) -> Redis reply, next to a bare Fastify handler answering the same request, same client, same run; ' +
+      `on each store of the run (${stores.map((s) => s.name).join(', ')}). ratio: the first store against the baseline (how many times slower); store_ratio: the first store against the second.`,
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+    load: { concurrency, requests: total },
+    targets: { requests_per_second: 300, p99_ms: 150 },
+    baseline_bare_fastify: baseline,
+    platform_roundtrip: platform,
+    by_store: byStore,
+    ratio: versusBaseline(platform),
+    ratio_by_store: Object.fromEntries(Object.entries(byStore).map(([k, v]) => [k, versusBaseline(v)])),
+    store_ratio: other
+      ? { throughput: round2(platform.requests_per_second / other.requests_per_second), p99: round2(platform.p99_ms / other.p99_ms) }
+      : undefined,
+  };
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(root, 'bench/results/usermgmt-roundtrip.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
 }
 
 await main();

@@ -16,6 +16,7 @@ import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore 
 import { createDispatcher } from '../../apps/webhook-dispatcher/dist/dispatcher.js';
 import { closedLoop } from './load.js';
 import { summarise } from './stats.js';
+import { benchStores, type Store } from './stores.js';
 
 /**
  * Webhook delivery throughput: a bare keep-alive undici POST loop (the ceiling) and the in-process webhook
@@ -372,8 +373,8 @@ async function deleteTopics(kafka: KafkaClient): Promise<void> {
  * What the store does with the simplest operations, for scale: serial `_id`-keyed upserts and reads of
  * ~600-byte documents in a scratch database (dropped at once).
  */
-async function calibrateStore() {
-  const mongo = await connectMongo({ url: infra.mongoUrl, dbName: `${runName}_calibration`, appName: runName });
+async function calibrateStore(store: Store) {
+  const mongo = await connectMongo({ url: store.mongoUrl, dbName: `${runName}_calibration`, appName: runName });
   try {
     const collection = mongo.db!.collection<{ _id: string; payload: string }>('calibration');
     const payload = 'x'.repeat(BODY_BYTES);
@@ -391,13 +392,13 @@ async function calibrateStore() {
   }
 }
 
-async function runCase(targets: number, receiver: Receiver) {
-  const name = `${runName}_t${targets}`;
+async function runCase(targets: number, receiver: Receiver, target: Store) {
+  const name = `${runName}_${target.name}_t${targets}`;
   const cleanup: Array<[string, () => Promise<unknown>]> = [];
   try {
     const kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
     cleanup.push(['delete topics', () => deleteTopics(kafka)]);
-    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: name });
+    const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
     cleanup.push(['close mongo', () => mongo.close()]);
     cleanup.push(['drop database', () => mongo.dropDatabase()]);
     const store = createDeliveryStore(mongo);
@@ -595,15 +596,24 @@ async function main() {
       }),
     });
 
-    const storeCalibration = await calibrateStore();
-    const cases = [];
-    for (const targets of targetCounts) {
-      try {
-        cases.push(await runCase(targets, receiver));
-      } catch (error) {
-        console.error(`[webhook-throughput] case with ${targets} targets failed:`, error);
-        cases.push({ targets, deliveries, error: String(error) });
-        process.exitCode = 1;
+    const stores = benchStores();
+    const storeCalibration: Record<string, unknown> = {};
+    const cases: Array<Awaited<ReturnType<typeof runCase>> | { targets: number; deliveries: number; error: string }> = [];
+    const storeOf = new Map<object, string>();
+    for (const store of stores) {
+      storeCalibration[store.name] = await calibrateStore(store);
+      for (const targets of targetCounts) {
+        try {
+          const c = await runCase(targets, receiver, store);
+          storeOf.set(c, store.name);
+          cases.push(c);
+        } catch (error) {
+          console.error(`[webhook-throughput] ${store.name}: case with ${targets} targets failed:`, error);
+          const c = { targets, deliveries, error: String(error) };
+          storeOf.set(c, store.name);
+          cases.push(c);
+          process.exitCode = 1;
+        }
       }
     }
 
@@ -612,7 +622,7 @@ async function main() {
         'latency' in c
           ? [
               [
-                `targets_${c.targets}`,
+                `${storeOf.get(c)}_targets_${c.targets}`,
                 {
                   throughput_baseline_over_dispatcher: round(baseline.requests_per_second / c.deliveries_per_second, 1),
                   p50_dispatcher_over_baseline: round(c.latency.p50_ms / baseline.p50_ms, 1),
@@ -624,6 +634,19 @@ async function main() {
           : [],
       ),
     );
+    const rate = (store: string | undefined, targets: number) => {
+      const c = cases.find((x) => storeOf.get(x) === store && x.targets === targets);
+      return c && 'deliveries_per_second' in c ? c.deliveries_per_second : undefined;
+    };
+    const storeRatios =
+      stores.length > 1
+        ? Object.fromEntries(
+            targetCounts.map((t) => {
+              const [a, b] = [rate(stores[0]!.name, t), rate(stores[1]!.name, t)];
+              return [`targets_${t}`, a && b ? { throughput_first_over_second: round(a / b, 2) } : null];
+            }),
+          )
+        : undefined;
 
     const result = {
       benchmark: 'webhook-throughput',
@@ -634,11 +657,9 @@ async function main() {
         'SSRF-guarded undici POST -> attempt + outcome written -> outbox relay to Kafka), fed a burst of RequestDelivery messages spread ' +
         'round-robin over 1, 10 and 100 targets; fresh topic prefix, database and dispatcher per case, dropped afterwards. deliveries_per_second ' +
         'is first publish -> last webhook received; latency is publish -> arrival at the receiver per webhook-id, so in a burst it is mostly ' +
-        'queueing behind the backlog (compare idle_latency: one delivery at a time on an idle dispatcher). The store here is FerretDB 1.x on ' +
-        'SQLite, which serialises writes (about 900 simple _id-keyed ops/s on this machine when idle, see store_calibration) and evaluates ' +
-        'every other filter and sort by scanning the collection, so the claim query (status/next_attempt_at/lease_until, sorted), nextDueAt ' +
-        'and the outbox relay cost time proportional to the deliveries stored, and the scheduler claims one delivery per round trip: the ' +
-        'dispatcher\'s rate is bounded by the store, not HTTP (store.calls, in_flight). Kafka, FerretDB, the receiver and this process share ' +
+        'queueing behind the backlog (compare idle_latency: one delivery at a time on an idle dispatcher). Every case runs on each store of the ' +
+        'run (FerretDB 1.24 with the platform patch on PostgreSQL, the default, and on SQLite, the former default); store_ratios compare ' +
+        'their rates. store_calibration: simple _id-keyed operations per second on each store when idle. Kafka, the store, the receiver and this process share ' +
         'the same 2 CPUs.',
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
@@ -654,10 +675,13 @@ async function main() {
         baseline_concurrency: dispatcherSettings.concurrency,
         kafka_key: 'target id (one target -> one partition)',
       },
+      targets: { one_target_deliveries_per_second: 150 },
+      stores: Object.fromEntries(stores.map((st) => [st.name, st.mongoUrl])),
       store_calibration: storeCalibration,
       baseline_bare_undici: baseline,
-      cases,
+      cases: cases.map((c) => ({ store: storeOf.get(c), ...c })),
       ratios,
+      store_ratios: storeRatios,
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     writeFileSync(path.join(root, 'bench/results/webhook-throughput.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -12,7 +12,7 @@ components=("$@")
 
 declare -A pids=()
 for c in "${components[@]}"; do
-  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, redis, smtp, s3 or gcs)"
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, postgres, redis, smtp, s3 or gcs)"
   "$DEPLOY_LOCAL_DIR/$c.sh" stop &
   pids[$c]=$!
 done
@@ -20,5 +20,9 @@ failed=()
 for c in "${components[@]}"; do
   wait "${pids[$c]}" || failed+=("$c")
 done
+# FerretDB's PostgreSQL goes last, once FerretDB no longer uses it.
+if [[ " ${components[*]} " == *" ferretdb "* && " ${components[*]} " != *" postgres "* ]]; then
+  "$DEPLOY_LOCAL_DIR/postgres.sh" stop || failed+=(postgres)
+fi
 ((${#failed[@]} == 0)) || die "could not stop: ${failed[*]}"
 log "stopped: ${components[*]}"

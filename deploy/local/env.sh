@@ -10,6 +10,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 h="$PLATFORM_HOST"
 printf 'export KAFKA_BROKERS=%s\n' "$h:$PLATFORM_KAFKA_PORT"
 printf 'export MONGO_URL=%s\n' "mongodb://$h:$PLATFORM_MONGO_PORT"
+if [[ "${PLATFORM_FERRETDB_BACKEND:-postgresql}" == postgresql ]]; then
+  printf 'export FERRETDB_POSTGRES_URL=%s\n' "postgres://platform@$h:$PLATFORM_POSTGRES_PORT/ferretdb"
+fi
 printf 'export REDIS_URL=%s\n' "redis://$h:$PLATFORM_REDIS_PORT"
 printf 'export SMTP_URL=%s\n' "smtp://$h:$PLATFORM_SMTP_PORT"
 printf 'export MAILBOX_URL=%s\n' "http://$h:$PLATFORM_MAILBOX_PORT"

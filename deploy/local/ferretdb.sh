@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# FerretDB 1.24 (MongoDB wire protocol) with its SQLite backend on loopback, built from the Go module.
+# FerretDB 1.24 (MongoDB wire protocol) on loopback, built from the Go module with the platform's patch, on
+# PostgreSQL (postgres.sh, started first) or, when PLATFORM_FERRETDB_BACKEND=sqlite, on SQLite files.
 #
-#   ferretdb.sh install | start | stop | status
+#   ferretdb.sh install | installed | start | ready | stop | status
 #
-# Env: PLATFORM_MONGO_PORT (27017), PLATFORM_FERRETDB_LOG_LEVEL (warn), PLATFORM_FERRETDB_START_TIMEOUT (30 s).
+# Env: PLATFORM_MONGO_PORT (27017), PLATFORM_FERRETDB_BACKEND (postgresql | sqlite),
+#      PLATFORM_FERRETDB_LOG_LEVEL (warn), PLATFORM_FERRETDB_START_TIMEOUT (30 s).
 set -euo pipefail
 COMPONENT=ferretdb
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -11,57 +13,46 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODULE=github.com/FerretDB/FerretDB
 TEMPLATE="$DEPLOY_LOCAL_DIR/ferretdb"
+PATCH="$TEMPLATE/platform.patch"
 VERSION="$(sed -n 's|^require github.com/FerretDB/FerretDB \(v[0-9.]*\)$|\1|p' "$TEMPLATE/go.mod")"
 [[ -n "$VERSION" ]] || die "no FerretDB version in $TEMPLATE/go.mod"
 BIN="$PLATFORM_CACHE_DIR/bin/ferretdb"
 BUILD="$PLATFORM_CACHE_DIR/build/ferretdb"
 HOST="$PLATFORM_HOST"
 PORT="$PLATFORM_MONGO_PORT"
+BACKEND="${PLATFORM_FERRETDB_BACKEND:-postgresql}"
 LOG_LEVEL="${PLATFORM_FERRETDB_LOG_LEVEL:-warn}"
 START_TIMEOUT="${PLATFORM_FERRETDB_START_TIMEOUT:-30}"
 SD="$(state_dir)"
-DATA="$SD/data"
 LOGF="$SD/ferretdb.log"
-MARKER="$BIN --handler=sqlite --sqlite-url=file:$DATA/"
-# WAL with synchronous=NORMAL: commits survive a crash of FerretDB or of any app, not a power loss, and no
-# longer wait for an fsync each (measured: 15.7 ms -> see docs/performance.md per conditional update).
-# Bumping PATCH_LEVEL below restarts instances started with other settings.
-SQLITE_PRAGMAS="_pragma=synchronous(normal)"
+case "$BACKEND" in
+  postgresql)
+    # pool_max_conns: each write of an existing document takes one more query (read under its lock).
+    BACKEND_ARGS=(--handler=postgresql
+      --postgresql-url="postgres://platform@$HOST:$PLATFORM_POSTGRES_PORT/ferretdb?pool_max_conns=64")
+    ;;
+  sqlite)
+    # WAL with synchronous=NORMAL: commits survive a crash of FerretDB or of any app, not a power loss.
+    BACKEND_ARGS=(--handler=sqlite --sqlite-url="file:$SD/data/?_pragma=synchronous(normal)")
+    ;;
+  *) die "PLATFORM_FERRETDB_BACKEND must be postgresql or sqlite, not '$BACKEND'" ;;
+esac
+MARKER="$BIN ${BACKEND_ARGS[0]} ${BACKEND_ARGS[1]%%\?*}"
 
-# Bump when the local patch below changes, so that cached binaries are rebuilt.
-PATCH_LEVEL=atomic-writes-id-pushdown-3
+# The platform's patch (platform.patch, ADR 0006 and 0010): single-document atomicity with per-document
+# locks instead of none, an upsert that races with an insert retried as MongoDB does, and filters pushed down
+# to indexes (_id with =, equality through GIN indexes, $gt/$gte/$lt/$lte and $in through btree indexes).
+# Its hash is the patch level: a changed patch rebuilds the cached binary and restarts a running instance.
+patch_level() { sha256sum "$PATCH" | cut -d' ' -f1; }
+
+# No `cmd | grep -q` here: grep exits at the first match and, under pipefail, the writer's SIGPIPE fails
+# the whole check now and then (tests/integration/provisioning.test.ts runs every such check in a loop).
 installed() {
-  [[ -x "$BIN" ]] && "$BIN" --version 2>/dev/null | grep -qx "version: $VERSION" &&
-    [[ "$(cat "$BIN.patch-level" 2>/dev/null)" == "$PATCH_LEVEL" ]]
-}
-
-# FerretDB 1.x applies an update by querying, changing the document in Go and writing it back, with no
-# isolation between concurrent writers: two updates of one document race and one is lost (measured: 49 of
-# 50 concurrent pairs), and conditional updates (compare-and-set) all "match". MongoDB guarantees
-# single-document atomicity and the platform relies on it (outbox clears, leases, versioned updates), so
-# the local build serialises FerretDB's update, findAndModify and delete handlers with one mutex. Reads
-# and inserts are unaffected. See docs/adr/0006-ferretdb-atomic-writes.md.
-# Second patch: the SQLite backend uses the primary key only when the filter is exactly {_id}; any other
-# key with it (a conditional update {_id, version}) scans and decodes the whole collection. The handlers
-# re-apply the full filter to what the backend returns, so pushing down the _id equality whenever the
-# filter has one is always correct.
-patch_atomic_writes() {
-  local handler="$1/internal/handler" f
-  cat >"$handler/platform_write_lock.go" <<'GO'
-package handler
-
-import "sync"
-
-// writeMu serialises read-modify-write operations (local platform patch: single-document atomicity).
-var writeMu sync.Mutex
-GO
-  for f in msg_update msg_findandmodify msg_delete; do
-    sed -i -E 's/^(func \(h \*Handler\) Msg(Update|FindAndModify|Delete)\(connCtx context\.Context, msg \*wire\.OpMsg\) \(\*wire\.OpMsg, error\) \{)$/\1\n\twriteMu.Lock()\n\tdefer writeMu.Unlock()/' "$handler/$f.go"
-    grep -q 'writeMu.Lock()' "$handler/$f.go" || die "could not patch $f.go of FerretDB $VERSION"
-  done
-  local collection="$1/internal/backends/sqlite/collection.go"
-  sed -i 's/^\tif params\.Filter\.Len() == 1 {$/\tif params.Filter.Len() > 0 \&\& params.Filter.Has("_id") {/' "$collection"
-  [[ "$(grep -c 'params.Filter.Has("_id")' "$collection")" == 2 ]] || die "could not patch the _id pushdown of FerretDB $VERSION"
+  [[ -x "$BIN" ]] || return 1
+  local version
+  version="$("$BIN" --version 2>/dev/null)" || return 1
+  [[ $'\n'"$version"$'\n' == *$'\n'"version: $VERSION"$'\n'* ]] &&
+    [[ "$(cat "$BIN.patch-level" 2>/dev/null)" == "$(patch_level)" ]]
 }
 
 install() {
@@ -72,6 +63,7 @@ install() {
 install_locked() {
   installed && return 0
   ensure_cmd python3 python3
+  ensure_cmd patch patch
   [[ -e "$BIN" ]] && log "$BIN is not a working FerretDB $VERSION; rebuilding"
   log "building FerretDB $VERSION into $BIN (about a minute the first time)"
   local dir src
@@ -82,7 +74,10 @@ install_locked() {
   # builds); without it the binary panics at start. Build inside the source as the main module.
   printf '%s\n' "$VERSION" >"$src/build/version/version.txt"
   printf '%s\n' "local-build" >"$src/build/version/package.txt"
-  patch_atomic_writes "$src"
+  (cd "$src" && patch -p1 --quiet --forward <"$PATCH") >"$BUILD/patch.log" 2>&1 || {
+    show_log_tail "$BUILD/patch.log"
+    die "platform.patch no longer applies to FerretDB $VERSION"
+  }
   mkdir -p "$(dirname "$BIN")"
   if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -buildvcs=false \
     -o "$BIN.tmp" ./cmd/ferretdb) >"$BUILD/build.log" 2>&1; then
@@ -90,7 +85,7 @@ install_locked() {
     die "go build of FerretDB $VERSION failed"
   fi
   mv "$BIN.tmp" "$BIN"
-  printf '%s\n' "$PATCH_LEVEL" >"$BIN.patch-level"
+  patch_level >"$BIN.patch-level"
   installed || die "$BIN --version does not report $VERSION"
   log "built $BIN"
 }
@@ -128,15 +123,25 @@ start_locked() {
     fi
     die "port $HOST:$PORT is taken by another process: $(port_owner "$PORT")"
   fi
-  mkdir -p "$DATA"
-  log "starting (data in $DATA, log $LOGF)"
+  start_backend
+  log "starting on $BACKEND (log $LOGF)"
   # The telemetry is off and the debug HTTP listener is disabled: nothing leaves the machine.
   launch_daemon "$(pid_file)" "$LOGF" \
-    "$BIN" --handler=sqlite --sqlite-url="file:$DATA/?$SQLITE_PRAGMAS" --listen-addr="$HOST:$PORT" \
+    "$BIN" "${BACKEND_ARGS[@]}" --listen-addr="$HOST:$PORT" \
     --state-dir="$SD" --telemetry=disable --debug-addr=- --log-level="$LOG_LEVEL" --log-format=text
   pid="$(running_pid)"
   wait_until "$START_TIMEOUT" "$pid" ready || fail_start
   log "ready at $HOST:$PORT (pid $pid)"
+}
+
+start_backend() {
+  case "$BACKEND" in
+    postgresql)
+      "$DEPLOY_LOCAL_DIR/postgres.sh" start
+      "$DEPLOY_LOCAL_DIR/postgres.sh" create-database ferretdb
+      ;;
+    sqlite) mkdir -p "$SD/data" ;;
+  esac
 }
 
 fail_start() {
@@ -161,7 +166,9 @@ stop_locked() {
 
 case "${1:-}" in
   install) install ;;
+  installed) installed ;;
   start) start ;;
+  ready) ready ;;
   stop) stop ;;
   status) print_status "$MARKER" "$HOST:$PORT" ready ;;
   *) usage_component ;;

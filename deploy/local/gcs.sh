@@ -95,6 +95,8 @@ stop_locked() {
 case "${1:-}" in
   install) install ;;
   start) start ;;
+  installed) installed ;;
+  ready) ready ;;
   stop) stop ;;
   status) print_status "$MARKER" "http://$HOST:$PORT" ready ;;
   *) usage_component ;;

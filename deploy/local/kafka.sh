@@ -159,6 +159,7 @@ stop_locked() {
 case "${1:-}" in
   install) install ;;
   start) start ;;
+  ready) ready ;;
   stop) stop ;;
   status) print_status "$MARKER" "$HOST:$PORT" ready ;;
   topics)

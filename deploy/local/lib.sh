@@ -17,6 +17,7 @@ export PLATFORM_CACHE_DIR PLATFORM_STATE_DIR PLATFORM_HOST
 PLATFORM_KAFKA_PORT="${PLATFORM_KAFKA_PORT:-9092}"
 PLATFORM_KAFKA_CONTROLLER_PORT="${PLATFORM_KAFKA_CONTROLLER_PORT:-9093}"
 PLATFORM_MONGO_PORT="${PLATFORM_MONGO_PORT:-27017}"
+PLATFORM_POSTGRES_PORT="${PLATFORM_POSTGRES_PORT:-15432}"
 PLATFORM_REDIS_PORT="${PLATFORM_REDIS_PORT:-6379}"
 PLATFORM_SMTP_PORT="${PLATFORM_SMTP_PORT:-1025}"
 PLATFORM_MAILBOX_PORT="${PLATFORM_MAILBOX_PORT:-8025}"
@@ -108,8 +109,10 @@ port_open() {
 # Who listens on a TCP port (for error messages); empty when unknown.
 port_owner() {
   local port="$1"
+  local owners
   if command -v ss >/dev/null 2>&1; then
-    ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*users:((\(.*\)))/\1/p' | head -n1
+    owners="$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*users:((\(.*\)))/\1/p')" || true
+    printf '%s\n' "${owners%%$'\n'*}"
   fi
 }
 
@@ -297,6 +300,6 @@ print_status() {
 }
 
 usage_component() {
-  echo "usage: $(basename "$0") install|start|stop|status" >&2
+  echo "usage: $(basename "$0") install|installed|start|ready|stop|status" >&2
   exit 2
 }

@@ -93,6 +93,7 @@ stop_locked() {
 case "${1:-}" in
   install) install ;;
   start) start ;;
+  ready) ready ;;
   stop) stop ;;
   status) print_status "$MARKER" "http://$HOST:$PORT" ready ;;
   *) usage_component ;;

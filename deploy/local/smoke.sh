@@ -25,8 +25,10 @@ check() {
 }
 
 kafka_topic() {
+  local topics
   "$DEPLOY_LOCAL_DIR/kafka.sh" topics --create --topic "smoke-$id" --partitions 1 >/dev/null &&
-    "$DEPLOY_LOCAL_DIR/kafka.sh" topics --list | grep -qx "smoke-$id" &&
+    topics="$("$DEPLOY_LOCAL_DIR/kafka.sh" topics --list)" &&
+    [[ $'\n'"$topics"$'\n' == *$'\n'"smoke-$id"$'\n'* ]] &&
     "$DEPLOY_LOCAL_DIR/kafka.sh" topics --delete --topic "smoke-$id" >/dev/null
 }
 

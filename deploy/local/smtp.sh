@@ -34,7 +34,13 @@ OFFLINE_ENV=(env HTTP_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 ht
   https_proxy=http://127.0.0.1:9 NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1)
 offline() { "${OFFLINE_ENV[@]}" "$@"; }
 
-installed() { [[ -x "$BIN" ]] && offline "$BIN" version 2>/dev/null | grep -q " $VERSION compiled with "; }
+# No `cmd | grep -q`: under pipefail the writer's SIGPIPE would fail the check now and then.
+installed() {
+  [[ -x "$BIN" ]] || return 1
+  local version
+  version="$(offline "$BIN" version 2>/dev/null)" || return 1
+  [[ "$version" == *" $VERSION compiled with "* ]]
+}
 
 install() {
   installed && return 0
@@ -131,6 +137,8 @@ stop_locked() {
 case "${1:-}" in
   install) install ;;
   start) start ;;
+  installed) installed ;;
+  ready) ready ;;
   stop) stop ;;
   status) print_status "$MARKER" "smtp://$HOST:$SMTP_PORT http://$HOST:$HTTP_PORT" ready ;;
   *) usage_component ;;

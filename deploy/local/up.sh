@@ -18,7 +18,7 @@ start_all=$SECONDS
 
 declare -A component_of=()
 for c in "${components[@]}"; do
-  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, redis, smtp, s3 or gcs)"
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, postgres, redis, smtp, s3 or gcs)"
 done
 for c in "${components[@]}"; do
   "$DEPLOY_LOCAL_DIR/$c.sh" start >"$run_dir/$c.log.$$" 2>&1 &

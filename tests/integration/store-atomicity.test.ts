@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 // The platform relies on MongoDB's single-document atomicity (outbox clears, leases, versioned updates).
-// FerretDB 1.x does not provide it unpatched; deploy/local builds it with writes serialised (ADR 0006).
+// FerretDB 1.x does not provide it unpatched; deploy/local builds it with per-document locks (ADR 0006, 0010).
 describe('the document store', () => {
   it('never loses one of two concurrent updates of a document', async () => {
     const docs = mongo.db!.collection<{ _id: string; a: number; b: number }>('pairs');
@@ -33,5 +33,64 @@ describe('the document store', () => {
       Array.from({ length: 8 }, (_, i) => docs.updateOne({ _id: 'x', version: 1 }, { $set: { version: 2, owner: `w${i}` } })),
     );
     expect(results.reduce((n, r) => n + r.modifiedCount, 0)).toBe(1);
+  });
+
+  it('applies concurrent upserts of one new document once each', async () => {
+    const counters = mongo.db!.collection<{ _id: string; n: number }>('counters');
+    const results = await Promise.all(
+      Array.from({ length: 16 }, () => counters.updateOne({ _id: 'month' }, { $inc: { n: 1 } }, { upsert: true })),
+    );
+    expect(await counters.findOne({ _id: 'month' })).toEqual({ _id: 'month', n: 16 });
+    expect(results.filter((r) => r.upsertedCount === 1)).toHaveLength(1);
+  });
+
+  it('lets exactly one of several concurrent findOneAndUpdate claims win', async () => {
+    const jobs = mongo.db!.collection<{ _id: string; owner: string | null }>('jobs');
+    await jobs.insertOne({ _id: 'job', owner: null });
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => jobs.findOneAndUpdate({ _id: 'job', owner: null }, { $set: { owner: `w${i}` } })),
+    );
+    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+  });
+
+  it('never deletes a document that a concurrent update changed so that it no longer matches', async () => {
+    const docs = mongo.db!.collection<{ _id: string; version: number }>('versions');
+    const ids = Array.from({ length: 30 }, (_, i) => `v${i}`);
+    await docs.insertMany(ids.map((_id) => ({ _id, version: 1 })));
+    const outcomes = await Promise.all(
+      ids.map(async (_id) => {
+        const [updated, deleted] = await Promise.all([
+          docs.updateOne({ _id }, { $set: { version: 2 } }),
+          docs.deleteOne({ _id, version: 1 }),
+        ]);
+        return { _id, updated: updated.modifiedCount, deleted: deleted.deletedCount, after: await docs.findOne({ _id }) };
+      }),
+    );
+    // Either the delete came first (the update then found nothing) or the update did (the delete then matched nothing).
+    const inconsistent = outcomes.filter((o) =>
+      o.deleted === 1 ? o.updated !== 0 || o.after !== null : o.updated !== 1 || o.after?.version !== 2,
+    );
+    expect(inconsistent).toEqual([]);
+  });
+
+  it('lets writes to other documents proceed while a long multi-document update runs', async () => {
+    const bulk = mongo.db!.collection<{ _id: string; n: number }>('bulk');
+    const other = mongo.db!.collection<{ _id: string; n: number }>('other');
+    const count = 3000;
+    await bulk.insertMany(Array.from({ length: count }, (_, i) => ({ _id: `b${String(i).padStart(5, '0')}`, n: 0 })));
+    await other.insertOne({ _id: 'o', n: 0 });
+
+    let settled = false;
+    const long = bulk.updateMany({}, { $inc: { n: 1 } }).finally(() => (settled = true));
+    // Started: the first documents carry the increment while the update goes on through the others.
+    while (!(await bulk.findOne({ n: 1 }))) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 5; i++) await other.updateOne({ _id: 'o' }, { $inc: { n: 1 } });
+    await bulk.updateOne({ _id: `b${String(count - 1).padStart(5, '0')}` }, { $set: { touched: true } });
+    const overlapped = !settled;
+
+    expect((await long).modifiedCount).toBe(count);
+    expect(overlapped).toBe(true);
+    expect(await other.findOne({ _id: 'o' })).toEqual({ _id: 'o', n: 5 });
+    expect(await bulk.countDocuments({ n: 1 })).toBe(count);
   });
 });

@@ -14,6 +14,8 @@ export async function setup() {
   process.env['S3_ACCESS_KEY_ID'] = infra.s3.accessKeyId;
   process.env['S3_SECRET_ACCESS_KEY'] = infra.s3.secretAccessKey;
   process.env['GCS_URL'] = infra.gcsUrl;
+  if (infra.storePostgresUrl) process.env['FERRETDB_POSTGRES_URL'] = infra.storePostgresUrl;
+  else delete process.env['FERRETDB_POSTGRES_URL'];
 }
 
 export async function teardown() {

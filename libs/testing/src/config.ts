@@ -14,6 +14,8 @@ export const testingConfig = createConfigLoader(
     S3_SECRET_ACCESS_KEY: Type.String({ default: 'local-platform-s3-secret-key' }),
     /** GCS-compatible server (deploy/local: fake-gcs-server). */
     GCS_URL: Type.String({ default: 'http://127.0.0.1:4443', pattern: '^https?://' }),
+    /** The PostgreSQL database behind the local FerretDB (deploy/local/env.sh), for tests that read query plans. */
+    FERRETDB_POSTGRES_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
     /** `local` forces the deploy/local processes even where a Docker engine exists. */
     PLATFORM_TEST_INFRA: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('containers')])),
   }),
@@ -25,6 +27,7 @@ export const testingConfig = createConfigLoader(
     mailboxUrl: env.MAILBOX_URL,
     s3: { url: env.S3_URL, accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
     gcsUrl: env.GCS_URL,
+    storePostgresUrl: env.FERRETDB_POSTGRES_URL,
     forceLocal: env.PLATFORM_TEST_INFRA === 'local',
   }),
 );

@@ -10,6 +10,8 @@ export interface Infra {
   /** S3-compatible server and the access key it accepts. */
   s3: { url: string; accessKeyId: string; secretAccessKey: string };
   gcsUrl: string;
+  /** PostgreSQL behind the local FerretDB, when that is the store (absent with containers or SQLite). */
+  storePostgresUrl?: string | undefined;
   /** Stops what this harness started (containers); local processes are left to deploy/local. */
   stop(): Promise<void>;
 }
