@@ -679,7 +679,7 @@ async function main() {
       stores: Object.fromEntries(stores.map((st) => [st.name, st.mongoUrl])),
       store_calibration: storeCalibration,
       baseline_bare_undici: baseline,
-      cases: cases.map((c) => ({ store: storeOf.get(c), ...c })),
+      cases: cases.map((c) => ({ backend: storeOf.get(c), ...c })),
       ratios,
       store_ratios: storeRatios,
     };

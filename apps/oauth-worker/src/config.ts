@@ -2,7 +2,7 @@ import { commonEnv, commonSettings, createConfigLoader, Type, workerEnv, workerS
 
 const schema = Type.Object({
   ...commonEnv,
-  ...workerEnv({ partitionsConcurrency: 4, outboxIntervalMs: 5_000 }),
+  ...workerEnv({ partitionsConcurrency: 12, outboxIntervalMs: 5_000 }),
   SECRETS_SEALING_KEY: Type.String({ minLength: 16 }),
   SMTP_URL: Type.String({ default: 'smtp://127.0.0.1:1025', pattern: '^smtps?://' }),
   SMTP_FROM: Type.String({ default: 'Scheduling <no-reply@scheduling.localhost>', minLength: 3 }),

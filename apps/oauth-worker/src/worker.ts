@@ -27,7 +27,7 @@ export interface Worker {
 }
 
 export const OAUTH_WORKER_TOPICS = [
-  { topic: OAUTH_TOPICS.commands },
+  { topic: OAUTH_TOPICS.commands, partitions: 12 },
   { topic: OAUTH_TOPICS.events },
   { topic: `${OAUTH_TOPICS.commands}.dlq`, partitions: 1 },
   { topic: `${OAUTH_TOPICS.events}.dlq`, partitions: 1 },

@@ -14,7 +14,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const cfg = configOrExit(config);
   const logger = createLogger({ name: 'scheduling-gateway', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'scheduling-gateway', logger, topicPrefix: cfg.kafka.topicPrefix });
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands, partitions: 12 }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
   const publisher = createPublisher(kafka, { source: '/scheduling-gateway' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'scheduling-gateway' });

@@ -14,7 +14,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const cfg = configOrExit(config);
   const logger = createLogger({ name: 'scheduling-web', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'scheduling-web', logger, topicPrefix: cfg.kafka.topicPrefix });
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands, partitions: 12 }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
   const publisher = createPublisher(kafka, { source: '/scheduling-web' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'scheduling-web' });

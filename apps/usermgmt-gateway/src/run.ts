@@ -13,7 +13,7 @@ export async function run(telemetry: Telemetry): Promise<void> {
   const cfg = configOrExit(config);
   const logger = createLogger({ name: 'usermgmt-gateway', level: cfg.logLevel });
   const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'usermgmt-gateway', logger, topicPrefix: cfg.kafka.topicPrefix });
-  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands }, { topic: USERMGMT_TOPICS.events }, { topic: WEBHOOK_TOPICS.deliveries }]);
+  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands, partitions: 12 }, { topic: USERMGMT_TOPICS.events }, { topic: WEBHOOK_TOPICS.deliveries }]);
   const publisher = createPublisher(kafka, { source: '/usermgmt-gateway' });
   await publisher.connect();
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'usermgmt-gateway' });

@@ -2,7 +2,7 @@ import { commonEnv, commonSettings, createConfigLoader, Type, workerEnv, workerS
 
 const schema = Type.Object({
   ...commonEnv,
-  ...workerEnv({ partitionsConcurrency: 4, outboxIntervalMs: 1_000 }),
+  ...workerEnv({ partitionsConcurrency: 12, outboxIntervalMs: 1_000 }),
   SECRETS_SEALING_KEY: Type.String({ minLength: 16 }),
 });
 

@@ -39,7 +39,7 @@ export interface Worker {
 }
 
 export const USERMGMT_WORKER_TOPICS = [
-  { topic: USERMGMT_TOPICS.commands },
+  { topic: USERMGMT_TOPICS.commands, partitions: 12 },
   { topic: USERMGMT_TOPICS.events },
   { topic: WEBHOOK_TOPICS.deliveries },
   { topic: WEBHOOK_TOPICS.events },
