@@ -1055,7 +1055,7 @@ describe('k8s manifests: image compression', () => {
 
   it('image-worker scales up to the partitions of images.commands, and never below two pods outside dev', () => {
     // the apps create the topic: both must agree with the count the HPA is sized for
-    for (const file of ['apps/image-worker/src/worker.ts', 'apps/images-gateway/src/run.ts']) {
+    for (const file of ['apps/image-worker/src/worker.ts', 'apps/images-gateway/src/service.ts']) {
       const source = readFileSync(join(ROOT, file), 'utf8');
       const found = /topic:\s*IMAGES_TOPICS\.commands,\s*partitions:\s*(\d+)/.exec(source)?.[1];
       expect(Number(found), `${file}: partitions of images.commands`).toBe(IMAGE_COMMAND_PARTITIONS);
@@ -1082,7 +1082,7 @@ describe('k8s manifests: image compression', () => {
 describe('k8s manifests: scheduling', () => {
   it('scheduling-worker scales up to the partitions of scheduling.commands, and never below two pods outside dev', () => {
     // the apps create the topic: both must agree with the count the HPA is sized for
-    for (const file of ['apps/scheduling-worker/src/worker.ts', 'apps/scheduling-gateway/src/run.ts']) {
+    for (const file of ['apps/scheduling-worker/src/worker.ts', 'apps/scheduling-gateway/src/service.ts']) {
       const source = readFileSync(join(ROOT, file), 'utf8');
       const found = /topic:\s*SCHEDULING_TOPICS\.commands,\s*partitions:\s*(\d+)/.exec(source)?.[1];
       expect(Number(found), `${file}: partitions of scheduling.commands`).toBe(SCHEDULING_COMMAND_PARTITIONS);

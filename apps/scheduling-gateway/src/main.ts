@@ -1,9 +1,4 @@
-import { configOrExit } from '@platform/config';
-import { startTelemetry } from '@platform/telemetry';
+import { runService } from '@platform/runtime';
 import { config } from './config.js';
 
-const cfg = configOrExit(config);
-const telemetry = startTelemetry({ serviceName: 'scheduling-gateway', otlpEndpoint: cfg.otlpEndpoint });
-
-const { run } = await import('./run.js');
-await run(telemetry);
+await runService({ name: 'scheduling-gateway', config, load: () => import('./service.js') });

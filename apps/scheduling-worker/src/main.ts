@@ -1,10 +1,4 @@
-import { configOrExit } from '@platform/config';
-import { startTelemetry } from '@platform/telemetry';
+import { runService } from '@platform/runtime';
 import { config } from './config.js';
 
-// Config first, then telemetry, before the instrumented libraries load.
-const cfg = configOrExit(config);
-const telemetry = startTelemetry({ serviceName: 'scheduling-worker', otlpEndpoint: cfg.otlpEndpoint });
-
-const { run } = await import('./run.js');
-await run(telemetry);
+await runService({ name: 'scheduling-worker', config, load: () => import('./service.js') });

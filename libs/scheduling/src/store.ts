@@ -144,7 +144,7 @@ export function createSchedulingStore(connection: Connection) {
         week_start: String,
       },
       { ...options, collection: 'sched_teams' },
-    ),
+    ).index({ slug: 1, is_organization: 1 }),
   );
   const Membership = defineModel(
     connection,

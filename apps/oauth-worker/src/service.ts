@@ -1,0 +1,34 @@
+import { createMongoCommandResultStore } from '@platform/mongo';
+import { createGrantRevocations, createOAuthStore } from '@platform/oauth';
+import { createRedisReplyTransport } from '@platform/redis';
+import type { ServiceContext } from '@platform/runtime';
+import { createSealer } from '@platform/secrets';
+import type { config } from './config.js';
+import { createReviewMailer } from './review-mailer.js';
+import { createWorker } from './worker.js';
+
+export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
+  const { settings } = ctx;
+  const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const store = createOAuthStore(mongo);
+  await store.ensureIndexes();
+  const results = createMongoCommandResultStore(mongo, { sealer: createSealer(settings.sealingKey) });
+  await results.ensureIndexes();
+  const mailer = createReviewMailer(mongo, settings.mail, ctx.logger);
+  // Expired codes and refresh tokens, old command replies and sent-mail records go; grants stay (audit).
+  ctx.sweep([results.collection, store.models.AuthorizationCode.collection, store.models.RefreshToken.collection, mailer.collection.collection]);
+  const worker = createWorker({
+    kafka: ctx.kafka(),
+    store,
+    results,
+    replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
+    revocations: createGrantRevocations(redis),
+    mailer,
+    logger: ctx.logger,
+    refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
+    partitionsConcurrency: settings.partitionsConcurrency,
+    outboxIntervalMs: settings.outboxIntervalMs,
+    sessionTimeoutMs: settings.sessionTimeoutMs,
+  });
+  return { start: () => worker.start(), ready: () => worker.ready(), stop: () => worker.stop() };
+}

@@ -1,0 +1,57 @@
+import { createUserDirectory } from '@platform/identity';
+import { createCommandBus, createPublisher, ensureTopics } from '@platform/kafka';
+import { OAUTH_TOPICS, createAccessTokens, createBearerCheck, createGrantRevocations, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import { createRedisReplyTransport } from '@platform/redis';
+import type { ServiceContext } from '@platform/runtime';
+import { SCHEDULING_TOPICS, createSchedulingStore } from '@platform/scheduling';
+import { buildApp } from './app.js';
+import type { config } from './config.js';
+import { createFailureLimiter } from './failure-limiter.js';
+
+export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
+  const { settings } = ctx;
+  const kafka = ctx.kafka();
+  const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands, partitions: 12 }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
+  const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
+  const commands = createCommandBus({
+    publisher,
+    transport: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
+    replicaId: settings.replicaId,
+    defaultTimeoutMs: settings.commandTimeoutMs,
+    component: ctx.name,
+  });
+  const revocations = createGrantRevocations(redis);
+  const accessTokens = createAccessTokens({ keys: settings.accessTokenKeys });
+  const app = await buildApp({
+    logger: ctx.logger,
+    store: createOAuthStore(mongo),
+    scheduling: createSchedulingStore(mongo),
+    users: createUserDirectory(mongo),
+    commands,
+    accessTokens,
+    credentials: createOAuthCredentials(settings.secretPepper),
+    bearer: createBearerCheck({ accessTokens, revocations }),
+    failures: createFailureLimiter(redis, settings.failureLimits),
+    issuer: settings.issuer,
+    webUrl: settings.webUrl,
+    commandTimeoutMs: settings.commandTimeoutMs,
+    bodyLimit: settings.http.bodyLimit,
+    trustProxy: settings.http.trustProxy,
+    ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
+    readiness: ctx.readiness,
+  });
+  return {
+    http: { app, port: settings.http.port, host: settings.http.host },
+    async start() {
+      await publisher.connect();
+      await commands.start();
+      await revocations.start();
+    },
+    async stop() {
+      await commands.stop();
+      await revocations.stop();
+      await publisher.disconnect();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { createUserDirectory } from '@platform/identity';
+import { createCommandBus, createPublisher, ensureTopics } from '@platform/kafka';
+import { OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import { createFailureLimiter, createRedisReplyTransport } from '@platform/redis';
+import type { ServiceContext } from '@platform/runtime';
+import { SCHEDULING_TOPICS, accountReach, createSchedulingStore, describeInvite } from '@platform/scheduling';
+import { buildApp } from './app.js';
+import type { config } from './config.js';
+import { createRedisSessionStore } from './session.js';
+
+export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
+  const { settings } = ctx;
+  const kafka = ctx.kafka();
+  const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands, partitions: 12 }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
+  const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
+  // Read only: which organizations a user belongs to decides whether ORG_ scopes may be granted.
+  const scheduling = createSchedulingStore(mongo);
+  const commands = createCommandBus({
+    publisher,
+    transport: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
+    replicaId: settings.replicaId,
+    defaultTimeoutMs: settings.commandTimeoutMs,
+    component: ctx.name,
+  });
+  const app = await buildApp({
+    logger: ctx.logger,
+    store: createOAuthStore(mongo),
+    users: createUserDirectory(mongo),
+    teamInvites: { describe: (token) => describeInvite(scheduling, token) },
+    userReach: (userId) => accountReach(scheduling.membershipsOfUser(userId), scheduling.organizationIds),
+    commands,
+    credentials: createOAuthCredentials(settings.secretPepper),
+    sessions: createRedisSessionStore(redis, { ttlSeconds: settings.sessionTtlSeconds }),
+    loginFailures: createFailureLimiter(redis, {
+      windowSeconds: settings.loginLimits.windowSeconds,
+      namespace: 'web:login',
+      message: 'Too many failed logins.',
+    }),
+    loginLimits: settings.loginLimits,
+    sessionSecret: settings.sessionSecret,
+    publicUrl: settings.publicUrl,
+    issuer: settings.issuer,
+    codeTtlSeconds: settings.codeTtlSeconds,
+    commandTimeoutMs: settings.commandTimeoutMs,
+    trustProxy: settings.http.trustProxy,
+    ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
+    readiness: ctx.readiness,
+  });
+  return {
+    http: { app, port: settings.http.port, host: settings.http.host },
+    async start() {
+      await publisher.connect();
+      await commands.start();
+    },
+    async stop() {
+      await commands.stop();
+      await publisher.disconnect();
+    },
+  };
+}

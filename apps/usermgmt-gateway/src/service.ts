@@ -1,0 +1,48 @@
+import { createAccounts } from '@platform/accounts';
+import { createCommandBus, createPublisher, ensureTopics } from '@platform/kafka';
+import { createRedisReplyTransport } from '@platform/redis';
+import type { ServiceContext } from '@platform/runtime';
+import { USERMGMT_TOPICS, createUsermgmtStore } from '@platform/usermgmt';
+import { WEBHOOK_TOPICS, createDeliveryStore } from '@platform/webhooks';
+import { buildApp } from './app.js';
+import type { GatewayConfig } from './config.js';
+
+/** The gateway's own wiring; the runtime (libs/runtime) owns start order, probes and shutdown. */
+export async function build(ctx: ServiceContext<GatewayConfig>) {
+  const { settings } = ctx;
+  const kafka = ctx.kafka();
+  const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands, partitions: 12 }, { topic: USERMGMT_TOPICS.events }, { topic: WEBHOOK_TOPICS.deliveries }]);
+  const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
+  const commands = createCommandBus({
+    publisher,
+    transport: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
+    replicaId: settings.replicaId,
+    defaultTimeoutMs: settings.commandTimeoutMs,
+    component: ctx.name,
+  });
+  const app = await buildApp({
+    logger: ctx.logger,
+    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    store: createUsermgmtStore(mongo),
+    commands,
+    publisher,
+    deliveries: createDeliveryStore(mongo),
+    redis,
+    commandTimeoutMs: settings.commandTimeoutMs,
+    bodyLimit: settings.http.bodyLimit,
+    readiness: ctx.readiness,
+    ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
+  });
+  return {
+    http: { app, port: settings.http.port, host: settings.http.host },
+    async start() {
+      await publisher.connect();
+      await commands.start();
+    },
+    async stop() {
+      await commands.stop();
+      await publisher.disconnect();
+    },
+  };
+}

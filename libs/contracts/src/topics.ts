@@ -1,0 +1,165 @@
+import { MessageTypeNames, type MessageType } from './generated/types.js';
+
+/**
+ * The topic catalogue: every topic of the platform once, with its owner, partitions, retention, dead-letter
+ * topic and the record types allowed on it. Processes create their topics from it (libs/kafka `ensureTopics`),
+ * the Kubernetes manifests size consumers by it, and downstream teams read it as the event contract.
+ */
+export interface TopicEntry {
+  /** The logical name; a deployment's `KAFKA_TOPIC_PREFIX` is put in front of it. */
+  name: string;
+  kind: 'commands' | 'events';
+  /** The process that owns the topic: it consumes the commands, or produces the events. */
+  owner: string;
+  producers: readonly string[];
+  /** Known consumer groups (downstream systems add their own). */
+  consumers: readonly string[];
+  /** Messages of one key stay in order; the most consumers one group can use at once. */
+  partitions: number;
+  retentionMs: number;
+  /** What the message key is. */
+  key: string;
+  /** The record types (Avro full names) a message on this topic may carry, from schemas/. */
+  records: readonly MessageType[];
+}
+
+/** A message that keeps failing goes to `<topic>.dlq`: one partition, kept long enough to inspect and replay. */
+export const DEAD_LETTER = { suffix: '.dlq', partitions: 1, retentionMs: 30 * 24 * 3600_000 } as const;
+
+const DAY = 24 * 3600_000;
+
+/** Where each schema namespace (`platform.<domain>.<kind>`) is published. */
+const TOPIC_OF_NAMESPACE: Record<string, string> = {
+  'platform.usermgmt.commands': 'usermgmt.commands',
+  'platform.usermgmt.events': 'usermgmt.events',
+  'platform.oauth.commands': 'oauth.commands',
+  'platform.oauth.events': 'oauth.events',
+  'platform.scheduling.commands': 'scheduling.commands',
+  'platform.scheduling.events': 'scheduling.events',
+  'platform.images.commands': 'images.commands',
+  'platform.images.events': 'images.events',
+  'platform.webhooks.commands': 'webhooks.deliveries',
+  'platform.webhooks.events': 'webhooks.events',
+};
+
+/** The topic a record type is published on (from its schema's namespace). */
+export function topicOfRecord(type: MessageType): string {
+  const namespace = type.slice(0, type.lastIndexOf('.'));
+  const topic = TOPIC_OF_NAMESPACE[namespace];
+  if (!topic) throw new Error(`no topic for the namespace ${namespace} (add it to the topic catalogue)`);
+  return topic;
+}
+
+const recordsOf = (topic: string): MessageType[] => Object.values(MessageTypeNames).filter((type) => topicOfRecord(type) === topic);
+
+type Entry = Omit<TopicEntry, 'records'>;
+const entries: Entry[] = [
+  {
+    name: 'usermgmt.commands',
+    kind: 'commands',
+    owner: 'usermgmt-worker',
+    producers: ['usermgmt-gateway'],
+    consumers: ['usermgmt-worker'],
+    partitions: 12,
+    retentionMs: 7 * DAY,
+    key: 'the aggregate: the user id, or the environment id for environment-wide settings',
+  },
+  {
+    name: 'usermgmt.events',
+    kind: 'events',
+    owner: 'usermgmt-worker',
+    producers: ['usermgmt-worker'],
+    consumers: ['usermgmt-webhook-fanout'],
+    partitions: 4,
+    retentionMs: 7 * DAY,
+    key: 'the environment id',
+  },
+  {
+    name: 'oauth.commands',
+    kind: 'commands',
+    owner: 'oauth-worker',
+    producers: ['scheduling-gateway', 'scheduling-web'],
+    consumers: ['oauth-worker'],
+    partitions: 12,
+    retentionMs: 7 * DAY,
+    key: 'the client id, or the code or refresh token hash for token requests',
+  },
+  {
+    name: 'oauth.events',
+    kind: 'events',
+    owner: 'oauth-worker',
+    producers: ['oauth-worker'],
+    consumers: ['oauth-review-mailer'],
+    partitions: 4,
+    retentionMs: 7 * DAY,
+    key: 'the client id',
+  },
+  {
+    name: 'scheduling.commands',
+    kind: 'commands',
+    owner: 'scheduling-worker',
+    producers: ['scheduling-gateway', 'scheduling-web'],
+    consumers: ['scheduling-worker'],
+    partitions: 12,
+    retentionMs: 7 * DAY,
+    key: 'the aggregate: team, event type, schedule or booking uid',
+  },
+  {
+    name: 'scheduling.events',
+    kind: 'events',
+    owner: 'scheduling-worker',
+    producers: ['scheduling-worker'],
+    consumers: [],
+    partitions: 4,
+    retentionMs: 7 * DAY,
+    key: 'the aggregate (a booking by its uid)',
+  },
+  {
+    name: 'images.commands',
+    kind: 'commands',
+    owner: 'image-worker',
+    producers: ['images-gateway'],
+    consumers: ['image-worker'],
+    partitions: 12,
+    retentionMs: 1 * DAY,
+    key: 'the output id',
+  },
+  {
+    name: 'images.events',
+    kind: 'events',
+    owner: 'image-worker',
+    producers: ['image-worker'],
+    consumers: [],
+    partitions: 4,
+    retentionMs: 7 * DAY,
+    key: 'the account (environment) id',
+  },
+  {
+    name: 'webhooks.deliveries',
+    kind: 'commands',
+    owner: 'webhook-dispatcher',
+    producers: ['usermgmt-worker', 'usermgmt-gateway'],
+    consumers: ['webhook-dispatcher'],
+    partitions: 4,
+    retentionMs: 7 * DAY,
+    key: 'the target (endpoint) id: one target, one partition',
+  },
+  {
+    name: 'webhooks.events',
+    kind: 'events',
+    owner: 'webhook-dispatcher',
+    producers: ['webhook-dispatcher'],
+    consumers: ['usermgmt-webhook-state'],
+    partitions: 4,
+    retentionMs: 7 * DAY,
+    key: 'the target (endpoint) id',
+  },
+];
+
+export const TOPIC_CATALOGUE: readonly TopicEntry[] = entries.map((entry) => Object.freeze({ ...entry, records: recordsOf(entry.name) }));
+
+export function topicEntry(name: string): TopicEntry {
+  const entry = TOPIC_CATALOGUE.find((t) => t.name === name);
+  if (!entry) throw new Error(`${name} is not in the topic catalogue (libs/contracts/src/topics.ts)`);
+  return entry;
+}
