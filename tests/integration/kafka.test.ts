@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageTypeNames, type CreateCorsOrigin } from '@platform/contracts';
-import { ConflictError, DeadlineExceededError, UnavailableError } from '@platform/errors';
+import { ConflictError, DeadlineExceededError, InternalError, UnavailableError } from '@platform/errors';
 import {
   HEADERS,
   createCommandBus,
@@ -63,6 +63,8 @@ beforeAll(async () => {
     { topic: 'events' },
     { topic: 'hinted-events' },
     { topic: 'nowhere' },
+    { topic: 'unhandled' },
+    { topic: 'unhandled.dlq', partitions: 1 },
   ]);
   publisher = createPublisher(kafka, { source: '/kafka-test' });
   await publisher.connect();
@@ -126,6 +128,47 @@ describe('commands over Kafka with replies over Redis', () => {
       ).rejects.toBeInstanceOf(DeadlineExceededError);
       expect(Date.now() - started).toBeLessThan(3000);
       expect(bus.pending()).toBe(0);
+    } finally {
+      await bus.stop();
+    }
+  });
+});
+
+describe('a command nobody handles', () => {
+  it('is dead-lettered and answered at once with a rejection, not left to time out', async () => {
+    const processor = createCommandProcessor({
+      store: createMongoCommandResultStore(mongo, { sealer: createSealer('kafka-test-sealing-key') }),
+      transport: createRedisReplyTransport(infra.redisUrl, { name: 'unhandled-worker' }),
+      logger,
+    });
+    consumers.push(
+      await runConsumer({
+        client: kafka,
+        groupId: 'unhandled-worker',
+        topics: ['unhandled'],
+        unhandled: 'dead-letter',
+        onDeadLetter: (meta) => processor.replyDeadLettered(meta),
+        handlers: { [MessageTypeNames.CreateCorsOrigin]: processor.wrap(async () => ({ ok: true })) },
+      }),
+    );
+    const bus = createCommandBus({ publisher, transport: createRedisReplyTransport(infra.redisUrl, { name: 'gw3' }), replicaId: uniqueName('gw') });
+    await bus.start();
+    try {
+      const started = Date.now();
+      const unhandled = bus.send({
+        topic: 'unhandled',
+        key: 'env_1',
+        type: MessageTypeNames.CreateRedirectUri,
+        value: { environment_id: 'env_1', redirect_uri_id: 'redirect_uri_1', uri: 'https://a.example.com/cb' },
+        timeoutMs: 20_000,
+      });
+      await expect(unhandled).rejects.toBeInstanceOf(InternalError);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const [dead] = await readTopic('unhandled.dlq', 1);
+      expect(dead?.headers[HEADERS.error]).toBe(`no handler for ${MessageTypeNames.CreateRedirectUri} in unhandled-worker`);
+      expect(dead?.headers[HEADERS.type]).toBe(MessageTypeNames.CreateRedirectUri);
+      // the group goes on with the commands it handles
+      await expect(bus.send({ topic: 'unhandled', key: 'env_1', type: MessageTypeNames.CreateCorsOrigin, value: value(3), timeoutMs: 20_000 })).resolves.toEqual({ ok: true });
     } finally {
       await bus.stop();
     }

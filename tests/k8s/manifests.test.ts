@@ -12,6 +12,7 @@
  * 4. the project's rules hold (probes, non-root, limits, graceful shutdown, PDB and HPA per app, ...),
  *    and mutated copies show that each rule does fail when broken.
  */
+import { topicEntry } from '@platform/contracts';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -1054,12 +1055,8 @@ describe('k8s manifests: image compression', () => {
   });
 
   it('image-worker scales up to the partitions of images.commands, and never below two pods outside dev', () => {
-    // the apps create the topic: both must agree with the count the HPA is sized for
-    for (const file of ['apps/image-worker/src/worker.ts', 'apps/images-gateway/src/service.ts']) {
-      const source = readFileSync(join(ROOT, file), 'utf8');
-      const found = /topic:\s*IMAGES_TOPICS\.commands,\s*partitions:\s*(\d+)/.exec(source)?.[1];
-      expect(Number(found), `${file}: partitions of images.commands`).toBe(IMAGE_COMMAND_PARTITIONS);
-    }
+    // the apps create the topic from the catalogue: the HPA is sized for the catalogue's partitions
+    expect(topicEntry('images.commands').partitions).toBe(IMAGE_COMMAND_PARTITIONS);
     for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
       const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'image-worker');
       expect(hpa?.spec?.maxReplicas, dir).toBe(IMAGE_COMMAND_PARTITIONS);
@@ -1081,12 +1078,7 @@ describe('k8s manifests: image compression', () => {
 
 describe('k8s manifests: scheduling', () => {
   it('scheduling-worker scales up to the partitions of scheduling.commands, and never below two pods outside dev', () => {
-    // the apps create the topic: both must agree with the count the HPA is sized for
-    for (const file of ['apps/scheduling-worker/src/worker.ts', 'apps/scheduling-gateway/src/service.ts']) {
-      const source = readFileSync(join(ROOT, file), 'utf8');
-      const found = /topic:\s*SCHEDULING_TOPICS\.commands,\s*partitions:\s*(\d+)/.exec(source)?.[1];
-      expect(Number(found), `${file}: partitions of scheduling.commands`).toBe(SCHEDULING_COMMAND_PARTITIONS);
-    }
+    expect(topicEntry('scheduling.commands').partitions).toBe(SCHEDULING_COMMAND_PARTITIONS);
     for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
       const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'scheduling-worker');
       expect(hpa?.spec?.maxReplicas, dir).toBe(SCHEDULING_COMMAND_PARTITIONS);

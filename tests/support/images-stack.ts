@@ -64,7 +64,7 @@ export async function startImagesStack(options: ImagesStackOptions = {}): Promis
   const monthlyQuota = options.monthlyQuota ?? 0;
   const egress = createEgressClient(createEgressGuard({ allow: options.egressAllow ?? [] }));
 
-  await ensureTopics(kafka, [{ topic: IMAGES_TOPICS.commands, partitions: 12 }]);
+  await ensureTopics(kafka, [IMAGES_TOPICS.commands]);
   const publisher: Publisher = createPublisher(kafka, { source: '/test-images-gateway' });
   await publisher.connect();
   const commands: CommandBus = createCommandBus({

@@ -91,7 +91,7 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   const revocations = createGrantRevocations(redis, { namespace: name });
   await revocations.start();
 
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
+  await ensureTopics(kafka, [OAUTH_TOPICS.commands, OAUTH_TOPICS.events, SCHEDULING_TOPICS.commands]);
   const publisher = createPublisher(kafka, { source: '/test-scheduling' });
   await publisher.connect();
   const commands = createCommandBus({

@@ -51,7 +51,7 @@ export async function startUsermgmtStack(
   await accounts.ensureIndexes();
   const results = createMongoCommandResultStore(mongo, { sealer });
 
-  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands }, { topic: USERMGMT_TOPICS.events }]);
+  await ensureTopics(kafka, [USERMGMT_TOPICS.commands, USERMGMT_TOPICS.events]);
   const publisher = createPublisher(kafka, { source: '/test-gateway' });
   await publisher.connect();
   const commands = createCommandBus({

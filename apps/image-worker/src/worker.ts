@@ -19,9 +19,8 @@ export type Worker = CommandWorker;
 
 export const IMAGE_WORKER_TOPICS = [
   // Partitions bound how many worker processes share the work: 12 leaves room to scale out.
-  { topic: IMAGES_TOPICS.commands, partitions: 12 },
-  { topic: IMAGES_TOPICS.events },
-  { topic: `${IMAGES_TOPICS.commands}.dlq`, partitions: 1 },
+  IMAGES_TOPICS.commands,
+  IMAGES_TOPICS.events,
 ];
 
 type Value = { account_id: string; requested_at: number };

@@ -11,7 +11,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const { settings } = ctx;
   const kafka = ctx.kafka();
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  await ensureTopics(kafka, [{ topic: IMAGES_TOPICS.commands, partitions: 12 }]);
+  await ensureTopics(kafka, [IMAGES_TOPICS.commands]);
   const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
   const commands = createCommandBus({
     publisher,

@@ -27,10 +27,8 @@ export interface Worker {
 }
 
 export const OAUTH_WORKER_TOPICS = [
-  { topic: OAUTH_TOPICS.commands, partitions: 12 },
-  { topic: OAUTH_TOPICS.events },
-  { topic: `${OAUTH_TOPICS.commands}.dlq`, partitions: 1 },
-  { topic: `${OAUTH_TOPICS.events}.dlq`, partitions: 1 },
+  OAUTH_TOPICS.commands,
+  OAUTH_TOPICS.events,
 ];
 
 export function createWorker(deps: WorkerDeps): Worker {

@@ -12,7 +12,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const { settings } = ctx;
   const kafka = ctx.kafka();
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  await ensureTopics(kafka, [{ topic: OAUTH_TOPICS.commands, partitions: 12 }, { topic: OAUTH_TOPICS.events }, { topic: SCHEDULING_TOPICS.commands, partitions: 12 }]);
+  await ensureTopics(kafka, [OAUTH_TOPICS.commands, OAUTH_TOPICS.events, SCHEDULING_TOPICS.commands]);
   const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
   const commands = createCommandBus({
     publisher,

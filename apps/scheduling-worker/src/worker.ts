@@ -22,9 +22,8 @@ export interface WorkerDeps {
 export type Worker = CommandWorker;
 
 export const SCHEDULING_WORKER_TOPICS = [
-  { topic: SCHEDULING_TOPICS.commands, partitions: 12 },
-  { topic: SCHEDULING_TOPICS.events },
-  { topic: `${SCHEDULING_TOPICS.commands}.dlq`, partitions: 1 },
+  SCHEDULING_TOPICS.commands,
+  SCHEDULING_TOPICS.events,
 ];
 
 export function createWorker(deps: WorkerDeps): Worker {

@@ -12,7 +12,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const kafka = ctx.kafka();
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  await ensureTopics(kafka, [{ topic: USERMGMT_TOPICS.commands, partitions: 12 }, { topic: USERMGMT_TOPICS.events }, { topic: WEBHOOK_TOPICS.deliveries }]);
+  await ensureTopics(kafka, [USERMGMT_TOPICS.commands, USERMGMT_TOPICS.events, WEBHOOK_TOPICS.deliveries]);
   const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
   const commands = createCommandBus({
     publisher,

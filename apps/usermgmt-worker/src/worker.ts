@@ -39,13 +39,10 @@ export interface Worker {
 }
 
 export const USERMGMT_WORKER_TOPICS = [
-  { topic: USERMGMT_TOPICS.commands, partitions: 12 },
-  { topic: USERMGMT_TOPICS.events },
-  { topic: WEBHOOK_TOPICS.deliveries },
-  { topic: WEBHOOK_TOPICS.events },
-  { topic: `${USERMGMT_TOPICS.commands}.dlq`, partitions: 1 },
-  { topic: `${USERMGMT_TOPICS.events}.dlq`, partitions: 1 },
-  { topic: `${WEBHOOK_TOPICS.events}.dlq`, partitions: 1 },
+  USERMGMT_TOPICS.commands,
+  USERMGMT_TOPICS.events,
+  WEBHOOK_TOPICS.deliveries,
+  WEBHOOK_TOPICS.events,
 ];
 
 export function createWorker(deps: WorkerDeps): Worker {
@@ -83,6 +80,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           component: 'usermgmt-worker',
           topics: [USERMGMT_TOPICS.commands],
           onDeadLetter: (meta) => processor.replyDeadLettered(meta),
+          unhandled: 'dead-letter',
           ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
           partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 4,
           handlers: {

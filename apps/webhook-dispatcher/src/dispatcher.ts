@@ -53,9 +53,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   return {
     async start() {
       await ensureTopics(deps.kafka, [
-        { topic: WEBHOOK_TOPICS.deliveries },
-        { topic: WEBHOOK_TOPICS.events },
-        { topic: `${WEBHOOK_TOPICS.deliveries}.dlq`, partitions: 1 },
+        WEBHOOK_TOPICS.deliveries,
+        WEBHOOK_TOPICS.events,
       ]);
       await publisher.connect();
       relay.start();

@@ -2,3 +2,5 @@ export { encodeMessage, decodeMessage, schemaIdOf, isMessageType, validateMessag
 export type { EncodedMessage } from './codec.js';
 export { MessageTypeNames } from './generated/types.js';
 export type * from './generated/types.js';
+export { DEAD_LETTER, TOPIC_CATALOGUE, topicEntry, topicOfRecord } from './topics.js';
+export type { TopicEntry } from './topics.js';

@@ -6,7 +6,7 @@ import { createCommandProcessor, type CommandResultStore } from './command-proce
 import { runConsumer, type ConsumerHandle, type HandlerMap, type IncomingMessage } from './consumer.js';
 import { createOutboxRelay, type OutboxHint, type OutboxRelay, type OutboxSource } from './outbox-relay.js';
 import { createPublisher, type Publisher } from './publisher.js';
-import { ensureTopics, type TopicSpec } from './topics.js';
+import { ensureTopics, type TopicRequest } from './topics.js';
 
 /**
  * Handles one command of the worker's types and returns the reply; `touched` names each document that received
@@ -24,7 +24,7 @@ export interface CommandWorkerOptions<C extends MessageType> {
   name: string;
   commandTopic: string;
   /** Topics this process needs, created at start if missing. */
-  topics: TopicSpec[];
+  topics: TopicRequest[];
   outboxSources: OutboxSource[];
   results: CommandResultStore;
   replies: ReplyTransport;
@@ -98,6 +98,7 @@ export function createCommandWorker<C extends MessageType>(options: CommandWorke
           component: options.name,
           topics: [options.commandTopic],
           onDeadLetter: (meta) => processor.replyDeadLettered(meta),
+          unhandled: 'dead-letter',
           ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
           partitionsConsumedConcurrently: options.partitionsConcurrency ?? 4,
           handlers,

@@ -44,6 +44,11 @@ export interface ConsumerOptions<K extends MessageType> {
   onDeadLetter?: (meta: MessageMeta | undefined, reason: string) => Promise<void>;
   /** Names the consuming process in spans (`platform.component`). */
   component?: string;
+  /**
+   * A known message type without a handler: `skip` it (the default: an event reaction ignores the other events
+   * of its topic) or `dead-letter` it (a command group: the sender is then told through `onDeadLetter`).
+   */
+  unhandled?: 'skip' | 'dead-letter';
 }
 
 export interface ConsumerHandle {
@@ -100,10 +105,15 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
       await deadLetter(payload, 'missing ce_* headers or empty body', 0);
       return;
     }
-    const handler = handlers[meta.type];
-    if (!handler) return; // a topic may carry types this group does not care about
     if (!isMessageType(meta.type)) {
       await deadLetter(payload, `unknown message type ${meta.type}`, 0);
+      return;
+    }
+    const handler = handlers[meta.type];
+    if (!handler) {
+      // An event reaction skips the other events of its topic; a command nobody handles must not be lost
+      // silently (its sender would wait for a reply that never comes): it is dead-lettered and answered.
+      if (options.unhandled === 'dead-letter') await deadLetter(payload, `no handler for ${meta.type} in ${options.groupId}`, 0);
       return;
     }
     let value: MessageTypes[MessageType];

@@ -1,7 +1,7 @@
 export { createKafka } from './client.js';
 export type { KafkaClient, KafkaOptions } from './client.js';
 export { ensureTopics, topicName } from './topics.js';
-export type { TopicSpec } from './topics.js';
+export type { TopicRequest, TopicSpec } from './topics.js';
 export { createPublisher } from './publisher.js';
 export type { Publisher, OutgoingMessage } from './publisher.js';
 export { runConsumer } from './consumer.js';

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEAD_LETTER, topicEntry } from '@platform/contracts';
 import type { KafkaClient } from './client.js';
 
 export interface TopicSpec {
@@ -12,12 +13,32 @@ export function topicName(client: KafkaClient, topic: string): string {
 }
 
 /**
- * Creates missing topics at start and waits until every partition has a leader. Several processes start
+ * A topic of the catalogue (libs/contracts `TOPIC_CATALOGUE`) and its dead-letter topic, with their partitions
+ * and retention; or a spec of its own (tests).
+ */
+export type TopicRequest = string | TopicSpec;
+
+function specsOf(request: TopicRequest): TopicSpec[] {
+  if (typeof request !== 'string') return [request];
+  const entry = topicEntry(request);
+  return [
+    { topic: entry.name, partitions: entry.partitions, config: { 'retention.ms': String(entry.retentionMs) } },
+    {
+      topic: `${entry.name}${DEAD_LETTER.suffix}`,
+      partitions: DEAD_LETTER.partitions,
+      config: { 'retention.ms': String(DEAD_LETTER.retentionMs) },
+    },
+  ];
+}
+
+/**
+ * Creates missing topics at start (catalogue names with their dead-letter topics) and waits until every
+ * partition has a leader. Several processes start
  * together and race to create the same topics, so "already exists" and not-yet-known metadata are expected:
  * the whole step is retried until the topics are there.
  */
-export async function ensureTopics(client: KafkaClient, specs: TopicSpec[], options: { timeoutMs?: number } = {}): Promise<void> {
-  const wanted = specs.map((s) => ({ ...s, topic: topicName(client, s.topic) }));
+export async function ensureTopics(client: KafkaClient, requests: TopicRequest[], options: { timeoutMs?: number } = {}): Promise<void> {
+  const wanted = requests.flatMap(specsOf).map((s) => ({ ...s, topic: topicName(client, s.topic) }));
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const admin = client.kafka.admin();
   await admin.connect();
