@@ -412,3 +412,11 @@ describe('monthly quota and SSRF guard', () => {
     expect(answer.body).toEqual({ error: 'BadRequest', message: 'The source URL points to a private or reserved address.' });
   });
 });
+
+describe('a path parameter longer than the router allows', () => {
+  it('is 414 with the error JSON of the API', async () => {
+    const answer = await call('GET', `/output/${'x'.repeat(200)}`);
+    expect(answer.status).toBe(414);
+    expect(answer.json()).toEqual({ error: 'BadRequest', message: 'A path parameter is longer than 100 characters.' });
+  });
+});

@@ -431,3 +431,18 @@ describe('RFC 7009, 7662, 8414', () => {
     });
   });
 });
+
+describe('the OAuth endpoints in /openapi.json', () => {
+  it('document the body of every status they answer with', async () => {
+    const document = JSON.parse((await stack.gateway.inject({ method: 'GET', url: '/openapi.json' })).body) as {
+      paths: Record<string, { post?: { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> } }>;
+    };
+    for (const path of ['/v2/auth/oauth2/token', '/v2/auth/oauth2/revoke', '/v2/auth/oauth2/introspect']) {
+      const responses = document.paths[path]?.post?.responses ?? {};
+      expect(Object.keys(responses).sort(), path).toEqual(['200', '400', '401', '415', '429', '500', '503', '504']);
+      for (const [status, response] of Object.entries(responses)) {
+        expect(response.content?.['application/json']?.schema, `${path} ${status}`).toBeDefined();
+      }
+    }
+  });
+});

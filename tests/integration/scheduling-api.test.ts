@@ -389,3 +389,11 @@ describe('scope enforcement, from the route table', () => {
     expect((await api('GET', `/v2/organizations/${orgId}/users/${owner._id}/schedules`, token)).status).toBe(403);
   });
 });
+
+describe('a path parameter longer than the router allows', () => {
+  it('is 414 with the error body of the API', async () => {
+    const answer = await api('GET', `/v2/teams/${'1'.repeat(200)}`, null);
+    expect(answer.status).toBe(414);
+    expect(answer.body).toMatchObject({ status: 'error', error: { code: 'URI_TOO_LONG', message: 'A path parameter is longer than 100 characters.' } });
+  });
+});

@@ -318,3 +318,22 @@ describe('OpenAPI and probes', () => {
     expect((await stack.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 });
+
+describe('input the store cannot hold, refused at the edge', () => {
+  it.each([['a.b'], ['$where'], ['n\u0000ul']])('refuses the metadata key %j with 422 naming the field, and stores nothing', async (badKey) => {
+    const email = `edge-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+    const started = Date.now();
+    const refused = await call('POST', '/user_management/users', { email, metadata: { [badKey]: 'x' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'metadata', code: 'invalid_key' }] });
+    expect(Date.now() - started).toBeLessThan(2000);
+    // nothing was stored: the same e-mail is still free
+    expect((await call('POST', '/user_management/users', { email, metadata: { plan: 'pro' } })).status).toBe(201);
+  });
+
+  it('answers a path parameter longer than the router allows with 414 in the API error shape', async () => {
+    const answer = await call('GET', `/user_management/users/user_${'x'.repeat(200)}`);
+    expect(answer.status).toBe(414);
+    expect(answer.body).toEqual({ code: 'uri_too_long', message: 'A path parameter is longer than 100 characters.' });
+  });
+});

@@ -5,9 +5,10 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { InputError, NotFoundError } from '@platform/errors';
 import { fromFastifyError } from './fastify-errors.js';
+import { storeUnsafeKey } from './store-safe-keys.js';
 import type { ErrorRenderer } from './render.js';
 
 export interface ReadinessCheck {
@@ -59,6 +60,8 @@ function validators() {
  * The one Fastify factory every gateway uses: schema validation on every route, one error model rendered
  * in each API's own shape, `/healthz`, `/readyz` and `/openapi.json`.
  */
+const MAX_PARAM_LENGTH = 100;
+
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     loggerInstance: options.logger,
@@ -73,6 +76,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     return503OnClosing: true,
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
+    // The router's own rejections (a path parameter over maxParamLength: 414; a malformed URL: 400) in the
+    // API's error shape, not Fastify's default body.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const rendered = options.renderError(
+        tooLong
+          ? new InputError('uri_too_long', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`)
+          : new InputError('bad_url', 'The URL is not valid.'),
+        request,
+      );
+      void (reply as unknown as FastifyReply)
+        .code(tooLong ? 414 : rendered.statusCode)
+        .headers(rendered.headers ?? {})
+        .type('application/json; charset=utf-8')
+        .send(rendered.body);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validators());
@@ -98,6 +117,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // Object keys a client chooses (metadata, maps, references) become field names in the store, where MongoDB
+  // forbids `.`, a leading `$` and NUL: refused here, in the API's own shape, before anything is sent on.
+  app.addHook('preValidation', async (request) => {
+    const issue = storeUnsafeKey(request.body);
+    if (issue) throw new InputError('validation_failed', issue.message, { issues: [issue] });
   });
 
   app.setErrorHandler((raw, request, reply) => {

@@ -2,6 +2,7 @@ import { isPlatformError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import { authenticateClient } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
+import { IntrospectionResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required } from './token-request.js';
 
 /**
@@ -11,7 +12,7 @@ import { readClientCredentials, readParams, required } from './token-request.js'
 export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
     '/v2/auth/oauth2/introspect',
-    { schema: { summary: 'Introspect a token (RFC 7662)', tags: ['oauth'] } },
+    { schema: { summary: 'Introspect a token (RFC 7662)', tags: ['oauth'], response: { 200: IntrospectionResponse, ...oauthErrorResponses } } },
     async (request, reply) => {
       const params = readParams(request);
       const credentials = readClientCredentials(request, params);
@@ -33,7 +34,7 @@ export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
         if (access.cid !== client._id || deps.bearer.isRevoked(access.gid)) return inactive;
         return {
           active: true,
-          token_type: 'access_token',
+          token_type: 'access_token' as const,
           scope: access.scp.join(' '),
           client_id: access.cid,
           sub: access.sub,
@@ -47,7 +48,7 @@ export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
       if (!grant || grant.revoked_at) return inactive;
       return {
         active: true,
-        token_type: 'refresh_token',
+        token_type: 'refresh_token' as const,
         scope: grant.scopes.join(' '),
         client_id: grant.client_id,
         sub: grant.user_id,

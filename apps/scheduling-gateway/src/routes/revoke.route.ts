@@ -4,13 +4,14 @@ import type { HttpApp } from '@platform/http';
 import { OAUTH_TOPICS } from '@platform/oauth';
 import { generateId } from '@platform/secrets';
 import type { GatewayDeps } from '../deps.js';
+import { RevocationResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required } from './token-request.js';
 
 /** RFC 7009. Revoking a refresh or an access token revokes its grant (every token of that authorization). */
 export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
     '/v2/auth/oauth2/revoke',
-    { schema: { summary: 'Revoke a token (RFC 7009)', tags: ['oauth'] } },
+    { schema: { summary: 'Revoke a token (RFC 7009)', tags: ['oauth'], response: { 200: RevocationResponse, ...oauthErrorResponses } } },
     async (request, reply) => {
       const params = readParams(request);
       const credentials = readClientCredentials(request, params);

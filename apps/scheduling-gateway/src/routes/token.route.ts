@@ -4,6 +4,7 @@ import type { HttpApp } from '@platform/http';
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_TOPICS, pkceDigest } from '@platform/oauth';
 import { generateId } from '@platform/secrets';
 import type { GatewayDeps } from '../deps.js';
+import { TokenResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required, type TokenParams } from './token-request.js';
 
 interface IssuedGrant {
@@ -30,6 +31,7 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
         description:
           'RFC 6749 token endpoint. JSON or application/x-www-form-urlencoded. Confidential clients authenticate with client_secret (body or HTTP Basic); public clients with PKCE code_verifier.',
         tags: ['oauth'],
+        response: { 200: TokenResponse, ...oauthErrorResponses },
       },
     },
     async (request, reply) => {
