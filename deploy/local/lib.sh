@@ -181,6 +181,22 @@ stop_pid() {
   done
 }
 
+# stop_running MARKER TIMEOUT_S [SIGNAL]: stop our running instance (SIGNAL first when given, then SIGTERM and,
+# after TIMEOUT_S, SIGKILL) and remove its pid file; says so when none runs.
+stop_running() {
+  local marker="$1" timeout="$2" signal="${3:-}" pid
+  if ! is_running "$marker"; then
+    log "not running"
+    return 0
+  fi
+  pid="$(running_pid)"
+  log "stopping (pid $pid)"
+  [[ -z "$signal" ]] || kill "-$signal" "$pid" 2>/dev/null || true
+  stop_pid "$pid" "$timeout"
+  rm -f "$(pid_file)"
+  log "stopped"
+}
+
 # with_lock NAME CMD...: run CMD holding an exclusive lock (serialises concurrent installs/starts).
 # The lock is on fd 9, which launch_daemon closes for the daemons.
 with_lock() {

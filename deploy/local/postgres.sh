@@ -148,20 +148,8 @@ create_database() {
 
 stop() { with_lock postgres-run stop_locked; }
 
-stop_locked() {
-  if is_running "$MARKER"; then
-    local pid
-    pid="$(running_pid)"
-    log "stopping (pid $pid)"
-    # SIGINT is PostgreSQL's fast shutdown: sessions are ended, a checkpoint is written.
-    kill -INT "$pid" 2>/dev/null || true
-    stop_pid "$pid" 30
-    rm -f "$(pid_file)"
-    log "stopped"
-  else
-    log "not running"
-  fi
-}
+# SIGINT is PostgreSQL's fast shutdown: sessions are ended, a checkpoint is written.
+stop_locked() { stop_running "$MARKER" 30 INT; }
 
 case "${1:-}" in
   install) install ;;

@@ -121,18 +121,7 @@ fail_start() {
 
 stop() { with_lock smtp-run stop_locked; }
 
-stop_locked() {
-  if is_running "$MARKER"; then
-    local pid
-    pid="$(running_pid)"
-    log "stopping (pid $pid)"
-    stop_pid "$pid" 20
-    rm -f "$(pid_file)"
-    log "stopped"
-  else
-    log "not running"
-  fi
-}
+stop_locked() { stop_running "$MARKER" 20; }
 
 case "${1:-}" in
   install) install ;;

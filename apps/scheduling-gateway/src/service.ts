@@ -1,7 +1,6 @@
 import { createUserDirectory } from '@platform/identity';
-import { createCommandBus, createPublisher, ensureTopics } from '@platform/kafka';
+import { ensureTopics } from '@platform/kafka';
 import { OAUTH_TOPICS, createAccessTokens, createBearerCheck, createGrantRevocations, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
-import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { SCHEDULING_TOPICS, createSchedulingStore } from '@platform/scheduling';
 import { buildApp } from './app.js';
@@ -10,17 +9,8 @@ import { createFailureLimiter } from './failure-limiter.js';
 
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
   const { settings } = ctx;
-  const kafka = ctx.kafka();
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  await ensureTopics(kafka, [OAUTH_TOPICS.commands, OAUTH_TOPICS.events, SCHEDULING_TOPICS.commands]);
-  const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
-  const commands = createCommandBus({
-    publisher,
-    transport: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
-    replicaId: settings.replicaId,
-    defaultTimeoutMs: settings.commandTimeoutMs,
-    component: ctx.name,
-  });
+  await ensureTopics(ctx.kafka(), [OAUTH_TOPICS.commands, OAUTH_TOPICS.events, SCHEDULING_TOPICS.commands]);
   const revocations = createGrantRevocations(redis);
   const accessTokens = createAccessTokens({ keys: settings.accessTokenKeys });
   const app = await buildApp({
@@ -28,7 +18,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
     store: createOAuthStore(mongo),
     scheduling: createSchedulingStore(mongo),
     users: createUserDirectory(mongo),
-    commands,
+    commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     accessTokens,
     credentials: createOAuthCredentials(settings.secretPepper),
     bearer: createBearerCheck({ accessTokens, revocations }),
@@ -43,15 +33,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   });
   return {
     http: { app, port: settings.http.port, host: settings.http.host },
-    async start() {
-      await publisher.connect();
-      await commands.start();
-      await revocations.start();
-    },
-    async stop() {
-      await commands.stop();
-      await revocations.stop();
-      await publisher.disconnect();
-    },
+    start: () => revocations.start(),
+    stop: () => revocations.stop(),
   };
 }

@@ -1,7 +1,7 @@
 import { createUserDirectory } from '@platform/identity';
-import { createCommandBus, createPublisher, ensureTopics } from '@platform/kafka';
+import { ensureTopics } from '@platform/kafka';
 import { OAUTH_TOPICS, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
-import { createFailureLimiter, createRedisReplyTransport } from '@platform/redis';
+import { createFailureLimiter } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { SCHEDULING_TOPICS, accountReach, createSchedulingStore, describeInvite } from '@platform/scheduling';
 import { buildApp } from './app.js';
@@ -10,26 +10,17 @@ import { createRedisSessionStore } from './session.js';
 
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
   const { settings } = ctx;
-  const kafka = ctx.kafka();
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  await ensureTopics(kafka, [OAUTH_TOPICS.commands, SCHEDULING_TOPICS.commands]);
-  const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
+  await ensureTopics(ctx.kafka(), [OAUTH_TOPICS.commands, SCHEDULING_TOPICS.commands]);
   // Read only: which organizations a user belongs to decides whether ORG_ scopes may be granted.
   const scheduling = createSchedulingStore(mongo);
-  const commands = createCommandBus({
-    publisher,
-    transport: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
-    replicaId: settings.replicaId,
-    defaultTimeoutMs: settings.commandTimeoutMs,
-    component: ctx.name,
-  });
   const app = await buildApp({
     logger: ctx.logger,
     store: createOAuthStore(mongo),
     users: createUserDirectory(mongo),
     teamInvites: { describe: (token) => describeInvite(scheduling, token) },
     userReach: (userId) => accountReach(scheduling.membershipsOfUser(userId), scheduling.organizationIds),
-    commands,
+    commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     credentials: createOAuthCredentials(settings.secretPepper),
     sessions: createRedisSessionStore(redis, { ttlSeconds: settings.sessionTtlSeconds }),
     loginFailures: createFailureLimiter(redis, {
@@ -47,15 +38,5 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
     readiness: ctx.readiness,
   });
-  return {
-    http: { app, port: settings.http.port, host: settings.http.host },
-    async start() {
-      await publisher.connect();
-      await commands.start();
-    },
-    async stop() {
-      await commands.stop();
-      await publisher.disconnect();
-    },
-  };
+  return { http: { app, port: settings.http.port, host: settings.http.host } };
 }

@@ -1,6 +1,5 @@
 import { createAccounts } from '@platform/accounts';
-import { createCommandBus, createPublisher, ensureTopics } from '@platform/kafka';
-import { createRedisReplyTransport } from '@platform/redis';
+import { ensureTopics } from '@platform/kafka';
 import type { ServiceContext } from '@platform/runtime';
 import { USERMGMT_TOPICS, createUsermgmtStore } from '@platform/usermgmt';
 import { WEBHOOK_TOPICS, createDeliveryStore } from '@platform/webhooks';
@@ -10,23 +9,14 @@ import type { GatewayConfig } from './config.js';
 /** The gateway's own wiring; the runtime (libs/runtime) owns start order, probes and shutdown. */
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
-  const kafka = ctx.kafka();
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  await ensureTopics(kafka, [USERMGMT_TOPICS.commands, USERMGMT_TOPICS.events, WEBHOOK_TOPICS.deliveries]);
-  const publisher = createPublisher(kafka, { source: `/${ctx.name}` });
-  const commands = createCommandBus({
-    publisher,
-    transport: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
-    replicaId: settings.replicaId,
-    defaultTimeoutMs: settings.commandTimeoutMs,
-    component: ctx.name,
-  });
+  await ensureTopics(ctx.kafka(), [USERMGMT_TOPICS.commands, USERMGMT_TOPICS.events, WEBHOOK_TOPICS.deliveries]);
   const app = await buildApp({
     logger: ctx.logger,
     accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
     store: createUsermgmtStore(mongo),
-    commands,
-    publisher,
+    commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
+    publisher: ctx.publisher(),
     deliveries: createDeliveryStore(mongo),
     redis,
     commandTimeoutMs: settings.commandTimeoutMs,
@@ -34,15 +24,5 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     readiness: ctx.readiness,
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
   });
-  return {
-    http: { app, port: settings.http.port, host: settings.http.host },
-    async start() {
-      await publisher.connect();
-      await commands.start();
-    },
-    async stop() {
-      await commands.stop();
-      await publisher.disconnect();
-    },
-  };
+  return { http: { app, port: settings.http.port, host: settings.http.host } };
 }

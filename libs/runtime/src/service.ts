@@ -1,5 +1,5 @@
 import type { HttpApp, ReadinessCheck } from '@platform/http';
-import type { KafkaClient } from '@platform/kafka';
+import type { CommandBus, KafkaClient, Publisher } from '@platform/kafka';
 import type { MongoConnection, startExpirySweeper } from '@platform/mongo';
 import type { Redis } from '@platform/redis';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
@@ -34,6 +34,13 @@ export interface ServiceContext<S extends RuntimeSettings = RuntimeSettings> {
   kafka(): KafkaClient;
   mongo(): Promise<MongoConnection>;
   redis(): Redis;
+  /** The process's Kafka producer (connected before the service starts, disconnected after it stops). */
+  publisher(): Publisher;
+  /**
+   * The process's command bus: commands out through the publisher, replies back on this replica's Redis
+   * channel. Started before the HTTP listener opens, stopped once in-flight requests have drained.
+   */
+  commands(options: { replicaId: string; timeoutMs: number }): CommandBus;
   /** Deletes the expired documents (`expires_at` in the past) of these collections while the process runs. */
   sweep(collections: SweptCollections, options?: { intervalMs?: number }): void;
   /** A resource of the service's own (an HTTP client pool, say), closed after the service stops. */

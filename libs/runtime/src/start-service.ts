@@ -1,7 +1,7 @@
 import { startHealthServer, type HttpApp, type ReadinessCheck } from '@platform/http';
-import { createKafka, type KafkaClient } from '@platform/kafka';
+import { createCommandBus, createKafka, createPublisher, type CommandBus, type KafkaClient, type Publisher } from '@platform/kafka';
 import { connectMongo, pingMongo, startExpirySweeper, type MongoConnection } from '@platform/mongo';
-import { createRedis, pingRedis, type Redis } from '@platform/redis';
+import { createRedis, createRedisReplyTransport, pingRedis, type Redis } from '@platform/redis';
 import { createLogger, type Logger, type MetricsHandler } from '@platform/telemetry';
 import type { BuildService, RuntimeSettings, Service, ServiceContext } from './service.js';
 
@@ -37,6 +37,8 @@ export async function startService<S extends RuntimeSettings, X extends Service>
   let kafka: KafkaClient | undefined;
   let mongo: Promise<MongoConnection> | undefined;
   let redis: Redis | undefined;
+  let publisher: Publisher | undefined;
+  let commands: CommandBus | undefined;
 
   const context: ServiceContext<S> = {
     name,
@@ -64,6 +66,23 @@ export async function startService<S extends RuntimeSettings, X extends Service>
       }
       return redis;
     },
+    publisher() {
+      publisher ??= createPublisher(context.kafka(), { source: `/${name}` });
+      return publisher;
+    },
+    commands({ replicaId, timeoutMs }) {
+      if (!commands) {
+        if (!settings.redisUrl) throw new Error(`${name} has no Redis URL for command replies`);
+        commands = createCommandBus({
+          publisher: context.publisher(),
+          transport: createRedisReplyTransport(settings.redisUrl, { name: `${name}-replies`, publisher: context.redis() }),
+          replicaId,
+          defaultTimeoutMs: timeoutMs,
+          component: name,
+        });
+      }
+      return commands;
+    },
     sweep(collections, sweepOptions = {}) {
       sweepers.push(
         startExpirySweeper(collections, {
@@ -80,6 +99,7 @@ export async function startService<S extends RuntimeSettings, X extends Service>
   let service: X | undefined;
   let health: HttpApp | undefined;
   let stopping: Promise<void> | undefined;
+  let draining = false;
 
   async function step(what: string, work: () => Promise<unknown> | unknown) {
     try {
@@ -92,14 +112,18 @@ export async function startService<S extends RuntimeSettings, X extends Service>
   async function shutdown() {
     const http = service?.http;
     if (http) {
-      // Stop accepting and drain in-flight requests while long-lived streams are told to go.
-      const draining = http.app.close();
+      // Stop accepting and drain in-flight requests while long-lived streams are told to go; answers sent
+      // from now on close their keep-alive connection, so that the server can close once they are done.
+      draining = true;
+      const closed = http.app.close();
       await step('close streams', () => service?.closeStreams?.());
-      await step('drain http', () => draining);
+      await step('drain http', () => closed);
     } else {
       await step('close streams', () => service?.closeStreams?.());
     }
     await step('stop service', () => service?.stop?.());
+    await step('stop command bus', () => commands?.stop());
+    await step('disconnect publisher', () => publisher?.disconnect());
     for (const sweeper of sweepers) sweeper.stop();
     await step('close probe server', () => health?.close());
     for (const closer of closers.reverse()) await step(`close ${closer.name}`, closer.close);
@@ -109,8 +133,13 @@ export async function startService<S extends RuntimeSettings, X extends Service>
 
   try {
     service = await build(context);
+    await publisher?.connect();
+    await commands?.start();
     await service.start?.();
     if (service.http) {
+      service.http.app.addHook('onSend', async (_request, reply) => {
+        if (draining) reply.header('connection', 'close');
+      });
       await service.http.app.listen({ port: service.http.port, host: service.http.host });
     } else if (settings.health) {
       health = await startHealthServer({ name, logger, ...settings.health, readiness, ...(options.metrics ? { metrics: options.metrics } : {}) });
