@@ -16,6 +16,14 @@ export function createUsermgmtStore(connection: Connection) {
     jwtTemplates: jwtTemplatesRepository(models),
     webhookEndpoints: webhookEndpointsRepository(models),
     users: usersRepository(models),
+    /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
+    sources: {
+      corsOrigins: models.CorsOrigin.collection.collectionName,
+      redirectUris: models.RedirectUri.collection.collectionName,
+      jwtTemplates: models.JwtTemplate.collection.collectionName,
+      webhookEndpoints: models.WebhookEndpoint.collection.collectionName,
+      users: models.User.collection.collectionName,
+    },
     /** Collections whose documents carry outbox entries, for the relay. */
     outboxCollections(): OutboxCollection[] {
       return Object.values(models).map((m) => connection.db!.collection(m.collection.collectionName));

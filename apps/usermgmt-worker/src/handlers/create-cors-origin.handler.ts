@@ -9,5 +9,6 @@ export async function createCorsOrigin(deps: HandlerDeps, message: IncomingMessa
     id: cors_origin_id,
     origin: normaliseOrigin(origin),
   });
+  deps.touched(deps.store.sources.corsOrigins, doc._id);
   return presentCorsOrigin(doc);
 }

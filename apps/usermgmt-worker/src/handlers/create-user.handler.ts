@@ -15,5 +15,6 @@ export async function createUser(deps: HandlerDeps, message: IncomingMessage<'pl
     metadata: v.metadata,
     passwordHash: v.password_hash,
   });
+  deps.touched(deps.store.sources.users, doc._id);
   return presentUser(doc);
 }

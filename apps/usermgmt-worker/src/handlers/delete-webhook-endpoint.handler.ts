@@ -10,5 +10,6 @@ export async function deleteWebhookEndpoint(
     id: message.value.webhook_endpoint_id,
     commandId: message.meta.id,
   });
+  deps.touched(deps.store.sources.webhookEndpoints, message.value.webhook_endpoint_id);
   return null;
 }

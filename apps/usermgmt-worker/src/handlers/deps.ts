@@ -4,4 +4,6 @@ import type { UsermgmtStore } from '@platform/usermgmt';
 export interface HandlerDeps {
   store: UsermgmtStore;
   sealer: Sealer;
+  /** Names a document that received events with the change, so that the relay publishes them at once. */
+  touched(source: string, id: string): void;
 }

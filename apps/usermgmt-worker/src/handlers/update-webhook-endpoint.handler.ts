@@ -25,5 +25,6 @@ export async function updateWebhookEndpoint(
     events: v.events === null ? null : validateEventTypes(v.events),
     status: status(v.status),
   });
+  deps.touched(deps.store.sources.webhookEndpoints, doc._id);
   return presentWebhookEndpoint(doc);
 }
