@@ -45,8 +45,9 @@ MARKER="$BIN ${BACKEND_ARGS[0]} ${BACKEND_ARGS[1]%%\?*}"
 # Its hash is the patch level: a changed patch rebuilds the cached binary and restarts a running instance.
 patch_level() { sha256sum "$PATCH" | cut -d' ' -f1; }
 
-# No `cmd | grep -q` here: grep exits at the first match and, under pipefail, the writer's SIGPIPE fails
-# the whole check now and then (tests/integration/provisioning.test.ts runs every such check in a loop).
+# The version is captured, then matched in bash: piping it into a reader that exits at its first match lets
+# the writer die of SIGPIPE, which fails the whole check now and then under pipefail
+# (tests/integration/provisioning.test.ts runs every such check in a loop).
 installed() {
   [[ -x "$BIN" ]] || return 1
   local version

@@ -34,7 +34,7 @@ OFFLINE_ENV=(env HTTP_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 ht
   https_proxy=http://127.0.0.1:9 NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1)
 offline() { "${OFFLINE_ENV[@]}" "$@"; }
 
-# No `cmd | grep -q`: under pipefail the writer's SIGPIPE would fail the check now and then.
+# The version is captured, then matched in bash: a pipe into an early-exiting reader fails now and then (SIGPIPE).
 installed() {
   [[ -x "$BIN" ]] || return 1
   local version

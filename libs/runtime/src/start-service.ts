@@ -72,10 +72,10 @@ export async function startService<S extends RuntimeSettings, X extends Service>
     },
     commands({ replicaId, timeoutMs }) {
       if (!commands) {
-        if (!settings.redisUrl) throw new Error(`${name} has no Redis URL for command replies`);
+        const redis = context.redis(); // throws, naming the service, when it has no Redis URL
         commands = createCommandBus({
           publisher: context.publisher(),
-          transport: createRedisReplyTransport(settings.redisUrl, { name: `${name}-replies`, publisher: context.redis() }),
+          transport: createRedisReplyTransport(settings.redisUrl!, { name: `${name}-replies`, publisher: redis }),
           replicaId,
           defaultTimeoutMs: timeoutMs,
           component: name,

@@ -24,6 +24,10 @@ export function createUsermgmtStore(connection: Connection) {
       webhookEndpoints: models.WebhookEndpoint.collection.collectionName,
       users: models.User.collection.collectionName,
     },
+    /** Collections of documents with an `expires_at` (deleted webhook endpoints), for the expiry sweeper. */
+    expiringCollections() {
+      return [models.WebhookEndpoint.collection];
+    },
     /** Collections whose documents carry outbox entries, for the relay. */
     outboxCollections(): OutboxCollection[] {
       return Object.values(models).map((m) => connection.db!.collection(m.collection.collectionName));
