@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, runConsumer, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, reaction, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore } from '@platform/oauth';
 import type { Logger } from '@platform/telemetry';
@@ -47,11 +47,9 @@ export function createWorker(deps: WorkerDeps): Worker {
         { store: deps.store, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched },
         message,
       ),
-    startConsumers: async () => [
-      await runConsumer({
-        client: deps.kafka,
+    reactions: () => [
+      reaction<typeof MessageTypeNames.ClientAccepted | typeof MessageTypeNames.ClientRejected>({
         groupId: 'oauth-review-mailer',
-        component: 'oauth-worker',
         topics: [OAUTH_TOPICS.events],
         maxAttempts: 8,
         handlers: {

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, runConsumer, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, reaction, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Sealer } from '@platform/secrets';
 import type { Logger } from '@platform/telemetry';
@@ -49,21 +49,17 @@ export function createWorker(deps: WorkerDeps): Worker {
     commandTypes: Object.keys(commandHandlers) as UsermgmtCommand[],
     handle: (type, message, touched) =>
       (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)({ store: deps.store, sealer: deps.sealer, touched }, message),
-    startConsumers: async ({ publisher, relay }) => [
-      await runConsumer({
-        client: deps.kafka,
+    reactions: ({ publisher, relay }) => [
+      reaction<typeof MessageTypeNames.UserCreated>({
         groupId: 'usermgmt-webhook-fanout',
-        component: 'usermgmt-worker',
         topics: [USERMGMT_TOPICS.events],
         partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 4,
         handlers: {
           [MessageTypeNames.UserCreated]: (message) => fanOutUserCreated({ store: deps.store, publisher }, message),
         },
       }),
-      await runConsumer({
-        client: deps.kafka,
+      reaction<typeof MessageTypeNames.TargetDisabled>({
         groupId: 'usermgmt-webhook-state',
-        component: 'usermgmt-worker',
         topics: [WEBHOOK_TOPICS.events],
         handlers: {
           [MessageTypeNames.TargetDisabled]: async (message) => {

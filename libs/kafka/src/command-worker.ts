@@ -3,10 +3,10 @@ import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import type { ReplyTransport } from './command-bus.js';
 import { createCommandProcessor, type CommandResultStore } from './command-processor.js';
-import { runConsumer, type ConsumerHandle, type HandlerMap, type IncomingMessage } from './consumer.js';
-import { createOutboxRelay, type OutboxHint, type OutboxRelay, type OutboxSource } from './outbox-relay.js';
-import { createPublisher, type Publisher } from './publisher.js';
-import { ensureTopics, type TopicRequest } from './topics.js';
+import type { HandlerMap, IncomingMessage } from './consumer.js';
+import { createEventWorker, reaction, type BackgroundTask, type EventWorker, type Reaction, type WorkerTools } from './event-worker.js';
+import type { OutboxHint, OutboxRelay, OutboxSource } from './outbox-relay.js';
+import type { TopicRequest } from './topics.js';
 
 /**
  * Handles one command of the worker's types and returns the reply; `touched` names each document that received
@@ -34,8 +34,9 @@ export interface CommandWorkerOptions<C extends MessageType> {
   handle: CommandHandler<C>;
   /** Runs once a command's reply is stored (a redelivery will replay it from now on instead of redoing it). */
   afterReply?: <T extends C>(type: T, message: IncomingMessage<T>) => Promise<void>;
-  /** Starts event reactions in consumer groups of their own (stopped with the worker). */
-  startConsumers?: (tools: { publisher: Publisher; relay: OutboxRelay }) => Promise<ConsumerHandle[]>;
+  /** Event reactions in consumer groups of their own (started and stopped with the worker). */
+  reactions?: (tools: WorkerTools) => Reaction[];
+  background?: (tools: WorkerTools) => BackgroundTask[];
   /** See createCommandProcessor: `skip` for work only worth doing while its sender waits. */
   expired?: 'run' | 'skip';
   partitionsConcurrency?: number;
@@ -43,31 +44,22 @@ export interface CommandWorkerOptions<C extends MessageType> {
   sessionTimeoutMs?: number;
 }
 
-export interface CommandWorker {
-  start(): Promise<void>;
-  /** Resolves once every consumer group has its partitions. */
-  ready(): Promise<void>;
-  stop(): Promise<void>;
-  publisher: Publisher;
-}
+export type CommandWorker = EventWorker;
 
 /**
- * The shape every domain worker has: commands consumed in one group, each deduplicated and answered by the
- * command processor, events published from the stored outboxes by the relay (woken for the documents a
- * command touched), plus any event reactions. Stop finishes in-flight messages and commits offsets.
+ * The event worker with a command group in front: each command deduplicated and answered by the command
+ * processor, events published from the stored outboxes by the relay (woken for the documents a command
+ * touched); a command type nobody handles is dead-lettered and its sender answered with a rejection.
  */
 export function createCommandWorker<C extends MessageType>(options: CommandWorkerOptions<C>): CommandWorker {
-  const publisher = createPublisher(options.kafka, { source: `/${options.name}` });
-  const relay = createOutboxRelay({ publisher, sources: options.outboxSources, logger: options.logger, intervalMs: options.outboxIntervalMs ?? 1000 });
   const processor = createCommandProcessor({
     store: options.results,
     transport: options.replies,
     logger: options.logger,
     ...(options.expired ? { expired: options.expired } : {}),
   });
-  const consumers: ConsumerHandle[] = [];
 
-  function wrap<T extends C>(type: T) {
+  function wrap<T extends C>(type: T, relay: OutboxRelay) {
     const processed = processor.wrap<T>(async (message) => {
       const touched: OutboxHint[] = [];
       try {
@@ -84,35 +76,25 @@ export function createCommandWorker<C extends MessageType>(options: CommandWorke
     } : processed;
   }
 
-  return {
-    publisher,
-    async start() {
-      await ensureTopics(options.kafka, options.topics);
-      await publisher.connect();
-      relay.start();
-      const handlers = Object.fromEntries(options.commandTypes.map((type) => [type, wrap(type)])) as unknown as HandlerMap<C>;
-      consumers.push(
-        await runConsumer({
-          client: options.kafka,
-          groupId: options.name,
-          component: options.name,
-          topics: [options.commandTopic],
-          onDeadLetter: (meta) => processor.replyDeadLettered(meta),
-          unhandled: 'dead-letter',
-          ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
-          partitionsConsumedConcurrently: options.partitionsConcurrency ?? 4,
-          handlers,
-        }),
-      );
-      consumers.push(...((await options.startConsumers?.({ publisher, relay })) ?? []));
-    },
-    async ready() {
-      await Promise.all(consumers.map((c) => c.ready));
-    },
-    async stop() {
-      for (const consumer of consumers) await consumer.stop();
-      await relay.stop();
-      await publisher.disconnect();
-    },
-  };
+  return createEventWorker({
+    kafka: options.kafka,
+    name: options.name,
+    topics: options.topics,
+    outboxSources: options.outboxSources,
+    logger: options.logger,
+    ...(options.outboxIntervalMs ? { outboxIntervalMs: options.outboxIntervalMs } : {}),
+    ...(options.background ? { background: options.background } : {}),
+    reactions: (tools) => [
+      reaction<C>({
+        groupId: options.name,
+        topics: [options.commandTopic],
+        onDeadLetter: (meta) => processor.replyDeadLettered(meta),
+        unhandled: 'dead-letter',
+        ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
+        partitionsConsumedConcurrently: options.partitionsConcurrency ?? 4,
+        handlers: Object.fromEntries(options.commandTypes.map((type) => [type, wrap(type, tools.relay)])) as unknown as HandlerMap<C>,
+      }),
+      ...(options.reactions?.(tools) ?? []),
+    ],
+  });
 }

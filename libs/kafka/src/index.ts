@@ -15,5 +15,7 @@ export type { CommandProcessor, CommandResultStore, StoredReply } from './comman
 export { createOutboxRelay } from './outbox-relay.js';
 export { createCommandWorker } from './command-worker.js';
 export type { CommandWorker, CommandWorkerOptions, CommandHandler } from './command-worker.js';
+export { createEventWorker, reaction } from './event-worker.js';
+export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';
 export { backoffDelay } from './backoff.js';

@@ -1,0 +1,89 @@
+import type { MessageType } from '@platform/contracts';
+import type { Logger } from '@platform/telemetry';
+import type { KafkaClient } from './client.js';
+import { runConsumer, type ConsumerHandle, type ConsumerOptions } from './consumer.js';
+import { createOutboxRelay, type OutboxRelay, type OutboxSource } from './outbox-relay.js';
+import { createPublisher, type Publisher } from './publisher.js';
+import { ensureTopics, type TopicRequest } from './topics.js';
+
+/** One consumer group of a worker: its topics and a handler map typed from the contract. */
+export type Reaction = Omit<ConsumerOptions<MessageType>, 'client' | 'component'>;
+
+/**
+ * Declares a reaction with its handler map checked against the listed message types: leaving one out is a type
+ * error. The result is erased to `Reaction` so that reactions of different types sit in one list.
+ */
+export function reaction<K extends MessageType>(spec: Omit<ConsumerOptions<K>, 'client' | 'component'>): Reaction {
+  return spec as unknown as Reaction;
+}
+
+/** Work a worker runs beside its consumers (a delivery scheduler, a poller): started before them, stopped after. */
+export interface BackgroundTask {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface WorkerTools {
+  publisher: Publisher;
+  relay: OutboxRelay;
+}
+
+export interface EventWorkerOptions {
+  kafka: KafkaClient;
+  /** The process: the producer's CloudEvents source (`/<name>`) and the component in spans. */
+  name: string;
+  /** Topics this process needs (catalogue names), created at start if missing. */
+  topics: TopicRequest[];
+  outboxSources: OutboxSource[];
+  logger: Logger;
+  /** The worker's consumer groups, built once the publisher and relay exist. */
+  reactions: (tools: WorkerTools) => Reaction[];
+  background?: (tools: WorkerTools) => BackgroundTask[];
+  outboxIntervalMs?: number;
+}
+
+export interface EventWorker {
+  start(): Promise<void>;
+  /** Resolves once every consumer group has its partitions. */
+  ready(): Promise<void>;
+  stop(): Promise<void>;
+  publisher: Publisher;
+  relay: OutboxRelay;
+}
+
+/**
+ * The one worker shape: a publisher, an outbox relay for the documents the worker writes, consumer groups with
+ * typed handler maps, and any background tasks. Start creates topics, connects, then starts the relay, the
+ * tasks and the groups; stop reverses it, finishing in-flight messages and committing offsets first.
+ */
+export function createEventWorker(options: EventWorkerOptions): EventWorker {
+  const publisher = createPublisher(options.kafka, { source: `/${options.name}` });
+  const relay = createOutboxRelay({ publisher, sources: options.outboxSources, logger: options.logger, intervalMs: options.outboxIntervalMs ?? 1000 });
+  const tools = { publisher, relay };
+  const consumers: ConsumerHandle[] = [];
+  let tasks: BackgroundTask[] = [];
+
+  return {
+    publisher,
+    relay,
+    async start() {
+      await ensureTopics(options.kafka, options.topics);
+      await publisher.connect();
+      relay.start();
+      tasks = options.background?.(tools) ?? [];
+      for (const task of tasks) task.start();
+      for (const spec of options.reactions(tools)) {
+        consumers.push(await runConsumer({ ...spec, client: options.kafka, component: options.name }));
+      }
+    },
+    async ready() {
+      await Promise.all(consumers.map((c) => c.ready));
+    },
+    async stop() {
+      for (const consumer of consumers) await consumer.stop();
+      for (const task of tasks) await task.stop();
+      await relay.stop();
+      await publisher.disconnect();
+    },
+  };
+}
