@@ -1,5 +1,5 @@
 import { IMAGES_TOPICS, countDocId, type CompressionCounts } from '@platform/images';
-import { createCommandWorker, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, runHandler, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Logger } from '@platform/telemetry';
 import { commandHandlers, type HandlerDeps, type ImageCommand } from './handlers/index.js';
@@ -42,7 +42,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     async handle(type, message, touched) {
       const v = message.value as Value;
       try {
-        return await (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)(deps, message);
+        return await runHandler(commandHandlers, deps, message);
       } finally {
         touched(outboxSource.name, countDocId(v.account_id, v.requested_at));
       }

@@ -1,9 +1,9 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, reaction, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, runHandler, reaction, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore } from '@platform/oauth';
 import type { Logger } from '@platform/telemetry';
-import { commandHandlers, type HandlerDeps, type OAuthCommand } from './handlers/index.js';
+import { commandHandlers, type OAuthCommand } from './handlers/index.js';
 import type { ReviewMailer } from './review-mailer.js';
 
 export interface WorkerDeps {
@@ -43,10 +43,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as OAuthCommand[],
     handle: (type, message, touched) =>
-      (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)(
-        { store: deps.store, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched },
-        message,
-      ),
+      runHandler(commandHandlers, { store: deps.store, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched }, message),
     reactions: () => [
       reaction<typeof MessageTypeNames.ClientAccepted | typeof MessageTypeNames.ClientRejected>({
         groupId: 'oauth-review-mailer',

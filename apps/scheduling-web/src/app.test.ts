@@ -112,7 +112,7 @@ describe('scheduling web app', () => {
         send: async (options) => {
           if (failNext) throw failNext;
           sent.push({ type: options.type, value: options.value as unknown as Record<string, unknown> });
-          return {};
+          return {} as never;
         },
       },
       userReach: async (userId) => reach.get(userId) ?? NO_REACH,

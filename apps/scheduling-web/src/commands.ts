@@ -1,24 +1,13 @@
-import { MessageTypeNames, type MessageType, type MessageTypes } from '@platform/contracts';
+import { MessageTypeNames, type CommandReplies, type CommandType, type MessageTypes } from '@platform/contracts';
 import { OAUTH_TOPICS } from '@platform/oauth';
 import { generateId } from '@platform/secrets';
 import type { WebDeps } from './deps.js';
-
-/** What the worker replies to client commands (never secret hashes). */
-export interface ClientReply {
-  id: string;
-  name: string;
-  status: string;
-  kind: string;
-  scopes: string[];
-  redirect_uris: string[];
-  secrets: { id: string; hint: string; created_at: string }[];
-}
 
 export type OAuthCommands = ReturnType<typeof createOAuthCommands>;
 
 /** OAuth commands to oauth-worker; each resolves with the worker's reply or rejects with its PlatformError. */
 export function createOAuthCommands(deps: Pick<WebDeps, 'commands' | 'credentials' | 'commandTimeoutMs'>) {
-  async function send<T extends MessageType>(type: T, key: string, value: MessageTypes[T]): Promise<unknown> {
+  async function send<T extends CommandType>(type: T, key: string, value: MessageTypes[T]): Promise<CommandReplies[T]> {
     return deps.commands.send({ topic: OAUTH_TOPICS.commands, key, type, value, commandId: generateId('cmd'), timeoutMs: deps.commandTimeoutMs });
   }
   return {

@@ -1,5 +1,5 @@
 import type { UserDirectory } from '@platform/identity';
-import { createCommandWorker, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, runHandler, systemClock, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { SCHEDULING_TOPICS, type SchedulingStore } from '@platform/scheduling';
 import type { Logger } from '@platform/telemetry';
@@ -32,6 +32,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     users: deps.users,
     webUrl: deps.webUrl,
     inviteTtlSeconds: deps.inviteTtlSeconds,
+    clock: systemClock,
     touched,
   });
   return createCommandWorker<SchedulingCommand>({
@@ -44,7 +45,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     replies: deps.replies,
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as SchedulingCommand[],
-    handle: (type, message, touched) => (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)(handlerDeps(touched), message),
+    handle: (type, message, touched) => runHandler(commandHandlers, handlerDeps(touched), message),
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),
     ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
     ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),

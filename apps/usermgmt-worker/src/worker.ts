@@ -1,11 +1,10 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, reaction, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, runHandler, reaction, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Sealer } from '@platform/secrets';
 import type { Logger } from '@platform/telemetry';
 import { USERMGMT_TOPICS, type UsermgmtStore } from '@platform/usermgmt';
 import { WEBHOOK_TOPICS } from '@platform/webhooks';
-import type { HandlerDeps } from './handlers/deps.js';
 import { commandHandlers, type UsermgmtCommand } from './handlers/index.js';
 import { disableEndpointOnTargetDisabled } from './target-disabled.js';
 import { fanOutUserCreated } from './webhook-fanout.js';
@@ -48,7 +47,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as UsermgmtCommand[],
     handle: (type, message, touched) =>
-      (commandHandlers[type] as (d: HandlerDeps, m: typeof message) => Promise<unknown>)({ store: deps.store, sealer: deps.sealer, touched }, message),
+      runHandler(commandHandlers, { store: deps.store, sealer: deps.sealer, touched }, message),
     reactions: ({ publisher, relay }) => [
       reaction<typeof MessageTypeNames.UserCreated>({
         groupId: 'usermgmt-webhook-fanout',

@@ -4,3 +4,4 @@ export { MessageTypeNames } from './generated/types.js';
 export type * from './generated/types.js';
 export { DEAD_LETTER, TOPIC_CATALOGUE, topicEntry, topicOfRecord } from './topics.js';
 export type { TopicEntry } from './topics.js';
+export type { CommandReplies, CommandType, ReplyOf } from './replies.js';

@@ -18,3 +18,5 @@ export type { CompressionCounts, ChargeRequest } from './compression-counts.js';
 export type { CompressedReply, RenderedReply } from './replies.js';
 export { storeImage, StoreUnavailableError } from './store/object-store.js';
 export type { StoreEndpoints, StoredObject } from './store/object-store.js';
+export { outputOptionsOf, renderOptionsRecord } from './render-options.js';
+export type { RenderOptionsRecord } from './render-options.js';

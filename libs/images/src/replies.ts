@@ -14,3 +14,11 @@ export interface RenderedReply extends RenderedResult {
   /** The stored object's address, for a store request. */
   location: string | null;
 }
+
+declare module '@platform/contracts' {
+  interface CommandReplies {
+    'platform.images.commands.CompressImage': CompressedReply;
+    'platform.images.commands.RenderOutput': RenderedReply;
+    'platform.images.commands.RenderOutputV2': RenderedReply;
+  }
+}

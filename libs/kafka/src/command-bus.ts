@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageType, MessageTypes } from '@platform/contracts';
+import type { CommandReplies, CommandType, MessageTypes } from '@platform/contracts';
 import { DeadlineExceededError, deserializeError, type SerializedError } from '@platform/errors';
 import { SpanKind, withSpan } from '@platform/telemetry';
 import { HEADERS } from './headers.js';
@@ -16,7 +16,7 @@ export type CommandReply =
   | { correlation_id: string; ok: true; result: unknown }
   | { correlation_id: string; ok: false; error: SerializedError };
 
-export interface SendOptions<T extends MessageType> {
+export interface SendOptions<T extends CommandType> {
   topic: string;
   key: string;
   type: T;
@@ -28,7 +28,8 @@ export interface SendOptions<T extends MessageType> {
 
 export interface CommandBus {
   start(): Promise<void>;
-  send<T extends MessageType>(options: SendOptions<T>): Promise<unknown>;
+  /** Publishes the command and resolves with the reply declared beside it (CommandReplies), or rejects with the worker's error. */
+  send<T extends CommandType>(options: SendOptions<T>): Promise<CommandReplies[T]>;
   pending(): number;
   stop(): Promise<void>;
 }
@@ -63,7 +64,8 @@ export function createCommandBus(options: {
     else entry.reject(deserializeError(reply.error));
   }
 
-  async function sendCommand<T extends MessageType>(send: SendOptions<T>): Promise<unknown> {
+  /** The reply is JSON from the worker whose handler map is typed to return CommandReplies[T]. */
+  async function sendCommand<T extends CommandType>(send: SendOptions<T>): Promise<CommandReplies[T]> {
     const timeoutMs = send.timeoutMs ?? options.defaultTimeoutMs ?? 10_000;
     const correlationId = randomUUID();
     const result = new Promise<unknown>((resolve, reject) => {
@@ -97,7 +99,7 @@ export function createCommandBus(options: {
       waiting.delete(correlationId);
       throw error;
     }
-    return result;
+    return result as Promise<CommandReplies[T]>;
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { MessageType } from '@platform/contracts';
+import type { CommandReplies, CommandType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import type { ReplyTransport } from './command-bus.js';
@@ -12,13 +12,13 @@ import type { TopicRequest } from './topics.js';
  * Handles one command of the worker's types and returns the reply; `touched` names each document that received
  * events, so the relay publishes them at once (reading that document by id instead of scanning).
  */
-export type CommandHandler<C extends MessageType> = <T extends C>(
+export type CommandHandler<C extends CommandType> = <T extends C>(
   type: T,
   message: IncomingMessage<T>,
   touched: (source: string, docId: string) => void,
-) => Promise<unknown>;
+) => Promise<CommandReplies[T]>;
 
-export interface CommandWorkerOptions<C extends MessageType> {
+export interface CommandWorkerOptions<C extends CommandType> {
   kafka: KafkaClient;
   /** The process: the producer's CloudEvents source (`/<name>`), the command group's id and component. */
   name: string;
@@ -51,7 +51,7 @@ export type CommandWorker = EventWorker;
  * processor, events published from the stored outboxes by the relay (woken for the documents a command
  * touched); a command type nobody handles is dead-lettered and its sender answered with a rejection.
  */
-export function createCommandWorker<C extends MessageType>(options: CommandWorkerOptions<C>): CommandWorker {
+export function createCommandWorker<C extends CommandType>(options: CommandWorkerOptions<C>): CommandWorker {
   const processor = createCommandProcessor({
     store: options.results,
     transport: options.replies,
@@ -97,4 +97,13 @@ export function createCommandWorker<C extends MessageType>(options: CommandWorke
       ...(options.reactions?.(tools) ?? []),
     ],
   });
+}
+
+/** A worker's handlers, one per command type, each returning the reply declared for its command. */
+export type CommandHandlerMap<C extends CommandType, D> = { [T in C]: (deps: D, message: IncomingMessage<T>) => Promise<CommandReplies[T]> };
+
+/** Runs the handler the map holds for the message's type (the map's type guarantees there is one). */
+export function runHandler<C extends CommandType, D, T extends C>(map: CommandHandlerMap<C, D>, deps: D, message: IncomingMessage<T>): Promise<CommandReplies[T]> {
+  const handler = map[message.type] as unknown as (deps: D, message: IncomingMessage<T>) => Promise<CommandReplies[T]>;
+  return handler(deps, message);
 }

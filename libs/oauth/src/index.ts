@@ -21,3 +21,4 @@ export { createBearerCheck, requireScope, tokenHasScope } from './bearer.js';
 export type { BearerCheck } from './bearer.js';
 export { SCOPE_DESCRIPTIONS } from './scope-descriptions.js';
 export { authenticateClient } from './client-auth.js';
+export type { ClientReply, IssuedGrant } from './replies.js';

@@ -21,3 +21,5 @@ export type { UserSummary, UserLookup } from './presenters.js';
 export * as input from './input.js';
 export { createOrganization, addOrganizationMember, describeInvite } from './organizations.js';
 export { insertMembership, membershipChanged } from './memberships.js';
+export type { TeamView, MembershipView, EventTypeView, ScheduleView, BookingView, InviteLinkView } from './replies.js';
+export { createBookingFields, cancelBookingFields, rescheduleBookingFields } from './booking-input.js';

@@ -6,3 +6,5 @@ export type { WebhookReceiver, ReceivedRequest } from './webhook-receiver.js';
 export { startProcess } from './process.js';
 export { freePort } from './free-port.js';
 export type { ManagedProcess } from './process.js';
+export { fake, fakeClock, fakeCommandBus, fakeMessage } from './fakes.js';
+export type { Call, FakeClock, FakeCommandBus, SentCommand } from './fakes.js';

@@ -11,3 +11,4 @@ export type { Page, PageRequest } from '@platform/mongo';
 export { MAX_WEBHOOK_ENDPOINTS } from './repositories/webhook-endpoints.js';
 export { MAX_REDIRECT_URIS } from './repositories/redirect-uris.js';
 export { webhookEventId, userCreatedPayload } from './webhook-payload.js';
+export type {} from './replies.js';

@@ -1,5 +1,5 @@
 import type { MessageTypeNames } from '@platform/contracts';
-import type { IncomingMessage } from '@platform/kafka';
+import type { CommandHandlerMap } from '@platform/kafka';
 import { createClient, generateClientSecret, reviewClient, revokeClientSecret, updateClient } from './clients.handlers.js';
 import type { HandlerDeps } from './deps.js';
 import { exchangeAuthorizationCode, issueAuthorizationCode, refreshAccessToken, revokeGrantCommand } from './tokens.handlers.js';
@@ -17,9 +17,7 @@ export type OAuthCommand =
   | N['RevokeGrant'];
 
 /** Every OAuth command has exactly one handler: a missing entry is a type error. */
-export const commandHandlers: {
-  [T in OAuthCommand]: (deps: HandlerDeps, message: IncomingMessage<T>) => Promise<unknown>;
-} = {
+export const commandHandlers: CommandHandlerMap<OAuthCommand, HandlerDeps> = {
   'platform.oauth.commands.CreateClient': createClient,
   'platform.oauth.commands.UpdateClient': updateClient,
   'platform.oauth.commands.ReviewClient': reviewClient,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MessageTypeNames } from '@platform/contracts';
+import { MessageTypeNames, type CommandReplies, type CommandType, type MessageTypes } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
@@ -20,14 +20,17 @@ export interface ApiRequest {
   userId: string | undefined;
 }
 
-type CommandType = 'TeamCommand' | 'MembershipCommand' | 'EventTypeCommand' | 'ScheduleCommand' | 'BookingCommand';
+type ActionCommand = 'TeamCommand' | 'MembershipCommand' | 'EventTypeCommand' | 'ScheduleCommand';
 
 export interface ApiContext extends ApiRequest {
   deps: ApiDeps;
   reach(): Promise<Reach>;
   id(param: string): number;
   users(ids: Iterable<string>): Promise<UserLookup>;
-  send(type: CommandType, key: string, fields: { action: string; target_id?: string | null; target_user_id?: string | null; scope_team_id?: number | null; scope_org_id?: number | null }): Promise<unknown>;
+  /** A command of one of the families that still carry an action and the JSON body. */
+  send(type: ActionCommand, key: string, fields: { action: string; target_id?: string | null; target_user_id?: string | null; scope_team_id?: number | null; scope_org_id?: number | null }): Promise<unknown>;
+  /** A command with a record of its own; resolves with its declared reply. */
+  command<T extends CommandType>(type: T, key: string, value: MessageTypes[T]): Promise<CommandReplies[T]>;
 }
 
 export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
@@ -63,6 +66,9 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
         commandId: randomUUID(),
         timeoutMs: deps.commandTimeoutMs,
       });
+    },
+    command(type, key, value) {
+      return deps.commands.send({ topic: SCHEDULING_TOPICS.commands, key, type, value, commandId: randomUUID(), timeoutMs: deps.commandTimeoutMs });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { MessageTypeNames } from '@platform/contracts';
 import { NotFoundError } from '@platform/errors';
 import {
   assertAdminOfOrganization,
@@ -5,6 +6,8 @@ import {
   assertSeesTeam,
   assertSeesUserInOrganization,
   canSeeTeam,
+  cancelBookingFields,
+  createBookingFields,
   isOrganizationAdmin,
   notFound,
   presentBooking,
@@ -13,6 +16,7 @@ import {
   presentMembership,
   presentSchedule,
   presentTeam,
+  rescheduleBookingFields,
   type BookingDoc,
   type EventTypeDoc,
   type TeamDoc,
@@ -260,7 +264,16 @@ export const HANDLERS: Record<RouteName, Handler> = {
   updateOrgTeam: teamWrite('update'),
   deleteOrgTeam: teamWrite('delete'),
 
-  createBooking: (ctx) => ctx.send('BookingCommand', `event-type:${String((ctx.body as { eventTypeId?: unknown } | undefined)?.eventTypeId ?? '')}`, { action: 'create' }),
-  cancelBooking: (ctx) => ctx.send('BookingCommand', `booking:${ctx.params['bookingUid']}`, { action: 'cancel', target_id: ctx.params['bookingUid'] ?? null }),
-  rescheduleBooking: (ctx) => ctx.send('BookingCommand', `booking:${ctx.params['bookingUid']}`, { action: 'reschedule', target_id: ctx.params['bookingUid'] ?? null }),
+  async createBooking(ctx) {
+    const fields = createBookingFields(ctx.body);
+    return ctx.command(MessageTypeNames.CreateBooking, `event-type:${fields.event_type_id}`, { ...fields, requested_at: Date.now() });
+  },
+  async cancelBooking(ctx) {
+    const uid = ctx.params['bookingUid'] ?? '';
+    return ctx.command(MessageTypeNames.CancelBooking, `booking:${uid}`, { ...cancelBookingFields(uid, ctx.body), requested_at: Date.now() });
+  },
+  async rescheduleBooking(ctx) {
+    const uid = ctx.params['bookingUid'] ?? '';
+    return ctx.command(MessageTypeNames.RescheduleBooking, `booking:${uid}`, { ...rescheduleBookingFields(uid, ctx.body), requested_at: Date.now() });
+  },
 };

@@ -7,14 +7,6 @@ import type { GatewayDeps } from '../deps.js';
 import { TokenResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required, type TokenParams } from './token-request.js';
 
-interface IssuedGrant {
-  grant_id: string;
-  user_id: string;
-  client_id: string;
-  scopes: string[];
-  legacy: boolean;
-}
-
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
 
 /** Failures that count towards brute-force protection: guessing secrets, codes or refresh tokens. */
@@ -47,11 +39,11 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
       const secretHash = credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
       const refreshToken = deps.credentials.newRefreshToken();
       try {
-        const granted = (await deps.commands.send(
+        const granted = await deps.commands.send(
           grantType === 'authorization_code'
             ? codeExchange(params, credentials.clientId, secretHash, deps.credentials.hashRefreshToken(refreshToken), deps)
             : refresh(params, credentials.clientId, secretHash, deps.credentials.hashRefreshToken(refreshToken), deps),
-        )) as IssuedGrant;
+        );
         const access = deps.accessTokens.issue({
           sub: granted.user_id,
           cid: granted.client_id,

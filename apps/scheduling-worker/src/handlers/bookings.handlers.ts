@@ -3,11 +3,14 @@ import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import {
   bookingInterval,
-  input,
+  cancelBookingFields,
+  createBookingFields,
+  rescheduleBookingFields,
   isWithinAvailability,
   presentBooking,
   schedulingEvent,
   type BookingDoc,
+  type BookingView,
   type EventTypeDoc,
   type Interval,
 } from '@platform/scheduling';
@@ -70,10 +73,9 @@ async function takeHosts(deps: HandlerDeps, eventType: EventTypeDoc, uid: string
   return reserved;
 }
 
-function startOf(body: Record<string, unknown>, lengthInMinutes: number): Interval {
-  const start = input.requiredString(body, 'start', 40);
+function startOf(deps: HandlerDeps, start: string, lengthInMinutes: number): Interval {
   const interval = bookingInterval(start, lengthInMinutes);
-  if (interval.start.getTime() < Date.now()) throw new InputError('bad_request', 'start must be in the future.');
+  if (interval.start.getTime() < deps.clock.now()) throw new InputError('bad_request', 'start must be in the future.');
   return interval;
 }
 
@@ -88,7 +90,7 @@ function createdEvent(b: BookingDoc) {
     start: b.start.getTime(),
     end: b.end.getTime(),
     rescheduled_from_uid: b.rescheduled_from_uid,
-    occurred_at: Date.now(),
+    occurred_at: b.created_at.getTime(),
   };
 }
 
@@ -97,7 +99,7 @@ async function insertBooking(deps: HandlerDeps, commandId: string, fields: Omit<
     () => deps.store.bookingByCommand(commandId),
     async () => {
       const id = await deps.store.nextId('booking');
-      const at = new Date();
+      const at = new Date(deps.clock.now());
       const doc: BookingDoc = { _id: String(id), id, command_id: commandId, created_at: at, updated_at: at, deleted_at: null, has_outbox: true, outbox: [], ...fields };
       doc.outbox.push(schedulingEvent(MessageTypeNames.BookingCreated, doc.uid, createdEvent(doc)));
       await deps.store.models.Booking.create(doc);
@@ -114,114 +116,133 @@ async function liveEventType(deps: HandlerDeps, id: number): Promise<EventTypeDo
   return eventType;
 }
 
-/** The public booking endpoints: create, cancel and reschedule need no token. */
-export async function bookingCommand(deps: HandlerDeps, message: BookingMsg): Promise<unknown> {
+type Create = Msg<(typeof MessageTypeNames)['CreateBooking']>;
+type Cancel = Msg<(typeof MessageTypeNames)['CancelBooking']>;
+type Reschedule = Msg<(typeof MessageTypeNames)['RescheduleBooking']>;
+
+/** POST /v2/bookings: the hosts' calendars hold the time first, then the booking is stored with its event. */
+export async function createBooking(deps: HandlerDeps, message: Create): Promise<BookingView> {
   const v = message.value;
-  const body = payloadOf(message);
   const commandId = message.meta.id;
-  switch (v.action) {
-    case 'create': {
-      const existing = await deps.store.bookingByCommand(commandId);
-      if (existing) return presentBooking(existing, await userLookup(deps, existing.host_user_ids));
-      const eventType = await liveEventType(deps, input.positiveId(body['eventTypeId'], 'eventTypeId'));
-      const length = input.lengthInMinutes(body, false);
-      if (length !== undefined && length !== eventType.length_in_minutes) {
-        throw new InputError('bad_request', `lengthInMinutes must be the event type's length, ${eventType.length_in_minutes}.`);
-      }
-      const interval = startOf(body, eventType.length_in_minutes);
-      const attendee = input.attendeeOf(body);
-      const uid = uidOf(commandId);
-      const hosts = await takeHosts(deps, eventType, uid, interval);
-      const booking = await insertBooking(deps, commandId, {
-        uid,
-        event_type_id: eventType.id,
-        team_id: eventType.team_id,
-        title: `${eventType.title} with ${attendee.name}`,
-        host_user_ids: hosts,
-        start: interval.start,
-        end: interval.end,
-        status: 'accepted',
-        attendees: [attendee],
-        cancellation_reason: null,
-        rescheduling_reason: null,
-        rescheduled_from_uid: null,
-        rescheduled_to_uid: null,
-      });
-      return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
-    }
-    case 'cancel': {
-      const uid = v.target_id ?? '';
-      const booking = await deps.store.booking(uid);
-      if (!booking) throw bookingNotFound(uid);
-      const reason = input.optionalString(body, 'cancellationReason', 2000) ?? null;
-      if (booking.status === 'cancelled') {
-        if (booking.cancelled_by === commandId) return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
-        throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
-      }
-      const result = await deps.store.models.Booking.updateOne(
-        { _id: booking._id, status: 'accepted' },
-        changeWithEvent({ status: 'cancelled', cancellation_reason: reason, cancelled_by: commandId }, MessageTypeNames.BookingCancelled, uid, {
-          booking_uid: uid,
-          booking_id: booking.id,
-          event_type_id: booking.event_type_id,
-          team_id: booking.team_id,
-          host_user_ids: booking.host_user_ids,
-          reason,
-          occurred_at: Date.now(),
-        }),
-      );
-      if (result.modifiedCount !== 1) throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
-      deps.touched?.('sched_bookings', booking._id);
-      for (const host of booking.host_user_ids) await release(deps.store, host, uid);
-      return presentBooking({ ...booking, status: 'cancelled', cancellation_reason: reason }, await userLookup(deps, booking.host_user_ids));
-    }
-    case 'reschedule': {
-      const uid = v.target_id ?? '';
-      const old = await deps.store.booking(uid);
-      if (!old) throw bookingNotFound(uid);
-      const newUid = uidOf(commandId);
-      const done = await deps.store.bookingByCommand(commandId);
-      if (old.status === 'cancelled' && !(done && old.rescheduled_to_uid === newUid)) {
-        throw new InputError('already_cancelled', `Booking ${uid} is cancelled and cannot be rescheduled.`);
-      }
-      const eventType = await liveEventType(deps, old.event_type_id);
-      const interval = done ? { start: done.start, end: done.end } : startOf(body, Math.round((old.end.getTime() - old.start.getTime()) / 60_000));
-      const reason = input.optionalString(body, 'reschedulingReason', 2000) ?? null;
-      const hosts = done ? done.host_user_ids : await takeHosts(deps, eventType, newUid, interval, uid);
-      const created = await insertBooking(deps, commandId, {
-        uid: newUid,
+  const existing = await deps.store.bookingByCommand(commandId);
+  if (existing) return presentBooking(existing, await userLookup(deps, existing.host_user_ids));
+  const eventType = await liveEventType(deps, v.event_type_id);
+  if (v.length_in_minutes !== null && v.length_in_minutes !== eventType.length_in_minutes) {
+    throw new InputError('bad_request', `lengthInMinutes must be the event type's length, ${eventType.length_in_minutes}.`);
+  }
+  const interval = startOf(deps, v.start, eventType.length_in_minutes);
+  const attendee = { name: v.attendee.name, email: v.attendee.email, timeZone: v.attendee.time_zone };
+  const uid = uidOf(commandId);
+  const hosts = await takeHosts(deps, eventType, uid, interval);
+  const booking = await insertBooking(deps, commandId, {
+    uid,
+    event_type_id: eventType.id,
+    team_id: eventType.team_id,
+    title: `${eventType.title} with ${attendee.name}`,
+    host_user_ids: hosts,
+    start: interval.start,
+    end: interval.end,
+    status: 'accepted',
+    attendees: [attendee],
+    cancellation_reason: null,
+    rescheduling_reason: null,
+    rescheduled_from_uid: null,
+    rescheduled_to_uid: null,
+  });
+  return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
+}
+
+export async function cancelBooking(deps: HandlerDeps, message: Cancel): Promise<BookingView> {
+  const { booking_uid: uid, cancellation_reason: reason } = message.value;
+  const commandId = message.meta.id;
+  const booking = await deps.store.booking(uid);
+  if (!booking) throw bookingNotFound(uid);
+  if (booking.status === 'cancelled') {
+    if (booking.cancelled_by === commandId) return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
+    throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
+  }
+  const result = await deps.store.models.Booking.updateOne(
+    { _id: booking._id, status: 'accepted' },
+    changeWithEvent({ status: 'cancelled', cancellation_reason: reason, cancelled_by: commandId }, MessageTypeNames.BookingCancelled, uid, {
+      booking_uid: uid,
+      booking_id: booking.id,
+      event_type_id: booking.event_type_id,
+      team_id: booking.team_id,
+      host_user_ids: booking.host_user_ids,
+      reason,
+      occurred_at: deps.clock.now(),
+    }),
+  );
+  if (result.modifiedCount !== 1) throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
+  deps.touched?.('sched_bookings', booking._id);
+  for (const host of booking.host_user_ids) await release(deps.store, host, uid);
+  return presentBooking({ ...booking, status: 'cancelled', cancellation_reason: reason }, await userLookup(deps, booking.host_user_ids));
+}
+
+/** A new booking at the new time (made once per command), then the old one cancelled and pointed at it. */
+export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule): Promise<BookingView> {
+  const { booking_uid: uid, rescheduling_reason: reason } = message.value;
+  const commandId = message.meta.id;
+  const old = await deps.store.booking(uid);
+  if (!old) throw bookingNotFound(uid);
+  const newUid = uidOf(commandId);
+  const done = await deps.store.bookingByCommand(commandId);
+  if (old.status === 'cancelled' && !(done && old.rescheduled_to_uid === newUid)) {
+    throw new InputError('already_cancelled', `Booking ${uid} is cancelled and cannot be rescheduled.`);
+  }
+  const eventType = await liveEventType(deps, old.event_type_id);
+  const interval = done ? { start: done.start, end: done.end } : startOf(deps, message.value.start, Math.round((old.end.getTime() - old.start.getTime()) / 60_000));
+  const hosts = done ? done.host_user_ids : await takeHosts(deps, eventType, newUid, interval, uid);
+  const created = await insertBooking(deps, commandId, {
+    uid: newUid,
+    event_type_id: old.event_type_id,
+    team_id: old.team_id,
+    title: old.title,
+    host_user_ids: hosts,
+    start: interval.start,
+    end: interval.end,
+    status: 'accepted',
+    attendees: old.attendees,
+    cancellation_reason: null,
+    rescheduling_reason: reason,
+    rescheduled_from_uid: uid,
+    rescheduled_to_uid: null,
+  });
+  if (old.status === 'accepted') {
+    await deps.store.models.Booking.updateOne(
+      { _id: old._id, status: 'accepted' },
+      changeWithEvent({ status: 'cancelled', rescheduled_to_uid: newUid, rescheduling_reason: reason }, MessageTypeNames.BookingRescheduled, uid, {
+        booking_uid: uid,
+        new_booking_uid: newUid,
         event_type_id: old.event_type_id,
         team_id: old.team_id,
-        title: old.title,
-        host_user_ids: hosts,
-        start: interval.start,
-        end: interval.end,
-        status: 'accepted',
-        attendees: old.attendees,
-        cancellation_reason: null,
-        rescheduling_reason: reason,
-        rescheduled_from_uid: uid,
-        rescheduled_to_uid: null,
-      });
-      if (old.status === 'accepted') {
-        await deps.store.models.Booking.updateOne(
-          { _id: old._id, status: 'accepted' },
-          changeWithEvent({ status: 'cancelled', rescheduled_to_uid: newUid, rescheduling_reason: reason }, MessageTypeNames.BookingRescheduled, uid, {
-            booking_uid: uid,
-            new_booking_uid: newUid,
-            event_type_id: old.event_type_id,
-            team_id: old.team_id,
-            new_start: interval.start.getTime(),
-            new_end: interval.end.getTime(),
-            reason,
-            occurred_at: Date.now(),
-          }),
-        );
-        deps.touched?.('sched_bookings', old._id);
-      }
-      for (const host of old.host_user_ids) await release(deps.store, host, uid);
-      return presentBooking(created, await userLookup(deps, created.host_user_ids));
-    }
+        new_start: interval.start.getTime(),
+        new_end: interval.end.getTime(),
+        reason,
+        occurred_at: deps.clock.now(),
+      }),
+    );
+    deps.touched?.('sched_bookings', old._id);
+  }
+  for (const host of old.host_user_ids) await release(deps.store, host, uid);
+  return presentBooking(created, await userLookup(deps, created.host_user_ids));
+}
+
+/**
+ * The deprecated BookingCommand (an action and a JSON body) from a gateway of the previous release: read into
+ * the record of its intent, with the checks that gateway left to the worker, and handled the same way.
+ */
+export async function bookingCommand(deps: HandlerDeps, message: BookingMsg): Promise<BookingView> {
+  const v = message.value;
+  const body = payloadOf(message);
+  const requested_at = v.requested_at;
+  switch (v.action) {
+    case 'create':
+      return createBooking(deps, { ...message, type: MessageTypeNames.CreateBooking, value: { ...createBookingFields(body), requested_at } });
+    case 'cancel':
+      return cancelBooking(deps, { ...message, type: MessageTypeNames.CancelBooking, value: { ...cancelBookingFields(v.target_id ?? '', body), requested_at } });
+    case 'reschedule':
+      return rescheduleBooking(deps, { ...message, type: MessageTypeNames.RescheduleBooking, value: { ...rescheduleBookingFields(v.target_id ?? '', body), requested_at } });
     default:
       throw new InputError('bad_request', `Unknown booking action ${v.action}.`);
   }

@@ -1,6 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import { assertManagesTeam, assertSeesTeam, input, presentEventType, schedulingEvent, type EventTypeDoc, type Reach, type TeamDoc } from '@platform/scheduling';
+import { assertManagesTeam, assertSeesTeam, input, presentEventType, schedulingEvent, type EventTypeDoc, type Reach, type TeamDoc, type EventTypeView } from '@platform/scheduling';
 import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
@@ -56,7 +56,7 @@ async function assertSlugFree(deps: HandlerDeps, owner: Owner, slug: string, exc
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg): Promise<unknown> {
+export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg): Promise<EventTypeView | { callId: string }> {
   const v = message.value;
   const body = payloadOf(message);
   const reach: Reach = await actorReach(deps, v.actor_user_id);

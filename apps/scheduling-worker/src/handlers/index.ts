@@ -1,6 +1,6 @@
 import type { MessageTypeNames } from '@platform/contracts';
-import type { IncomingMessage } from '@platform/kafka';
-import { bookingCommand } from './bookings.handlers.js';
+import type { CommandHandlerMap } from '@platform/kafka';
+import { bookingCommand, cancelBooking, createBooking, rescheduleBooking } from './bookings.handlers.js';
 import type { HandlerDeps } from './deps.js';
 import { eventTypeCommand } from './event-types.handlers.js';
 import { membershipCommand } from './memberships.handlers.js';
@@ -8,16 +8,25 @@ import { scheduleCommand } from './schedules.handlers.js';
 import { teamCommand } from './teams.handlers.js';
 
 type N = typeof MessageTypeNames;
-export type SchedulingCommand = N['TeamCommand'] | N['MembershipCommand'] | N['EventTypeCommand'] | N['ScheduleCommand'] | N['BookingCommand'];
+export type SchedulingCommand =
+  | N['TeamCommand']
+  | N['MembershipCommand']
+  | N['EventTypeCommand']
+  | N['ScheduleCommand']
+  | N['CreateBooking']
+  | N['CancelBooking']
+  | N['RescheduleBooking']
+  | N['BookingCommand'];
 
 /** Every scheduling command has exactly one handler: a missing entry is a type error. */
-export const commandHandlers: {
-  [T in SchedulingCommand]: (deps: HandlerDeps, message: IncomingMessage<T>) => Promise<unknown>;
-} = {
+export const commandHandlers: CommandHandlerMap<SchedulingCommand, HandlerDeps> = {
   'platform.scheduling.commands.TeamCommand': teamCommand,
   'platform.scheduling.commands.MembershipCommand': membershipCommand,
   'platform.scheduling.commands.EventTypeCommand': eventTypeCommand,
   'platform.scheduling.commands.ScheduleCommand': scheduleCommand,
+  'platform.scheduling.commands.CreateBooking': createBooking,
+  'platform.scheduling.commands.CancelBooking': cancelBooking,
+  'platform.scheduling.commands.RescheduleBooking': rescheduleBooking,
   'platform.scheduling.commands.BookingCommand': bookingCommand,
 };
 

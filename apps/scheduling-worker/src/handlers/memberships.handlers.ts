@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import { assertManagesTeam, input, insertMembership, membershipChanged, presentMembership, type MembershipDoc, type Role } from '@platform/scheduling';
+import { assertManagesTeam, input, insertMembership, membershipChanged, presentMembership, type MembershipDoc, type Role, type MembershipView } from '@platform/scheduling';
 import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
@@ -15,7 +15,7 @@ async function assertNotLastOwner(deps: HandlerDeps, m: MembershipDoc, nextRole:
   if (owners.length <= 1) throw new ConflictError('last_owner', 'A team needs an owner: make another member owner first.');
 }
 
-export async function membershipCommand(deps: HandlerDeps, message: MembershipMsg): Promise<unknown> {
+export async function membershipCommand(deps: HandlerDeps, message: MembershipMsg): Promise<MembershipView | (MembershipView & { teamName: string })> {
   const v = message.value;
   const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);

@@ -8,6 +8,7 @@ import {
   schedulingEvent,
   validateAvailability,
   type ScheduleDoc,
+  type ScheduleView,
 } from '@platform/scheduling';
 import { actorReach, changeWithEvent, createOnce, payloadOf, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
@@ -33,7 +34,7 @@ function availabilityOf(body: Record<string, unknown>, current?: ScheduleDoc) {
  * admin of their organization (/v2/organizations/:orgId/users/:userId/schedules). A user's first schedule
  * becomes the default (bookings use the default).
  */
-export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): Promise<unknown> {
+export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): Promise<ScheduleView> {
   const v = message.value;
   const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);

@@ -9,6 +9,8 @@ import {
   presentTeam,
   schedulingEvent,
   type TeamDoc,
+  type TeamView,
+  type InviteLinkView,
 } from '@platform/scheduling';
 import { actorReach, changeWithEvent, createOnce, payloadOf, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
@@ -51,7 +53,7 @@ async function assertSlugFree(deps: HandlerDeps, parentId: number | null, slug: 
   if (taken) throw new ConflictError('slug_taken', `A team with the slug ${slug} already exists here.`);
 }
 
-export async function teamCommand(deps: HandlerDeps, message: TeamMsg): Promise<unknown> {
+export async function teamCommand(deps: HandlerDeps, message: TeamMsg): Promise<TeamView | InviteLinkView> {
   const v = message.value;
   const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);

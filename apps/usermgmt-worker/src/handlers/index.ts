@@ -1,5 +1,5 @@
 import type { MessageTypeNames } from '@platform/contracts';
-import type { IncomingMessage } from '@platform/kafka';
+import type { CommandHandlerMap } from '@platform/kafka';
 import { createCorsOrigin } from './create-cors-origin.handler.js';
 import { createRedirectUri } from './create-redirect-uri.handler.js';
 import { createUser } from './create-user.handler.js';
@@ -22,9 +22,7 @@ export type UsermgmtCommand =
   | N['CreateUser'];
 
 /** Every user-management command has exactly one handler: a missing entry is a type error. */
-export const commandHandlers: {
-  [T in UsermgmtCommand]: (deps: HandlerDeps, message: IncomingMessage<T>) => Promise<unknown>;
-} = {
+export const commandHandlers: CommandHandlerMap<UsermgmtCommand, HandlerDeps> = {
   'platform.usermgmt.commands.CreateCorsOrigin': createCorsOrigin,
   'platform.usermgmt.commands.UpdateJwtTemplate': updateJwtTemplate,
   'platform.usermgmt.commands.CreateRedirectUri': createRedirectUri,

@@ -11,7 +11,7 @@ export interface CompressImage {
   requested_at: number;
 }
 
-/** POST /output/<id>: resize, convert, preserve and/or store an existing output. The result bytes go to the blob store under result_key. */
+/** Deprecated: superseded by RenderOutputV2, whose options are a record. Still consumed during a rolling upgrade; no longer sent. */
 export interface RenderOutput {
   output_id: string;
   account_id: string;
@@ -19,6 +19,31 @@ export interface RenderOutput {
   /** The validated request options as JSON, without the store credentials. */
   options: string;
   /** Store options with provider credentials, sealed (libs/secrets). */
+  store_sealed: null | string;
+  requested_at: number;
+}
+
+/** POST /output/<id>: resize, convert, preserve and/or store an existing output, with options the gateway has validated. The result bytes go to the blob store under result_key. */
+export interface RenderOutputV2 {
+  output_id: string;
+  account_id: string;
+  result_key: string;
+  options: {
+  resize: null | {
+  method: 'scale' | 'fit' | 'cover' | 'thumb';
+  width: null | number;
+  height: null | number;
+};
+  /** Candidate media types; the smallest result wins. */
+  convert: null | Array<string>;
+  background: null | {
+  r: number;
+  g: number;
+  b: number;
+};
+  preserve: null | Array<'copyright' | 'creation' | 'location'>;
+};
+  /** The validated store options with provider credentials, sealed (libs/secrets). */
   store_sealed: null | string;
   requested_at: number;
 }
@@ -220,7 +245,7 @@ export interface TokenIssued {
   occurred_at: number;
 }
 
-/** Create, cancel or reschedule a booking (public endpoints). */
+/** Deprecated: superseded by CreateBooking, CancelBooking and RescheduleBooking. Still consumed (and answered) so that a gateway of the previous release keeps working during a rolling upgrade; no longer sent. */
 export interface BookingCommand {
   /** create | cancel | reschedule */
   action: string;
@@ -234,6 +259,30 @@ export interface BookingCommand {
   scope_org_id: null | number;
   /** The request body as validated by the gateway (JSON); the worker validates it again. */
   payload: string;
+  requested_at: number;
+}
+
+/** POST /v2/bookings/{uid}/cancel (public): cancel an accepted booking and free its hosts' time. */
+export interface CancelBooking {
+  booking_uid: string;
+  cancellation_reason: null | string;
+  requested_at: number;
+}
+
+/** POST /v2/bookings (public): book an event type for an attendee. The gateway has checked every field's form; the worker places the time. */
+export interface CreateBooking {
+  event_type_id: number;
+  /** The requested start as the client gave it (ISO 8601 with an offset). */
+  start: string;
+  /** When given, it must be the event type's length. */
+  length_in_minutes: null | number;
+  attendee: {
+  name: string;
+  /** Lower-cased. */
+  email: string;
+  /** An IANA time zone. */
+  time_zone: string;
+};
   requested_at: number;
 }
 
@@ -268,6 +317,15 @@ export interface MembershipCommand {
   scope_org_id: null | number;
   /** The request body as validated by the gateway (JSON); the worker validates it again. */
   payload: string;
+  requested_at: number;
+}
+
+/** POST /v2/bookings/{uid}/reschedule (public): book the same event type at a new time and cancel the old booking, which points to the new one. */
+export interface RescheduleBooking {
+  booking_uid: string;
+  /** The new start as the client gave it (ISO 8601 with an offset). */
+  start: string;
+  rescheduling_reason: null | string;
   requested_at: number;
 }
 
@@ -578,6 +636,7 @@ export interface TargetDisabled {
 export interface MessageTypes {
   'platform.images.commands.CompressImage': CompressImage;
   'platform.images.commands.RenderOutput': RenderOutput;
+  'platform.images.commands.RenderOutputV2': RenderOutputV2;
   'platform.images.events.ImageCompressed': ImageCompressed;
   'platform.oauth.commands.CreateClient': CreateClient;
   'platform.oauth.commands.ExchangeAuthorizationCode': ExchangeAuthorizationCode;
@@ -598,8 +657,11 @@ export interface MessageTypes {
   'platform.oauth.events.GrantRevoked': GrantRevoked;
   'platform.oauth.events.TokenIssued': TokenIssued;
   'platform.scheduling.commands.BookingCommand': BookingCommand;
+  'platform.scheduling.commands.CancelBooking': CancelBooking;
+  'platform.scheduling.commands.CreateBooking': CreateBooking;
   'platform.scheduling.commands.EventTypeCommand': EventTypeCommand;
   'platform.scheduling.commands.MembershipCommand': MembershipCommand;
+  'platform.scheduling.commands.RescheduleBooking': RescheduleBooking;
   'platform.scheduling.commands.ScheduleCommand': ScheduleCommand;
   'platform.scheduling.commands.TeamCommand': TeamCommand;
   'platform.scheduling.events.BookingCancelled': BookingCancelled;
@@ -634,6 +696,7 @@ export type MessageType = keyof MessageTypes;
 export const MessageTypeNames = {
   CompressImage: 'platform.images.commands.CompressImage',
   RenderOutput: 'platform.images.commands.RenderOutput',
+  RenderOutputV2: 'platform.images.commands.RenderOutputV2',
   ImageCompressed: 'platform.images.events.ImageCompressed',
   CreateClient: 'platform.oauth.commands.CreateClient',
   ExchangeAuthorizationCode: 'platform.oauth.commands.ExchangeAuthorizationCode',
@@ -654,8 +717,11 @@ export const MessageTypeNames = {
   GrantRevoked: 'platform.oauth.events.GrantRevoked',
   TokenIssued: 'platform.oauth.events.TokenIssued',
   BookingCommand: 'platform.scheduling.commands.BookingCommand',
+  CancelBooking: 'platform.scheduling.commands.CancelBooking',
+  CreateBooking: 'platform.scheduling.commands.CreateBooking',
   EventTypeCommand: 'platform.scheduling.commands.EventTypeCommand',
   MembershipCommand: 'platform.scheduling.commands.MembershipCommand',
+  RescheduleBooking: 'platform.scheduling.commands.RescheduleBooking',
   ScheduleCommand: 'platform.scheduling.commands.ScheduleCommand',
   TeamCommand: 'platform.scheduling.commands.TeamCommand',
   BookingCancelled: 'platform.scheduling.events.BookingCancelled',

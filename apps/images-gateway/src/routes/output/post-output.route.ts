@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { InternalError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { IMAGES_TOPICS, compressionsFor, parseOutputOptions, type RenderedReply } from '@platform/images';
+import { IMAGES_TOPICS, compressionsFor, parseOutputOptions, renderOptionsRecord } from '@platform/images';
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
@@ -28,24 +28,24 @@ export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
       const record = await deps.outputs.getOutput(accountId, request.params.id);
       if (!record) throw outputNotFound();
       await assertUnderQuota(deps, accountId, compressionsFor(options));
-      // Provider credentials travel sealed; everything else is the body as validated.
-      const { store, ...rest } = request.body as Record<string, unknown>;
+      // Provider credentials travel sealed; everything else as a typed record.
+      const { store, ...rest } = options;
       const commandId = randomUUID();
-      const result = (await deps.commands.send({
+      const result = await deps.commands.send({
         topic: IMAGES_TOPICS.commands,
         key: record.output_id,
-        type: MessageTypeNames.RenderOutput,
+        type: MessageTypeNames.RenderOutputV2,
         value: {
           output_id: record.output_id,
           account_id: accountId,
           result_key: commandId,
-          options: JSON.stringify(rest),
+          options: renderOptionsRecord(rest),
           store_sealed: store === undefined ? null : deps.sealer.seal(JSON.stringify(store)),
           requested_at: Date.now(),
         },
         commandId,
         timeoutMs: deps.commandTimeoutMs,
-      })) as RenderedReply;
+      });
       setCompressionCount(reply, result.compression_count);
       void reply.header('image-width', String(result.width)).header('image-height', String(result.height));
       if (result.location) return reply.header('location', result.location).send(undefined);

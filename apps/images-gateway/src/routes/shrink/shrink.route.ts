@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { IMAGE_ERRORS, IMAGES_TOPICS, detectImageType, type CompressedReply } from '@platform/images';
+import { IMAGE_ERRORS, IMAGES_TOPICS, detectImageType } from '@platform/images';
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
@@ -54,14 +54,14 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
       }
       await assertUnderQuota(deps, accountId, 1);
       if (Buffer.isBuffer(body)) await deps.outputs.putUpload(outputId, body);
-      const result = (await deps.commands.send({
+      const result = await deps.commands.send({
         topic: IMAGES_TOPICS.commands,
         key: outputId,
         type: MessageTypeNames.CompressImage,
         value: { output_id: outputId, account_id: accountId, ...input, requested_at: Date.now() },
         commandId: randomUUID(),
         timeoutMs: deps.commandTimeoutMs,
-      })) as CompressedReply;
+      });
       const url = `${deps.publicBaseUrl}/output/${outputId}`;
       setCompressionCount(reply, result.compression_count);
       return reply

@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId, hashPassword } from '@platform/secrets';
-import { USERMGMT_TOPICS, type UserObject } from '@platform/usermgmt';
+import { USERMGMT_TOPICS } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { User, errorResponses, security } from '../../schemas.js';
@@ -35,7 +35,7 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
     async (request, reply) => {
       const body = request.body;
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('user') }));
-      const result = (await deps.commands.send({
+      const result = await deps.commands.send({
         topic: USERMGMT_TOPICS.commands,
         key: ids.resourceId,
         type: MessageTypeNames.CreateUser,
@@ -52,7 +52,7 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
         },
         commandId: ids.commandId,
         timeoutMs: deps.commandTimeoutMs,
-      })) as UserObject;
+      });
       return reply.code(201).send(result);
     },
   );

@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS, type WebhookEndpointObject } from '@platform/usermgmt';
+import { USERMGMT_TOPICS } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { IdParams, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
@@ -28,7 +28,7 @@ export function rotateWebhookEndpointSecretRoute(app: HttpApp, deps: GatewayDeps
     },
     async (request) => {
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      return (await deps.commands.send({
+      return await deps.commands.send({
         topic: USERMGMT_TOPICS.commands,
         key: request.environmentId,
         type: MessageTypeNames.RotateWebhookEndpointSecret,
@@ -39,7 +39,7 @@ export function rotateWebhookEndpointSecretRoute(app: HttpApp, deps: GatewayDeps
         },
         commandId: ids.commandId,
         timeoutMs: deps.commandTimeoutMs,
-      })) as WebhookEndpointObject;
+      });
     },
   );
 }

@@ -2,7 +2,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { parsePublicUrl } from '@platform/egress';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS, validateEventTypes, type WebhookEndpointObject } from '@platform/usermgmt';
+import { USERMGMT_TOPICS, validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { IdParams, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
@@ -31,7 +31,7 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
       const { endpoint_url, status, events } = request.body;
       const url = endpoint_url === undefined ? null : parsePublicUrl(endpoint_url, 'endpoint_url').toString();
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      return (await deps.commands.send({
+      return await deps.commands.send({
         topic: USERMGMT_TOPICS.commands,
         key: request.environmentId,
         type: MessageTypeNames.UpdateWebhookEndpoint,
@@ -44,7 +44,7 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
         },
         commandId: ids.commandId,
         timeoutMs: deps.commandTimeoutMs,
-      })) as WebhookEndpointObject;
+      });
     },
   );
 }

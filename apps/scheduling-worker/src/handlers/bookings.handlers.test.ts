@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { MessageTypeNames } from '@platform/contracts';
+import type { BookingDoc, EventTypeDoc, HostCalendarDoc, SchedulingStore } from '@platform/scheduling';
+import { fake, fakeClock, fakeMessage } from '@platform/testing';
+import { bookingCommand, cancelBooking, createBooking } from './bookings.handlers.js';
+import type { HandlerDeps } from './deps.js';
+
+const at = new Date('2030-01-07T09:00:00Z');
+const aggregate = { command_id: 'cmd-0', created_at: at, updated_at: at, deleted_at: null, outbox: [], has_outbox: false };
+const eventType: EventTypeDoc = {
+  ...aggregate,
+  _id: '7',
+  id: 7,
+  team_id: null,
+  owner_user_id: 'user_host',
+  title: 'Intro',
+  slug: 'intro',
+  description: null,
+  length_in_minutes: 30,
+  host_user_ids: [],
+  scheduling_type: 'COLLECTIVE',
+};
+const booking: BookingDoc = {
+  ...aggregate,
+  _id: '11',
+  id: 11,
+  uid: 'bk_1',
+  event_type_id: 7,
+  team_id: null,
+  title: 'Intro with Ada',
+  host_user_ids: ['user_host'],
+  start: new Date('2030-01-08T10:00:00Z'),
+  end: new Date('2030-01-08T10:30:00Z'),
+  status: 'accepted',
+  attendees: [{ name: 'Ada', email: 'ada@example.com', timeZone: 'Europe/London' }],
+  cancellation_reason: null,
+  rescheduling_reason: null,
+  rescheduled_from_uid: null,
+  rescheduled_to_uid: null,
+};
+const calendar: HostCalendarDoc = { _id: 'user_host', version: 3, busy: [{ uid: 'bk_1', start: booking.start, end: booking.end }] };
+
+function depsWith(store: Partial<SchedulingStore>, clock = fakeClock(at)) {
+  const touched: Array<[string, string]> = [];
+  const deps: HandlerDeps = {
+    store: fake<SchedulingStore>(store),
+    users: { get: async () => null },
+    webUrl: 'https://scheduling.test',
+    inviteTtlSeconds: 3600,
+    clock,
+    touched: (source, id) => void touched.push([source, id]),
+  };
+  return { deps, touched, store: deps.store as SchedulingStore & { calls: Array<{ method: string; args: unknown[] }> } };
+}
+
+const createValue = (start: string) => ({
+  event_type_id: 7,
+  start,
+  length_in_minutes: null,
+  attendee: { name: 'Ada', email: 'ada@example.com', time_zone: 'Europe/London' },
+  requested_at: at.getTime(),
+});
+
+describe('booking handlers', () => {
+  it('refuses a start before the clock\'s now, and holds no host time for it', async () => {
+    const { deps, store } = depsWith({ bookingByCommand: async () => null, eventType: async () => eventType });
+    const message = fakeMessage(MessageTypeNames.CreateBooking, createValue('2030-01-07T08:30:00Z'));
+    await expect(createBooking(deps, message)).rejects.toMatchObject({ code: 'bad_request', message: 'start must be in the future.' });
+    expect(store.calls.map((c) => c.method)).toEqual(['bookingByCommand', 'eventType']);
+  });
+
+  it('answers a redone create with the booking it made the first time, without booking again', async () => {
+    const { deps, store } = depsWith({ bookingByCommand: async () => booking });
+    const reply = await createBooking(deps, fakeMessage(MessageTypeNames.CreateBooking, createValue('2030-01-08T10:00:00Z')));
+    expect(reply).toMatchObject({ uid: 'bk_1', status: 'accepted', start: '2030-01-08T10:00:00.000Z' });
+    expect(store.calls.map((c) => c.method)).toEqual(['bookingByCommand']);
+  });
+
+  it('cancels with the event in the same write, names the document for the relay, and frees the host\'s time', async () => {
+    const updates: unknown[] = [];
+    const models = { Booking: { updateOne: async (...args: unknown[]) => (updates.push(args), { modifiedCount: 1 }) }, HostCalendar: { updateOne: async (...args: unknown[]) => (updates.push(args), { modifiedCount: 1 }) } };
+    const { deps, touched } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar, models: models as unknown as SchedulingStore['models'] });
+    const message = fakeMessage(MessageTypeNames.CancelBooking, { booking_uid: 'bk_1', cancellation_reason: 'ill', requested_at: at.getTime() });
+    const reply = await cancelBooking(deps, message);
+    expect(reply).toMatchObject({ uid: 'bk_1', status: 'cancelled', cancellationReason: 'ill' });
+    const [filter, change] = updates[0] as [unknown, { $set: Record<string, unknown>; $push: { outbox: { type: string } } }];
+    expect(filter).toEqual({ _id: '11', status: 'accepted' });
+    expect(change.$set).toMatchObject({ status: 'cancelled', cancellation_reason: 'ill', cancelled_by: message.meta.id, has_outbox: true });
+    expect(change.$push.outbox.type).toBe(MessageTypeNames.BookingCancelled);
+    expect(touched).toEqual([['sched_bookings', '11']]);
+    expect(updates[1]).toEqual([{ _id: 'user_host', version: 3 }, { $set: { version: 4, busy: [] } }]);
+  });
+
+  it('reads a deprecated BookingCommand into the record of its intent, and refuses an unknown action', async () => {
+    const models = { Booking: { updateOne: async () => ({ modifiedCount: 1 }) }, HostCalendar: { updateOne: async () => ({ modifiedCount: 1 }) } };
+    const { deps } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar, models: models as unknown as SchedulingStore['models'] });
+    const legacy = (action: string) =>
+      fakeMessage(MessageTypeNames.BookingCommand, {
+        action,
+        actor_user_id: null,
+        target_id: 'bk_1',
+        scope_team_id: null,
+        scope_org_id: null,
+        payload: JSON.stringify({ cancellationReason: 'moved away' }),
+        requested_at: at.getTime(),
+      });
+    await expect(bookingCommand(deps, legacy('cancel'))).resolves.toMatchObject({ uid: 'bk_1', status: 'cancelled', cancellationReason: 'moved away' });
+    await expect(bookingCommand(deps, legacy('postpone'))).rejects.toMatchObject({ code: 'bad_request', message: 'Unknown booking action postpone.' });
+  });
+});
