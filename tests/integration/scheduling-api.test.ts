@@ -390,6 +390,38 @@ describe('scope enforcement, from the route table', () => {
   });
 });
 
+describe('request bodies', () => {
+  it('are checked against the documented schema once access is settled, before any command is sent', async () => {
+    const token = tokenFor(owner, ALL);
+    const team = await api('POST', '/v2/teams', token, { name: `Bodies ${Date.now()}` });
+    expect(team.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = events.length;
+    const wrong = await api('POST', `/v2/teams/${team.body.data.id}/event-types`, token, { title: 42, lengthInMinutes: 30 });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toEqual({ code: 'VALIDATION_FAILED', message: 'title must be string' });
+    const missing = await api('POST', '/v2/schedules', token, { timeZone: 'Europe/Berlin' });
+    expect(missing.body.error).toEqual({ code: 'VALIDATION_FAILED', message: 'name is required' });
+    const stranger = tokenFor(await stack.newUser(), ALL);
+    expect((await api('POST', `/v2/teams/${team.body.data.id}/event-types`, stranger, { title: 42 })).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(events.length).toBe(before);
+  });
+
+  it('are described field by field in /openapi.json, with every response of every route', async () => {
+    const document = JSON.parse((await stack.gateway.inject({ method: 'GET', url: '/openapi.json' })).body) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; responses: Record<string, unknown> }>>;
+    };
+    const create = document.paths['/v2/teams/{teamId}/event-types']!['post']!;
+    const body = create.requestBody!.content['application/json']!.schema;
+    expect(body.required).toEqual(['title', 'lengthInMinutes']);
+    expect(Object.keys(body.properties!)).toEqual(expect.arrayContaining(['title', 'lengthInMinutes', 'slug', 'hosts', 'schedulingType']));
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '414', '415', '500', '503', '504']);
+    const booking = JSON.stringify(document.paths['/v2/bookings/{bookingUid}']!['get']!.responses['200']);
+    for (const field of ['uid', 'start', 'end', 'attendees', 'rescheduledToUid']) expect(booking).toContain(`"${field}"`);
+  });
+});
+
 describe('a path parameter longer than the router allows', () => {
   it('is 414 with the error body of the API', async () => {
     const answer = await api('GET', `/v2/teams/${'1'.repeat(200)}`, null);

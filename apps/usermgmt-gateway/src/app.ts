@@ -15,6 +15,7 @@ import { updateWebhookEndpointRoute } from './routes/webhook-endpoints/update-we
 import { listWebhookDeliveriesRoute } from './routes/webhook-endpoints/list-webhook-deliveries.route.js';
 import { redeliverWebhooksRoutes } from './routes/webhook-endpoints/redeliver-webhooks.route.js';
 import { rotateWebhookEndpointSecretRoute } from './routes/webhook-endpoints/rotate-webhook-endpoint-secret.route.js';
+import { ErrorBody } from './schemas.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -33,6 +34,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     readiness: options.readiness,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    errorBody: () => ErrorBody,
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
   });
 

@@ -63,3 +63,5 @@ export function createDispatcher(deps: DispatcherDeps) {
   });
   return { start: () => worker.start(), ready: () => worker.ready(), stop: () => worker.stop(), scheduler };
 }
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -7,7 +7,8 @@ import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { InputError, NotFoundError } from '@platform/errors';
-import { fromFastifyError } from './fastify-errors.js';
+import { fromFastifyError, validationError } from './fastify-errors.js';
+import { documentFrameworkStatuses } from './framework-statuses.js';
 import { storeUnsafeKey } from './store-safe-keys.js';
 import type { ErrorRenderer } from './render.js';
 
@@ -28,6 +29,12 @@ export interface HttpAppOptions {
   securitySchemes?: NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>['securitySchemes'];
   /** Which proxies to believe for the client address (see parseTrustProxy in @platform/config). */
   trustProxy?: boolean | number | string[];
+  /**
+   * The API's error body schema for a route's URL and status: every route's responses are completed with the
+   * statuses the framework itself can answer (400, 413, 414, 415, 500, 503) in this shape. Undefined for a
+   * status the API's renderer answers as another.
+   */
+  errorBody?: (url: string, status: number) => unknown;
   /** Serves Prometheus metrics at `/metrics` (the telemetry lib's handler). */
   metrics?: (request: IncomingMessage, response: ServerResponse) => void;
 }
@@ -47,13 +54,35 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
  * Bodies are validated exactly as sent (42 is not the string "42"); query strings, params and headers
  * arrive as text, so their values are coerced to the schema's types.
  */
+const makeAjv = (coerceTypes: boolean | 'array') =>
+  addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }));
+
 function validators() {
-  const make = (coerceTypes: boolean | 'array') =>
-    addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }));
-  const strict = make(false);
-  const coercing = make('array');
+  const strict = makeAjv(false);
+  const coercing = makeAjv('array');
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema);
+}
+
+let checkers: Ajv | undefined;
+
+/**
+ * A route whose body is documented by its schema but checked later, by the handler, with `checkBody`: for
+ * APIs that decide who may act on a resource before judging the body (the caller learns nothing about a
+ * resource it cannot see from a validation error). Pass as the route's `validatorCompiler`.
+ */
+export function deferredBodyValidation() {
+  const compile = validators();
+  return (route: { schema: object; httpPart?: string }) => (route.httpPart === 'body' ? () => true : compile(route));
+}
+
+/** Checks a body against its schema exactly as route validation would, throwing the same input error. */
+export function bodyChecker(schema: object): (body: unknown) => void {
+  checkers ??= makeAjv(false);
+  const validate = checkers.compile(schema);
+  return (body) => {
+    if (!validate(body)) throw validationError(validate.errors ?? [], 'body');
+  };
 }
 
 /**
@@ -106,6 +135,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       done(null, value);
     });
   });
+
+  const errorBody = options.errorBody;
+  if (errorBody) app.addHook('onRoute', (route) => documentFrameworkStatuses(route, errorBody));
 
   await app.register(swagger, {
     openapi: {

@@ -10,28 +10,37 @@ import {
   type PlatformError,
 } from '@platform/errors';
 
+interface SchemaIssue {
+  keyword: string;
+  instancePath: string;
+  params: unknown;
+  message?: string | undefined;
+}
+
+/** Schema validation issues (Ajv's) as the one input error every API renders, naming each field at fault. */
+export function validationError(validation: readonly SchemaIssue[], context: string): PlatformError {
+  const issues: FieldIssue[] = validation.map((v) => {
+    const params = v.params as Record<string, unknown>;
+    const missing = typeof params['missingProperty'] === 'string' ? params['missingProperty'] : undefined;
+    const extra = typeof params['additionalProperty'] === 'string' ? params['additionalProperty'] : undefined;
+    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const field = [path, missing ?? extra].filter(Boolean).join('.') || context;
+    const code = missing ? `${field}_required` : extra ? 'unknown_field' : `invalid_${v.keyword}`;
+    const message = missing
+      ? `${field} is required`
+      : extra
+        ? `${field} is not a known field`
+        : `${field} ${v.message ?? 'is invalid'}`;
+    return { field, code, message };
+  });
+  return new InputError('validation_failed', issues.map((i) => i.message).join('; '), { issues });
+}
+
 /** Fastify's own errors (schema validation, body parsing, limits) become domain errors before rendering. */
 export function fromFastifyError(error: unknown): PlatformError {
   if (isPlatformError(error)) return error;
   const e = error as FastifyError;
-  if (e.validation) {
-    const context = e.validationContext ?? 'body';
-    const issues: FieldIssue[] = e.validation.map((v) => {
-      const params = v.params as Record<string, unknown>;
-      const missing = typeof params['missingProperty'] === 'string' ? params['missingProperty'] : undefined;
-      const extra = typeof params['additionalProperty'] === 'string' ? params['additionalProperty'] : undefined;
-      const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const field = [path, missing ?? extra].filter(Boolean).join('.') || context;
-      const code = missing ? `${field}_required` : extra ? 'unknown_field' : `invalid_${v.keyword}`;
-      const message = missing
-        ? `${field} is required`
-        : extra
-          ? `${field} is not a known field`
-          : `${field} ${v.message ?? 'is invalid'}`;
-      return { field, code, message };
-    });
-    return new InputError('validation_failed', issues.map((i) => i.message).join('; '), { issues });
-  }
+  if (e.validation) return validationError(e.validation, e.validationContext ?? 'body');
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError('payload_too_large', 'The request body is too large.');

@@ -16,6 +16,8 @@ export interface ApiRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** Throws the API's validation error unless the body matches the route's schema (run before any command). */
+  checkBody(): void;
   /** The authorizing user of the access token (absent on public endpoints). */
   userId: string | undefined;
 }
@@ -49,6 +51,7 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
     },
     users: (ids) => lookupUsers((id) => deps.users.get(id), ids),
     send(type, key, fields) {
+      request.checkBody();
       const value = {
         actor_user_id: request.userId ?? null,
         target_id: null,
@@ -68,6 +71,7 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
       });
     },
     command(type, key, value) {
+      request.checkBody();
       return deps.commands.send({ topic: SCHEDULING_TOPICS.commands, key, type, value, commandId: randomUUID(), timeoutMs: deps.commandTimeoutMs });
     },
   };

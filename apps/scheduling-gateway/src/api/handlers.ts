@@ -265,14 +265,17 @@ export const HANDLERS: Record<RouteName, Handler> = {
   deleteOrgTeam: teamWrite('delete'),
 
   async createBooking(ctx) {
+    ctx.checkBody();
     const fields = createBookingFields(ctx.body);
     return ctx.command(MessageTypeNames.CreateBooking, `event-type:${fields.event_type_id}`, { ...fields, requested_at: Date.now() });
   },
   async cancelBooking(ctx) {
+    ctx.checkBody();
     const uid = ctx.params['bookingUid'] ?? '';
     return ctx.command(MessageTypeNames.CancelBooking, `booking:${uid}`, { ...cancelBookingFields(uid, ctx.body), requested_at: Date.now() });
   },
   async rescheduleBooking(ctx) {
+    ctx.checkBody();
     const uid = ctx.params['bookingUid'] ?? '';
     return ctx.command(MessageTypeNames.RescheduleBooking, `booking:${uid}`, { ...rescheduleBookingFields(uid, ctx.body), requested_at: Date.now() });
   },

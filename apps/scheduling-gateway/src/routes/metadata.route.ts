@@ -1,4 +1,4 @@
-import type { HttpApp } from '@platform/http';
+import { Type, type HttpApp } from '@platform/http';
 import { ALL_SCOPES } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
 
@@ -23,7 +23,18 @@ export function metadataRoute(app: HttpApp, deps: GatewayDeps) {
   };
   app.get(
     '/.well-known/oauth-authorization-server',
-    { schema: { summary: 'OAuth 2.0 authorization server metadata (RFC 8414)', tags: ['oauth'] } },
+    {
+      schema: {
+        summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+        tags: ['oauth'],
+        response: { 200: Type.Object(Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, describe(v)]))) },
+      },
+    },
     async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(metadata),
   );
+}
+
+function describe(value: string | boolean | string[]) {
+  if (Array.isArray(value)) return Type.Array(Type.String());
+  return typeof value === 'boolean' ? Type.Boolean() : Type.String();
 }

@@ -1,0 +1,182 @@
+import { Type, type Static, type TSchema } from '@platform/http';
+import type { BookingView, EventTypeView, InviteLinkView, MembershipView, ScheduleView, TeamView, presentBookingReferences } from '@platform/scheduling';
+
+/**
+ * The /v2 scheduling API's request and response schemas, as /openapi.json shows them. Bodies are checked for
+ * form here (types, lengths); what needs the data (a free slot, a unique slug, an accepted member) is the
+ * worker's to say. Unknown body fields are ignored, as clients of the real service send more than we use.
+ */
+
+export const ErrorBody = Type.Object(
+  {
+    status: Type.Literal('error'),
+    error: Type.Object({ code: Type.String({ description: 'Upper-case, stable: BAD_REQUEST, NOT_FOUND, TIME_TAKEN, …' }), message: Type.String() }),
+  },
+  { $id: 'SchedulingError' },
+);
+
+export const success = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal('success'), data });
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+const UserId = Type.String({ minLength: 1, maxLength: 100 });
+const Slug = Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' });
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'An IANA time zone such as Europe/Berlin.' });
+const Role = Type.Union([Type.Literal('MEMBER'), Type.Literal('ADMIN'), Type.Literal('OWNER')]);
+const SchedulingType = Type.Union([Type.Literal('COLLECTIVE'), Type.Literal('ROUND_ROBIN')]);
+const Weekday = Type.Union([
+  Type.Literal('Monday'),
+  Type.Literal('Tuesday'),
+  Type.Literal('Wednesday'),
+  Type.Literal('Thursday'),
+  Type.Literal('Friday'),
+  Type.Literal('Saturday'),
+  Type.Literal('Sunday'),
+]);
+const LengthInMinutes = Type.Integer({ minimum: 1, maximum: 1440 });
+const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const body = (properties: Record<string, TSchema>) => Type.Object(properties, { additionalProperties: true, maxProperties: 50 });
+
+// Responses (the presenters in @platform/scheduling).
+
+export const Team = Type.Object({
+  id: Type.Integer(),
+  parentId: nullable(Type.Integer()),
+  name: Type.String(),
+  slug: Type.String(),
+  logoUrl: nullable(Type.String()),
+  bio: nullable(Type.String()),
+  isOrganization: Type.Boolean(),
+  timeZone: Type.String(),
+  weekStart: Type.String(),
+  createdAt: DateTime,
+});
+
+export const Membership = Type.Object({
+  id: Type.Integer(),
+  userId: Type.String(),
+  teamId: Type.Integer(),
+  accepted: Type.Boolean(),
+  role: Role,
+  user: nullable(Type.Object({ email: Type.String(), name: Type.String() })),
+});
+
+export const EventType = Type.Object({
+  id: Type.Integer(),
+  teamId: nullable(Type.Integer()),
+  ownerId: nullable(Type.String()),
+  title: Type.String(),
+  slug: Type.String(),
+  description: nullable(Type.String()),
+  lengthInMinutes: Type.Integer(),
+  schedulingType: SchedulingType,
+  hosts: Type.Array(Type.Object({ userId: Type.String(), name: nullable(Type.String()) })),
+  createdAt: DateTime,
+});
+
+const WeeklyRange = Type.Object({ days: Type.Array(Weekday), startTime: Type.String(), endTime: Type.String() });
+const DateOverride = Type.Object({ date: Type.String(), startTime: Type.String(), endTime: Type.String() });
+
+export const Schedule = Type.Object({
+  id: Type.Integer(),
+  ownerId: Type.String(),
+  name: Type.String(),
+  timeZone: Type.String(),
+  availability: Type.Array(WeeklyRange),
+  isDefault: Type.Boolean(),
+  overrides: Type.Array(DateOverride),
+});
+
+export const Booking = Type.Object({
+  id: Type.Integer(),
+  uid: Type.String(),
+  title: Type.String(),
+  status: Type.Union([Type.Literal('accepted'), Type.Literal('cancelled')]),
+  start: DateTime,
+  end: DateTime,
+  duration: Type.Integer({ description: 'Minutes.' }),
+  eventTypeId: Type.Integer(),
+  teamId: nullable(Type.Integer()),
+  hosts: Type.Array(Type.Object({ id: Type.String(), name: nullable(Type.String()), email: nullable(Type.String()), timeZone: nullable(Type.String()) })),
+  attendees: Type.Array(Type.Object({ name: Type.String(), email: Type.String(), timeZone: Type.String() })),
+  cancellationReason: nullable(Type.String()),
+  reschedulingReason: nullable(Type.String()),
+  rescheduledFromUid: nullable(Type.String()),
+  rescheduledToUid: nullable(Type.String()),
+  createdAt: DateTime,
+});
+
+export const BookingReference = Type.Object({ type: Type.String(), uid: Type.String(), meetingUrl: nullable(Type.String()) });
+export const InviteLink = Type.Object({ token: Type.String(), inviteLink: Type.String({ format: 'uri' }) });
+export const PhoneCall = Type.Object({ callId: Type.String() });
+
+// Request bodies.
+
+const teamFields = {
+  slug: Type.Optional(Slug),
+  logoUrl: Type.Optional(nullable(Type.String({ maxLength: 2048, description: 'An absolute http(s) URL.' }))),
+  bio: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
+  timeZone: Type.Optional(TimeZone),
+  weekStart: Type.Optional(Type.Union([Type.Literal('Monday'), Type.Literal('Sunday'), Type.Literal('Saturday')])),
+};
+export const CreateTeamBody = body({ name: text(200), ...teamFields });
+export const UpdateTeamBody = body({ name: Type.Optional(text(200)), ...teamFields });
+
+export const CreateMembershipBody = body({ userId: UserId, role: Type.Optional(Role), accepted: Type.Optional(Type.Boolean()) });
+export const UpdateMembershipBody = body({ role: Type.Optional(Role), accepted: Type.Optional(Type.Boolean()) });
+
+const Hosts = Type.Array(Type.Object({ userId: UserId }), { maxItems: 100, description: 'Team event types only: accepted members; empty means every member.' });
+const eventTypeFields = {
+  slug: Type.Optional(Slug),
+  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  schedulingType: Type.Optional(SchedulingType),
+  hosts: Type.Optional(Hosts),
+};
+export const CreateEventTypeBody = body({ title: text(200), lengthInMinutes: LengthInMinutes, ...eventTypeFields });
+export const UpdateEventTypeBody = body({ title: Type.Optional(text(200)), lengthInMinutes: Type.Optional(LengthInMinutes), ...eventTypeFields });
+
+const E164 = Type.String({ maxLength: 20, description: 'E.164, such as +4930123456.' });
+export const PhoneCallBody = body({
+  yourPhoneNumber: E164,
+  numberToCall: E164,
+  templateType: Type.Optional(Type.String({ maxLength: 40 })),
+  ...Object.fromEntries(['schedulerName', 'guestName', 'guestEmail', 'guestCompany', 'beginMessage', 'generalPrompt'].map((f) => [f, Type.Optional(Type.String({ maxLength: 5000 }))])),
+});
+
+// Availability is checked field by field by the domain (every bad range named in one answer), so its items
+// are described here but their times and dates are left to it.
+const availabilityFields = {
+  timeZone: Type.Optional(TimeZone),
+  availability: Type.Optional(Type.Array(Type.Object({ days: Type.Array(Type.String()), startTime: Type.String(), endTime: Type.String() }), { maxItems: 100 })),
+  overrides: Type.Optional(Type.Array(Type.Object({ date: Type.String(), startTime: Type.String(), endTime: Type.String() }), { maxItems: 1000 })),
+  isDefault: Type.Optional(Type.Boolean()),
+};
+export const CreateScheduleBody = body({ name: text(200), ...availabilityFields });
+export const UpdateScheduleBody = body({ name: Type.Optional(text(200)), ...availabilityFields });
+
+export const CreateBookingBody = body({
+  eventTypeId: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,15}$' })]),
+  start: Type.String({ maxLength: 40, description: 'ISO 8601 with an offset, such as 2030-01-07T09:00:00Z.' }),
+  lengthInMinutes: Type.Optional(LengthInMinutes),
+  attendee: Type.Object({ name: text(200), email: Type.String({ maxLength: 320 }), timeZone: TimeZone }, { additionalProperties: true }),
+});
+export const CancelBookingBody = body({ cancellationReason: Type.Optional(Type.String({ maxLength: 2000 })) });
+export const RescheduleBookingBody = body({ start: Type.String({ maxLength: 40 }), reschedulingReason: Type.Optional(Type.String({ maxLength: 2000 })) });
+
+export const AcceptInviteBody = body({ token: text(200) });
+
+export const BookingsQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal('accepted'), Type.Literal('cancelled')])) });
+
+// The schemas are what clients are told and what responses are serialised with: they must be the presenters'
+// shapes exactly (a field missing here would be dropped from answers; a wrong type would be coerced).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Views = [
+  Same<Static<typeof Team>, TeamView>,
+  Same<Static<typeof Membership>, MembershipView>,
+  Same<Static<typeof EventType>, EventTypeView>,
+  Same<Static<typeof Schedule>, ScheduleView>,
+  Same<Static<typeof Booking>, BookingView>,
+  Same<Static<typeof InviteLink>, InviteLinkView>,
+  Same<Static<typeof BookingReference>, ReturnType<typeof presentBookingReferences>[number]>,
+];
+export const SCHEMAS_MATCH_VIEWS: Views = [true, true, true, true, true, true, true];
