@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulingUserDoc } from '@platform/identity';
 import type { Scope } from '@platform/oauth';
 import { MessageTypeNames } from '@platform/contracts';
 import { runConsumer, type ConsumerHandle, type IncomingMessage } from '@platform/kafka';
-import { SCHEDULING_TOPICS, addOrganizationMember, createOrganization } from '@platform/scheduling';
+import { SCHEDULING_TOPICS } from '@platform/scheduling';
 import { waitFor } from '@platform/testing';
 import { isScope, type Scope as AnyScope } from '@platform/oauth';
 import { ROUTES, type RouteSpec } from '../../apps/scheduling-gateway/src/api/route-table.js';
@@ -53,8 +54,16 @@ function nextMondayAt(hh: number, mm = 0): Date {
 beforeAll(async () => {
   stack = await startOAuthStack();
   [owner, member, outsider] = await Promise.all([stack.newUser(), stack.newUser(), stack.newUser()]);
-  orgId = (await createOrganization(stack.scheduling, { name: 'Acme', ownerUserId: owner._id })).id;
-  await addOrganizationMember(stack.scheduling, { orgId, userId: member._id, role: 'MEMBER' });
+  // Organizations are made by the operator's commands (cli orgs create / add-member), as here.
+  const operator = { topic: SCHEDULING_TOPICS.commands, key: 'operator' };
+  const org = await stack.commands.send({
+    ...operator,
+    type: N.CreateOrganization,
+    value: { name: 'Acme', owner_user_id: owner._id, slug: null, time_zone: null, requested_at: Date.now() },
+    commandId: randomUUID(),
+  });
+  orgId = org.id;
+  await stack.commands.send({ ...operator, type: N.AddOrganizationMember, value: { org_id: orgId, user_id: member._id, role: 'MEMBER', requested_at: Date.now() }, commandId: randomUUID() });
   // Delivery is at least once: an observer dedupes by event id, as any consumer does.
   const record = async (m: IncomingMessage) => void (events.some((e) => e.meta.id === m.meta.id) || events.push(m));
   const types = [N.TeamChanged, N.MembershipChanged, N.EventTypeChanged, N.ScheduleChanged, N.BookingCreated, N.BookingCancelled, N.BookingRescheduled, N.PhoneCallRequested];
@@ -196,7 +205,7 @@ describe('teams, memberships, event types, schedules and bookings', () => {
     expect((await api('PATCH', `/v2/schedules/${schedule.body.data.id}`, tokenFor(member, ['SCHEDULE_WRITE']), { name: 'Mine now' })).status).toBe(404);
   }, 60_000);
 
-  it('answers a redelivered booking command with the same booking, made once', async () => {
+  it('answers a redelivered booking command with the same booking, made once (the deprecated BookingCommand too)', async () => {
     const token = tokenFor(owner, ALL);
     const team = await api('POST', '/v2/teams', token, { name: 'Redelivery team' });
     const eventType = await api('POST', `/v2/teams/${team.body.data.id}/event-types`, token, { title: 'Once', lengthInMinutes: 30 });
@@ -220,8 +229,26 @@ describe('teams, memberships, event types, schedules and bookings', () => {
     const first = await send();
     const second = await send();
     expect(second).toEqual(first);
-    const stored = await stack.scheduling.models.Booking.countDocuments({ command_id: commandId });
-    expect(stored).toBe(1);
+    const stored = (await stack.scheduling.bookingsOfTeams([team.body.data.id])).filter((b) => b.command_id === commandId);
+    expect(stored).toHaveLength(1);
+    // The record of the current release, redelivered the same way.
+    const createId = `cmd_redelivery_create_${Date.now()}`;
+    const create = () =>
+      stack.commands.send({
+        topic: SCHEDULING_TOPICS.commands,
+        key: 'redelivery',
+        type: N.CreateBooking,
+        value: {
+          event_type_id: eventType.body.data.id,
+          start: nextMondayAt(21).toISOString(),
+          length_in_minutes: null,
+          attendee: { name: 'R', email: 'r@example.com', time_zone: 'UTC' },
+          requested_at: Date.now(),
+        },
+        commandId: createId,
+      });
+    expect(await create()).toEqual(await create());
+    expect((await stack.scheduling.bookingsOfTeams([team.body.data.id])).filter((b) => b.command_id === createId)).toHaveLength(1);
   }, 60_000);
 
   it('emits PhoneCallRequested for a create-phone-call request and validates the numbers', async () => {

@@ -18,7 +18,7 @@ import {
   type UserReach,
 } from '@platform/oauth';
 import { createFailureLimiter as createLoginLimiter, createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
-import { SCHEDULING_TOPICS, createSchedulingStore, describeInvite, type SchedulingStore } from '@platform/scheduling';
+import { SCHEDULING_TOPICS, createSchedulingStore, createSchedulingWriter, describeInvite, type SchedulingStore } from '@platform/scheduling';
 import { createSealer, generateId } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
@@ -128,6 +128,7 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   const schedulingWorker = createSchedulingWorker({
     kafka,
     store: scheduling,
+    writer: createSchedulingWriter(mongo),
     users,
     results: createMongoCommandResultStore(mongo, { sealer, collection: 'sched_command_results' }),
     replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-scheduling-worker`, publisher: redis }),

@@ -3,6 +3,7 @@ import { ConfigError } from '@platform/config';
 import { createUserDirectory } from '@platform/identity';
 import { connectMongo } from '@platform/mongo';
 import { createRedis } from '@platform/redis';
+import { cliCommandBus } from './command-bus.js';
 import { createSchedulingStore } from '@platform/scheduling';
 import { parseArgs } from './args.js';
 import { environmentsCommand } from './commands/environments.js';
@@ -39,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const redis = createRedis(cfg.redisUrl, { name: 'cli' });
   const accounts = createAccounts({ connection: mongo, redis, pepper: cfg.apiKeyPepper });
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  const commands = cliCommandBus(cfg, redis);
   try {
     await accounts.ensureIndexes();
     if (group === 'keys') await keysCommand(accounts, rest, flags, out);
@@ -48,14 +50,12 @@ async function main(argv: string[]): Promise<number> {
       await users.ensureIndexes();
       await usersCommand(users, rest, flags, out);
     } else if (group === 'orgs') {
-      const users = createUserDirectory(mongo);
-      const store = createSchedulingStore(mongo);
-      await store.ensureIndexes();
-      await orgsCommand(store, users, rest, flags, out);
+      await orgsCommand(createSchedulingStore(mongo), () => commands.open(), createUserDirectory(mongo), rest, flags, out);
     }
     else throw new UsageError(`unknown command ${group}`);
     return 0;
   } finally {
+    await commands.close();
     await mongo.close();
     redis.disconnect();
   }

@@ -1,13 +1,14 @@
 import type { UserDirectory } from '@platform/identity';
 import { createCommandWorker, runHandler, systemClock, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
-import { SCHEDULING_TOPICS, type SchedulingStore } from '@platform/scheduling';
+import { SCHEDULING_TOPICS, type SchedulingStore, type SchedulingWriter } from '@platform/scheduling';
 import type { Logger } from '@platform/telemetry';
 import { commandHandlers, type HandlerDeps, type SchedulingCommand } from './handlers/index.js';
 
 export interface WorkerDeps {
   kafka: KafkaClient;
   store: SchedulingStore;
+  writer: SchedulingWriter;
   users: UserDirectory;
   results: CommandResultStore;
   replies: ReplyTransport;
@@ -29,6 +30,7 @@ export const SCHEDULING_WORKER_TOPICS = [
 export function createWorker(deps: WorkerDeps): Worker {
   const handlerDeps = (touched: NonNullable<HandlerDeps['touched']>): HandlerDeps => ({
     store: deps.store,
+    writer: deps.writer,
     users: deps.users,
     webUrl: deps.webUrl,
     inviteTtlSeconds: deps.inviteTtlSeconds,

@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { MessageTypeNames, type ImageCompressed } from '@platform/contracts';
 import { RateLimitedError } from '@platform/errors';
-import { isDuplicateKeyError, outboxSchemaFields, Schema, defineModel, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
-import { injectTraceContext } from '@platform/telemetry';
-import { IMAGES_TOPICS } from './topics.js';
+import { isDuplicateKeyError, outboxEvent, outboxSchemaFields, Schema, defineModel, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
 
 /**
  * One document per account and calendar month (UTC): `_id` is `<account>:<YYYY-MM>`, so every read and
@@ -67,15 +64,7 @@ function compressedEvent(request: ChargeRequest, month: string): StoredOutboxEnt
     month,
     occurred_at: Date.now(),
   };
-  return {
-    id: randomUUID(),
-    topic: IMAGES_TOPICS.events,
-    key: request.accountId,
-    type: MessageTypeNames.ImageCompressed,
-    value,
-    headers: injectTraceContext({}),
-    created_at: new Date(),
-  };
+  return outboxEvent(MessageTypeNames.ImageCompressed, request.accountId, value);
 }
 
 export function createCompressionCounts(connection: Connection): CompressionCounts {

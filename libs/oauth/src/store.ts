@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { MessageType, MessageTypes } from '@platform/contracts';
 import { Schema, defineModel, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
-import { injectTraceContext } from '@platform/telemetry';
 import type { ClientStatus } from './client-review.js';
-import { OAUTH_TOPICS } from './topics.js';
 
 interface Outboxed {
   outbox: StoredOutboxEntry[];
@@ -167,10 +163,6 @@ export function oauthModels(connection: Connection) {
 }
 
 export type OAuthModels = ReturnType<typeof oauthModels>;
-
-export function oauthEvent<T extends MessageType>(type: T, key: string, value: MessageTypes[T]): StoredOutboxEntry {
-  return { id: randomUUID(), topic: OAUTH_TOPICS.events, key, type, value, headers: injectTraceContext({}), created_at: new Date() };
-}
 
 /** The OAuth read and write model (owned by oauth-worker; the web app and gateway read it). */
 export function createOAuthStore(connection: Connection) {

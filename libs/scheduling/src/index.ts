@@ -1,7 +1,7 @@
 export * from './availability/index.js';
 export { SCHEDULING_TOPICS } from './topics.js';
-export { createSchedulingStore, schedulingEvent, ROLES } from './store.js';
-export type { SchedulingStore, TeamDoc, MembershipDoc, InviteDoc, EventTypeDoc, ScheduleDoc, BookingDoc, HostCalendarDoc, Attendee, Role, SchedulingType } from './store.js';
+export { createSchedulingStore, createSchedulingWriter, ROLES } from './store.js';
+export type { SchedulingStore, SchedulingWriter, TeamDoc, MembershipDoc, InviteDoc, EventTypeDoc, ScheduleDoc, BookingDoc, HostCalendarDoc, Attendee, Role, SchedulingType } from './store.js';
 export {
   reachOf,
   canSeeTeam,

@@ -4,7 +4,8 @@ import { ConflictError, InputError } from '@platform/errors';
 import { isTimeZone, slugify } from './input.js';
 import { presentTeam } from './presenters.js';
 import { insertMembership } from './memberships.js';
-import { schedulingEvent, type MembershipDoc, type Role, type SchedulingStore, type TeamDoc } from './store.js';
+import { outboxEvent } from '@platform/mongo';
+import type { MembershipDoc, Role, SchedulingStore, SchedulingWriter, TeamDoc } from './store.js';
 
 /**
  * Organizations are created by the operator (`cli orgs create`), as the real service creates them outside
@@ -13,21 +14,29 @@ import { schedulingEvent, type MembershipDoc, type Role, type SchedulingStore, t
  */
 export async function createOrganization(
   store: SchedulingStore,
-  input: { name: string; slug?: string; ownerUserId: string; timeZone?: string },
+  writer: SchedulingWriter,
+  input: { name: string; slug?: string; ownerUserId: string; timeZone?: string; commandId?: string },
 ): Promise<TeamDoc> {
+  const commandId = input.commandId ?? `cli:${randomUUID()}`;
+  // A redone command finds what it made (the organization, then its owner's membership) instead of making more.
+  const done = await store.teamByCommand(commandId);
+  if (done) {
+    if (!(await store.membershipByCommand(`${commandId}:owner`))) await addOrganizationMember(store, writer, { orgId: done.id, userId: input.ownerUserId, role: 'OWNER', commandId: `${commandId}:owner` });
+    return done;
+  }
   const name = input.name.trim();
   if (name.length === 0 || name.length > 200) throw new InputError('bad_request', 'The organization name must be 1 to 200 characters.');
   const slug = input.slug ?? slugify(name);
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new InputError('bad_request', 'The slug may contain only lowercase letters, digits and single hyphens.');
   const timeZone = input.timeZone ?? 'Europe/London';
   if (!isTimeZone(timeZone)) throw new InputError('bad_request', `Unknown time zone ${timeZone}.`);
-  if (await store.models.Team.exists({ is_organization: true, slug, deleted_at: null })) throw new ConflictError('slug_taken', `An organization with the slug ${slug} exists.`);
+  if (await store.slugTaken(slug, { organization: true })) throw new ConflictError('slug_taken', `An organization with the slug ${slug} exists.`);
   const at = new Date();
-  const id = await store.nextId('team');
-  const org: TeamDoc = {
+  const id = await writer.nextId('team');
+  const org: Omit<TeamDoc, 'outbox' | 'has_outbox'> = {
     _id: String(id),
     id,
-    command_id: `cli:${randomUUID()}`,
+    command_id: commandId,
     parent_id: null,
     is_organization: true,
     name,
@@ -39,11 +48,9 @@ export async function createOrganization(
     created_at: at,
     updated_at: at,
     deleted_at: null,
-    has_outbox: true,
-    outbox: [],
   };
-  org.outbox.push(
-    schedulingEvent(MessageTypeNames.TeamChanged, org._id, {
+  const created = await writer.teams.insert(org, [
+    outboxEvent(MessageTypeNames.TeamChanged, org._id, {
       id,
       change: 'created',
       team_id: null,
@@ -52,18 +59,24 @@ export async function createOrganization(
       snapshot: JSON.stringify(presentTeam(org)),
       occurred_at: Date.now(),
     }),
-  );
-  await store.models.Team.create(org);
-  await addOrganizationMember(store, { orgId: id, userId: input.ownerUserId, role: 'OWNER' });
-  return org;
+  ]);
+  await addOrganizationMember(store, writer, { orgId: id, userId: input.ownerUserId, role: 'OWNER', commandId: `${commandId}:owner` });
+  return created;
 }
 
 /** Adds a user to an organization (`cli orgs add-member`); organization memberships have no public endpoint. */
-export async function addOrganizationMember(store: SchedulingStore, input: { orgId: number; userId: string; role: Role }): Promise<MembershipDoc> {
+export async function addOrganizationMember(
+  store: SchedulingStore,
+  writer: SchedulingWriter,
+  input: { orgId: number; userId: string; role: Role; commandId?: string },
+): Promise<MembershipDoc> {
+  const commandId = input.commandId ?? `cli:${randomUUID()}`;
+  const done = await store.membershipByCommand(commandId);
+  if (done) return done;
   const org = await store.team(input.orgId);
   if (!org || !org.is_organization) throw new InputError('bad_request', `No organization ${input.orgId}.`);
   if (await store.membershipOf(org.id, input.userId)) throw new ConflictError('membership_exists', 'The user is already a member of the organization.');
-  return insertMembership(store, { commandId: `cli:${randomUUID()}`, teamId: org.id, userId: input.userId, role: input.role, accepted: true, actor: null });
+  return insertMembership(writer, { commandId, teamId: org.id, userId: input.userId, role: input.role, accepted: true, actor: null });
 }
 
 /** The team an invite token leads to, while the invite is valid (the web app's invite page). */

@@ -1,5 +1,8 @@
 import type { BookingDoc, EventTypeDoc, MembershipDoc, ScheduleDoc, TeamDoc } from './store.js';
 
+/** A document as the API shows it: its outbox is never part of it. */
+type Fields<D> = Omit<D, 'outbox' | 'has_outbox'>;
+
 /** What the API shows of a user of the scheduling service (from the identity directory). */
 export interface UserSummary {
   id: string;
@@ -24,7 +27,7 @@ export async function lookupUsers(
 }
 
 /** The response shapes follow the real scheduling service's API v2 (camelCase, numeric ids). */
-export function presentTeam(team: TeamDoc) {
+export function presentTeam(team: Fields<TeamDoc>) {
   return {
     id: team.id,
     parentId: team.parent_id,
@@ -39,7 +42,7 @@ export function presentTeam(team: TeamDoc) {
   };
 }
 
-export function presentMembership(m: MembershipDoc, users: UserLookup) {
+export function presentMembership(m: Fields<MembershipDoc>, users: UserLookup) {
   const user = users(m.user_id);
   return {
     id: m.id,
@@ -51,7 +54,7 @@ export function presentMembership(m: MembershipDoc, users: UserLookup) {
   };
 }
 
-export function presentEventType(e: EventTypeDoc, hosts: string[], users: UserLookup) {
+export function presentEventType(e: Fields<EventTypeDoc>, hosts: string[], users: UserLookup) {
   return {
     id: e.id,
     teamId: e.team_id,
@@ -66,7 +69,7 @@ export function presentEventType(e: EventTypeDoc, hosts: string[], users: UserLo
   };
 }
 
-export function presentSchedule(s: ScheduleDoc) {
+export function presentSchedule(s: Fields<ScheduleDoc>) {
   return {
     id: s.id,
     ownerId: s.user_id,
@@ -78,7 +81,7 @@ export function presentSchedule(s: ScheduleDoc) {
   };
 }
 
-export function presentBooking(b: BookingDoc, users: UserLookup) {
+export function presentBooking(b: Fields<BookingDoc>, users: UserLookup) {
   return {
     id: b.id,
     uid: b.uid,
@@ -103,6 +106,6 @@ export function presentBooking(b: BookingDoc, users: UserLookup) {
 }
 
 /** Calendar references of a booking (video links, external calendar events): none are integrated yet. */
-export function presentBookingReferences(_b: BookingDoc) {
+export function presentBookingReferences(_b: Fields<BookingDoc>) {
   return [] as Array<{ type: string; uid: string; meetingUrl: string | null }>;
 }

@@ -22,5 +22,7 @@ declare module '@platform/contracts' {
     'platform.scheduling.commands.MembershipCommand': MembershipView | (MembershipView & { teamName: string });
     'platform.scheduling.commands.EventTypeCommand': EventTypeView | { callId: string };
     'platform.scheduling.commands.ScheduleCommand': ScheduleView;
+    'platform.scheduling.commands.CreateOrganization': TeamView;
+    'platform.scheduling.commands.AddOrganizationMember': MembershipView;
   }
 }

@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { MessageType, MessageTypes } from '@platform/contracts';
-import { Schema, defineModel, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
-import { injectTraceContext } from '@platform/telemetry';
+import { Schema, aggregateWriter, defineModel, isDuplicateKeyError, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
 import type { DateOverride, WeeklyRange } from './availability/index.js';
-import { SCHEDULING_TOPICS } from './topics.js';
 
 /**
  * The scheduling model, owned by apps/scheduling-worker. Ids are the numbers the real API uses; each
@@ -122,11 +118,8 @@ const aggregateFields = {
   ...outboxSchemaFields,
 };
 
-export function schedulingEvent<T extends MessageType>(type: T, key: string, value: MessageTypes[T]): StoredOutboxEntry {
-  return { id: randomUUID(), topic: SCHEDULING_TOPICS.events, key, type, value, headers: injectTraceContext({}), created_at: new Date() };
-}
-
-export function createSchedulingStore(connection: Connection) {
+/** The scheduling collections (private to this lib: readers use the store, the worker the writer). */
+function schedulingModels(connection: Connection) {
   const Counter = defineModel(connection, 'SchedulingCounter', new Schema<{ _id: string; seq: number }>({ _id: String, seq: Number }, { ...options, collection: 'sched_counters' }));
   const Team = defineModel(
     connection,
@@ -227,6 +220,12 @@ export function createSchedulingStore(connection: Connection) {
     ),
   );
 
+  return { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar };
+}
+
+/** The scheduling read model: what gateways, the web app, the CLI and the worker read. */
+export function createSchedulingStore(connection: Connection) {
+  const { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar } = schedulingModels(connection);
   const live = { deleted_at: null };
   const lean = <T>(query: { lean: <R>() => Promise<R> }) => query.lean<T>();
   /** A bare primary-key lookup (FerretDB pushes only those down), deleted documents filtered here. */
@@ -237,20 +236,18 @@ export function createSchedulingStore(connection: Connection) {
   }
 
   return {
-    models: { Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar },
-
-    /** The next number of a sequence (teams and organizations share one, as in the real service). */
-    async nextId(sequence: 'team' | 'membership' | 'event_type' | 'schedule' | 'booking'): Promise<number> {
-      const doc = await Counter.findOneAndUpdate({ _id: sequence }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean<{ seq: number }>();
-      return doc!.seq;
-    },
-
     team: (id: number) => byId<TeamDoc>(Team, id),
     teamByCommand: (commandId: string) => lean<TeamDoc | null>(Team.findOne({ command_id: commandId })),
     teamsByIds: (ids: number[]) => lean<TeamDoc[]>(Team.find({ id: { $in: ids }, ...live }).sort({ id: 1 })),
     organizationIds: async (ids: number[]) =>
       (await Team.find({ id: { $in: ids }, is_organization: true, deleted_at: null }, { id: 1 }).lean<Array<{ id: number }>>()).map((t) => t.id),
     teamsOfOrganization: (orgId: number) => lean<TeamDoc[]>(Team.find({ parent_id: orgId, ...live }).sort({ id: 1 })),
+    organizations: () => lean<TeamDoc[]>(Team.find({ is_organization: true, ...live }).sort({ id: 1 })),
+    /** Whether a live standalone team (or, with `organization`, an organization) has the slug. */
+    async slugTaken(slug: string, options: { organization: boolean; except?: number }): Promise<boolean> {
+      const filter = { parent_id: null, slug, is_organization: options.organization, ...live, ...(options.except ? { id: { $ne: options.except } } : {}) };
+      return (await Team.exists(filter)) !== null;
+    },
 
     membership: (id: number) => byId<MembershipDoc>(Membership, id),
     membershipByCommand: (commandId: string) => lean<MembershipDoc | null>(Membership.findOne({ command_id: commandId })),
@@ -287,3 +284,46 @@ export function createSchedulingStore(connection: Connection) {
 }
 
 export type SchedulingStore = ReturnType<typeof createSchedulingStore>;
+
+/**
+ * The scheduling writes, each with the events that report it: owned by the scheduling worker (a lint rule
+ * keeps other apps to the store and to commands).
+ */
+export function createSchedulingWriter(connection: Connection) {
+  const { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar } = schedulingModels(connection);
+  return {
+    /** The next number of a sequence (teams and organizations share one, as in the real service). */
+    async nextId(sequence: 'team' | 'membership' | 'event_type' | 'schedule' | 'booking'): Promise<number> {
+      const doc = await Counter.findOneAndUpdate({ _id: sequence }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean<{ seq: number }>();
+      return doc!.seq;
+    },
+    teams: aggregateWriter<TeamDoc>(Team),
+    memberships: aggregateWriter<MembershipDoc>(Membership),
+    eventTypes: aggregateWriter<EventTypeDoc>(EventType),
+    schedules: aggregateWriter<ScheduleDoc>(Schedule),
+    bookings: aggregateWriter<BookingDoc>(Booking),
+    /** Only the token's hash is stored: the link is the secret. */
+    async insertInvite(invite: InviteDoc): Promise<void> {
+      await Invite.create(invite);
+    },
+    hostCalendars: {
+      /** Creates an empty calendar; false when it exists already. */
+      async create(hostId: string): Promise<boolean> {
+        try {
+          await HostCalendar.create({ _id: hostId, version: 0, busy: [] });
+          return true;
+        } catch (error) {
+          if (isDuplicateKeyError(error)) return false;
+          throw error;
+        }
+      },
+      /** A compare-and-set on the calendar's version: false when another change came first. */
+      async replaceBusy(hostId: string, version: number, busy: HostCalendarDoc['busy']): Promise<boolean> {
+        const result = await HostCalendar.updateOne({ _id: hostId, version }, { $set: { version: version + 1, busy } });
+        return result.modifiedCount === 1;
+      },
+    },
+  };
+}
+
+export type SchedulingWriter = ReturnType<typeof createSchedulingWriter>;

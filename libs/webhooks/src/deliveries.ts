@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome, RequestDelivery, TargetDisabled } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
-import { isDuplicateKeyError, paginate, type Connection, type OutboxCollection, type PageRequest, type StoredOutboxEntry } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent, paginate, type Connection, type OutboxCollection, type PageRequest, type StoredOutboxEntry } from '@platform/mongo';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
-import { injectTraceContext } from '@platform/telemetry';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
-import { WEBHOOK_TOPICS } from './topics.js';
 
 const EPOCH = new Date(0);
 /** How long finished deliveries and their attempts stay readable (delivery log, redelivery). */
@@ -17,7 +14,7 @@ function event<T extends typeof MessageTypeNames.DeliveryOutcome | typeof Messag
   key: string,
   value: T extends typeof MessageTypeNames.DeliveryOutcome ? DeliveryOutcome : TargetDisabled,
 ): StoredOutboxEntry {
-  return { id: randomUUID(), topic: WEBHOOK_TOPICS.events, key, type, value, headers: injectTraceContext({}), created_at: new Date() };
+  return outboxEvent(type, key, value as never);
 }
 
 export interface AttemptRecord {

@@ -1,14 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { MessageTypeNames } from '@platform/contracts';
 import type { UserDirectory } from '@platform/identity';
-import { ROLES, addOrganizationMember, createOrganization, type Role, type SchedulingStore } from '@platform/scheduling';
+import type { CommandBus } from '@platform/kafka';
+import { ROLES, SCHEDULING_TOPICS, type Role, type SchedulingStore } from '@platform/scheduling';
 import { UsageError } from '../usage-error.js';
 
+const TIMEOUT_MS = 15_000;
+
 /**
+ * Organizations are the scheduling worker's to write: the CLI sends it commands, as a gateway would, and reads
+ * through the scheduling store.
+ *
  * orgs create --name <n> --owner <e-mail> [--slug <s>] [--time-zone <IANA>]   (prints the organization id)
  * orgs add-member --org <id> --email <e-mail> [--role MEMBER|ADMIN|OWNER]
  * orgs list
  */
 export async function orgsCommand(
   store: SchedulingStore,
+  commands: () => Promise<CommandBus>,
   users: UserDirectory,
   args: string[],
   flags: Record<string, string | true>,
@@ -22,11 +31,19 @@ export async function orgsCommand(
       if (typeof name !== 'string' || typeof ownerEmail !== 'string') throw new UsageError('orgs create --name <name> --owner <e-mail> [--slug <slug>] [--time-zone <zone>]');
       const owner = await users.findByEmail(ownerEmail);
       if (!owner) throw new UsageError(`no user with the e-mail ${ownerEmail}; create it with: cli users create`);
-      const org = await createOrganization(store, {
-        name,
-        ownerUserId: owner._id,
-        ...(typeof flags['slug'] === 'string' ? { slug: flags['slug'] } : {}),
-        ...(typeof flags['time-zone'] === 'string' ? { timeZone: flags['time-zone'] } : {}),
+      const org = await (await commands()).send({
+        topic: SCHEDULING_TOPICS.commands,
+        key: `user:${owner._id}`,
+        type: MessageTypeNames.CreateOrganization,
+        value: {
+          name,
+          owner_user_id: owner._id,
+          slug: typeof flags['slug'] === 'string' ? flags['slug'] : null,
+          time_zone: typeof flags['time-zone'] === 'string' ? flags['time-zone'] : null,
+          requested_at: Date.now(),
+        },
+        commandId: randomUUID(),
+        timeoutMs: TIMEOUT_MS,
       });
       out(String(org.id));
       return;
@@ -40,11 +57,19 @@ export async function orgsCommand(
       }
       const user = await users.findByEmail(email);
       if (!user) throw new UsageError(`no user with the e-mail ${email}`);
-      out(String((await addOrganizationMember(store, { orgId, userId: user._id, role: role as Role })).id));
+      const membership = await (await commands()).send({
+        topic: SCHEDULING_TOPICS.commands,
+        key: `team:${orgId}`,
+        type: MessageTypeNames.AddOrganizationMember,
+        value: { org_id: orgId, user_id: user._id, role: role as Role, requested_at: Date.now() },
+        commandId: randomUUID(),
+        timeoutMs: TIMEOUT_MS,
+      });
+      out(String(membership.id));
       return;
     }
     case 'list':
-      for (const org of await store.models.Team.find({ is_organization: true, deleted_at: null }).sort({ id: 1 }).lean()) out([org.id, org.slug, org.name].join('\t'));
+      for (const org of await store.organizations()) out([org.id, org.slug, org.name].join('\t'));
       return;
     default:
       throw new UsageError('orgs create|add-member|list');

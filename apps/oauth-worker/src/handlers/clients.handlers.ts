@@ -1,10 +1,9 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import {
   isLegacyScopeSet,
-  oauthEvent,
   statusAfterChange,
   validateClientInput,
   type OAuthClientDoc,
@@ -65,7 +64,7 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
     updated_at: now,
     has_outbox: true,
     outbox: [
-      oauthEvent(MessageTypeNames.ClientCreated, v.client_id, {
+      outboxEvent(MessageTypeNames.ClientCreated, v.client_id, {
         client_id: v.client_id,
         owner_user_id: v.owner_user_id,
         name: input.name,
@@ -74,7 +73,7 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
         redirect_uris: input.redirectUris,
         occurred_at: now.getTime(),
       }),
-      oauthEvent(MessageTypeNames.ClientSubmittedForReview, v.client_id, {
+      outboxEvent(MessageTypeNames.ClientSubmittedForReview, v.client_id, {
         client_id: v.client_id,
         owner_user_id: v.owner_user_id,
         name: input.name,
@@ -108,7 +107,7 @@ export async function updateClient(deps: HandlerDeps, message: Msg<'UpdateClient
     const status = statusAfterChange(current.status, before, after);
     const now = Date.now();
     const events = [
-      oauthEvent(MessageTypeNames.ClientChanged, current._id, {
+      outboxEvent(MessageTypeNames.ClientChanged, current._id, {
         client_id: current._id,
         owner_user_id: current.owner_user_id,
         changed_fields: changed,
@@ -120,7 +119,7 @@ export async function updateClient(deps: HandlerDeps, message: Msg<'UpdateClient
     ];
     if (status === 'pending' && current.status !== 'pending') {
       events.push(
-        oauthEvent(MessageTypeNames.ClientSubmittedForReview, current._id, {
+        outboxEvent(MessageTypeNames.ClientSubmittedForReview, current._id, {
           client_id: current._id,
           owner_user_id: current.owner_user_id,
           name: after.name,
@@ -166,8 +165,8 @@ export async function reviewClient(deps: HandlerDeps, message: Msg<'ReviewClient
       set: { status: v.decision, reviewed_by: v.reviewer_user_id, reviewed_at: new Date(now), review_reason: v.reason },
       events: [
         v.decision === 'accepted'
-          ? oauthEvent(MessageTypeNames.ClientAccepted, current._id, common)
-          : oauthEvent(MessageTypeNames.ClientRejected, current._id, { ...common, reason: v.reason }),
+          ? outboxEvent(MessageTypeNames.ClientAccepted, current._id, common)
+          : outboxEvent(MessageTypeNames.ClientRejected, current._id, { ...common, reason: v.reason }),
       ],
     };
   });
@@ -190,7 +189,7 @@ export async function generateClientSecret(deps: HandlerDeps, message: Msg<'Gene
     return {
       set: { secrets: [...current.secrets, { id: v.secret_id, hash: v.secret_hash, hint: v.hint, created_at: now }] },
       events: [
-        oauthEvent(MessageTypeNames.ClientSecretGenerated, current._id, {
+        outboxEvent(MessageTypeNames.ClientSecretGenerated, current._id, {
           client_id: current._id,
           owner_user_id: current.owner_user_id,
           secret_id: v.secret_id,
@@ -211,7 +210,7 @@ export async function revokeClientSecret(deps: HandlerDeps, message: Msg<'Revoke
     return {
       set: { secrets: current.secrets.filter((s) => s.id !== v.secret_id) },
       events: [
-        oauthEvent(MessageTypeNames.ClientSecretRevoked, current._id, {
+        outboxEvent(MessageTypeNames.ClientSecretRevoked, current._id, {
           client_id: current._id,
           owner_user_id: current.owner_user_id,
           secret_id: v.secret_id,

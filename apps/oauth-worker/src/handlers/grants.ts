@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { oauthEvent } from '@platform/oauth';
+import { outboxEvent } from '@platform/mongo';
 import type { HandlerDeps } from './deps.js';
 
 /**
@@ -17,7 +17,7 @@ export async function revokeGrant(deps: HandlerDeps, grantId: string, reason: st
       {
         $set: { revoked_at: now, revoke_reason: reason, has_outbox: true },
         $push: {
-          outbox: oauthEvent(MessageTypeNames.GrantRevoked, grant.client_id, {
+          outbox: outboxEvent(MessageTypeNames.GrantRevoked, grant.client_id, {
             client_id: grant.client_id,
             user_id: grant.user_id,
             grant_id: grantId,

@@ -1,14 +1,13 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import {
   authenticateClient,
   derivedId,
   isLegacyScopeSet,
   isScope,
   MAX_CODE_TTL_SECONDS,
-  oauthEvent,
   type AuthorizationCodeDoc,
   type GrantDoc,
   type RefreshTokenDoc,
@@ -143,7 +142,7 @@ async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, ref
     revoke_reason: null,
     has_outbox: true,
     outbox: [
-      oauthEvent(MessageTypeNames.TokenIssued, code.client_id, {
+      outboxEvent(MessageTypeNames.TokenIssued, code.client_id, {
         client_id: code.client_id,
         user_id: code.user_id,
         grant_id: code.grant_id!,
@@ -192,7 +191,7 @@ export async function refreshAccessToken(deps: HandlerDeps, message: Msg<'Refres
 async function finishRefresh(deps: HandlerDeps, grant: GrantDoc, newHash: string): Promise<IssuedGrant> {
   const now = new Date();
   // The token-issued event rides on the new refresh token's insert: exactly once, even when redelivered.
-  const event = oauthEvent(MessageTypeNames.TokenIssued, grant.client_id, {
+  const event = outboxEvent(MessageTypeNames.TokenIssued, grant.client_id, {
     client_id: grant.client_id,
     user_id: grant.user_id,
     grant_id: grant._id,

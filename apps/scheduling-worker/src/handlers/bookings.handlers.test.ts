@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MessageTypeNames } from '@platform/contracts';
-import type { BookingDoc, EventTypeDoc, HostCalendarDoc, SchedulingStore } from '@platform/scheduling';
+import type { BookingDoc, EventTypeDoc, HostCalendarDoc, SchedulingStore, SchedulingWriter } from '@platform/scheduling';
 import { fake, fakeClock, fakeMessage } from '@platform/testing';
 import { bookingCommand, cancelBooking, createBooking } from './bookings.handlers.js';
 import type { HandlerDeps } from './deps.js';
@@ -40,10 +40,11 @@ const booking: BookingDoc = {
 };
 const calendar: HostCalendarDoc = { _id: 'user_host', version: 3, busy: [{ uid: 'bk_1', start: booking.start, end: booking.end }] };
 
-function depsWith(store: Partial<SchedulingStore>, clock = fakeClock(at)) {
+function depsWith(store: Partial<SchedulingStore>, writer: Partial<SchedulingWriter> = {}, clock = fakeClock(at)) {
   const touched: Array<[string, string]> = [];
   const deps: HandlerDeps = {
     store: fake<SchedulingStore>(store),
+    writer: fake<SchedulingWriter>(writer),
     users: { get: async () => null },
     webUrl: 'https://scheduling.test',
     inviteTtlSeconds: 3600,
@@ -77,23 +78,23 @@ describe('booking handlers', () => {
   });
 
   it('cancels with the event in the same write, names the document for the relay, and frees the host\'s time', async () => {
-    const updates: unknown[] = [];
-    const models = { Booking: { updateOne: async (...args: unknown[]) => (updates.push(args), { modifiedCount: 1 }) }, HostCalendar: { updateOne: async (...args: unknown[]) => (updates.push(args), { modifiedCount: 1 }) } };
-    const { deps, touched } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar, models: models as unknown as SchedulingStore['models'] });
+    const bookings = fake<SchedulingWriter['bookings']>({ source: 'sched_bookings', change: async () => true });
+    const hostCalendars = fake<SchedulingWriter['hostCalendars']>({ replaceBusy: async () => true });
+    const { deps, touched } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar }, { bookings, hostCalendars });
     const message = fakeMessage(MessageTypeNames.CancelBooking, { booking_uid: 'bk_1', cancellation_reason: 'ill', requested_at: at.getTime() });
     const reply = await cancelBooking(deps, message);
     expect(reply).toMatchObject({ uid: 'bk_1', status: 'cancelled', cancellationReason: 'ill' });
-    const [filter, change] = updates[0] as [unknown, { $set: Record<string, unknown>; $push: { outbox: { type: string } } }];
+    const [filter, fields, events] = bookings.calls[0]!.args as [unknown, Record<string, unknown>, Array<{ type: string; topic: string }>];
     expect(filter).toEqual({ _id: '11', status: 'accepted' });
-    expect(change.$set).toMatchObject({ status: 'cancelled', cancellation_reason: 'ill', cancelled_by: message.meta.id, has_outbox: true });
-    expect(change.$push.outbox.type).toBe(MessageTypeNames.BookingCancelled);
+    expect(fields).toMatchObject({ status: 'cancelled', cancellation_reason: 'ill', cancelled_by: message.meta.id, updated_at: at });
+    expect(events).toMatchObject([{ type: MessageTypeNames.BookingCancelled, topic: 'scheduling.events' }]);
     expect(touched).toEqual([['sched_bookings', '11']]);
-    expect(updates[1]).toEqual([{ _id: 'user_host', version: 3 }, { $set: { version: 4, busy: [] } }]);
+    expect(hostCalendars.calls).toEqual([{ method: 'replaceBusy', args: ['user_host', 3, []] }]);
   });
 
   it('reads a deprecated BookingCommand into the record of its intent, and refuses an unknown action', async () => {
-    const models = { Booking: { updateOne: async () => ({ modifiedCount: 1 }) }, HostCalendar: { updateOne: async () => ({ modifiedCount: 1 }) } };
-    const { deps } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar, models: models as unknown as SchedulingStore['models'] });
+    const writer = { bookings: fake<SchedulingWriter['bookings']>({ source: 'sched_bookings', change: async () => true }), hostCalendars: fake<SchedulingWriter['hostCalendars']>({ replaceBusy: async () => true }) };
+    const { deps } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar }, writer);
     const legacy = (action: string) =>
       fakeMessage(MessageTypeNames.BookingCommand, {
         action,

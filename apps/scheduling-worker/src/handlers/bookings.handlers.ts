@@ -8,15 +8,15 @@ import {
   rescheduleBookingFields,
   isWithinAvailability,
   presentBooking,
-  schedulingEvent,
   type BookingDoc,
   type BookingView,
   type EventTypeDoc,
   type Interval,
 } from '@platform/scheduling';
-import { changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
+import { change, createOnce, insert, payloadOf, userLookup, type Fields, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 import { release, reserve } from './host-calendars.js';
+import { outboxEvent } from '@platform/mongo';
 
 type BookingMsg = Msg<(typeof MessageTypeNames)['BookingCommand']>;
 
@@ -56,18 +56,18 @@ async function takeHosts(deps: HandlerDeps, eventType: EventTypeDoc, uid: string
     for (const host of [...hosts].sort((a, b) => load.get(a)! - load.get(b)!)) {
       if (!(await available(deps, host, interval))) continue;
       anyAvailable = true;
-      if (await reserve(deps.store, host, uid, interval, ignoreUid)) return [host];
+      if (await reserve(deps, host, uid, interval, ignoreUid)) return [host];
     }
     throw anyAvailable ? taken() : outOfHours();
   }
   for (const host of hosts) if (!(await available(deps, host, interval))) throw outOfHours();
   const reserved: string[] = [];
   for (const host of hosts) {
-    if (await reserve(deps.store, host, uid, interval, ignoreUid)) {
+    if (await reserve(deps, host, uid, interval, ignoreUid)) {
       reserved.push(host);
       continue;
     }
-    for (const r of reserved) await release(deps.store, r, uid);
+    for (const r of reserved) await release(deps, r, uid);
     throw taken();
   }
   return reserved;
@@ -79,7 +79,7 @@ function startOf(deps: HandlerDeps, start: string, lengthInMinutes: number): Int
   return interval;
 }
 
-function createdEvent(b: BookingDoc) {
+function createdEvent(b: Fields<BookingDoc>) {
   return {
     booking_uid: b.uid,
     booking_id: b.id,
@@ -98,13 +98,11 @@ async function insertBooking(deps: HandlerDeps, commandId: string, fields: Omit<
   return createOnce(
     () => deps.store.bookingByCommand(commandId),
     async () => {
-      const id = await deps.store.nextId('booking');
+      const id = await deps.writer.nextId('booking');
       const at = new Date(deps.clock.now());
-      const doc: BookingDoc = { _id: String(id), id, command_id: commandId, created_at: at, updated_at: at, deleted_at: null, has_outbox: true, outbox: [], ...fields };
-      doc.outbox.push(schedulingEvent(MessageTypeNames.BookingCreated, doc.uid, createdEvent(doc)));
-      await deps.store.models.Booking.create(doc);
-      deps.touched?.('sched_bookings', doc._id);
-      return doc;
+      const doc: Fields<BookingDoc> = { _id: String(id), id, command_id: commandId, created_at: at, updated_at: at, deleted_at: null, ...fields };
+      const stored = await insert(deps, deps.writer.bookings, doc, [outboxEvent(MessageTypeNames.BookingCreated, doc.uid, createdEvent(doc))]);
+      return stored;
     },
   );
 }
@@ -161,9 +159,7 @@ export async function cancelBooking(deps: HandlerDeps, message: Cancel): Promise
     if (booking.cancelled_by === commandId) return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
     throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
   }
-  const result = await deps.store.models.Booking.updateOne(
-    { _id: booking._id, status: 'accepted' },
-    changeWithEvent({ status: 'cancelled', cancellation_reason: reason, cancelled_by: commandId }, MessageTypeNames.BookingCancelled, uid, {
+  const cancelled = await change(deps, deps.writer.bookings, booking._id, { status: 'cancelled', cancellation_reason: reason, cancelled_by: commandId }, MessageTypeNames.BookingCancelled, uid, {
       booking_uid: uid,
       booking_id: booking.id,
       event_type_id: booking.event_type_id,
@@ -171,11 +167,9 @@ export async function cancelBooking(deps: HandlerDeps, message: Cancel): Promise
       host_user_ids: booking.host_user_ids,
       reason,
       occurred_at: deps.clock.now(),
-    }),
-  );
-  if (result.modifiedCount !== 1) throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
-  deps.touched?.('sched_bookings', booking._id);
-  for (const host of booking.host_user_ids) await release(deps.store, host, uid);
+    }, { status: 'accepted' });
+  if (!cancelled) throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
+  for (const host of booking.host_user_ids) await release(deps, host, uid);
   return presentBooking({ ...booking, status: 'cancelled', cancellation_reason: reason }, await userLookup(deps, booking.host_user_ids));
 }
 
@@ -209,9 +203,7 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
     rescheduled_to_uid: null,
   });
   if (old.status === 'accepted') {
-    await deps.store.models.Booking.updateOne(
-      { _id: old._id, status: 'accepted' },
-      changeWithEvent({ status: 'cancelled', rescheduled_to_uid: newUid, rescheduling_reason: reason }, MessageTypeNames.BookingRescheduled, uid, {
+    await change(deps, deps.writer.bookings, old._id, { status: 'cancelled', rescheduled_to_uid: newUid, rescheduling_reason: reason }, MessageTypeNames.BookingRescheduled, uid, {
         booking_uid: uid,
         new_booking_uid: newUid,
         event_type_id: old.event_type_id,
@@ -220,11 +212,9 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
         new_end: interval.end.getTime(),
         reason,
         occurred_at: deps.clock.now(),
-      }),
-    );
-    deps.touched?.('sched_bookings', old._id);
+      }, { status: 'accepted' });
   }
-  for (const host of old.host_user_ids) await release(deps.store, host, uid);
+  for (const host of old.host_user_ids) await release(deps, host, uid);
   return presentBooking(created, await userLookup(deps, created.host_user_ids));
 }
 

@@ -1,8 +1,8 @@
 import type { MessageType, MessageTypes } from '@platform/contracts';
 import { UnauthenticatedError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
-import { isDuplicateKeyError } from '@platform/mongo';
-import { input, lookupUsers, reachOf, schedulingEvent, type Reach, type UserLookup } from '@platform/scheduling';
+import { isDuplicateKeyError, outboxEvent, type AggregateWriter, type StoredOutboxEntry } from '@platform/mongo';
+import { input, lookupUsers, reachOf, type Reach, type UserLookup } from '@platform/scheduling';
 import type { HandlerDeps } from './deps.js';
 
 export type Msg<T extends MessageType> = IncomingMessage<T>;
@@ -44,9 +44,33 @@ export async function createOnce<T>(existing: () => Promise<T | null>, create: (
   }
 }
 
-/** A change and the event that reports it, in one single-document write (the event waits in the outbox). */
-export function changeWithEvent<T extends MessageType>(fields: Record<string, unknown>, type: T, key: string, value: MessageTypes[T]) {
-  return { $set: { ...fields, has_outbox: true, updated_at: new Date() }, $push: { outbox: schedulingEvent(type, key, value) } };
+/** A document's stored fields, without its outbox (what handlers build and presenters show). */
+export type Fields<D> = Omit<D, 'outbox' | 'has_outbox'>;
+
+/** Inserts a new document with its events and names it for the relay. */
+export async function insert<D extends { _id: string }>(deps: HandlerDeps, aggregate: AggregateWriter<D>, doc: Fields<D>, events: StoredOutboxEntry[]): Promise<D> {
+  const stored = await aggregate.insert(doc, events);
+  deps.touched?.(aggregate.source, doc._id);
+  return stored;
+}
+
+/**
+ * Sets `fields` (and updated_at) on a document and appends the event that reports the change, in one write,
+ * if the document still matches `condition`; names it for the relay. False when nothing matched.
+ */
+export async function change<T extends MessageType>(
+  deps: HandlerDeps,
+  aggregate: AggregateWriter<{ _id: string }>,
+  id: string,
+  fields: Record<string, unknown>,
+  type: T,
+  key: string,
+  value: MessageTypes[T],
+  condition: Record<string, unknown> = {},
+): Promise<boolean> {
+  const changed = await aggregate.change({ ...condition, _id: id }, { ...fields, updated_at: new Date(deps.clock.now()) }, [outboxEvent(type, key, value)]);
+  if (changed) deps.touched?.(aggregate.source, id);
+  return changed;
 }
 
 export function now(): Date {

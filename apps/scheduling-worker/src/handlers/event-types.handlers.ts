@@ -1,12 +1,13 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import { assertManagesTeam, assertSeesTeam, input, presentEventType, schedulingEvent, type EventTypeDoc, type Reach, type TeamDoc, type EventTypeView } from '@platform/scheduling';
-import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
+import { assertManagesTeam, assertSeesTeam, input, presentEventType, type EventTypeDoc, type Reach, type TeamDoc, type EventTypeView } from '@platform/scheduling';
+import { outboxEvent } from '@platform/mongo';
+import { actorReach, change, createOnce, insert, payloadOf, userLookup, type Fields, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
 type EventTypeMsg = Msg<(typeof MessageTypeNames)['EventTypeCommand']>;
 
-function eventTypeEvent(e: EventTypeDoc, change: string, actor: string | null) {
+function eventTypeEvent(e: Fields<EventTypeDoc>, change: string, actor: string | null) {
   return {
     id: e.id,
     change,
@@ -80,9 +81,9 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
         () => deps.store.eventTypeByCommand(message.meta.id),
         async () => {
           await assertSlugFree(deps, target, slug);
-          const id = await deps.store.nextId('event_type');
-          const at = new Date();
-          const doc: EventTypeDoc = {
+          const id = await deps.writer.nextId('event_type');
+          const at = new Date(deps.clock.now());
+          const doc: Fields<EventTypeDoc> = {
             _id: String(id),
             id,
             command_id: message.meta.id,
@@ -97,13 +98,9 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
             created_at: at,
             updated_at: at,
             deleted_at: null,
-            has_outbox: true,
-            outbox: [],
           };
-          doc.outbox.push(schedulingEvent(MessageTypeNames.EventTypeChanged, String(id), eventTypeEvent(doc, 'created', v.actor_user_id)));
-          await deps.store.models.EventType.create(doc);
-          deps.touched?.('sched_event_types', doc._id);
-          return doc;
+          const stored = await insert(deps, deps.writer.eventTypes, doc, [outboxEvent(MessageTypeNames.EventTypeChanged, String(id), eventTypeEvent(doc, 'created', v.actor_user_id))]);
+          return stored;
         },
       );
       return present(deps, created);
@@ -125,17 +122,12 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
       if (Object.keys(fields).length === 0) throw new InputError('bad_request', 'Give at least one field to change.');
       if (typeof fields['slug'] === 'string') await assertSlugFree(deps, target, fields['slug'], current.id);
       const updated = { ...current, ...fields } as EventTypeDoc;
-      await deps.store.models.EventType.updateOne({ _id: current._id }, changeWithEvent(fields, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(updated, 'updated', v.actor_user_id)));
-      deps.touched?.('sched_event_types', current._id);
+      await change(deps, deps.writer.eventTypes, current._id, fields, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(updated, 'updated', v.actor_user_id));
       return present(deps, updated);
     }
     case 'delete': {
       const current = await eventTypeOf(deps, owner(true), v.target_id);
-      await deps.store.models.EventType.updateOne(
-        { _id: current._id },
-        changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(current, 'deleted', v.actor_user_id)),
-      );
-      deps.touched?.('sched_event_types', current._id);
+      await change(deps, deps.writer.eventTypes, current._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.EventTypeChanged, current._id, eventTypeEvent(current, 'deleted', v.actor_user_id));
       return present(deps, current);
     }
     case 'phone_call': {
@@ -152,26 +144,21 @@ export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg)
       );
       // One call per command, also when the command is redone: the id comes from the command.
       const callId = `call_${message.meta.id.replace(/-/g, '').slice(0, 24)}`;
-      await deps.store.models.EventType.updateOne(
-        { _id: eventType._id },
-        {
-          $set: { has_outbox: true },
-          $push: {
-            outbox: schedulingEvent(MessageTypeNames.PhoneCallRequested, callId, {
-              call_id: callId,
-              event_type_id: eventType.id,
-              team_id: team.id,
-              actor_user_id: v.actor_user_id!,
-              from_number: from,
-              to_number: to,
-              template_type: templateType,
-              details: JSON.stringify(details),
-              occurred_at: Date.now(),
-            }),
-          },
-        },
-      );
-      deps.touched?.('sched_event_types', eventType._id);
+      // Only an event: the call is the telephony integration's to place.
+      await deps.writer.eventTypes.change({ _id: eventType._id }, {}, [
+        outboxEvent(MessageTypeNames.PhoneCallRequested, callId, {
+                call_id: callId,
+                event_type_id: eventType.id,
+                team_id: team.id,
+                actor_user_id: v.actor_user_id!,
+                from_number: from,
+                to_number: to,
+                template_type: templateType,
+                details: JSON.stringify(details),
+                occurred_at: Date.now(),
+              }),
+      ]);
+      deps.touched?.(deps.writer.eventTypes.source, eventType._id);
       return { callId };
     }
     default:

@@ -1,5 +1,6 @@
-import { findConflict, type Interval, type SchedulingStore } from '@platform/scheduling';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { findConflict, type Interval, type SchedulingStore, type SchedulingWriter } from '@platform/scheduling';
+
+type Calendars = { store: Pick<SchedulingStore, 'hostCalendar'>; writer: Pick<SchedulingWriter, 'hostCalendars'> };
 
 const MAX_ATTEMPTS = 8;
 /** Entries that ended this long ago cannot conflict any more and are dropped on the next write. */
@@ -10,16 +11,11 @@ const KEEP_PAST_MS = 24 * 3600 * 1000;
  * A compare-and-set on the calendar's version: of two concurrent bookings of one host, one wins and the
  * other sees the conflict. Taking the same uid again (a redone command) is a no-op that succeeds.
  */
-export async function reserve(store: SchedulingStore, hostId: string, uid: string, interval: Interval, ignoreUid?: string): Promise<boolean> {
-  const Calendar = store.models.HostCalendar;
+export async function reserve({ store, writer }: Calendars, hostId: string, uid: string, interval: Interval, ignoreUid?: string): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let calendar = await store.hostCalendar(hostId);
     if (!calendar) {
-      try {
-        await Calendar.create({ _id: hostId, version: 0, busy: [] });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
+      await writer.hostCalendars.create(hostId);
       calendar = await store.hostCalendar(hostId);
       if (!calendar) continue;
     }
@@ -28,21 +24,18 @@ export async function reserve(store: SchedulingStore, hostId: string, uid: strin
     if (findConflict(interval, others)) return false;
     const keepFrom = Date.now() - KEEP_PAST_MS;
     const busy = [...calendar.busy.filter((b) => b.end.getTime() > keepFrom), { uid, start: interval.start, end: interval.end }];
-    const result = await Calendar.updateOne({ _id: hostId, version: calendar.version }, { $set: { version: calendar.version + 1, busy } });
-    if (result.modifiedCount === 1) return true;
+    if (await writer.hostCalendars.replaceBusy(hostId, calendar.version, busy)) return true;
   }
   throw new Error(`host calendar ${hostId}: too many concurrent changes`);
 }
 
 /** Frees a booking's time in a host's calendar (cancel, reschedule, or a collective booking that failed). */
-export async function release(store: SchedulingStore, hostId: string, uid: string): Promise<void> {
-  const Calendar = store.models.HostCalendar;
+export async function release({ store, writer }: Calendars, hostId: string, uid: string): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const calendar = await store.hostCalendar(hostId);
     if (!calendar || !calendar.busy.some((b) => b.uid === uid)) return;
     const busy = calendar.busy.filter((b) => b.uid !== uid);
-    const result = await Calendar.updateOne({ _id: hostId, version: calendar.version }, { $set: { version: calendar.version + 1, busy } });
-    if (result.modifiedCount === 1) return;
+    if (await writer.hostCalendars.replaceBusy(hostId, calendar.version, busy)) return;
   }
   throw new Error(`host calendar ${hostId}: too many concurrent changes`);
 }

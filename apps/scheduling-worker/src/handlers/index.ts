@@ -4,6 +4,7 @@ import { bookingCommand, cancelBooking, createBooking, rescheduleBooking } from 
 import type { HandlerDeps } from './deps.js';
 import { eventTypeCommand } from './event-types.handlers.js';
 import { membershipCommand } from './memberships.handlers.js';
+import { addOrganizationMemberHandler, createOrganizationHandler } from './organizations.handlers.js';
 import { scheduleCommand } from './schedules.handlers.js';
 import { teamCommand } from './teams.handlers.js';
 
@@ -16,7 +17,9 @@ export type SchedulingCommand =
   | N['CreateBooking']
   | N['CancelBooking']
   | N['RescheduleBooking']
-  | N['BookingCommand'];
+  | N['BookingCommand']
+  | N['CreateOrganization']
+  | N['AddOrganizationMember'];
 
 /** Every scheduling command has exactly one handler: a missing entry is a type error. */
 export const commandHandlers: CommandHandlerMap<SchedulingCommand, HandlerDeps> = {
@@ -28,6 +31,8 @@ export const commandHandlers: CommandHandlerMap<SchedulingCommand, HandlerDeps> 
   'platform.scheduling.commands.CancelBooking': cancelBooking,
   'platform.scheduling.commands.RescheduleBooking': rescheduleBooking,
   'platform.scheduling.commands.BookingCommand': bookingCommand,
+  'platform.scheduling.commands.CreateOrganization': createOrganizationHandler,
+  'platform.scheduling.commands.AddOrganizationMember': addOrganizationMemberHandler,
 };
 
 export type { HandlerDeps } from './deps.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { assertManagesTeam, input, insertMembership, membershipChanged, presentMembership, type MembershipDoc, type Role, type MembershipView } from '@platform/scheduling';
-import { actorReach, changeWithEvent, createOnce, payloadOf, userLookup, type Msg } from './common.js';
+import { actorReach, change, createOnce, payloadOf, userLookup, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
 type MembershipMsg = Msg<(typeof MessageTypeNames)['MembershipCommand']>;
@@ -32,8 +32,8 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
         () => deps.store.membershipByCommand(message.meta.id),
         async () => {
           if (await deps.store.membershipOf(team.id, userId)) throw new ConflictError('membership_exists', `User ${userId} is already a member of this team.`);
-          const doc = await insertMembership(deps.store, { commandId: message.meta.id, teamId: team.id, userId, role, accepted, actor: v.actor_user_id });
-          deps.touched?.('sched_memberships', doc._id);
+          const doc = await insertMembership(deps.writer, { commandId: message.meta.id, teamId: team.id, userId, role, accepted, actor: v.actor_user_id });
+          deps.touched?.(deps.writer.memberships.source, doc._id);
           return doc;
         },
       );
@@ -48,16 +48,14 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
       if (role !== undefined) await assertNotLastOwner(deps, m, role);
       const fields = { ...(role !== undefined ? { role } : {}), ...(accepted !== undefined ? { accepted } : {}) };
       const updated = { ...m, ...fields };
-      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent(fields, MessageTypeNames.MembershipChanged, m._id, membershipChanged(updated, 'updated', v.actor_user_id)));
-      deps.touched?.('sched_memberships', m._id);
+      await change(deps, deps.writer.memberships, m._id, fields, MessageTypeNames.MembershipChanged, m._id, membershipChanged(updated, 'updated', v.actor_user_id));
       return presentMembership(updated, await userLookup(deps, [m.user_id]));
     }
     case 'delete': {
       const m = await deps.store.membership(input.positiveId(v.target_id, 'membershipId'));
       if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
       await assertNotLastOwner(deps, m, null);
-      await deps.store.models.Membership.updateOne({ _id: m._id }, changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.MembershipChanged, m._id, membershipChanged(m, 'deleted', v.actor_user_id)));
-      deps.touched?.('sched_memberships', m._id);
+      await change(deps, deps.writer.memberships, m._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.MembershipChanged, m._id, membershipChanged(m, 'deleted', v.actor_user_id));
       return presentMembership(m, await userLookup(deps, [m.user_id]));
     }
     default:
@@ -73,24 +71,20 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
 async function acceptInvite(deps: HandlerDeps, message: MembershipMsg, token: string) {
   const userId = message.value.actor_user_id!;
   const invite = await deps.store.invite(createHash('sha256').update(token).digest('hex'));
-  const team = invite && invite.expires_at.getTime() > Date.now() ? await deps.store.team(invite.team_id) : null;
+  const team = invite && invite.expires_at.getTime() > deps.clock.now() ? await deps.store.team(invite.team_id) : null;
   if (!invite || !team) throw new NotFoundError('invite_not_found', 'The invite link is unknown or has expired.');
   const existing = await deps.store.membershipOf(team.id, userId);
   if (existing?.accepted) return presentMembership(existing, await userLookup(deps, [userId]));
   if (existing) {
     const accepted = { ...existing, accepted: true };
-    await deps.store.models.Membership.updateOne(
-      { _id: existing._id },
-      changeWithEvent({ accepted: true }, MessageTypeNames.MembershipChanged, existing._id, membershipChanged(accepted, 'updated', userId)),
-    );
-    deps.touched?.('sched_memberships', existing._id);
+    await change(deps, deps.writer.memberships, existing._id, { accepted: true }, MessageTypeNames.MembershipChanged, existing._id, membershipChanged(accepted, 'updated', userId));
     return presentMembership(accepted, await userLookup(deps, [userId]));
   }
   const membership = await createOnce(
     () => deps.store.membershipByCommand(message.meta.id),
     async () => {
-      const doc = await insertMembership(deps.store, { commandId: message.meta.id, teamId: team.id, userId, role: 'MEMBER', accepted: true, actor: userId });
-      deps.touched?.('sched_memberships', doc._id);
+      const doc = await insertMembership(deps.writer, { commandId: message.meta.id, teamId: team.id, userId, role: 'MEMBER', accepted: true, actor: userId });
+      deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },
   );

@@ -5,17 +5,17 @@ import {
   assertSeesUserInOrganization,
   input,
   presentSchedule,
-  schedulingEvent,
   validateAvailability,
   type ScheduleDoc,
   type ScheduleView,
 } from '@platform/scheduling';
-import { actorReach, changeWithEvent, createOnce, payloadOf, type Msg } from './common.js';
+import { actorReach, change, createOnce, insert, payloadOf, type Fields, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
+import { outboxEvent } from '@platform/mongo';
 
 type ScheduleMsg = Msg<(typeof MessageTypeNames)['ScheduleCommand']>;
 
-function scheduleEvent(s: ScheduleDoc, change: string, actor: string | null) {
+function scheduleEvent(s: Fields<ScheduleDoc>, change: string, actor: string | null) {
   return { id: s.id, change, team_id: null, user_id: s.user_id, actor_user_id: actor, snapshot: JSON.stringify(presentSchedule(s)), occurred_at: Date.now() };
 }
 
@@ -55,9 +55,9 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): 
       const created = await createOnce(
         () => deps.store.scheduleByCommand(message.meta.id),
         async () => {
-          const id = await deps.store.nextId('schedule');
-          const at = new Date();
-          const doc: ScheduleDoc = {
+          const id = await deps.writer.nextId('schedule');
+          const at = new Date(deps.clock.now());
+          const doc: Fields<ScheduleDoc> = {
             _id: String(id),
             id,
             command_id: message.meta.id,
@@ -70,14 +70,10 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): 
             created_at: at,
             updated_at: at,
             deleted_at: null,
-            has_outbox: true,
-            outbox: [],
           };
-          doc.outbox.push(schedulingEvent(MessageTypeNames.ScheduleChanged, String(id), scheduleEvent(doc, 'created', v.actor_user_id)));
-          await deps.store.models.Schedule.create(doc);
-          deps.touched?.('sched_schedules', doc._id);
+          const stored = await insert(deps, deps.writer.schedules, doc, [outboxEvent(MessageTypeNames.ScheduleChanged, String(id), scheduleEvent(doc, 'created', v.actor_user_id))]);
           if (isDefault) await clearOtherDefaults(deps, owned, id);
-          return doc;
+          return stored;
         },
       );
       return presentSchedule(created);
@@ -97,21 +93,16 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): 
         ...(isDefault !== undefined ? { is_default: isDefault } : {}),
       };
       const updated = { ...current, ...fields };
-      await deps.store.models.Schedule.updateOne({ _id: current._id }, changeWithEvent(fields, MessageTypeNames.ScheduleChanged, current._id, scheduleEvent(updated, 'updated', v.actor_user_id)));
-      deps.touched?.('sched_schedules', current._id);
+      await change(deps, deps.writer.schedules, current._id, fields, MessageTypeNames.ScheduleChanged, current._id, scheduleEvent(updated, 'updated', v.actor_user_id));
       if (isDefault) await clearOtherDefaults(deps, owned, current.id);
       return presentSchedule(updated);
     }
     case 'delete': {
       const current = owned.find((s) => s.id === input.positiveId(v.target_id, 'scheduleId'));
       if (!current) throw new NotFoundError('not_found', 'Schedule not found.');
-      await deps.store.models.Schedule.updateOne(
-        { _id: current._id },
-        changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.ScheduleChanged, current._id, scheduleEvent(current, 'deleted', v.actor_user_id)),
-      );
-      deps.touched?.('sched_schedules', current._id);
+      await change(deps, deps.writer.schedules, current._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.ScheduleChanged, current._id, scheduleEvent(current, 'deleted', v.actor_user_id));
       const next = owned.find((s) => s.id !== current.id);
-      if (current.is_default && next) await deps.store.models.Schedule.updateOne({ _id: next._id }, { $set: { is_default: true, updated_at: new Date() } });
+      if (current.is_default && next) await deps.writer.schedules.change({ _id: next._id }, { is_default: true, updated_at: new Date(deps.clock.now()) }, []);
       return presentSchedule(current);
     }
     default:
@@ -121,6 +112,6 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): 
 
 async function clearOtherDefaults(deps: HandlerDeps, owned: ScheduleDoc[], keep: number) {
   for (const s of owned) {
-    if (s.id !== keep && s.is_default) await deps.store.models.Schedule.updateOne({ _id: s._id }, { $set: { is_default: false, updated_at: new Date() } });
+    if (s.id !== keep && s.is_default) await deps.writer.schedules.change({ _id: s._id }, { is_default: false, updated_at: new Date(deps.clock.now()) }, []);
   }
 }

@@ -7,17 +7,17 @@ import {
   input,
   insertMembership,
   presentTeam,
-  schedulingEvent,
   type TeamDoc,
   type TeamView,
   type InviteLinkView,
 } from '@platform/scheduling';
-import { actorReach, changeWithEvent, createOnce, payloadOf, type Msg } from './common.js';
+import { actorReach, change, createOnce, insert, payloadOf, type Fields, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
+import { outboxEvent } from '@platform/mongo';
 
 type TeamMsg = Msg<(typeof MessageTypeNames)['TeamCommand']>;
 
-function teamEvent(team: TeamDoc, change: string, actor: string | null) {
+function teamEvent(team: Fields<TeamDoc>, change: string, actor: string | null) {
   return {
     id: team.id,
     change,
@@ -46,10 +46,9 @@ function teamFields(body: Record<string, unknown>, creating: boolean) {
 }
 
 async function assertSlugFree(deps: HandlerDeps, parentId: number | null, slug: string, except?: number) {
-  const siblings = parentId === null ? [] : await deps.store.teamsOfOrganization(parentId);
   const taken = parentId === null
-    ? await deps.store.models.Team.exists({ parent_id: null, slug, deleted_at: null, is_organization: false, ...(except ? { id: { $ne: except } } : {}) })
-    : siblings.some((t) => t.slug === slug && t.id !== except);
+    ? await deps.store.slugTaken(slug, { organization: false, ...(except ? { except } : {}) })
+    : (await deps.store.teamsOfOrganization(parentId)).some((t) => t.slug === slug && t.id !== except);
   if (taken) throw new ConflictError('slug_taken', `A team with the slug ${slug} already exists here.`);
 }
 
@@ -66,9 +65,9 @@ export async function teamCommand(deps: HandlerDeps, message: TeamMsg): Promise<
         () => deps.store.teamByCommand(message.meta.id),
         async () => {
           await assertSlugFree(deps, orgId ?? null, fields.slug!);
-          const id = await deps.store.nextId('team');
-          const at = new Date();
-          const doc: TeamDoc = {
+          const id = await deps.writer.nextId('team');
+          const at = new Date(deps.clock.now());
+          const doc: Fields<TeamDoc> = {
             _id: String(id),
             id,
             command_id: message.meta.id,
@@ -83,13 +82,9 @@ export async function teamCommand(deps: HandlerDeps, message: TeamMsg): Promise<
             created_at: at,
             updated_at: at,
             deleted_at: null,
-            has_outbox: true,
-            outbox: [],
           };
-          doc.outbox.push(schedulingEvent(MessageTypeNames.TeamChanged, String(id), teamEvent(doc, 'created', v.actor_user_id)));
-          await deps.store.models.Team.create(doc);
-          deps.touched?.('sched_teams', doc._id);
-          return doc;
+          const stored = await insert(deps, deps.writer.teams, doc, [outboxEvent(MessageTypeNames.TeamChanged, String(id), teamEvent(doc, 'created', v.actor_user_id))]);
+          return stored;
         },
       );
       // The creator of a standalone team owns it; an organization's admins manage its teams already.
@@ -102,26 +97,24 @@ export async function teamCommand(deps: HandlerDeps, message: TeamMsg): Promise<
       if (Object.keys(fields).length === 0) throw new InputError('bad_request', 'Give at least one field to change.');
       if (typeof fields['slug'] === 'string' && fields['slug'] !== team.slug) await assertSlugFree(deps, team.parent_id, fields['slug'], team.id);
       const updated = { ...team, ...fields } as TeamDoc;
-      await deps.store.models.Team.updateOne({ _id: team._id }, changeWithEvent(fields, MessageTypeNames.TeamChanged, team._id, teamEvent(updated, 'updated', v.actor_user_id)));
-      deps.touched?.('sched_teams', team._id);
+      await change(deps, deps.writer.teams, team._id, fields, MessageTypeNames.TeamChanged, team._id, teamEvent(updated, 'updated', v.actor_user_id));
       return presentTeam(updated);
     }
     case 'delete': {
       const team = assertManagesTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
-      await deps.store.models.Team.updateOne({ _id: team._id }, changeWithEvent({ deleted_at: new Date() }, MessageTypeNames.TeamChanged, team._id, teamEvent(team, 'deleted', v.actor_user_id)));
-      deps.touched?.('sched_teams', team._id);
+      await change(deps, deps.writer.teams, team._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.TeamChanged, team._id, teamEvent(team, 'deleted', v.actor_user_id));
       return presentTeam(team);
     }
     case 'invite': {
       const team = assertManagesTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
       // The token is the secret of the link: only its hash is kept.
       const token = randomBytes(24).toString('base64url');
-      await deps.store.models.Invite.create({
+      await deps.writer.insertInvite({
         _id: createHash('sha256').update(token).digest('hex'),
         team_id: team.id,
         created_by: v.actor_user_id!,
-        created_at: new Date(),
-        expires_at: new Date(Date.now() + deps.inviteTtlSeconds * 1000),
+        created_at: new Date(deps.clock.now()),
+        expires_at: new Date(deps.clock.now() + deps.inviteTtlSeconds * 1000),
       });
       return { token, inviteLink: `${deps.webUrl}/teams/invite?token=${token}` };
     }
@@ -135,8 +128,8 @@ async function ensureOwnerMembership(deps: HandlerDeps, team: TeamDoc, userId: s
   await createOnce(
     () => deps.store.membershipByCommand(ownerCommand),
     async () => {
-      const doc = await insertMembership(deps.store, { commandId: ownerCommand, teamId: team.id, userId, role: 'OWNER', accepted: true, actor: userId });
-      deps.touched?.('sched_memberships', doc._id);
+      const doc = await insertMembership(deps.writer, { commandId: ownerCommand, teamId: team.id, userId, role: 'OWNER', accepted: true, actor: userId });
+      deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },
   );

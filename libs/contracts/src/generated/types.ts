@@ -245,6 +245,14 @@ export interface TokenIssued {
   occurred_at: number;
 }
 
+/** The operator adds a user to an organization (cli orgs add-member); organization memberships have no public endpoint. */
+export interface AddOrganizationMember {
+  org_id: number;
+  user_id: string;
+  role: 'MEMBER' | 'ADMIN' | 'OWNER';
+  requested_at: number;
+}
+
 /** Deprecated: superseded by CreateBooking, CancelBooking and RescheduleBooking. Still consumed (and answered) so that a gateway of the previous release keeps working during a rolling upgrade; no longer sent. */
 export interface BookingCommand {
   /** create | cancel | reschedule */
@@ -283,6 +291,17 @@ export interface CreateBooking {
   /** An IANA time zone. */
   time_zone: string;
 };
+  requested_at: number;
+}
+
+/** The operator creates an organization (cli orgs create), owned by an existing user; the real service too creates organizations outside its public API. */
+export interface CreateOrganization {
+  name: string;
+  /** Derived from the name when absent. */
+  slug: null | string;
+  owner_user_id: string;
+  /** An IANA time zone; Europe/London when absent. */
+  time_zone: null | string;
   requested_at: number;
 }
 
@@ -656,9 +675,11 @@ export interface MessageTypes {
   'platform.oauth.events.ClientSubmittedForReview': ClientSubmittedForReview;
   'platform.oauth.events.GrantRevoked': GrantRevoked;
   'platform.oauth.events.TokenIssued': TokenIssued;
+  'platform.scheduling.commands.AddOrganizationMember': AddOrganizationMember;
   'platform.scheduling.commands.BookingCommand': BookingCommand;
   'platform.scheduling.commands.CancelBooking': CancelBooking;
   'platform.scheduling.commands.CreateBooking': CreateBooking;
+  'platform.scheduling.commands.CreateOrganization': CreateOrganization;
   'platform.scheduling.commands.EventTypeCommand': EventTypeCommand;
   'platform.scheduling.commands.MembershipCommand': MembershipCommand;
   'platform.scheduling.commands.RescheduleBooking': RescheduleBooking;
@@ -716,9 +737,11 @@ export const MessageTypeNames = {
   ClientSubmittedForReview: 'platform.oauth.events.ClientSubmittedForReview',
   GrantRevoked: 'platform.oauth.events.GrantRevoked',
   TokenIssued: 'platform.oauth.events.TokenIssued',
+  AddOrganizationMember: 'platform.scheduling.commands.AddOrganizationMember',
   BookingCommand: 'platform.scheduling.commands.BookingCommand',
   CancelBooking: 'platform.scheduling.commands.CancelBooking',
   CreateBooking: 'platform.scheduling.commands.CreateBooking',
+  CreateOrganization: 'platform.scheduling.commands.CreateOrganization',
   EventTypeCommand: 'platform.scheduling.commands.EventTypeCommand',
   MembershipCommand: 'platform.scheduling.commands.MembershipCommand',
   RescheduleBooking: 'platform.scheduling.commands.RescheduleBooking',

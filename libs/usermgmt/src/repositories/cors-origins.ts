@@ -1,8 +1,7 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, CorsOriginDoc } from '../models.js';
-import { usermgmtEvent } from './outbox-entry.js';
 
 export function corsOriginsRepository(models: UsermgmtModels) {
   const { CorsOrigin } = models;
@@ -17,7 +16,7 @@ export function corsOriginsRepository(models: UsermgmtModels) {
         updated_at: now,
         has_outbox: true,
         outbox: [
-          usermgmtEvent(MessageTypeNames.CorsOriginCreated, input.environmentId, {
+          outboxEvent(MessageTypeNames.CorsOriginCreated, input.environmentId, {
             environment_id: input.environmentId,
             cors_origin_id: input.id,
             origin: input.origin,

@@ -1,6 +1,6 @@
+import { outboxEvent } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { JwtTemplateDoc, UsermgmtModels } from '../models.js';
-import { usermgmtEvent } from './outbox-entry.js';
 
 export function jwtTemplatesRepository(models: UsermgmtModels) {
   const { JwtTemplate } = models;
@@ -13,7 +13,7 @@ export function jwtTemplatesRepository(models: UsermgmtModels) {
           $set: { content: input.content, updated_at: now, has_outbox: true },
           $setOnInsert: { created_at: now },
           $push: {
-            outbox: usermgmtEvent(MessageTypeNames.JwtTemplateUpdated, input.environmentId, {
+            outbox: outboxEvent(MessageTypeNames.JwtTemplateUpdated, input.environmentId, {
               environment_id: input.environmentId,
               updated_at: now.getTime(),
             }),

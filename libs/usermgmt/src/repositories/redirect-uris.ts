@@ -1,8 +1,7 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { RedirectUriDoc, UsermgmtModels } from '../models.js';
-import { usermgmtEvent } from './outbox-entry.js';
 
 export const MAX_REDIRECT_URIS = 100;
 
@@ -26,7 +25,7 @@ export function redirectUrisRepository(models: UsermgmtModels) {
         updated_at: now,
         has_outbox: true,
         outbox: [
-          usermgmtEvent(MessageTypeNames.RedirectUriCreated, input.environmentId, {
+          outboxEvent(MessageTypeNames.RedirectUriCreated, input.environmentId, {
             environment_id: input.environmentId,
             redirect_uri_id: input.id,
             uri: input.uri,

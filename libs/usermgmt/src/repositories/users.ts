@@ -1,8 +1,7 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UserDoc, UsermgmtModels } from '../models.js';
-import { usermgmtEvent } from './outbox-entry.js';
 
 export interface NewUser {
   environmentId: string;
@@ -36,7 +35,7 @@ export function usersRepository(models: UsermgmtModels) {
         updated_at: now,
         has_outbox: true,
         outbox: [
-          usermgmtEvent(MessageTypeNames.UserCreated, input.id, {
+          outboxEvent(MessageTypeNames.UserCreated, input.id, {
             environment_id: input.environmentId,
             user_id: input.id,
             email,

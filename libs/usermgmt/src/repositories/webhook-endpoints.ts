@@ -1,9 +1,8 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
 import type { WebhookEndpointStatus } from '../rules/events.js';
-import { usermgmtEvent } from './outbox-entry.js';
 import { paginate, type PageRequest } from '@platform/mongo';
 import { presentWebhookEndpoint } from '../presenters.js';
 
@@ -11,7 +10,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 50;
 const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
 
 function changed(doc: WebhookEndpointDoc, change: 'created' | 'updated' | 'deleted', now: Date) {
-  return usermgmtEvent(MessageTypeNames.WebhookEndpointChanged, doc._id, {
+  return outboxEvent(MessageTypeNames.WebhookEndpointChanged, doc._id, {
     environment_id: doc.environment_id,
     webhook_endpoint_id: doc._id,
     change,

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { topicOfRecord, type MessageType, type MessageTypes } from '@platform/contracts';
+import { injectTraceContext } from '@platform/telemetry';
+import type { StoredOutboxEntry } from './outbox.js';
+
+/**
+ * The one way a change and the events that report it are written: in the same single-document write, the
+ * events waiting in the document's outbox until the relay publishes them (on the topic the catalogue gives
+ * their record), with the trace context of the request that caused them.
+ */
+export function outboxEvent<T extends MessageType>(type: T, key: string, value: MessageTypes[T], at = new Date()): StoredOutboxEntry {
+  return { id: randomUUID(), topic: topicOfRecord(type), key, type, value, headers: injectTraceContext({}), created_at: at };
+}
+
+/** A new document carrying its events (for an insert). */
+export function withEvents<D extends object>(doc: D, events: StoredOutboxEntry[]): D & { outbox: StoredOutboxEntry[]; has_outbox: boolean } {
+  return { ...doc, outbox: events, has_outbox: events.length > 0 };
+}
+
+/** An update that sets `fields` and appends `events` (more update operators may be given beside). */
+export function changeWithEvents(
+  fields: Record<string, unknown>,
+  events: StoredOutboxEntry[],
+  more: { $push?: Record<string, unknown>; $inc?: Record<string, number>; $unset?: Record<string, unknown> } = {},
+) {
+  const set = { ...fields, ...(events.length > 0 ? { has_outbox: true } : {}) };
+  const push = { ...(more.$push ?? {}), ...(events.length > 0 ? { outbox: { $each: events } } : {}) };
+  return {
+    ...(Object.keys(set).length > 0 ? { $set: set } : {}),
+    ...(Object.keys(push).length > 0 ? { $push: push } : {}),
+    ...(more.$inc ? { $inc: more.$inc } : {}),
+    ...(more.$unset ? { $unset: more.$unset } : {}),
+  };
+}
+
+/** The writes of one aggregate collection, every one carrying the events that report it. */
+export interface AggregateWriter<D extends { _id: string }> {
+  /** The collection, as the outbox relay names the source of these documents. */
+  readonly source: string;
+  /** Inserts a new document with its events. */
+  insert(doc: Omit<D, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<D>;
+  /**
+   * Changes the document the filter (which names its `_id`) matches and appends the events, in one
+   * single-document update; false when nothing matched (a compare-and-set lost, or already done).
+   */
+  change(
+    filter: { _id: string } & Record<string, unknown>,
+    fields: Record<string, unknown>,
+    events: StoredOutboxEntry[],
+    more?: Parameters<typeof changeWithEvents>[2],
+  ): Promise<boolean>;
+}
+
+interface WritableModel {
+  collection: { collectionName: string };
+  create(doc: unknown): Promise<unknown>;
+  updateOne(filter: Record<string, unknown>, update: Record<string, unknown>): Promise<{ modifiedCount: number }>;
+}
+
+export function aggregateWriter<D extends { _id: string }>(model: WritableModel): AggregateWriter<D> {
+  return {
+    source: model.collection.collectionName,
+    async insert(doc, events) {
+      const stored = withEvents(doc, events) as unknown as D;
+      await model.create(stored);
+      return stored;
+    },
+    async change(filter, fields, events, more) {
+      const result = await model.updateOne(filter, changeWithEvents(fields, events, more));
+      return result.modifiedCount === 1;
+    },
+  };
+}
