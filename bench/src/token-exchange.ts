@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { connectMongo } from '@platform/mongo';
-import { createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import { createOAuthCredentials, createOAuthStore, createOAuthWriter } from '@platform/oauth';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { summarise, type LatencyStats } from './stats.js';
 import { benchStores, round2, type Store } from './stores.js';
@@ -94,11 +94,12 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
     // Setup, not measured: an accepted confidential client with a secret, and one code per exchange.
     const store = createOAuthStore(mongo);
     await store.ensureIndexes();
+    const writer = createOAuthWriter(mongo);
     const credentials = createOAuthCredentials(pepper);
     const secret = credentials.newClientSecret();
     const clientId = `cl_${name}`;
     const now = new Date();
-    await store.models.Client.create({
+    await writer.clients.insert({
       _id: clientId,
       owner_user_id: 'usr_bench',
       owner_email: 'bench@example.com',
@@ -117,13 +118,11 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
       version: 1,
       created_at: now,
       updated_at: now,
-      outbox: [],
-      has_outbox: false,
-    });
+    }, []);
     const codes = Array.from({ length: total + 50 }, () => credentials.newCode());
     for (let i = 0; i < codes.length; i += 100) {
-      await store.models.AuthorizationCode.insertMany(
-        codes.slice(i, i + 100).map((code) => ({
+      await Promise.all(
+        codes.slice(i, i + 100).map((code) => writer.insertAuthorizationCode({
           _id: credentials.hashCode(code),
           client_id: clientId,
           user_id: 'usr_bench',

@@ -11,6 +11,7 @@ import {
   createGrantRevocations,
   createOAuthCredentials,
   createOAuthStore,
+  createOAuthWriter,
   type AccessTokens,
   type GrantRevocations,
   type OAuthCredentials,
@@ -116,6 +117,7 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   const worker = createWorker({
     kafka,
     store,
+    writer: createOAuthWriter(mongo),
     results,
     replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-worker`, publisher: redis }),
     revocations: createGrantRevocations(redis, { namespace: name }),

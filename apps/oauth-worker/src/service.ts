@@ -1,5 +1,5 @@
 import { createMongoCommandResultStore } from '@platform/mongo';
-import { createGrantRevocations, createOAuthStore } from '@platform/oauth';
+import { createGrantRevocations, createOAuthStore, createOAuthWriter } from '@platform/oauth';
 import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
@@ -20,6 +20,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,
+    writer: createOAuthWriter(mongo),
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     revocations: createGrantRevocations(redis),

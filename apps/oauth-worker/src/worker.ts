@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { createCommandWorker, runHandler, reaction, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
-import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore } from '@platform/oauth';
+import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore, type OAuthWriter } from '@platform/oauth';
 import type { Logger } from '@platform/telemetry';
 import { commandHandlers, type OAuthCommand } from './handlers/index.js';
 import type { ReviewMailer } from './review-mailer.js';
@@ -9,6 +9,7 @@ import type { ReviewMailer } from './review-mailer.js';
 export interface WorkerDeps {
   kafka: KafkaClient;
   store: OAuthStore;
+  writer: OAuthWriter;
   results: CommandResultStore;
   replies: ReplyTransport;
   revocations: Pick<GrantRevocations, 'revoke'>;
@@ -43,7 +44,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as OAuthCommand[],
     handle: (type, message, touched) =>
-      runHandler(commandHandlers, { store: deps.store, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched }, message),
+      runHandler(commandHandlers, { store: deps.store, writer: deps.writer, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched }, message),
     reactions: () => [
       reaction<typeof MessageTypeNames.ClientAccepted | typeof MessageTypeNames.ClientRejected>({
         groupId: 'oauth-review-mailer',

@@ -1,4 +1,4 @@
-import { Schema, defineModel, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import { Schema, aggregateWriter, defineModel, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
 import type { ClientStatus } from './client-review.js';
 
 interface Outboxed {
@@ -79,7 +79,8 @@ export interface RefreshTokenDoc extends Outboxed {
 
 const options = { versionKey: false as const, minimize: false };
 
-export function oauthModels(connection: Connection) {
+/** The OAuth collections (private to this lib: readers use the store, oauth-worker the writer). */
+function oauthModels(connection: Connection) {
   const client = new Schema<OAuthClientDoc>(
     {
       _id: String,
@@ -168,7 +169,6 @@ export type OAuthModels = ReturnType<typeof oauthModels>;
 export function createOAuthStore(connection: Connection) {
   const models = oauthModels(connection);
   return {
-    models,
     async getClient(id: string): Promise<OAuthClientDoc | null> {
       if (id.length > 200) return null;
       return models.Client.findById(id).lean<OAuthClientDoc>();
@@ -181,6 +181,9 @@ export function createOAuthStore(connection: Connection) {
     },
     async getGrant(id: string): Promise<GrantDoc | null> {
       return models.Grant.findById(id).lean<GrantDoc>();
+    },
+    async getAuthorizationCode(codeHash: string): Promise<AuthorizationCodeDoc | null> {
+      return models.AuthorizationCode.findById(codeHash).lean<AuthorizationCodeDoc>();
     },
     async getRefreshToken(hash: string): Promise<RefreshTokenDoc | null> {
       return models.RefreshToken.findById(hash).lean<RefreshTokenDoc>();
@@ -199,3 +202,24 @@ export function createOAuthStore(connection: Connection) {
 }
 
 export type OAuthStore = ReturnType<typeof createOAuthStore>;
+
+/** The OAuth writes, each with the events that report it: owned by oauth-worker (a lint rule keeps other apps to the store and to commands). */
+export function createOAuthWriter(connection: Connection) {
+  const models = oauthModels(connection);
+  return {
+    clients: aggregateWriter<OAuthClientDoc>(models.Client),
+    grants: aggregateWriter<GrantDoc>(models.Grant),
+    refreshTokens: aggregateWriter<RefreshTokenDoc>(models.RefreshToken),
+    /** Codes carry no events (they are never published); a duplicate insert is a replay and throws as such. */
+    async insertAuthorizationCode(code: AuthorizationCodeDoc): Promise<void> {
+      await models.AuthorizationCode.create(code);
+    },
+    /** Marks an unused code used, for one exchange; false when another exchange came first. */
+    async claimAuthorizationCode(codeHash: string, use: { used_at: Date; used_for: string; grant_id: string }): Promise<boolean> {
+      const result = await models.AuthorizationCode.updateOne({ _id: codeHash, used_at: null }, { $set: use });
+      return result.modifiedCount === 1;
+    },
+  };
+}
+
+export type OAuthWriter = ReturnType<typeof createOAuthWriter>;

@@ -28,15 +28,9 @@ export async function mutateClient(
     const change = decide(client);
     if (!change) return client;
     const now = new Date();
-    const result = await store.models.Client.updateOne(
-      { _id: clientId, version: client.version },
-      {
-        $set: { ...change.set, version: client.version + 1, updated_at: now, ...(change.events.length > 0 ? { has_outbox: true } : {}) },
-        ...(change.events.length > 0 ? { $push: { outbox: { $each: change.events } } } : {}),
-      },
-    );
-    if (result.modifiedCount === 1) {
-      if (change.events.length > 0) deps.touched?.(store.models.Client.collection.collectionName, clientId);
+    const changed = await deps.writer.clients.change({ _id: clientId, version: client.version }, { ...change.set, version: client.version + 1, updated_at: now }, change.events);
+    if (changed) {
+      if (change.events.length > 0) deps.touched?.(deps.writer.clients.source, clientId);
       return { ...client, ...change.set, version: client.version + 1, updated_at: now };
     }
   }
@@ -44,7 +38,7 @@ export async function mutateClient(
 }
 
 /** What command replies carry about a client: never secret hashes. */
-export function presentClient(client: OAuthClientDoc) {
+export function presentClient(client: Omit<OAuthClientDoc, 'outbox' | 'has_outbox'>) {
   return {
     id: client._id,
     name: client.name,

@@ -43,7 +43,7 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
   const v = message.value;
   const input = validatedInput(v);
   const now = new Date();
-  const doc: OAuthClientDoc = {
+  const doc: Omit<OAuthClientDoc, 'outbox' | 'has_outbox'> = {
     _id: v.client_id,
     owner_user_id: v.owner_user_id,
     owner_email: v.owner_email,
@@ -62,8 +62,8 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
     version: 1,
     created_at: now,
     updated_at: now,
-    has_outbox: true,
-    outbox: [
+  };
+  const events = [
       outboxEvent(MessageTypeNames.ClientCreated, v.client_id, {
         client_id: v.client_id,
         owner_user_id: v.owner_user_id,
@@ -80,11 +80,10 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
         reason: 'created',
         occurred_at: now.getTime(),
       }),
-    ],
-  };
+  ];
   try {
-    await deps.store.models.Client.create(doc);
-    deps.touched?.(deps.store.models.Client.collection.collectionName, doc._id);
+    await deps.writer.clients.insert(doc, events);
+    deps.touched?.(deps.writer.clients.source, doc._id);
     return presentClient(doc);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

@@ -12,22 +12,16 @@ export async function revokeGrant(deps: HandlerDeps, grantId: string, reason: st
   if (!grant) return;
   if (!grant.revoked_at) {
     const now = new Date();
-    await deps.store.models.Grant.updateOne(
-      { _id: grantId, revoked_at: null },
-      {
-        $set: { revoked_at: now, revoke_reason: reason, has_outbox: true },
-        $push: {
-          outbox: outboxEvent(MessageTypeNames.GrantRevoked, grant.client_id, {
-            client_id: grant.client_id,
-            user_id: grant.user_id,
-            grant_id: grantId,
-            reason,
-            occurred_at: now.getTime(),
-          }),
-        },
-      },
-    );
+    await deps.writer.grants.change({ _id: grantId, revoked_at: null }, { revoked_at: now, revoke_reason: reason }, [
+      outboxEvent(MessageTypeNames.GrantRevoked, grant.client_id, {
+        client_id: grant.client_id,
+        user_id: grant.user_id,
+        grant_id: grantId,
+        reason,
+        occurred_at: now.getTime(),
+      }),
+    ]);
   }
-  deps.touched?.(deps.store.models.Grant.collection.collectionName, grantId);
+  deps.touched?.(deps.writer.grants.source, grantId);
   await deps.revocations.revoke(grantId);
 }

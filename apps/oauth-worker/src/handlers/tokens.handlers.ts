@@ -58,7 +58,7 @@ export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'Is
     grant_id: null,
   };
   try {
-    await deps.store.models.AuthorizationCode.create(doc);
+    await deps.writer.insertAuthorizationCode(doc);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error; // a replay of the same command
   }
@@ -76,7 +76,7 @@ async function insertIgnoringReplay(create: () => Promise<unknown>): Promise<boo
   }
 }
 
-function newRefreshToken(deps: HandlerDeps, hash: string, grant: Pick<GrantDoc, '_id' | 'client_id' | 'user_id'>, now: Date, outbox: RefreshTokenDoc['outbox']): RefreshTokenDoc {
+function newRefreshToken(deps: HandlerDeps, hash: string, grant: Pick<GrantDoc, '_id' | 'client_id' | 'user_id'>, now: Date): Omit<RefreshTokenDoc, 'outbox' | 'has_outbox'> {
   return {
     _id: hash,
     grant_id: grant._id,
@@ -86,8 +86,6 @@ function newRefreshToken(deps: HandlerDeps, hash: string, grant: Pick<GrantDoc, 
     expires_at: new Date(now.getTime() + deps.refreshTokenTtlSeconds * 1000),
     used_at: null,
     replaced_by: null,
-    has_outbox: outbox.length > 0,
-    outbox,
   };
 }
 
@@ -98,9 +96,8 @@ function issued(grant: Pick<GrantDoc, '_id' | 'user_id' | 'client_id' | 'scopes'
 export async function exchangeAuthorizationCode(deps: HandlerDeps, message: Msg<'ExchangeAuthorizationCode'>): Promise<IssuedGrant> {
   const v = message.value;
   const client = authenticateClient(await deps.store.getClient(v.client_id), v.client_secret_hash, 'issue');
-  const Code = deps.store.models.AuthorizationCode;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const code = await Code.findById(v.code_hash).lean<AuthorizationCodeDoc>();
+    const code = await deps.store.getAuthorizationCode(v.code_hash);
     if (!code || code.client_id !== client._id) throw invalidCode();
     if (code.used_at) {
       if (code.used_for === v.refresh_token_hash) return finishExchange(deps, code, v.refresh_token_hash); // redelivery
@@ -119,11 +116,8 @@ export async function exchangeAuthorizationCode(deps: HandlerDeps, message: Msg<
       throw invalidCode();
     }
     const grantId = derivedId('grt', code._id);
-    const claimed = await Code.updateOne(
-      { _id: code._id, used_at: null },
-      { $set: { used_at: new Date(), used_for: v.refresh_token_hash, grant_id: grantId } },
-    );
-    if (claimed.modifiedCount === 1) return finishExchange(deps, { ...code, grant_id: grantId }, v.refresh_token_hash);
+    const claimed = await deps.writer.claimAuthorizationCode(code._id, { used_at: new Date(), used_for: v.refresh_token_hash, grant_id: grantId });
+    if (claimed) return finishExchange(deps, { ...code, grant_id: grantId }, v.refresh_token_hash);
     // Lost a race with another exchange of the same code: look again (it is now a reuse).
   }
   throw invalidCode();
@@ -131,7 +125,7 @@ export async function exchangeAuthorizationCode(deps: HandlerDeps, message: Msg<
 
 async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, refreshTokenHash: string): Promise<IssuedGrant> {
   const now = new Date();
-  const grant: GrantDoc = {
+  const grant: Omit<GrantDoc, 'outbox' | 'has_outbox'> = {
     _id: code.grant_id!,
     client_id: code.client_id,
     user_id: code.user_id,
@@ -140,9 +134,8 @@ async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, ref
     created_at: now,
     revoked_at: null,
     revoke_reason: null,
-    has_outbox: true,
-    outbox: [
-      outboxEvent(MessageTypeNames.TokenIssued, code.client_id, {
+  };
+  const issuedEvent = outboxEvent(MessageTypeNames.TokenIssued, code.client_id, {
         client_id: code.client_id,
         user_id: code.user_id,
         grant_id: code.grant_id!,
@@ -150,12 +143,10 @@ async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, ref
         scopes: code.scopes,
         legacy: code.legacy,
         occurred_at: now.getTime(),
-      }),
-    ],
-  };
-  const created = await insertIgnoringReplay(() => deps.store.models.Grant.create(grant));
-  deps.touched?.(deps.store.models.Grant.collection.collectionName, grant._id);
-  await insertIgnoringReplay(() => deps.store.models.RefreshToken.create(newRefreshToken(deps, refreshTokenHash, grant, now, [])));
+      });
+  const created = await insertIgnoringReplay(() => deps.writer.grants.insert(grant, [issuedEvent]));
+  deps.touched?.(deps.writer.grants.source, grant._id);
+  await insertIgnoringReplay(() => deps.writer.refreshTokens.insert(newRefreshToken(deps, refreshTokenHash, grant, now), []));
   if (created) return issued(grant);
   // A replay: the grant may have been revoked since (a reuse of the code in between).
   const stored = await deps.store.getGrant(grant._id);
@@ -166,7 +157,6 @@ async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, ref
 export async function refreshAccessToken(deps: HandlerDeps, message: Msg<'RefreshAccessToken'>): Promise<IssuedGrant> {
   const v = message.value;
   const client = authenticateClient(await deps.store.getClient(v.client_id), v.client_secret_hash, 'refresh');
-  const Refresh = deps.store.models.RefreshToken;
   for (let attempt = 0; attempt < 2; attempt++) {
     const token = await deps.store.getRefreshToken(v.refresh_token_hash);
     if (!token || token.client_id !== client._id) throw invalidRefresh();
@@ -179,11 +169,8 @@ export async function refreshAccessToken(deps: HandlerDeps, message: Msg<'Refres
       throw new InputError('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked.');
     }
     if (token.expires_at.getTime() <= v.requested_at) throw invalidRefresh();
-    const claimed = await Refresh.updateOne(
-      { _id: token._id, used_at: null },
-      { $set: { used_at: new Date(), replaced_by: v.new_refresh_token_hash } },
-    );
-    if (claimed.modifiedCount === 1) return finishRefresh(deps, grant, v.new_refresh_token_hash);
+    const claimed = await deps.writer.refreshTokens.change({ _id: token._id, used_at: null }, { used_at: new Date(), replaced_by: v.new_refresh_token_hash }, []);
+    if (claimed) return finishRefresh(deps, grant, v.new_refresh_token_hash);
   }
   throw invalidRefresh();
 }
@@ -200,8 +187,8 @@ async function finishRefresh(deps: HandlerDeps, grant: GrantDoc, newHash: string
     legacy: grant.legacy,
     occurred_at: now.getTime(),
   });
-  await insertIgnoringReplay(() => deps.store.models.RefreshToken.create(newRefreshToken(deps, newHash, grant, now, [event])));
-  deps.touched?.(deps.store.models.RefreshToken.collection.collectionName, newHash);
+  await insertIgnoringReplay(() => deps.writer.refreshTokens.insert(newRefreshToken(deps, newHash, grant, now), [event]));
+  deps.touched?.(deps.writer.refreshTokens.source, newHash);
   return issued(grant);
 }
 
