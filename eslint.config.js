@@ -1,8 +1,22 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const DOMAIN_LIBS = ['accounts', 'identity', 'oauth', 'usermgmt', 'webhooks', 'images', 'scheduling'];
+
+/**
+ * A domain's collections are written by its owning worker only: the writer factory of each domain lib may be
+ * imported there and nowhere else in apps/ (gateways, the web app and the CLI read through the domain's
+ * store, or send commands). Tests and benchmarks set up data as they need.
+ */
+const WRITERS = [
+  { lib: '@platform/scheduling', name: 'createSchedulingWriter', owner: 'scheduling-worker' },
+  { lib: '@platform/oauth', name: 'createOAuthWriter', owner: 'oauth-worker' },
+  { lib: '@platform/usermgmt', name: 'createUsermgmtWriter', owner: 'usermgmt-worker' },
+];
+const APPS = fs.readdirSync(new URL('./apps', import.meta.url)).filter((d) => fs.existsSync(new URL(`./apps/${d}/package.json`, import.meta.url)));
+const APPS_IMPORT_LIBS_ONLY = { group: ['../../*/src/**', '**/apps/*/src/**'], message: 'apps import libs, never each other' };
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', 'bench/results/**', 'coverage/**'] },
@@ -43,10 +57,20 @@ export default tseslint.config(
       ],
     },
   })),
-  {
-    files: ['apps/**/*.ts'],
+  ...APPS.map((app) => ({
+    files: [`apps/${app}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*/src/**', '**/apps/*/src/**'], message: 'apps import libs, never each other' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: WRITERS.filter((w) => w.owner !== app).map((w) => ({
+            name: w.lib,
+            importNames: [w.name],
+            message: `only ${w.owner} writes this domain's data: read through its store, or send it a command`,
+          })),
+          patterns: [APPS_IMPORT_LIBS_ONLY],
+        },
+      ],
     },
-  },
+  })),
 );

@@ -7,7 +7,7 @@ import { createRedis, createRedisReplyTransport, type Redis } from '@platform/re
 import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
-import { USERMGMT_TOPICS, createUsermgmtStore, type UsermgmtStore } from '@platform/usermgmt';
+import { USERMGMT_TOPICS, createUsermgmtStore, createUsermgmtWriter, type UsermgmtStore } from '@platform/usermgmt';
 import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
 // Apps are composed in-process here through their factories (the same ones main.ts wires).
 import { buildApp } from '../../apps/usermgmt-gateway/src/app.js';
@@ -66,6 +66,7 @@ export async function startUsermgmtStack(
   const worker = createWorker({
     kafka,
     store,
+    writer: createUsermgmtWriter(mongo),
     results,
     replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-worker`, publisher: redis }),
     sealer,

@@ -2,7 +2,7 @@ import { createMongoCommandResultStore } from '@platform/mongo';
 import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
-import { createUsermgmtStore } from '@platform/usermgmt';
+import { createUsermgmtStore, createUsermgmtWriter } from '@platform/usermgmt';
 import type { config } from './config.js';
 import { createWorker } from './worker.js';
 
@@ -18,6 +18,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,
+    writer: createUsermgmtWriter(mongo),
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     sealer,

@@ -3,7 +3,7 @@ import { createCommandWorker, runHandler, reaction, type CommandResultStore, typ
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Sealer } from '@platform/secrets';
 import type { Logger } from '@platform/telemetry';
-import { USERMGMT_TOPICS, type UsermgmtStore } from '@platform/usermgmt';
+import { USERMGMT_TOPICS, type UsermgmtStore, type UsermgmtWriter } from '@platform/usermgmt';
 import { WEBHOOK_TOPICS } from '@platform/webhooks';
 import { commandHandlers, type UsermgmtCommand } from './handlers/index.js';
 import { disableEndpointOnTargetDisabled } from './target-disabled.js';
@@ -12,6 +12,7 @@ import { fanOutUserCreated } from './webhook-fanout.js';
 export interface WorkerDeps {
   kafka: KafkaClient;
   store: UsermgmtStore;
+  writer: UsermgmtWriter;
   results: CommandResultStore;
   replies: ReplyTransport;
   sealer: Sealer;
@@ -47,7 +48,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as UsermgmtCommand[],
     handle: (type, message, touched) =>
-      runHandler(commandHandlers, { store: deps.store, sealer: deps.sealer, touched }, message),
+      runHandler(commandHandlers, { store: deps.store, writer: deps.writer, sealer: deps.sealer, touched }, message),
     reactions: ({ publisher, relay }) => [
       reaction<typeof MessageTypeNames.UserCreated>({
         groupId: 'usermgmt-webhook-fanout',
@@ -62,7 +63,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         topics: [WEBHOOK_TOPICS.events],
         handlers: {
           [MessageTypeNames.TargetDisabled]: async (message) => {
-            await disableEndpointOnTargetDisabled({ store: deps.store }, message);
+            await disableEndpointOnTargetDisabled({ store: deps.store, writer: deps.writer }, message);
             relay.wake();
           },
         },

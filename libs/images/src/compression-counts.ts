@@ -1,6 +1,6 @@
 import { MessageTypeNames, type ImageCompressed } from '@platform/contracts';
 import { RateLimitedError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent, outboxSchemaFields, Schema, defineModel, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import { changeWithEvents, isDuplicateKeyError, outboxEvent, outboxSchemaFields, Schema, defineModel, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
 
 /**
  * One document per account and calendar month (UTC): `_id` is `<account>:<YYYY-MM>`, so every read and
@@ -116,11 +116,7 @@ export function createCompressionCounts(connection: Connection): CompressionCoun
       // Count, dedupe id and event in one single-document update: all three happen, or none.
       const after = (await col.findOneAndUpdate(
         filter as never,
-        {
-          $inc: { count: request.compressions },
-          $push: { charged: request.commandId, outbox: compressedEvent(request, month) },
-          $set: { has_outbox: true },
-        } as never,
+        changeWithEvents({}, [compressedEvent(request, month)], { $inc: { count: request.compressions }, $push: { charged: request.commandId } }) as never,
         // No projection: FerretDB 1.x does not implement findAndModify's `fields`.
         { returnDocument: 'after' },
       )) as unknown as { count: number } | null;

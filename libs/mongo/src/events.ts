@@ -21,7 +21,7 @@ export function withEvents<D extends object>(doc: D, events: StoredOutboxEntry[]
 export function changeWithEvents(
   fields: Record<string, unknown>,
   events: StoredOutboxEntry[],
-  more: { $push?: Record<string, unknown>; $inc?: Record<string, number>; $unset?: Record<string, unknown> } = {},
+  more: { $push?: Record<string, unknown>; $inc?: Record<string, number>; $unset?: Record<string, unknown>; $setOnInsert?: Record<string, unknown> } = {},
 ) {
   const set = { ...fields, ...(events.length > 0 ? { has_outbox: true } : {}) };
   const push = { ...(more.$push ?? {}), ...(events.length > 0 ? { outbox: { $each: events } } : {}) };
@@ -30,6 +30,7 @@ export function changeWithEvents(
     ...(Object.keys(push).length > 0 ? { $push: push } : {}),
     ...(more.$inc ? { $inc: more.$inc } : {}),
     ...(more.$unset ? { $unset: more.$unset } : {}),
+    ...(more.$setOnInsert ? { $setOnInsert: more.$setOnInsert } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
-export { createUsermgmtStore } from './store.js';
-export type { UsermgmtStore } from './store.js';
+export { createUsermgmtStore, createUsermgmtWriter } from './store.js';
+export type { UsermgmtStore, UsermgmtWriter } from './store.js';
 export type { CorsOriginDoc, RedirectUriDoc, JwtTemplateDoc, WebhookEndpointDoc, UserDoc } from './models.js';
 export * from './presenters.js';
 export { USERMGMT_TOPICS } from './topics.js';

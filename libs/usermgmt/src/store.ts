@@ -6,24 +6,46 @@ import { redirectUrisRepository } from './repositories/redirect-uris.js';
 import { usersRepository } from './repositories/users.js';
 import { webhookEndpointsRepository } from './repositories/webhook-endpoints.js';
 
-/** The user-management read and write model. Every method takes the environment (tenant) it acts in. */
+function sourcesOf(models: ReturnType<typeof usermgmtModels>) {
+  return {
+    corsOrigins: models.CorsOrigin.collection.collectionName,
+    redirectUris: models.RedirectUri.collection.collectionName,
+    jwtTemplates: models.JwtTemplate.collection.collectionName,
+    webhookEndpoints: models.WebhookEndpoint.collection.collectionName,
+    users: models.User.collection.collectionName,
+  };
+}
+
+/**
+ * The user-management writes, each with the events that report it: owned by usermgmt-worker (a lint rule
+ * keeps other apps to the store and to commands). Every method takes the environment (tenant) it acts in.
+ */
+export function createUsermgmtWriter(connection: Connection) {
+  const models = usermgmtModels(connection);
+  const webhookEndpoints = webhookEndpointsRepository(models);
+  return {
+    corsOrigins: { create: corsOriginsRepository(models).create },
+    redirectUris: { create: redirectUrisRepository(models).create },
+    jwtTemplates: { put: jwtTemplatesRepository(models).put },
+    users: { create: usersRepository(models).create },
+    webhookEndpoints: { create: webhookEndpoints.create, update: webhookEndpoints.update, rotateSecret: webhookEndpoints.rotateSecret, delete: webhookEndpoints.delete },
+    /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
+    sources: sourcesOf(models),
+  };
+}
+
+export type UsermgmtWriter = ReturnType<typeof createUsermgmtWriter>;
+
+/** The user-management read model. Every method takes the environment (tenant) it reads in. */
 export function createUsermgmtStore(connection: Connection) {
   const models = usermgmtModels(connection);
+  const webhookEndpoints = webhookEndpointsRepository(models);
   return {
-    models,
-    corsOrigins: corsOriginsRepository(models),
-    redirectUris: redirectUrisRepository(models),
-    jwtTemplates: jwtTemplatesRepository(models),
-    webhookEndpoints: webhookEndpointsRepository(models),
-    users: usersRepository(models),
+    jwtTemplates: { get: jwtTemplatesRepository(models).get },
+    webhookEndpoints: { get: webhookEndpoints.get, list: webhookEndpoints.list, subscribedTo: webhookEndpoints.subscribedTo },
+    users: { get: usersRepository(models).get },
     /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
-    sources: {
-      corsOrigins: models.CorsOrigin.collection.collectionName,
-      redirectUris: models.RedirectUri.collection.collectionName,
-      jwtTemplates: models.JwtTemplate.collection.collectionName,
-      webhookEndpoints: models.WebhookEndpoint.collection.collectionName,
-      users: models.User.collection.collectionName,
-    },
+    sources: sourcesOf(models),
     /** Collections of documents with an `expires_at` (deleted webhook endpoints), for the expiry sweeper. */
     expiringCollections() {
       return [models.WebhookEndpoint.collection];

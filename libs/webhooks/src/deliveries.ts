@@ -1,6 +1,6 @@
-import type { DeliveryOutcome, RequestDelivery, TargetDisabled } from '@platform/contracts';
+import type { RequestDelivery } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
-import { isDuplicateKeyError, outboxEvent, paginate, type Connection, type OutboxCollection, type PageRequest, type StoredOutboxEntry } from '@platform/mongo';
+import { changeWithEvents, isDuplicateKeyError, outboxEvent, paginate, type Connection, type OutboxCollection, type PageRequest } from '@platform/mongo';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
@@ -9,13 +9,6 @@ const EPOCH = new Date(0);
 /** How long finished deliveries and their attempts stay readable (delivery log, redelivery). */
 export const RETENTION_MS = 30 * 24 * 3600_000;
 
-function event<T extends typeof MessageTypeNames.DeliveryOutcome | typeof MessageTypeNames.TargetDisabled>(
-  type: T,
-  key: string,
-  value: T extends typeof MessageTypeNames.DeliveryOutcome ? DeliveryOutcome : TargetDisabled,
-): StoredOutboxEntry {
-  return outboxEvent(type, key, value as never);
-}
 
 export interface AttemptRecord {
   status: number | null;
@@ -45,7 +38,7 @@ export function createDeliveryStore(connection: Connection) {
   const targetKey = (producer: string, targetId: string) => `${producer}:${targetId}`;
 
   function outcomeEvent(d: DeliveryDoc, outcome: 'delivered' | 'dead_lettered', attempts: number, status: number | null, now: Date) {
-    return event(MessageTypeNames.DeliveryOutcome, d.target.id, {
+    return outboxEvent(MessageTypeNames.DeliveryOutcome, d.target.id, {
       delivery_id: d._id,
       producer: d.producer,
       tenant_id: d.tenant_id,
@@ -154,19 +147,10 @@ export function createDeliveryStore(connection: Connection) {
       await saveAttempt(d, attempt, record);
       await Delivery.updateOne(
         { _id: d._id, attempts: d.attempts },
-        {
-          $set: {
-            status: 'delivered',
-            attempts: attempt,
-            last_status: record.status,
-            last_error: null,
-            lease_until: EPOCH,
-            updated_at: now,
-            finished_at: now,
-            has_outbox: true,
-          },
-          $push: { outbox: outcomeEvent(d, 'delivered', attempt, record.status, now) },
-        },
+        changeWithEvents(
+          { status: 'delivered', attempts: attempt, last_status: record.status, last_error: null, lease_until: EPOCH, updated_at: now, finished_at: now },
+          [outcomeEvent(d, 'delivered', attempt, record.status, now)],
+        ),
       );
       await archive(d._id);
     },
@@ -194,8 +178,8 @@ export function createDeliveryStore(connection: Connection) {
       if (record) await saveAttempt(d, attempt, record);
       await Delivery.updateOne(
         { _id: d._id, attempts: d.attempts },
-        {
-          $set: {
+        changeWithEvents(
+          {
             status: 'dead_lettered',
             attempts: attempt,
             lease_until: EPOCH,
@@ -203,10 +187,9 @@ export function createDeliveryStore(connection: Connection) {
             last_error: record?.error ?? d.last_error,
             updated_at: now,
             finished_at: now,
-            has_outbox: true,
           },
-          $push: { outbox: outcomeEvent(d, 'dead_lettered', attempt, record?.status ?? null, now) },
-        },
+          [outcomeEvent(d, 'dead_lettered', attempt, record?.status ?? null, now)],
+        ),
       );
       await archive(d._id);
     },
@@ -222,26 +205,18 @@ export function createDeliveryStore(connection: Connection) {
       );
       await Delivery.updateOne(
         { _id: d._id, attempts: d.attempts },
-        {
-          $set: {
-            status: 'cancelled',
-            attempts: attempt,
-            lease_until: EPOCH,
-            last_status: record.status,
-            updated_at: now,
-            finished_at: now,
-            has_outbox: true,
-          },
-          $push: {
-            outbox: event(MessageTypeNames.TargetDisabled, d.target.id, {
+        changeWithEvents(
+          { status: 'cancelled', attempts: attempt, lease_until: EPOCH, last_status: record.status, updated_at: now, finished_at: now },
+          [
+            outboxEvent(MessageTypeNames.TargetDisabled, d.target.id, {
               producer: d.producer,
               tenant_id: d.tenant_id,
               target_id: d.target.id,
               reason,
               occurred_at: now.getTime(),
             }),
-          },
-        },
+          ],
+        ),
       );
       await Delivery.updateMany(
         { producer: d.producer, 'target.id': d.target.id, status: 'pending' },

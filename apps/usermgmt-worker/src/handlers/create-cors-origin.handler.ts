@@ -4,11 +4,11 @@ import type { HandlerDeps } from './deps.js';
 
 export async function createCorsOrigin(deps: HandlerDeps, message: IncomingMessage<'platform.usermgmt.commands.CreateCorsOrigin'>) {
   const { environment_id, cors_origin_id, origin } = message.value;
-  const doc = await deps.store.corsOrigins.create({
+  const doc = await deps.writer.corsOrigins.create({
     environmentId: environment_id,
     id: cors_origin_id,
     origin: normaliseOrigin(origin),
   });
-  deps.touched(deps.store.sources.corsOrigins, doc._id);
+  deps.touched(deps.writer.sources.corsOrigins, doc._id);
   return presentCorsOrigin(doc);
 }

@@ -4,7 +4,7 @@ import type { HandlerDeps } from './deps.js';
 
 export async function createRedirectUri(deps: HandlerDeps, message: IncomingMessage<'platform.usermgmt.commands.CreateRedirectUri'>) {
   const { environment_id, redirect_uri_id, uri } = message.value;
-  const doc = await deps.store.redirectUris.create({ environmentId: environment_id, id: redirect_uri_id, uri: validateRedirectUri(uri) });
-  deps.touched(deps.store.sources.redirectUris, doc._id);
+  const doc = await deps.writer.redirectUris.create({ environmentId: environment_id, id: redirect_uri_id, uri: validateRedirectUri(uri) });
+  deps.touched(deps.writer.sources.redirectUris, doc._id);
   return presentRedirectUri(doc);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MessageTypeNames, type CreateUser } from '@platform/contracts';
 import { fake, fakeMessage } from '@platform/testing';
-import type { UserDoc, UsermgmtStore } from '@platform/usermgmt';
+import type { UserDoc, UsermgmtStore, UsermgmtWriter } from '@platform/usermgmt';
 import type { Sealer } from '@platform/secrets';
 import { createUser } from './create-user.handler.js';
 
@@ -20,7 +20,7 @@ const command: CreateUser = {
 describe('createUser handler', () => {
   it('stores the user in its environment, names the document for the relay, and replies with the API object', async () => {
     const createdAt = new Date('2030-01-07T09:00:00Z');
-    const users = fake<UsermgmtStore['users']>({
+    const users = fake<UsermgmtWriter['users']>({
       create: async (input): Promise<UserDoc> => ({
         _id: input.id,
         environment_id: input.environmentId,
@@ -39,7 +39,12 @@ describe('createUser handler', () => {
     });
     const touched: Array<[string, string]> = [];
     const reply = await createUser(
-      { store: { users, sources: { users: 'um_users' } } as unknown as UsermgmtStore, sealer: fake<Sealer>(), touched: (source, id) => void touched.push([source, id]) },
+      {
+        store: fake<UsermgmtStore>(),
+        writer: fake<UsermgmtWriter>({ users, sources: { users: 'um_users' } as UsermgmtWriter['sources'] }),
+        sealer: fake<Sealer>(),
+        touched: (source, id) => void touched.push([source, id]),
+      },
       fakeMessage(MessageTypeNames.CreateUser, command),
     );
     expect(users.calls[0]!.args[0]).toMatchObject({ environmentId: 'environment_1', id: 'user_1', email: 'ada@example.com', passwordHash: 'scrypt$hash' });

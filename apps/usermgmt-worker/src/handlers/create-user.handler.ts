@@ -4,7 +4,7 @@ import type { HandlerDeps } from './deps.js';
 
 export async function createUser(deps: HandlerDeps, message: IncomingMessage<'platform.usermgmt.commands.CreateUser'>) {
   const v = message.value;
-  const doc = await deps.store.users.create({
+  const doc = await deps.writer.users.create({
     environmentId: v.environment_id,
     id: v.user_id,
     email: v.email,
@@ -15,6 +15,6 @@ export async function createUser(deps: HandlerDeps, message: IncomingMessage<'pl
     metadata: v.metadata,
     passwordHash: v.password_hash,
   });
-  deps.touched(deps.store.sources.users, doc._id);
+  deps.touched(deps.writer.sources.users, doc._id);
   return presentUser(doc);
 }

@@ -8,14 +8,14 @@ export async function createWebhookEndpoint(
   message: IncomingMessage<'platform.usermgmt.commands.CreateWebhookEndpoint'>,
 ) {
   const { environment_id, webhook_endpoint_id, endpoint_url, events } = message.value;
-  const doc = await deps.store.webhookEndpoints.create({
+  const doc = await deps.writer.webhookEndpoints.create({
     environmentId: environment_id,
     id: webhook_endpoint_id,
     endpointUrl: endpoint_url,
     events: validateEventTypes(events),
     sealedSecret: deps.sealer.seal(generateSecret('whsec_', 40)),
   });
-  deps.touched(deps.store.sources.webhookEndpoints, doc._id);
+  deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
   // The secret is shown in the creating response only (a replay of the same command shows it again).
   return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }

@@ -5,11 +5,11 @@ export async function deleteWebhookEndpoint(
   deps: HandlerDeps,
   message: IncomingMessage<'platform.usermgmt.commands.DeleteWebhookEndpoint'>,
 ) {
-  await deps.store.webhookEndpoints.delete({
+  await deps.writer.webhookEndpoints.delete({
     environmentId: message.value.environment_id,
     id: message.value.webhook_endpoint_id,
     commandId: message.meta.id,
   });
-  deps.touched(deps.store.sources.webhookEndpoints, message.value.webhook_endpoint_id);
+  deps.touched(deps.writer.sources.webhookEndpoints, message.value.webhook_endpoint_id);
   return null;
 }

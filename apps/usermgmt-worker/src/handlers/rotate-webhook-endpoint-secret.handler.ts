@@ -8,13 +8,13 @@ export async function rotateWebhookEndpointSecret(
   message: IncomingMessage<'platform.usermgmt.commands.RotateWebhookEndpointSecret'>,
 ) {
   const v = message.value;
-  const doc = await deps.store.webhookEndpoints.rotateSecret({
+  const doc = await deps.writer.webhookEndpoints.rotateSecret({
     environmentId: v.environment_id,
     id: v.webhook_endpoint_id,
     commandId: message.meta.id,
     sealedSecret: deps.sealer.seal(generateSecret('whsec_', 40)),
     previousValidForMs: Math.max(0, v.previous_valid_for_seconds) * 1000,
   });
-  deps.touched(deps.store.sources.webhookEndpoints, doc._id);
+  deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
   return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }

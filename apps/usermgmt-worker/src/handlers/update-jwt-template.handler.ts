@@ -4,7 +4,7 @@ import type { HandlerDeps } from './deps.js';
 
 export async function updateJwtTemplate(deps: HandlerDeps, message: IncomingMessage<'platform.usermgmt.commands.UpdateJwtTemplate'>) {
   validateJwtTemplate(message.value.content);
-  const doc = await deps.store.jwtTemplates.put({ environmentId: message.value.environment_id, content: message.value.content });
-  deps.touched(deps.store.sources.jwtTemplates, doc._id);
+  const doc = await deps.writer.jwtTemplates.put({ environmentId: message.value.environment_id, content: message.value.content });
+  deps.touched(deps.writer.sources.jwtTemplates, doc._id);
   return presentJwtTemplate(doc);
 }

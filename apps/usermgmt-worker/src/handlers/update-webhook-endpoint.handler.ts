@@ -18,13 +18,13 @@ export async function updateWebhookEndpoint(
   message: IncomingMessage<'platform.usermgmt.commands.UpdateWebhookEndpoint'>,
 ) {
   const v = message.value;
-  const doc = await deps.store.webhookEndpoints.update({
+  const doc = await deps.writer.webhookEndpoints.update({
     environmentId: v.environment_id,
     id: v.webhook_endpoint_id,
     endpointUrl: v.endpoint_url,
     events: v.events === null ? null : validateEventTypes(v.events),
     status: status(v.status),
   });
-  deps.touched(deps.store.sources.webhookEndpoints, doc._id);
+  deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
   return presentWebhookEndpoint(doc);
 }

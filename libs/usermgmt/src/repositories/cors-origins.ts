@@ -1,5 +1,5 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, CorsOriginDoc } from '../models.js';
 
@@ -8,22 +8,24 @@ export function corsOriginsRepository(models: UsermgmtModels) {
   return {
     /** Idempotent: replaying the same id returns the origin created the first time. */
     async create(input: { environmentId: string; id: string; origin: string }, now = new Date()): Promise<CorsOriginDoc> {
-      const doc: CorsOriginDoc = {
-        _id: input.id,
-        environment_id: input.environmentId,
-        origin: input.origin,
-        created_at: now,
-        updated_at: now,
-        has_outbox: true,
-        outbox: [
-          outboxEvent(MessageTypeNames.CorsOriginCreated, input.environmentId, {
-            environment_id: input.environmentId,
-            cors_origin_id: input.id,
-            origin: input.origin,
-            created_at: now.getTime(),
-          }),
-        ],
-      };
+      const events = [
+        outboxEvent(MessageTypeNames.CorsOriginCreated, input.environmentId, {
+          environment_id: input.environmentId,
+          cors_origin_id: input.id,
+          origin: input.origin,
+          created_at: now.getTime(),
+        }),
+      ];
+      const doc: CorsOriginDoc = withEvents(
+        {
+          _id: input.id,
+          environment_id: input.environmentId,
+          origin: input.origin,
+          created_at: now,
+          updated_at: now,
+        },
+        events,
+      );
       try {
         await CorsOrigin.create(doc);
         return doc;

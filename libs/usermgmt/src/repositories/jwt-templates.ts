@@ -1,4 +1,4 @@
-import { outboxEvent } from '@platform/mongo';
+import { changeWithEvents, outboxEvent } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { JwtTemplateDoc, UsermgmtModels } from '../models.js';
 
@@ -9,16 +9,11 @@ export function jwtTemplatesRepository(models: UsermgmtModels) {
     async put(input: { environmentId: string; content: string }, now = new Date()): Promise<JwtTemplateDoc> {
       const doc = await JwtTemplate.findOneAndUpdate(
         { _id: input.environmentId },
-        {
-          $set: { content: input.content, updated_at: now, has_outbox: true },
-          $setOnInsert: { created_at: now },
-          $push: {
-            outbox: outboxEvent(MessageTypeNames.JwtTemplateUpdated, input.environmentId, {
-              environment_id: input.environmentId,
-              updated_at: now.getTime(),
-            }),
-          },
-        },
+        changeWithEvents(
+          { content: input.content, updated_at: now },
+          [outboxEvent(MessageTypeNames.JwtTemplateUpdated, input.environmentId, { environment_id: input.environmentId, updated_at: now.getTime() })],
+          { $setOnInsert: { created_at: now } },
+        ),
         { upsert: true, new: true },
       ).lean<JwtTemplateDoc>();
       return doc!;

@@ -1,5 +1,5 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { RedirectUriDoc, UsermgmtModels } from '../models.js';
 
@@ -15,24 +15,26 @@ export function redirectUrisRepository(models: UsermgmtModels) {
       if (count >= MAX_REDIRECT_URIS) {
         throw new ConflictError('redirect_uri_limit_reached', `An environment may have at most ${MAX_REDIRECT_URIS} redirect URIs.`);
       }
-      const doc: RedirectUriDoc = {
-        _id: input.id,
-        environment_id: input.environmentId,
-        uri: input.uri,
-        // The first URI of an environment is its default, as in the real service's dashboard.
-        default: count === 0,
-        created_at: now,
-        updated_at: now,
-        has_outbox: true,
-        outbox: [
-          outboxEvent(MessageTypeNames.RedirectUriCreated, input.environmentId, {
-            environment_id: input.environmentId,
-            redirect_uri_id: input.id,
-            uri: input.uri,
-            created_at: now.getTime(),
-          }),
-        ],
-      };
+      const events = [
+        outboxEvent(MessageTypeNames.RedirectUriCreated, input.environmentId, {
+          environment_id: input.environmentId,
+          redirect_uri_id: input.id,
+          uri: input.uri,
+          created_at: now.getTime(),
+        }),
+      ];
+      const doc: RedirectUriDoc = withEvents(
+        {
+          _id: input.id,
+          environment_id: input.environmentId,
+          uri: input.uri,
+          // The first URI of an environment is its default, as in the real service's dashboard.
+          default: count === 0,
+          created_at: now,
+          updated_at: now,
+        },
+        events,
+      );
       try {
         await RedirectUri.create(doc);
         return doc;

@@ -1,5 +1,5 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UserDoc, UsermgmtModels } from '../models.js';
 
@@ -21,33 +21,35 @@ export function usersRepository(models: UsermgmtModels) {
     async create(input: NewUser, now = new Date()): Promise<UserDoc> {
       // Insert first (one write in the common case); a duplicate id is a replay of the same command.
       const email = input.email.toLowerCase();
-      const doc: UserDoc = {
-        _id: input.id,
-        environment_id: input.environmentId,
-        email,
-        first_name: input.firstName,
-        last_name: input.lastName,
-        email_verified: input.emailVerified,
-        external_id: input.externalId,
-        metadata: input.metadata,
-        password_hash: input.passwordHash,
-        created_at: now,
-        updated_at: now,
-        has_outbox: true,
-        outbox: [
-          outboxEvent(MessageTypeNames.UserCreated, input.id, {
-            environment_id: input.environmentId,
-            user_id: input.id,
-            email,
-            first_name: input.firstName,
-            last_name: input.lastName,
-            email_verified: input.emailVerified,
-            external_id: input.externalId,
-            metadata: input.metadata,
-            created_at: now.getTime(),
-          }),
-        ],
-      };
+      const events = [
+        outboxEvent(MessageTypeNames.UserCreated, input.id, {
+          environment_id: input.environmentId,
+          user_id: input.id,
+          email,
+          first_name: input.firstName,
+          last_name: input.lastName,
+          email_verified: input.emailVerified,
+          external_id: input.externalId,
+          metadata: input.metadata,
+          created_at: now.getTime(),
+        }),
+      ];
+      const doc: UserDoc = withEvents(
+        {
+          _id: input.id,
+          environment_id: input.environmentId,
+          email,
+          first_name: input.firstName,
+          last_name: input.lastName,
+          email_verified: input.emailVerified,
+          external_id: input.externalId,
+          metadata: input.metadata,
+          password_hash: input.passwordHash,
+          created_at: now,
+          updated_at: now,
+        },
+        events,
+      );
       try {
         await User.create(doc);
         return doc;

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
+import { changeWithEvents, isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
 import type { WebhookEndpointStatus } from '../rules/events.js';
@@ -9,7 +9,7 @@ import { presentWebhookEndpoint } from '../presenters.js';
 export const MAX_WEBHOOK_ENDPOINTS = 50;
 const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
 
-function changed(doc: WebhookEndpointDoc, change: 'created' | 'updated' | 'deleted', now: Date) {
+function changed(doc: Omit<WebhookEndpointDoc, 'outbox' | 'has_outbox'>, change: 'created' | 'updated' | 'deleted', now: Date) {
   return outboxEvent(MessageTypeNames.WebhookEndpointChanged, doc._id, {
     environment_id: doc.environment_id,
     webhook_endpoint_id: doc._id,
@@ -46,7 +46,7 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       if (count >= MAX_WEBHOOK_ENDPOINTS) {
         throw new ConflictError('webhook_endpoint_limit_reached', `An environment may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints.`);
       }
-      const doc: WebhookEndpointDoc = {
+      const doc: Omit<WebhookEndpointDoc, 'outbox' | 'has_outbox'> = {
         _id: input.id,
         environment_id: input.environmentId,
         endpoint_url: input.endpointUrl,
@@ -60,13 +60,11 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         updated_at: now,
         deleted_at: null,
         expires_at: null,
-        has_outbox: true,
-        outbox: [],
       };
-      doc.outbox.push(changed(doc, 'created', now));
       try {
-        await WebhookEndpoint.create(doc);
-        return doc;
+        const stored = withEvents(doc, [changed(doc, 'created', now)]);
+        await WebhookEndpoint.create(stored);
+        return stored;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         const replay = await WebhookEndpoint.findOne({ _id: input.id, environment_id: input.environmentId }).lean<WebhookEndpointDoc>();
@@ -98,17 +96,16 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       try {
         const doc = await WebhookEndpoint.findOneAndUpdate(
           live(input.environmentId, input.id),
-          {
-            $set: {
+          changeWithEvents(
+            {
               endpoint_url: next.endpoint_url,
               url_key: next.url_key,
               events: next.events,
               status: next.status,
               updated_at: now,
-              has_outbox: true,
             },
-            $push: { outbox: changed(next, 'updated', now) },
-          },
+            [changed(next, 'updated', now)],
+          ),
           { new: true },
         ).lean<WebhookEndpointDoc>();
         if (!doc) notFound(input.id);
@@ -134,17 +131,16 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       if (current.rotated_by === input.commandId) return current;
       const doc = await WebhookEndpoint.findOneAndUpdate(
         { ...live(input.environmentId, input.id), sealed_secret: current.sealed_secret },
-        {
-          $set: {
+        changeWithEvents(
+          {
             sealed_secret: input.sealedSecret,
             previous_sealed_secret: input.previousValidForMs > 0 ? current.sealed_secret : null,
             previous_secret_expires_at: input.previousValidForMs > 0 ? new Date(now.getTime() + input.previousValidForMs) : null,
             rotated_by: input.commandId,
             updated_at: now,
-            has_outbox: true,
           },
-          $push: { outbox: changed({ ...current, updated_at: now }, 'updated', now) },
-        },
+          [changed({ ...current, updated_at: now }, 'updated', now)],
+        ),
         { new: true, strict: false },
       ).lean<WebhookEndpointDoc>();
       if (!doc) notFound(input.id);
@@ -161,18 +157,17 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         if (current.deleted_by === input.commandId) return;
         notFound(input.id);
       }
-      const result = await WebhookEndpoint.updateOne(live(input.environmentId, input.id), {
-        $set: {
+      const result = await WebhookEndpoint.updateOne(live(input.environmentId, input.id), changeWithEvents(
+        {
           deleted_at: now,
           deleted_by: input.commandId,
           url_key: input.id,
           status: 'disabled',
           updated_at: now,
           expires_at: new Date(now.getTime() + TOMBSTONE_MS),
-          has_outbox: true,
         },
-        $push: { outbox: changed({ ...current, status: 'disabled' }, 'deleted', now) },
-      }, { strict: false });
+        [changed({ ...current, status: 'disabled' }, 'deleted', now)],
+      ), { strict: false });
       if (result.matchedCount === 0) notFound(input.id);
     },
 
