@@ -435,6 +435,35 @@ describe('request bodies', () => {
     expect(events.length).toBe(before);
   });
 
+  it('become one command per intent, telling a field sent as null from one left out', async () => {
+    const token = tokenFor(owner, ALL);
+    const team = await api('POST', '/v2/teams', token, { name: `Intents ${Date.now()}`, logoUrl: 'https://example.com/logo.png', bio: 'We meet.' });
+    expect(team.body.data).toMatchObject({ logoUrl: 'https://example.com/logo.png', bio: 'We meet.' });
+    const cleared = await api('PATCH', `/v2/teams/${team.body.data.id}`, token, { logoUrl: null });
+    expect(cleared.body.data).toMatchObject({ logoUrl: null, bio: 'We meet.' });
+    await waitFor(() => events.some((e) => e.type === N.TeamChanged && (e.value as { id: number; change: string }).id === team.body.data.id && (e.value as { change: string }).change === 'updated'));
+    const schedule = await api('POST', '/v2/schedules', token, {
+      name: 'Mornings',
+      timeZone: 'Europe/Berlin',
+      availability: [{ days: ['Monday', 'Tuesday'], startTime: '08:00', endTime: '12:00' }],
+    });
+    expect(schedule.status).toBe(201);
+    expect(schedule.body.data).toMatchObject({ timeZone: 'Europe/Berlin', availability: [{ days: ['Monday', 'Tuesday'], startTime: '08:00', endTime: '12:00' }] });
+    const renamed = await api('PATCH', `/v2/schedules/${schedule.body.data.id}`, token, { name: 'Early mornings' });
+    expect(renamed.body.data).toMatchObject({ name: 'Early mornings', availability: [{ days: ['Monday', 'Tuesday'], startTime: '08:00', endTime: '12:00' }] });
+  });
+
+  it('are still answered in the deprecated family records, for a gateway of the previous release', async () => {
+    const reply = await stack.commands.send({
+      topic: SCHEDULING_TOPICS.commands,
+      key: `user:${owner._id}`,
+      type: N.TeamCommand,
+      value: { action: 'create', actor_user_id: owner._id, target_id: null, scope_team_id: null, scope_org_id: null, payload: JSON.stringify({ name: `Legacy ${Date.now()}` }), requested_at: Date.now() },
+      commandId: randomUUID(),
+    });
+    expect(reply).toMatchObject({ name: expect.stringMatching(/^Legacy /), isOrganization: false });
+  });
+
   it('are described field by field in /openapi.json, with every response of every route', async () => {
     const document = JSON.parse((await stack.gateway.inject({ method: 'GET', url: '/openapi.json' })).body) as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; responses: Record<string, unknown> }>>;

@@ -16,7 +16,22 @@ declare module '@platform/contracts' {
     'platform.scheduling.commands.CreateBooking': BookingView;
     'platform.scheduling.commands.CancelBooking': BookingView;
     'platform.scheduling.commands.RescheduleBooking': BookingView;
-    /** Deprecated with its record. */
+    'platform.scheduling.commands.CreateTeam': TeamView;
+    'platform.scheduling.commands.UpdateTeam': TeamView;
+    'platform.scheduling.commands.DeleteTeam': TeamView;
+    'platform.scheduling.commands.CreateTeamInvite': InviteLinkView;
+    'platform.scheduling.commands.AddTeamMember': MembershipView;
+    'platform.scheduling.commands.UpdateTeamMembership': MembershipView;
+    'platform.scheduling.commands.RemoveTeamMember': MembershipView;
+    'platform.scheduling.commands.AcceptTeamInvite': MembershipView | (MembershipView & { teamName: string });
+    'platform.scheduling.commands.CreateEventType': EventTypeView;
+    'platform.scheduling.commands.UpdateEventType': EventTypeView;
+    'platform.scheduling.commands.DeleteEventType': EventTypeView;
+    'platform.scheduling.commands.RequestPhoneCall': { callId: string };
+    'platform.scheduling.commands.CreateSchedule': ScheduleView;
+    'platform.scheduling.commands.UpdateSchedule': ScheduleView;
+    'platform.scheduling.commands.DeleteSchedule': ScheduleView;
+    /** Deprecated with their records. */
     'platform.scheduling.commands.BookingCommand': BookingView;
     'platform.scheduling.commands.TeamCommand': TeamView | InviteLinkView;
     'platform.scheduling.commands.MembershipCommand': MembershipView | (MembershipView & { teamName: string });

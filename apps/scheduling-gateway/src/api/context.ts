@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MessageTypeNames, type CommandReplies, type CommandType, type MessageTypes } from '@platform/contracts';
+import type { CommandReplies, CommandType, MessageTypes } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
@@ -22,16 +22,12 @@ export interface ApiRequest {
   userId: string | undefined;
 }
 
-type ActionCommand = 'TeamCommand' | 'MembershipCommand' | 'EventTypeCommand' | 'ScheduleCommand';
-
 export interface ApiContext extends ApiRequest {
   deps: ApiDeps;
   reach(): Promise<Reach>;
   id(param: string): number;
   users(ids: Iterable<string>): Promise<UserLookup>;
-  /** A command of one of the families that still carry an action and the JSON body. */
-  send(type: ActionCommand, key: string, fields: { action: string; target_id?: string | null; target_user_id?: string | null; scope_team_id?: number | null; scope_org_id?: number | null }): Promise<unknown>;
-  /** A command with a record of its own; resolves with its declared reply. */
+  /** Sends a command once its body passes the route's schema; resolves with the reply declared beside it. */
   command<T extends CommandType>(type: T, key: string, value: MessageTypes[T]): Promise<CommandReplies[T]>;
 }
 
@@ -50,26 +46,6 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
       return Number(raw);
     },
     users: (ids) => lookupUsers((id) => deps.users.get(id), ids),
-    send(type, key, fields) {
-      request.checkBody();
-      const value = {
-        actor_user_id: request.userId ?? null,
-        target_id: null,
-        scope_team_id: null,
-        scope_org_id: null,
-        ...fields,
-        payload: JSON.stringify(request.body ?? {}),
-        requested_at: Date.now(),
-      };
-      return deps.commands.send({
-        topic: SCHEDULING_TOPICS.commands,
-        key,
-        type: MessageTypeNames[type],
-        value: (type === 'ScheduleCommand' ? { target_user_id: null, ...value } : value) as never,
-        commandId: randomUUID(),
-        timeoutMs: deps.commandTimeoutMs,
-      });
-    },
     command(type, key, value) {
       request.checkBody();
       return deps.commands.send({ topic: SCHEDULING_TOPICS.commands, key, type, value, commandId: randomUUID(), timeoutMs: deps.commandTimeoutMs });

@@ -21,6 +21,7 @@ import {
   type EventTypeDoc,
   type TeamDoc,
 } from '@platform/scheduling';
+import { clearedTeamFields, createEventTypeFields, createScheduleFields, eventTypeFields, phoneCallFields, scheduleFields, teamFields } from './commands.js';
 import type { ApiContext } from './context.js';
 import type { RouteName } from './route-table.js';
 
@@ -105,34 +106,59 @@ async function orgTeamIds(ctx: ApiContext, org: TeamDoc): Promise<number[]> {
   return teams.filter((t) => canSeeTeam(reach, t)).map((t) => t.id);
 }
 
-const eventTypeWrite = (action: string): Handler => async (ctx) => {
+/** The team of a [T] or [OT] write: the caller must see it (whether they may manage it is the worker's to say). */
+async function teamScope(ctx: ApiContext) {
   const team = await seenTeam(ctx);
-  return ctx.send('EventTypeCommand', teamKey(ctx), {
-    action,
-    target_id: ctx.params['eventTypeId'] ?? null,
-    scope_team_id: team.id,
-    scope_org_id: orgScope(ctx),
-  });
+  return { actor_user_id: ctx.userId!, team_id: team.id, org_id: orgScope(ctx) };
+}
+
+const N = MessageTypeNames;
+const now = () => ({ requested_at: Date.now() });
+const param = (ctx: ApiContext, name: string) => ctx.id(name);
+
+const teamEventTypeWrites = {
+  create: async (ctx: ApiContext) => ctx.command(N.CreateEventType, teamKey(ctx), { ...(await teamScope(ctx)), ...createEventTypeFields(ctx.body), ...now() }),
+  update: async (ctx: ApiContext) =>
+    ctx.command(N.UpdateEventType, teamKey(ctx), { ...(await teamScope(ctx)), event_type_id: param(ctx, 'eventTypeId'), ...eventTypeFields(ctx.body), ...now() }),
+  delete: async (ctx: ApiContext) => ctx.command(N.DeleteEventType, teamKey(ctx), { ...(await teamScope(ctx)), event_type_id: param(ctx, 'eventTypeId'), ...now() }),
+  phoneCall: async (ctx: ApiContext) =>
+    ctx.command(N.RequestPhoneCall, teamKey(ctx), { ...(await teamScope(ctx)), event_type_id: param(ctx, 'eventTypeId'), ...phoneCallFields(ctx.body), ...now() }),
 };
 
-const membershipWrite = (action: string): Handler => async (ctx) => {
-  const team = await seenTeam(ctx);
-  return ctx.send('MembershipCommand', teamKey(ctx), {
-    action,
-    target_id: ctx.params['membershipId'] ?? null,
-    scope_team_id: team.id,
-    scope_org_id: orgScope(ctx),
-  });
+const membershipWrites = {
+  create: async (ctx: ApiContext) => {
+    const body = (ctx.body ?? {}) as { userId?: string; role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
+    return ctx.command(N.AddTeamMember, teamKey(ctx), { ...(await teamScope(ctx)), user_id: body.userId ?? '', role: body.role ?? null, accepted: body.accepted ?? null, ...now() });
+  },
+  update: async (ctx: ApiContext) => {
+    const body = (ctx.body ?? {}) as { role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
+    const scope = await teamScope(ctx);
+    return ctx.command(N.UpdateTeamMembership, teamKey(ctx), { ...scope, membership_id: param(ctx, 'membershipId'), role: body.role ?? null, accepted: body.accepted ?? null, ...now() });
+  },
+  delete: async (ctx: ApiContext) => ctx.command(N.RemoveTeamMember, teamKey(ctx), { ...(await teamScope(ctx)), membership_id: param(ctx, 'membershipId'), ...now() }),
 };
 
-const teamWrite = (action: string): Handler => async (ctx) => {
-  const team = await seenTeam(ctx);
-  return ctx.send('TeamCommand', teamKey(ctx), { action, target_id: String(team.id), scope_org_id: orgScope(ctx) });
+const teamWrites = {
+  update: async (ctx: ApiContext) =>
+    ctx.command(N.UpdateTeam, teamKey(ctx), { ...(await teamScope(ctx)), ...teamFields(ctx.body), cleared: clearedTeamFields(ctx.body), ...now() }),
+  delete: async (ctx: ApiContext) => ctx.command(N.DeleteTeam, teamKey(ctx), { ...(await teamScope(ctx)), ...now() }),
+  invite: async (ctx: ApiContext) => ctx.command(N.CreateTeamInvite, teamKey(ctx), { ...(await teamScope(ctx)), ...now() }),
 };
 
-const scheduleWrite = (action: string): Handler => async (ctx) => {
-  const { org, userId } = await orgUser(ctx);
-  return ctx.send('ScheduleCommand', `user:${userId}`, { action, target_id: ctx.params['scheduleId'] ?? null, target_user_id: userId, scope_org_id: org.id });
+/** A member's schedules in an organization (an admin's writes, or the member's own). */
+const orgScheduleWrites = {
+  create: async (ctx: ApiContext) => {
+    const { org, userId } = await orgUser(ctx);
+    return ctx.command(N.CreateSchedule, `user:${userId}`, { actor_user_id: ctx.userId!, org_id: org.id, user_id: userId, ...createScheduleFields(ctx.body), ...now() });
+  },
+  update: async (ctx: ApiContext) => {
+    const { org, userId } = await orgUser(ctx);
+    return ctx.command(N.UpdateSchedule, `user:${userId}`, { actor_user_id: ctx.userId!, org_id: org.id, user_id: userId, schedule_id: param(ctx, 'scheduleId'), ...scheduleFields(ctx.body), ...now() });
+  },
+  delete: async (ctx: ApiContext) => {
+    const { org, userId } = await orgUser(ctx);
+    return ctx.command(N.DeleteSchedule, `user:${userId}`, { actor_user_id: ctx.userId!, org_id: org.id, user_id: userId, schedule_id: param(ctx, 'scheduleId'), ...now() });
+  },
 };
 
 /** A resource of the authorizing user only (another user's is "not found"). */
@@ -142,27 +168,38 @@ async function ownEventType(ctx: ApiContext) {
   return (await presentEventTypes(ctx, [eventType]))[0];
 }
 
-const ownEventTypeWrite = (action: string): Handler => (ctx) =>
-  ctx.send('EventTypeCommand', `user:${ctx.userId}`, { action, target_id: ctx.params['eventTypeId'] ?? null });
+const own = (ctx: ApiContext) => ({ actor_user_id: ctx.userId!, org_id: null, user_id: ctx.userId! });
+const ownKey = (ctx: ApiContext) => `user:${ctx.userId}`;
 
-const ownScheduleWrite = (action: string): Handler => (ctx) =>
-  ctx.send('ScheduleCommand', `user:${ctx.userId}`, { action, target_id: ctx.params['scheduleId'] ?? null, target_user_id: ctx.userId ?? null });
+const ownEventTypeWrites = {
+  create: async (ctx: ApiContext) => ctx.command(N.CreateEventType, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, team_id: null, ...createEventTypeFields(ctx.body), ...now() }),
+  update: async (ctx: ApiContext) =>
+    ctx.command(N.UpdateEventType, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, team_id: null, event_type_id: param(ctx, 'eventTypeId'), ...eventTypeFields(ctx.body), ...now() }),
+  delete: async (ctx: ApiContext) =>
+    ctx.command(N.DeleteEventType, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, team_id: null, event_type_id: param(ctx, 'eventTypeId'), ...now() }),
+};
+
+const ownScheduleWrites = {
+  create: async (ctx: ApiContext) => ctx.command(N.CreateSchedule, ownKey(ctx), { ...own(ctx), ...createScheduleFields(ctx.body), ...now() }),
+  update: async (ctx: ApiContext) => ctx.command(N.UpdateSchedule, ownKey(ctx), { ...own(ctx), schedule_id: param(ctx, 'scheduleId'), ...scheduleFields(ctx.body), ...now() }),
+  delete: async (ctx: ApiContext) => ctx.command(N.DeleteSchedule, ownKey(ctx), { ...own(ctx), schedule_id: param(ctx, 'scheduleId'), ...now() }),
+};
 
 export const HANDLERS: Record<RouteName, Handler> = {
   listEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfUser(ctx.userId!)),
   getEventType: ownEventType,
-  createEventType: ownEventTypeWrite('create'),
-  updateEventType: ownEventTypeWrite('update'),
-  deleteEventType: ownEventTypeWrite('delete'),
+  createEventType: ownEventTypeWrites.create,
+  updateEventType: ownEventTypeWrites.update,
+  deleteEventType: ownEventTypeWrites.delete,
   listSchedules: async (ctx) => schedulesOf(ctx, [ctx.userId!]),
   async getSchedule(ctx) {
     const schedule = await ctx.deps.scheduling.schedule(ctx.id('scheduleId'));
     if (!schedule || schedule.user_id !== ctx.userId) throw notFound('Schedule');
     return presentSchedule(schedule);
   },
-  createSchedule: ownScheduleWrite('create'),
-  updateSchedule: ownScheduleWrite('update'),
-  deleteSchedule: ownScheduleWrite('delete'),
+  createSchedule: ownScheduleWrites.create,
+  updateSchedule: ownScheduleWrites.update,
+  deleteSchedule: ownScheduleWrites.delete,
   listBookings: async (ctx) => presentBookings(ctx, await ctx.deps.scheduling.bookingsOfHost(ctx.userId!)),
   async getBooking(ctx) {
     const booking = await ctx.deps.scheduling.booking(ctx.params['bookingUid'] ?? '');
@@ -177,22 +214,22 @@ export const HANDLERS: Record<RouteName, Handler> = {
   },
   getTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
   getOrgTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
-  createTeam: (ctx) => ctx.send('TeamCommand', `user:${ctx.userId}`, { action: 'create' }),
-  updateTeam: teamWrite('update'),
-  deleteTeam: teamWrite('delete'),
+  createTeam: async (ctx) => ctx.command(N.CreateTeam, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
+  updateTeam: teamWrites.update,
+  deleteTeam: teamWrites.delete,
 
   listTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams([(await seenTeam(ctx)).id])),
   getTeamEventType: async (ctx) => eventTypeOfTeam(ctx, await seenTeam(ctx)),
   listOrgTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams([(await seenTeam(ctx)).id])),
   getOrgTeamEventType: async (ctx) => eventTypeOfTeam(ctx, await seenTeam(ctx)),
-  createTeamEventType: eventTypeWrite('create'),
-  updateTeamEventType: eventTypeWrite('update'),
-  deleteTeamEventType: eventTypeWrite('delete'),
-  teamPhoneCall: eventTypeWrite('phone_call'),
-  createOrgTeamEventType: eventTypeWrite('create'),
-  updateOrgTeamEventType: eventTypeWrite('update'),
-  deleteOrgTeamEventType: eventTypeWrite('delete'),
-  orgTeamPhoneCall: eventTypeWrite('phone_call'),
+  createTeamEventType: teamEventTypeWrites.create,
+  updateTeamEventType: teamEventTypeWrites.update,
+  deleteTeamEventType: teamEventTypeWrites.delete,
+  teamPhoneCall: teamEventTypeWrites.phoneCall,
+  createOrgTeamEventType: teamEventTypeWrites.create,
+  updateOrgTeamEventType: teamEventTypeWrites.update,
+  deleteOrgTeamEventType: teamEventTypeWrites.delete,
+  orgTeamPhoneCall: teamEventTypeWrites.phoneCall,
 
   listTeamBookings: async (ctx) => bookingsOf(ctx, [(await seenTeam(ctx)).id]),
   listOrgTeamBookings: async (ctx) => bookingsOf(ctx, [(await seenTeam(ctx)).id]),
@@ -216,14 +253,14 @@ export const HANDLERS: Record<RouteName, Handler> = {
   getTeamMembership: async (ctx) => membershipOf(ctx, await seenTeam(ctx)),
   listOrgTeamMemberships: async (ctx) => membershipsOf(ctx, await seenTeam(ctx)),
   getOrgTeamMembership: async (ctx) => membershipOf(ctx, await seenTeam(ctx)),
-  createTeamMembership: membershipWrite('create'),
-  updateTeamMembership: membershipWrite('update'),
-  deleteTeamMembership: membershipWrite('delete'),
-  teamInvite: teamWrite('invite'),
-  createOrgTeamMembership: membershipWrite('create'),
-  updateOrgTeamMembership: membershipWrite('update'),
-  deleteOrgTeamMembership: membershipWrite('delete'),
-  orgTeamInvite: teamWrite('invite'),
+  createTeamMembership: membershipWrites.create,
+  updateTeamMembership: membershipWrites.update,
+  deleteTeamMembership: membershipWrites.delete,
+  teamInvite: teamWrites.invite,
+  createOrgTeamMembership: membershipWrites.create,
+  updateOrgTeamMembership: membershipWrites.update,
+  deleteOrgTeamMembership: membershipWrites.delete,
+  orgTeamInvite: teamWrites.invite,
 
   async listOrgEventTypes(ctx) {
     const org = await organization(ctx);
@@ -244,9 +281,9 @@ export const HANDLERS: Record<RouteName, Handler> = {
     if (!schedule || schedule.user_id !== userId) throw notFound('Schedule');
     return presentSchedule(schedule);
   },
-  createOrgUserSchedule: scheduleWrite('create'),
-  updateOrgUserSchedule: scheduleWrite('update'),
-  deleteOrgUserSchedule: scheduleWrite('delete'),
+  createOrgUserSchedule: orgScheduleWrites.create,
+  updateOrgUserSchedule: orgScheduleWrites.update,
+  deleteOrgUserSchedule: orgScheduleWrites.delete,
 
   async listOrgTeams(ctx) {
     const org = await organization(ctx);
@@ -260,23 +297,24 @@ export const HANDLERS: Record<RouteName, Handler> = {
     const reach = await ctx.reach();
     return (await ctx.deps.scheduling.teamsOfOrganization(org.id)).filter((t) => reach.roles.has(t.id)).map(presentTeam);
   },
-  createOrgTeam: async (ctx) => ctx.send('TeamCommand', `org:${ctx.params['orgId']}`, { action: 'create', scope_org_id: (await organization(ctx)).id }),
-  updateOrgTeam: teamWrite('update'),
-  deleteOrgTeam: teamWrite('delete'),
+  createOrgTeam: async (ctx) =>
+    ctx.command(N.CreateTeam, `org:${ctx.params['orgId']}`, { actor_user_id: ctx.userId!, org_id: (await organization(ctx)).id, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
+  updateOrgTeam: teamWrites.update,
+  deleteOrgTeam: teamWrites.delete,
 
   async createBooking(ctx) {
     ctx.checkBody();
     const fields = createBookingFields(ctx.body);
-    return ctx.command(MessageTypeNames.CreateBooking, `event-type:${fields.event_type_id}`, { ...fields, requested_at: Date.now() });
+    return ctx.command(N.CreateBooking, `event-type:${fields.event_type_id}`, { ...fields, requested_at: Date.now() });
   },
   async cancelBooking(ctx) {
     ctx.checkBody();
     const uid = ctx.params['bookingUid'] ?? '';
-    return ctx.command(MessageTypeNames.CancelBooking, `booking:${uid}`, { ...cancelBookingFields(uid, ctx.body), requested_at: Date.now() });
+    return ctx.command(N.CancelBooking, `booking:${uid}`, { ...cancelBookingFields(uid, ctx.body), requested_at: Date.now() });
   },
   async rescheduleBooking(ctx) {
     ctx.checkBody();
     const uid = ctx.params['bookingUid'] ?? '';
-    return ctx.command(MessageTypeNames.RescheduleBooking, `booking:${uid}`, { ...rescheduleBookingFields(uid, ctx.body), requested_at: Date.now() });
+    return ctx.command(N.RescheduleBooking, `booking:${uid}`, { ...rescheduleBookingFields(uid, ctx.body), requested_at: Date.now() });
   },
 };

@@ -26,16 +26,8 @@ export function teamInviteRoutes(app: HttpApp, { deps, auth }: WebContext) {
     await deps.commands.send({
       topic: SCHEDULING_TOPICS.commands,
       key: `team:${invite.teamId}`,
-      type: MessageTypeNames.MembershipCommand,
-      value: {
-        action: 'accept_invite',
-        actor_user_id: viewer.user._id,
-        target_id: null,
-        scope_team_id: invite.teamId,
-        scope_org_id: null,
-        payload: JSON.stringify({ token }),
-        requested_at: Date.now(),
-      },
+      type: MessageTypeNames.AcceptTeamInvite,
+      value: { actor_user_id: viewer.user._id, token, requested_at: Date.now() },
       commandId: generateId('cmd'),
       timeoutMs: deps.commandTimeoutMs,
     });

@@ -5,7 +5,7 @@ import { outboxEvent } from '@platform/mongo';
 import { actorReach, change, createOnce, insert, payloadOf, userLookup, type Fields, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
-type EventTypeMsg = Msg<(typeof MessageTypeNames)['EventTypeCommand']>;
+export type EventTypeMsg = Msg<(typeof MessageTypeNames)['EventTypeCommand']>;
 
 function eventTypeEvent(e: Fields<EventTypeDoc>, change: string, actor: string | null) {
   return {
@@ -57,9 +57,8 @@ async function assertSlugFree(deps: HandlerDeps, owner: Owner, slug: string, exc
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg): Promise<EventTypeView | { callId: string }> {
+export async function eventTypeCommand(deps: HandlerDeps, message: EventTypeMsg, body: Record<string, unknown> = payloadOf(message)): Promise<EventTypeView | { callId: string }> {
   const v = message.value;
-  const body = payloadOf(message);
   const reach: Reach = await actorReach(deps, v.actor_user_id);
   const orgId = v.scope_org_id ?? undefined;
   const personal = v.scope_team_id === null;

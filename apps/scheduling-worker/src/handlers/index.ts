@@ -3,6 +3,23 @@ import type { CommandHandlerMap } from '@platform/kafka';
 import { bookingCommand, cancelBooking, createBooking, rescheduleBooking } from './bookings.handlers.js';
 import type { HandlerDeps } from './deps.js';
 import { eventTypeCommand } from './event-types.handlers.js';
+import {
+  acceptTeamInvite,
+  addTeamMember,
+  createEventType,
+  createSchedule,
+  createTeam,
+  createTeamInvite,
+  deleteEventType,
+  deleteSchedule,
+  deleteTeam,
+  removeTeamMember,
+  requestPhoneCall,
+  updateEventType,
+  updateSchedule,
+  updateTeam,
+  updateTeamMembership,
+} from './intents.handlers.js';
 import { membershipCommand } from './memberships.handlers.js';
 import { addOrganizationMemberHandler, createOrganizationHandler } from './organizations.handlers.js';
 import { scheduleCommand } from './schedules.handlers.js';
@@ -10,6 +27,21 @@ import { teamCommand } from './teams.handlers.js';
 
 type N = typeof MessageTypeNames;
 export type SchedulingCommand =
+  | N['CreateTeam']
+  | N['UpdateTeam']
+  | N['DeleteTeam']
+  | N['CreateTeamInvite']
+  | N['AddTeamMember']
+  | N['UpdateTeamMembership']
+  | N['RemoveTeamMember']
+  | N['AcceptTeamInvite']
+  | N['CreateEventType']
+  | N['UpdateEventType']
+  | N['DeleteEventType']
+  | N['RequestPhoneCall']
+  | N['CreateSchedule']
+  | N['UpdateSchedule']
+  | N['DeleteSchedule']
   | N['TeamCommand']
   | N['MembershipCommand']
   | N['EventTypeCommand']
@@ -23,6 +55,21 @@ export type SchedulingCommand =
 
 /** Every scheduling command has exactly one handler: a missing entry is a type error. */
 export const commandHandlers: CommandHandlerMap<SchedulingCommand, HandlerDeps> = {
+  'platform.scheduling.commands.CreateTeam': createTeam,
+  'platform.scheduling.commands.UpdateTeam': updateTeam,
+  'platform.scheduling.commands.DeleteTeam': deleteTeam,
+  'platform.scheduling.commands.CreateTeamInvite': createTeamInvite,
+  'platform.scheduling.commands.AddTeamMember': addTeamMember,
+  'platform.scheduling.commands.UpdateTeamMembership': updateTeamMembership,
+  'platform.scheduling.commands.RemoveTeamMember': removeTeamMember,
+  'platform.scheduling.commands.AcceptTeamInvite': acceptTeamInvite,
+  'platform.scheduling.commands.CreateEventType': createEventType,
+  'platform.scheduling.commands.UpdateEventType': updateEventType,
+  'platform.scheduling.commands.DeleteEventType': deleteEventType,
+  'platform.scheduling.commands.RequestPhoneCall': requestPhoneCall,
+  'platform.scheduling.commands.CreateSchedule': createSchedule,
+  'platform.scheduling.commands.UpdateSchedule': updateSchedule,
+  'platform.scheduling.commands.DeleteSchedule': deleteSchedule,
   'platform.scheduling.commands.TeamCommand': teamCommand,
   'platform.scheduling.commands.MembershipCommand': membershipCommand,
   'platform.scheduling.commands.EventTypeCommand': eventTypeCommand,

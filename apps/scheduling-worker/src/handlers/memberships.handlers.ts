@@ -5,7 +5,7 @@ import { assertManagesTeam, input, insertMembership, membershipChanged, presentM
 import { actorReach, change, createOnce, payloadOf, userLookup, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
-type MembershipMsg = Msg<(typeof MessageTypeNames)['MembershipCommand']>;
+export type MembershipMsg = Msg<(typeof MessageTypeNames)['MembershipCommand']>;
 
 
 /** A team keeps at least one owner: the last one can be neither demoted nor removed. */
@@ -15,9 +15,8 @@ async function assertNotLastOwner(deps: HandlerDeps, m: MembershipDoc, nextRole:
   if (owners.length <= 1) throw new ConflictError('last_owner', 'A team needs an owner: make another member owner first.');
 }
 
-export async function membershipCommand(deps: HandlerDeps, message: MembershipMsg): Promise<MembershipView | (MembershipView & { teamName: string })> {
+export async function membershipCommand(deps: HandlerDeps, message: MembershipMsg, body: Record<string, unknown> = payloadOf(message)): Promise<MembershipView | (MembershipView & { teamName: string })> {
   const v = message.value;
-  const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);
   if (v.action === 'accept_invite') return acceptInvite(deps, message, input.requiredString(body, 'token', 200));
   const teamId = input.positiveId(v.scope_team_id, 'teamId');

@@ -13,7 +13,7 @@ import { actorReach, change, createOnce, insert, payloadOf, type Fields, type Ms
 import type { HandlerDeps } from './deps.js';
 import { outboxEvent } from '@platform/mongo';
 
-type ScheduleMsg = Msg<(typeof MessageTypeNames)['ScheduleCommand']>;
+export type ScheduleMsg = Msg<(typeof MessageTypeNames)['ScheduleCommand']>;
 
 function scheduleEvent(s: Fields<ScheduleDoc>, change: string, actor: string | null) {
   return { id: s.id, change, team_id: null, user_id: s.user_id, actor_user_id: actor, snapshot: JSON.stringify(presentSchedule(s)), occurred_at: Date.now() };
@@ -34,9 +34,8 @@ function availabilityOf(body: Record<string, unknown>, current?: ScheduleDoc) {
  * admin of their organization (/v2/organizations/:orgId/users/:userId/schedules). A user's first schedule
  * becomes the default (bookings use the default).
  */
-export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg): Promise<ScheduleView> {
+export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg, body: Record<string, unknown> = payloadOf(message)): Promise<ScheduleView> {
   const v = message.value;
-  const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);
   const userId = input.requiredString({ userId: v.target_user_id }, 'userId', 100);
   if (v.scope_org_id === null) {

@@ -15,7 +15,7 @@ import { actorReach, change, createOnce, insert, payloadOf, type Fields, type Ms
 import type { HandlerDeps } from './deps.js';
 import { outboxEvent } from '@platform/mongo';
 
-type TeamMsg = Msg<(typeof MessageTypeNames)['TeamCommand']>;
+export type TeamMsg = Msg<(typeof MessageTypeNames)['TeamCommand']>;
 
 function teamEvent(team: Fields<TeamDoc>, change: string, actor: string | null) {
   return {
@@ -52,9 +52,8 @@ async function assertSlugFree(deps: HandlerDeps, parentId: number | null, slug: 
   if (taken) throw new ConflictError('slug_taken', `A team with the slug ${slug} already exists here.`);
 }
 
-export async function teamCommand(deps: HandlerDeps, message: TeamMsg): Promise<TeamView | InviteLinkView> {
+export async function teamCommand(deps: HandlerDeps, message: TeamMsg, body: Record<string, unknown> = payloadOf(message)): Promise<TeamView | InviteLinkView> {
   const v = message.value;
-  const body = payloadOf(message);
   const reach = await actorReach(deps, v.actor_user_id);
   const orgId = v.scope_org_id ?? undefined;
   switch (v.action) {

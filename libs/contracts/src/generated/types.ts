@@ -245,11 +245,34 @@ export interface TokenIssued {
   occurred_at: number;
 }
 
+/** The signed-in user accepts an invite link (the web app). */
+export interface AcceptTeamInvite {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  token: string;
+  requested_at: number;
+}
+
 /** The operator adds a user to an organization (cli orgs add-member); organization memberships have no public endpoint. */
 export interface AddOrganizationMember {
   org_id: number;
   user_id: string;
   role: 'MEMBER' | 'ADMIN' | 'OWNER';
+  requested_at: number;
+}
+
+/** POST …/memberships: a user becomes a member of a team. */
+export interface AddTeamMember {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  user_id: string;
+  /** MEMBER when absent. */
+  role: null | 'MEMBER' | 'ADMIN' | 'OWNER';
+  /** false when absent. */
+  accepted: null | boolean;
   requested_at: number;
 }
 
@@ -294,6 +317,26 @@ export interface CreateBooking {
   requested_at: number;
 }
 
+/** POST /v2/event-types (personal: team_id null) or a team's event types. */
+export interface CreateEventType {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  /** Null for a personal event type, hosted by its owner. */
+  team_id: null | number;
+  title: string;
+  /** Derived from the title when absent. */
+  slug: null | string;
+  description: null | string;
+  length_in_minutes: number;
+  /** COLLECTIVE when absent. */
+  scheduling_type: null | 'COLLECTIVE' | 'ROUND_ROBIN';
+  /** Team event types: accepted members; absent means every member. */
+  host_user_ids: null | Array<string>;
+  requested_at: number;
+}
+
 /** The operator creates an organization (cli orgs create), owned by an existing user; the real service too creates organizations outside its public API. */
 export interface CreateOrganization {
   name: string;
@@ -305,7 +348,88 @@ export interface CreateOrganization {
   requested_at: number;
 }
 
-/** Create, update or delete a team event type; request an AI phone call for one. */
+/** POST /v2/schedules, or an organization member's: a schedule (a user's first is the default). */
+export interface CreateSchedule {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  user_id: string;
+  name: string;
+  time_zone: null | string;
+  availability: null | Array<{
+  days: Array<string>;
+  start_time: string;
+  end_time: string;
+}>;
+  overrides: null | Array<{
+  date: string;
+  start_time: string;
+  end_time: string;
+}>;
+  is_default: null | boolean;
+  requested_at: number;
+}
+
+/** POST /v2/teams, or /v2/organizations/{orgId}/teams: a team (a standalone team is owned by its creator). */
+export interface CreateTeam {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  name: string;
+  /** Derived from the name when absent. */
+  slug: null | string;
+  logo_url: null | string;
+  bio: null | string;
+  time_zone: null | string;
+  week_start: null | string;
+  requested_at: number;
+}
+
+/** POST …/invite: an invite link to a team (only its token's hash is kept). */
+export interface CreateTeamInvite {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  requested_at: number;
+}
+
+/** DELETE an event type. */
+export interface DeleteEventType {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: null | number;
+  event_type_id: number;
+  requested_at: number;
+}
+
+/** DELETE a schedule (another becomes the default). */
+export interface DeleteSchedule {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  user_id: string;
+  schedule_id: number;
+  requested_at: number;
+}
+
+/** DELETE a team. */
+export interface DeleteTeam {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  requested_at: number;
+}
+
+/** Deprecated: superseded by one record per intent (see the catalogue). Still consumed (and answered) so that a gateway of the previous release keeps working during a rolling upgrade; no longer sent. */
 export interface EventTypeCommand {
   /** create | update | delete | phone_call */
   action: string;
@@ -322,7 +446,7 @@ export interface EventTypeCommand {
   requested_at: number;
 }
 
-/** Create, update or delete a membership of a team or organization. */
+/** Deprecated: superseded by one record per intent (see the catalogue). Still consumed (and answered) so that a gateway of the previous release keeps working during a rolling upgrade; no longer sent. */
 export interface MembershipCommand {
   /** create | update | delete | accept_invite (the actor joins the team of an invite token) */
   action: string;
@@ -339,6 +463,33 @@ export interface MembershipCommand {
   requested_at: number;
 }
 
+/** DELETE …/memberships/{membershipId}. */
+export interface RemoveTeamMember {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  membership_id: number;
+  requested_at: number;
+}
+
+/** POST …/event-types/{eventTypeId}/create-phone-call: an AI phone call that books the event type (the telephony integration places it). */
+export interface RequestPhoneCall {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  event_type_id: number;
+  your_phone_number: string;
+  number_to_call: string;
+  template_type: null | string;
+  /** schedulerName, guestName, guestEmail, guestCompany, beginMessage, generalPrompt. */
+  details: Record<string, string>;
+  requested_at: number;
+}
+
 /** POST /v2/bookings/{uid}/reschedule (public): book the same event type at a new time and cancel the old booking, which points to the new one. */
 export interface RescheduleBooking {
   booking_uid: string;
@@ -348,7 +499,7 @@ export interface RescheduleBooking {
   requested_at: number;
 }
 
-/** Create, update or delete a user's schedule (weekly availability in a time zone, date overrides). */
+/** Deprecated: superseded by one record per intent (see the catalogue). Still consumed (and answered) so that a gateway of the previous release keeps working during a rolling upgrade; no longer sent. */
 export interface ScheduleCommand {
   /** create | update | delete */
   action: string;
@@ -367,7 +518,7 @@ export interface ScheduleCommand {
   requested_at: number;
 }
 
-/** Create, update or delete a team or an organization's team; create an invite link. */
+/** Deprecated: superseded by one record per intent (see the catalogue). Still consumed (and answered) so that a gateway of the previous release keeps working during a rolling upgrade; no longer sent. */
 export interface TeamCommand {
   /** create | update | delete | invite */
   action: string;
@@ -381,6 +532,78 @@ export interface TeamCommand {
   scope_org_id: null | number;
   /** The request body as validated by the gateway (JSON); the worker validates it again. */
   payload: string;
+  requested_at: number;
+}
+
+/** PATCH an event type (null leaves a field as it is). */
+export interface UpdateEventType {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: null | number;
+  event_type_id: number;
+  title: null | string;
+  slug: null | string;
+  description: null | string;
+  length_in_minutes: null | number;
+  scheduling_type: null | 'COLLECTIVE' | 'ROUND_ROBIN';
+  host_user_ids: null | Array<string>;
+  requested_at: number;
+}
+
+/** PATCH a schedule (null leaves a field as it is). */
+export interface UpdateSchedule {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  user_id: string;
+  schedule_id: number;
+  name: null | string;
+  time_zone: null | string;
+  availability: null | Array<{
+  days: Array<string>;
+  start_time: string;
+  end_time: string;
+}>;
+  overrides: null | Array<{
+  date: string;
+  start_time: string;
+  end_time: string;
+}>;
+  is_default: null | boolean;
+  requested_at: number;
+}
+
+/** PATCH a team: null leaves a field as it is; `cleared` names the fields set to null. */
+export interface UpdateTeam {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  name: null | string;
+  slug: null | string;
+  logo_url: null | string;
+  bio: null | string;
+  time_zone: null | string;
+  week_start: null | string;
+  /** logo_url and/or bio, set to null. */
+  cleared: Array<string>;
+  requested_at: number;
+}
+
+/** PATCH …/memberships/{membershipId}: role and/or acceptance (null leaves it). */
+export interface UpdateTeamMembership {
+  /** The authorizing user of the access token. */
+  actor_user_id: string;
+  /** The organization in whose path the request was made (/v2/organizations/{orgId}/…). */
+  org_id: null | number;
+  team_id: number;
+  membership_id: number;
+  role: null | 'MEMBER' | 'ADMIN' | 'OWNER';
+  accepted: null | boolean;
   requested_at: number;
 }
 
@@ -675,16 +898,31 @@ export interface MessageTypes {
   'platform.oauth.events.ClientSubmittedForReview': ClientSubmittedForReview;
   'platform.oauth.events.GrantRevoked': GrantRevoked;
   'platform.oauth.events.TokenIssued': TokenIssued;
+  'platform.scheduling.commands.AcceptTeamInvite': AcceptTeamInvite;
   'platform.scheduling.commands.AddOrganizationMember': AddOrganizationMember;
+  'platform.scheduling.commands.AddTeamMember': AddTeamMember;
   'platform.scheduling.commands.BookingCommand': BookingCommand;
   'platform.scheduling.commands.CancelBooking': CancelBooking;
   'platform.scheduling.commands.CreateBooking': CreateBooking;
+  'platform.scheduling.commands.CreateEventType': CreateEventType;
   'platform.scheduling.commands.CreateOrganization': CreateOrganization;
+  'platform.scheduling.commands.CreateSchedule': CreateSchedule;
+  'platform.scheduling.commands.CreateTeam': CreateTeam;
+  'platform.scheduling.commands.CreateTeamInvite': CreateTeamInvite;
+  'platform.scheduling.commands.DeleteEventType': DeleteEventType;
+  'platform.scheduling.commands.DeleteSchedule': DeleteSchedule;
+  'platform.scheduling.commands.DeleteTeam': DeleteTeam;
   'platform.scheduling.commands.EventTypeCommand': EventTypeCommand;
   'platform.scheduling.commands.MembershipCommand': MembershipCommand;
+  'platform.scheduling.commands.RemoveTeamMember': RemoveTeamMember;
+  'platform.scheduling.commands.RequestPhoneCall': RequestPhoneCall;
   'platform.scheduling.commands.RescheduleBooking': RescheduleBooking;
   'platform.scheduling.commands.ScheduleCommand': ScheduleCommand;
   'platform.scheduling.commands.TeamCommand': TeamCommand;
+  'platform.scheduling.commands.UpdateEventType': UpdateEventType;
+  'platform.scheduling.commands.UpdateSchedule': UpdateSchedule;
+  'platform.scheduling.commands.UpdateTeam': UpdateTeam;
+  'platform.scheduling.commands.UpdateTeamMembership': UpdateTeamMembership;
   'platform.scheduling.events.BookingCancelled': BookingCancelled;
   'platform.scheduling.events.BookingCreated': BookingCreated;
   'platform.scheduling.events.BookingRescheduled': BookingRescheduled;
@@ -737,16 +975,31 @@ export const MessageTypeNames = {
   ClientSubmittedForReview: 'platform.oauth.events.ClientSubmittedForReview',
   GrantRevoked: 'platform.oauth.events.GrantRevoked',
   TokenIssued: 'platform.oauth.events.TokenIssued',
+  AcceptTeamInvite: 'platform.scheduling.commands.AcceptTeamInvite',
   AddOrganizationMember: 'platform.scheduling.commands.AddOrganizationMember',
+  AddTeamMember: 'platform.scheduling.commands.AddTeamMember',
   BookingCommand: 'platform.scheduling.commands.BookingCommand',
   CancelBooking: 'platform.scheduling.commands.CancelBooking',
   CreateBooking: 'platform.scheduling.commands.CreateBooking',
+  CreateEventType: 'platform.scheduling.commands.CreateEventType',
   CreateOrganization: 'platform.scheduling.commands.CreateOrganization',
+  CreateSchedule: 'platform.scheduling.commands.CreateSchedule',
+  CreateTeam: 'platform.scheduling.commands.CreateTeam',
+  CreateTeamInvite: 'platform.scheduling.commands.CreateTeamInvite',
+  DeleteEventType: 'platform.scheduling.commands.DeleteEventType',
+  DeleteSchedule: 'platform.scheduling.commands.DeleteSchedule',
+  DeleteTeam: 'platform.scheduling.commands.DeleteTeam',
   EventTypeCommand: 'platform.scheduling.commands.EventTypeCommand',
   MembershipCommand: 'platform.scheduling.commands.MembershipCommand',
+  RemoveTeamMember: 'platform.scheduling.commands.RemoveTeamMember',
+  RequestPhoneCall: 'platform.scheduling.commands.RequestPhoneCall',
   RescheduleBooking: 'platform.scheduling.commands.RescheduleBooking',
   ScheduleCommand: 'platform.scheduling.commands.ScheduleCommand',
   TeamCommand: 'platform.scheduling.commands.TeamCommand',
+  UpdateEventType: 'platform.scheduling.commands.UpdateEventType',
+  UpdateSchedule: 'platform.scheduling.commands.UpdateSchedule',
+  UpdateTeam: 'platform.scheduling.commands.UpdateTeam',
+  UpdateTeamMembership: 'platform.scheduling.commands.UpdateTeamMembership',
   BookingCancelled: 'platform.scheduling.events.BookingCancelled',
   BookingCreated: 'platform.scheduling.events.BookingCreated',
   BookingRescheduled: 'platform.scheduling.events.BookingRescheduled',
