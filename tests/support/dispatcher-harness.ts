@@ -1,12 +1,13 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { createEgressClient, createEgressGuard } from '@platform/egress';
-import { createKafka, createPublisher, runConsumer } from '@platform/kafka';
-import { connectMongo } from '@platform/mongo';
+import { createPublisher, runConsumer } from '@platform/kafka';
+import { startService } from '@platform/runtime/start';
 import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
-import { resolveInfra, uniqueName } from '@platform/testing';
+import { isolatedAppEnv, uniqueName } from '@platform/testing';
 import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
-import { createDispatcher, type DispatcherDeps } from '../../apps/webhook-dispatcher/src/dispatcher.js';
+// The dispatcher runs from the same builder its main.ts runs (service.ts), configured by an isolated environment.
+import { config } from '../../apps/webhook-dispatcher/src/config.js';
+import { build } from '../../apps/webhook-dispatcher/src/service.js';
 import { TEST_SECRETS } from './secrets.js';
 
 export const HARNESS_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -33,34 +34,28 @@ export interface DispatcherHarness {
  * Only 127.0.0.2 is allowlisted, so a receiver on 127.0.0.1 stands for a forbidden private address.
  */
 export async function startDispatcherHarness(
-  options: Partial<Pick<DispatcherDeps, 'timeoutMs' | 'retryScale' | 'disableAfterMs' | 'retrySchedule' | 'perTargetConcurrency'>> = {},
+  options: { timeoutMs?: number; retryScale?: number; disableAfterMs?: number; retrySchedule?: number[]; perTargetConcurrency?: number } = {},
 ): Promise<DispatcherHarness> {
-  const infra = resolveInfra();
-  const logger = createLogger({ name: 'dispatcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
-  const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
   const name = uniqueName('wd');
-  const kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
-  const mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: name });
+  const env = isolatedAppEnv(name, {
+    ...TEST_SECRETS,
+    EGRESS_ALLOW: '127.0.0.2/32',
+    WEBHOOK_TIMEOUT_MS: String(options.timeoutMs ?? 1000),
+    WEBHOOK_CONCURRENCY: '16',
+    WEBHOOK_PER_TARGET_CONCURRENCY: String(options.perTargetConcurrency ?? 1),
+    WEBHOOK_RETRY_SCALE: String(options.retryScale ?? 0.0005),
+    WEBHOOK_POLL_INTERVAL_MS: '25',
+    ...(options.disableAfterMs ? { WEBHOOK_DISABLE_AFTER_MS: String(options.disableAfterMs) } : {}),
+    ...(options.retrySchedule ? { WEBHOOK_RETRY_SCHEDULE_MS: options.retrySchedule.join(',') } : {}),
+  });
+  const logger = createLogger({ name: 'dispatcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const dispatcher = await startService('webhook-dispatcher', build, { settings: config.read(env), logger });
+  const kafka = dispatcher.context.kafka();
+  const mongo = await dispatcher.context.mongo();
   const store = createDeliveryStore(mongo);
-  await store.ensureIndexes();
+  const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
   const publisher = createPublisher(kafka, { source: '/test' });
   await publisher.connect();
-  const egress = createEgressClient(createEgressGuard({ allow: ['127.0.0.2/32'] }));
-  const dispatcher = createDispatcher({
-    kafka,
-    store,
-    egress,
-    sealer,
-    logger,
-    timeoutMs: options.timeoutMs ?? 1000,
-    concurrency: 16,
-    perTargetConcurrency: options.perTargetConcurrency ?? 1,
-    retryScale: options.retryScale ?? 0.0005,
-    pollIntervalMs: 25,
-    ...(options.disableAfterMs ? { disableAfterMs: options.disableAfterMs } : {}),
-    ...(options.retrySchedule ? { retrySchedule: options.retrySchedule } : {}),
-  });
-  await dispatcher.start();
   const outcomes: DispatcherHarness['outcomes'] = [];
   const events = await runConsumer({
     client: kafka,
@@ -71,7 +66,7 @@ export async function startDispatcherHarness(
       [MessageTypeNames.TargetDisabled]: async (m) => void outcomes.push({ type: 'disabled', value: { ...m.value } }),
     },
   });
-  await dispatcher.ready();
+  await dispatcher.service.ready?.();
 
   return {
     store,
@@ -106,11 +101,9 @@ export async function startDispatcherHarness(
     },
     async close() {
       await events.stop();
-      await dispatcher.stop();
       await publisher.disconnect();
-      await egress.close();
       await mongo.dropDatabase().catch(() => undefined);
-      await mongo.close();
+      await dispatcher.stop();
     },
   };
 }

@@ -1,19 +1,18 @@
-import type { AddressInfo } from 'node:net';
 import { createAccounts, type Accounts } from '@platform/accounts';
-import { createEgressClient, createEgressGuard } from '@platform/egress';
 import type { HttpApp } from '@platform/http';
-import { IMAGES_TOPICS, createCompressionCounts, createOutputStore, type CompressionCounts, type OutputStore } from '@platform/images';
-import { createCommandBus, createKafka, createPublisher, ensureTopics, type CommandBus, type KafkaClient, type Publisher } from '@platform/kafka';
-import { connectMongo, createMongoCommandResultStore, type MongoConnection } from '@platform/mongo';
-import { createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
-import { createSealer } from '@platform/secrets';
+import { createCompressionCounts, type CompressionCounts } from '@platform/images';
+import type { MongoConnection } from '@platform/mongo';
+import { startService } from '@platform/runtime/start';
 import { createLogger } from '@platform/telemetry';
-import { resolveInfra, uniqueName } from '@platform/testing';
-// Apps are composed in-process here through their factories (the same ones main.ts wires).
-import { buildApp } from '../../apps/images-gateway/src/app.js';
-import { createWorker, type Worker } from '../../apps/image-worker/src/worker.js';
+import { freePort, isolatedAppEnv, resolveInfra, uniqueName } from '@platform/testing';
+// The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
+// configuration read from an isolated environment.
+import { config as gatewayConfig } from '../../apps/images-gateway/src/config.js';
+import { build as buildGateway } from '../../apps/images-gateway/src/service.js';
+import { config as workerConfig } from '../../apps/image-worker/src/config.js';
+import { build as buildWorker } from '../../apps/image-worker/src/service.js';
 import { TEST_SECRETS } from './secrets.js';
-import { startTlsTerminator, type TlsTerminator } from './tls-terminator.js';
+import { startTlsTerminator } from './tls-terminator.js';
 
 export interface ImagesStack {
   app: HttpApp;
@@ -23,11 +22,7 @@ export interface ImagesStack {
   certificate: string;
   accounts: Accounts;
   counts: CompressionCounts;
-  outputs: OutputStore;
   mongo: MongoConnection;
-  redis: Redis;
-  kafka: KafkaClient;
-  workers: Worker[];
   newKey(): Promise<{ key: string; accountId: string }>;
   close(): Promise<void>;
 }
@@ -43,105 +38,62 @@ export interface ImagesStackOptions {
 }
 
 /**
- * Gateway (behind a TLS terminator) and image workers in one process, on real Kafka, FerretDB and Redis,
- * isolated by a unique database and topic prefix (Redis keys hold random output ids, so suites never collide).
+ * The image gateway (behind a TLS terminator) and image workers in one process, each started by the runtime
+ * from its own service builder, on real Kafka, FerretDB and Redis, isolated by a unique database and topic
+ * prefix (Redis keys hold random output ids, so suites never collide).
  */
 export async function startImagesStack(options: ImagesStackOptions = {}): Promise<ImagesStack> {
   const infra = resolveInfra();
   const name = uniqueName('img');
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
-  const kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
-  const mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: name });
-  const redis = createRedis(infra.redisUrl, { name });
-  const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
-  const accounts = createAccounts({ connection: mongo, redis, pepper: TEST_SECRETS.API_KEY_PEPPER });
-  await accounts.ensureIndexes();
-  const counts = createCompressionCounts(mongo);
-  await counts.ensureIndexes();
-  const outputs = createOutputStore(redis, { retentionSeconds: 600 });
-  const results = createMongoCommandResultStore(mongo, { sealer, collection: 'images_command_results' });
-  const limits = { maxPixels: options.maxPixels ?? 50_000_000 };
-  const monthlyQuota = options.monthlyQuota ?? 0;
-  const egress = createEgressClient(createEgressGuard({ allow: options.egressAllow ?? [] }));
-
-  await ensureTopics(kafka, [IMAGES_TOPICS.commands]);
-  const publisher: Publisher = createPublisher(kafka, { source: '/test-images-gateway' });
-  await publisher.connect();
-  const commands: CommandBus = createCommandBus({
-    publisher,
-    transport: createRedisReplyTransport(infra.redisUrl, { name: `${name}-replies`, publisher: redis }),
-    replicaId: name,
-    defaultTimeoutMs: 60_000,
-    component: 'images-gateway',
-  });
-  await commands.start();
-
-  const workers = Array.from({ length: options.workers ?? 1 }, (_, i) =>
-    createWorker({
-      kafka,
-      outputs,
-      counts,
-      results,
-      egress,
-      sealer,
-      limits,
-      monthlyQuota,
-      source: { maxBytes: options.sourceMaxBytes ?? 5 * 1024 * 1024, timeoutMs: 5000 },
-      storeEndpoints: { s3: infra.s3.url, gcs: infra.gcsUrl, timeoutMs: 10_000 },
-      replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-worker-${i}`, publisher: redis }),
-      logger,
-      outboxIntervalMs: 200,
-      sessionTimeoutMs: 6000,
-    }),
-  );
-  for (const worker of workers) await worker.start();
-
-  let appPort = 0;
-  const tlsTerminator: TlsTerminator = await startTlsTerminator(() => appPort);
+  const port = await freePort();
+  const tlsTerminator = await startTlsTerminator(() => port);
   const baseUrl = `https://127.0.0.1:${tlsTerminator.port}`;
-  const app = await buildApp({
-    logger,
-    accounts,
-    commands,
-    outputs,
-    counts,
-    sealer,
-    publicBaseUrl: baseUrl,
-    commandTimeoutMs: 60_000,
-    uploadLimitBytes: options.uploadLimitBytes ?? 8 * 1024 * 1024,
-    monthlyQuota,
-    readiness: [],
+  const env = isolatedAppEnv(name, {
+    ...TEST_SECRETS,
+    PORT: String(port),
+    PUBLIC_BASE_URL: baseUrl,
+    COMMAND_TIMEOUT_MS: '60000',
+    UPLOAD_LIMIT_BYTES: String(options.uploadLimitBytes ?? 8 * 1024 * 1024),
+    IMAGE_RETENTION_SECONDS: '600',
+    IMAGE_MONTHLY_QUOTA: String(options.monthlyQuota ?? 0),
+    IMAGE_MAX_PIXELS: String(options.maxPixels ?? 50_000_000),
+    SOURCE_URL_MAX_BYTES: String(options.sourceMaxBytes ?? 5 * 1024 * 1024),
+    SOURCE_URL_TIMEOUT_MS: '5000',
+    EGRESS_ALLOW: (options.egressAllow ?? []).join(','),
+    STORE_S3_ENDPOINT: infra.s3.url,
+    STORE_GCS_ENDPOINT: infra.gcsUrl,
+    STORE_TIMEOUT_MS: '10000',
+    OUTBOX_INTERVAL_MS: '200',
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  appPort = (app.server.address() as AddressInfo).port;
-  await Promise.all(workers.map((w) => w.ready()));
+  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const workers = await Promise.all(
+    Array.from({ length: options.workers ?? 1 }, () => startService('image-worker', buildWorker, { settings: workerConfig.read(env), logger })),
+  );
+  const gateway = await startService('images-gateway', buildGateway, { settings: gatewayConfig.read(env), logger });
+  // The runtime starts consumers without waiting for their group; a test's first command should not.
+  await Promise.all(workers.map((w) => w.service.ready?.()));
+  const mongo = await gateway.context.mongo();
+  const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
+  await accounts.ensureIndexes();
 
   return {
-    app,
+    app: gateway.service.http.app,
     baseUrl,
     certificate: tlsTerminator.certificate,
     accounts,
-    counts,
-    outputs,
+    counts: createCompressionCounts(mongo),
     mongo,
-    redis,
-    kafka,
-    workers,
     async newKey() {
-      const env = await accounts.createEnvironment('images', 'test');
-      const { key } = await accounts.createKey(env._id);
-      return { key, accountId: env._id };
+      const environment = await accounts.createEnvironment('images', 'test');
+      const { key } = await accounts.createKey(environment._id);
+      return { key, accountId: environment._id };
     },
     async close() {
-      await app.close();
       await tlsTerminator.close();
       for (const worker of workers) await worker.stop().catch(() => undefined);
-      await commands.stop();
-      await publisher.disconnect();
-      await egress.close();
       await mongo.dropDatabase().catch(() => undefined);
-      await mongo.close();
-      redis.disconnect();
+      await gateway.stop();
     },
   };
 }

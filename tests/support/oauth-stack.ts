@@ -1,36 +1,38 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { HttpApp } from '@platform/http';
 import { createUserDirectory, type SchedulingUserDoc, type UserDirectory } from '@platform/identity';
-import { createCommandBus, createKafka, createPublisher, ensureTopics, type CommandBus, type KafkaClient, type Publisher } from '@platform/kafka';
-import { connectMongo, createMongoCommandResultStore, type MongoConnection } from '@platform/mongo';
+import type { CommandBus, KafkaClient } from '@platform/kafka';
+import type { MongoConnection } from '@platform/mongo';
 import {
   NO_REACH,
   OAUTH_TOPICS,
   createAccessTokens,
-  createBearerCheck,
   createGrantRevocations,
   createOAuthCredentials,
   createOAuthStore,
-  createOAuthWriter,
   type AccessTokens,
   type GrantRevocations,
   type OAuthCredentials,
   type OAuthStore,
   type UserReach,
 } from '@platform/oauth';
-import { createFailureLimiter as createLoginLimiter, createRedis, createRedisReplyTransport, type Redis } from '@platform/redis';
-import { SCHEDULING_TOPICS, createSchedulingStore, createSchedulingWriter, describeInvite, type SchedulingStore } from '@platform/scheduling';
-import { createSealer, generateId } from '@platform/secrets';
+import { createFailureLimiter as createLoginLimiter, type Redis } from '@platform/redis';
+import { startService } from '@platform/runtime/start';
+import { createSchedulingStore, describeInvite, type SchedulingStore } from '@platform/scheduling';
+import { generateId } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
-import { resolveInfra, uniqueName } from '@platform/testing';
-// Apps are composed in-process through their factories (the same ones main.ts wires).
-import { createReviewMailer } from '../../apps/oauth-worker/src/review-mailer.js';
-import { createWorker, type Worker } from '../../apps/oauth-worker/src/worker.js';
-import { buildApp } from '../../apps/scheduling-gateway/src/app.js';
-import { createWorker as createSchedulingWorker } from '../../apps/scheduling-worker/src/worker.js';
-import { createFailureLimiter, type FailureLimits } from '../../apps/scheduling-gateway/src/failure-limiter.js';
+import { freePort, isolatedAppEnv, resolveInfra, uniqueName } from '@platform/testing';
+// The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
+// configuration read from an isolated environment.
+import { config as oauthWorkerConfig } from '../../apps/oauth-worker/src/config.js';
+import { build as buildOAuthWorker } from '../../apps/oauth-worker/src/service.js';
+import { config as gatewayConfig } from '../../apps/scheduling-gateway/src/config.js';
+import type { FailureLimits } from '../../apps/scheduling-gateway/src/failure-limiter.js';
+import { build as buildGateway } from '../../apps/scheduling-gateway/src/service.js';
 import { buildApp as buildWebApp } from '../../apps/scheduling-web/src/app.js';
 import { createRedisSessionStore } from '../../apps/scheduling-web/src/session.js';
+import { config as schedulingWorkerConfig } from '../../apps/scheduling-worker/src/config.js';
+import { build as buildSchedulingWorker } from '../../apps/scheduling-worker/src/service.js';
 import { TEST_OAUTH_SECRETS, TEST_SECRETS } from './secrets.js';
 
 export interface OAuthStack {
@@ -41,10 +43,10 @@ export interface OAuthStack {
   users: UserDirectory;
   mongo: MongoConnection;
   redis: Redis;
+  /** The Kafka client of the stack's gateway (observers consume with it). */
   kafka: KafkaClient;
-  publisher: Publisher;
+  /** The gateway's command bus (tests send commands on it as the gateway and the web app do). */
   commands: CommandBus;
-  worker: Worker;
   accessTokens: AccessTokens;
   credentials: OAuthCredentials;
   revocations: GrantRevocations;
@@ -68,113 +70,63 @@ const OAuthCommandTypes = {
 } as const;
 
 export const TEST_PASSWORD = 'correct horse battery';
+export const WEB_URL = 'http://127.0.0.1:3000';
 
 /**
- * oauth-worker and scheduling-gateway in one process on real Kafka, FerretDB, Redis and SMTP, isolated by a
- * unique database, topic prefix and Redis namespace.
+ * scheduling-gateway, oauth-worker and scheduling-worker in one process, each started by the runtime from its
+ * own service builder, on real Kafka, FerretDB, Redis and SMTP, isolated by a unique database, topic prefix
+ * and Redis key prefix.
  */
 export async function startOAuthStack(options: { failureLimits?: Partial<FailureLimits>; smtpUrl?: string } = {}): Promise<OAuthStack> {
   const infra = resolveInfra();
   const name = uniqueName('oa');
   const issuer = 'http://127.0.0.1:3001';
+  const limits = { perIp: 1000, perClient: 1000, windowSeconds: 60, ...options.failureLimits };
+  const env = isolatedAppEnv(name, {
+    ...TEST_SECRETS,
+    ...TEST_OAUTH_SECRETS,
+    PORT: String(await freePort()),
+    PUBLIC_BASE_URL: issuer,
+    WEB_PUBLIC_URL: WEB_URL,
+    COMMAND_TIMEOUT_MS: '20000',
+    TOKEN_FAILURES_PER_IP: String(limits.perIp),
+    TOKEN_FAILURES_PER_CLIENT: String(limits.perClient),
+    TOKEN_FAILURE_WINDOW_SECONDS: String(limits.windowSeconds),
+    REDIS_KEY_PREFIX: `${name}:`,
+    SMTP_URL: options.smtpUrl ?? infra.smtpUrl,
+    SMTP_TIMEOUT_MS: '5000',
+    OAUTH_REFRESH_TOKEN_TTL_SECONDS: '3600',
+    TEAM_INVITE_TTL_SECONDS: '3600',
+    OUTBOX_INTERVAL_MS: '200',
+  });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
-  const kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
-  const mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: name });
-  const redis = createRedis(infra.redisUrl, { name });
-  const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
-  const store = createOAuthStore(mongo);
-  await store.ensureIndexes();
+  const workers = [
+    await startService('oauth-worker', buildOAuthWorker, { settings: oauthWorkerConfig.read(env), logger }),
+    await startService('scheduling-worker', buildSchedulingWorker, { settings: schedulingWorkerConfig.read(env), logger }),
+  ];
+  const gatewaySettings = gatewayConfig.read(env);
+  const gateway = await startService('scheduling-gateway', buildGateway, { settings: gatewaySettings, logger });
+  // The runtime starts consumers without waiting for their groups; a test's first command should not.
+  await Promise.all(workers.map((w) => w.service.ready?.()));
+  const mongo = await gateway.context.mongo();
+  const redis = gateway.context.redis();
   const users = createUserDirectory(mongo);
   await users.ensureIndexes();
-  const scheduling = createSchedulingStore(mongo);
-  await scheduling.ensureIndexes();
-  const results = createMongoCommandResultStore(mongo, { sealer });
-  const revocations = createGrantRevocations(redis, { namespace: name });
+  const commands = gateway.context.commands({ replicaId: gatewaySettings.replicaId, timeoutMs: gatewaySettings.commandTimeoutMs });
+  const revocations = createGrantRevocations(redis);
   await revocations.start();
 
-  await ensureTopics(kafka, [OAUTH_TOPICS.commands, OAUTH_TOPICS.events, SCHEDULING_TOPICS.commands]);
-  const publisher = createPublisher(kafka, { source: '/test-scheduling' });
-  await publisher.connect();
-  const commands = createCommandBus({
-    publisher,
-    transport: createRedisReplyTransport(infra.redisUrl, { name: `${name}-replies`, publisher: redis }),
-    replicaId: name,
-    defaultTimeoutMs: 20_000,
-    component: 'scheduling-gateway',
-  });
-  await commands.start();
-
-  const mailer = createReviewMailer(
-    mongo,
-    {
-      smtpUrl: options.smtpUrl ?? infra.smtpUrl,
-      from: 'Scheduling <no-reply@scheduling.localhost>',
-      settingsUrl: 'http://127.0.0.1:3000/settings/developer/oauth',
-      timeoutMs: 5000,
-    },
-    logger,
-  );
-  const worker = createWorker({
-    kafka,
-    store,
-    writer: createOAuthWriter(mongo),
-    results,
-    replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-worker`, publisher: redis }),
-    revocations: createGrantRevocations(redis, { namespace: name }),
-    mailer,
-    logger,
-    refreshTokenTtlSeconds: 3600,
-    outboxIntervalMs: 200,
-  });
-  await worker.start();
-  const schedulingWorker = createSchedulingWorker({
-    kafka,
-    store: scheduling,
-    writer: createSchedulingWriter(mongo),
-    users,
-    results: createMongoCommandResultStore(mongo, { sealer, collection: 'sched_command_results' }),
-    replies: createRedisReplyTransport(infra.redisUrl, { name: `${name}-scheduling-worker`, publisher: redis }),
-    logger,
-    webUrl: 'http://127.0.0.1:3000',
-    inviteTtlSeconds: 3600,
-    outboxIntervalMs: 200,
-  });
-  await schedulingWorker.start();
-
-  const accessTokens = createAccessTokens({ keys: [TEST_OAUTH_SECRETS.OAUTH_ACCESS_TOKEN_KEYS] });
-  const credentials = createOAuthCredentials(TEST_OAUTH_SECRETS.OAUTH_SECRET_PEPPER);
-  const gateway = await buildApp({
-    logger,
-    store,
-    scheduling,
-    users,
-    commands,
-    accessTokens,
-    credentials,
-    bearer: createBearerCheck({ accessTokens, revocations }),
-    failures: createFailureLimiter(redis, { perIp: 1000, perClient: 1000, windowSeconds: 60, ...options.failureLimits }, name),
-    issuer,
-    webUrl: 'http://127.0.0.1:3000',
-    commandTimeoutMs: 20_000,
-    readiness: [],
-  });
-  await gateway.ready();
-  await worker.ready();
-  await schedulingWorker.ready();
-
   return {
-    gateway,
-    store,
-    scheduling,
+    gateway: gateway.service.http.app,
+    store: createOAuthStore(mongo),
+    scheduling: createSchedulingStore(mongo),
     users,
     mongo,
     redis,
-    kafka,
-    publisher,
+    kafka: gateway.context.kafka(),
     commands,
-    worker,
-    accessTokens,
-    credentials,
+    accessTokens: createAccessTokens({ keys: [TEST_OAUTH_SECRETS.OAUTH_ACCESS_TOKEN_KEYS] }),
+    credentials: createOAuthCredentials(TEST_OAUTH_SECRETS.OAUTH_SECRET_PEPPER),
     revocations,
     name,
     issuer,
@@ -188,20 +140,13 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
         commandId: generateId('cmd'),
       }),
     async close() {
-      await gateway.close();
-      await worker.stop();
-      await schedulingWorker.stop();
-      await commands.stop();
       await revocations.stop();
-      await publisher.disconnect();
+      for (const worker of workers) await worker.stop();
       await mongo.dropDatabase().catch(() => undefined);
-      await mongo.close();
-      redis.disconnect();
+      await gateway.stop();
     },
   };
 }
-
-export const WEB_URL = 'http://127.0.0.1:3000';
 
 /** scheduling-web on the stack's worker and stores (pages driven with inject, as a browser would). */
 export async function startOAuthWeb(stack: OAuthStack, options: { userReach?: (userId: string) => Promise<UserReach> } = {}): Promise<HttpApp> {

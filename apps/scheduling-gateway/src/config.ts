@@ -20,6 +20,8 @@ const schema = Type.Object({
   TOKEN_FAILURES_PER_IP: Type.Integer({ default: 20, minimum: 1 }),
   TOKEN_FAILURES_PER_CLIENT: Type.Integer({ default: 100, minimum: 1 }),
   TOKEN_FAILURE_WINDOW_SECONDS: Type.Integer({ default: 300, minimum: 1 }),
+  /** Put in front of the failure counters' Redis keys: several deployments (or test suites) sharing one Redis. */
+  REDIS_KEY_PREFIX: Type.String({ default: '', pattern: '^[A-Za-z0-9._:-]{0,64}$' }),
   ...trustProxyEnv,
   REPLICA_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$' })),
 });
@@ -41,6 +43,7 @@ export const config = createConfigLoader(schema, (env) => ({
     perClient: env.TOKEN_FAILURES_PER_CLIENT,
     windowSeconds: env.TOKEN_FAILURE_WINDOW_SECONDS,
   },
+  redisKeyPrefix: env.REDIS_KEY_PREFIX,
   replicaId: env.REPLICA_ID ?? `scheduling-gateway-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));

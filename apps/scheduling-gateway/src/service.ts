@@ -22,7 +22,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
     accessTokens,
     credentials: createOAuthCredentials(settings.secretPepper),
     bearer: createBearerCheck({ accessTokens, revocations }),
-    failures: createFailureLimiter(redis, settings.failureLimits),
+    failures: createFailureLimiter(redis, settings.failureLimits, `${settings.redisKeyPrefix}oauth`),
     issuer: settings.issuer,
     webUrl: settings.webUrl,
     commandTimeoutMs: settings.commandTimeoutMs,

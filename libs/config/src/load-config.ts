@@ -34,6 +34,8 @@ export interface ConfigLoader<T> {
   get(): T;
   /** Forget the cached value (tests). */
   reset(): void;
+  /** The config of an explicit environment (a test composing several services in one process). */
+  read(env: Env): T;
 }
 
 export function createConfigLoader<S extends TObject, T extends object>(
@@ -49,6 +51,9 @@ export function createConfigLoader<S extends TObject, T extends object>(
     },
     reset() {
       cached = undefined;
+    },
+    read(env) {
+      return deepFreeze(shape(parseEnv(schema, env)));
     },
   };
 }
