@@ -23,3 +23,5 @@ export { createOrganization, addOrganizationMember, describeInvite } from './org
 export { insertMembership, membershipChanged } from './memberships.js';
 export type { TeamView, MembershipView, EventTypeView, ScheduleView, BookingView, InviteLinkView } from './replies.js';
 export { createBookingFields, cancelBookingFields, rescheduleBookingFields } from './booking-input.js';
+export { readsFor } from './user-reads.js';
+export type { UserReads } from './user-reads.js';

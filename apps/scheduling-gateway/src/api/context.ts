@@ -3,7 +3,7 @@ import type { CommandReplies, CommandType, MessageTypes } from '@platform/contra
 import { InputError } from '@platform/errors';
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
-import { SCHEDULING_TOPICS, lookupUsers, reachOf, type Reach, type SchedulingStore, type UserLookup } from '@platform/scheduling';
+import { SCHEDULING_TOPICS, lookupUsers, readsFor, type SchedulingStore, type UserLookup, type UserReads } from '@platform/scheduling';
 
 export interface ApiDeps {
   scheduling: SchedulingStore;
@@ -24,7 +24,8 @@ export interface ApiRequest {
 
 export interface ApiContext extends ApiRequest {
   deps: ApiDeps;
-  reach(): Promise<Reach>;
+  /** The scheduling data as the authorizing user may see it (public endpoints read nothing). */
+  reads: UserReads;
   id(param: string): number;
   users(ids: Iterable<string>): Promise<UserLookup>;
   /** Sends a command once its body passes the route's schema; resolves with the reply declared beside it. */
@@ -32,14 +33,10 @@ export interface ApiContext extends ApiRequest {
 }
 
 export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
-  let reach: Promise<Reach> | undefined;
   return {
     ...request,
     deps,
-    reach() {
-      reach ??= deps.scheduling.membershipsOfUser(request.userId ?? '').then((m) => reachOf(request.userId ?? '', m));
-      return reach;
-    },
+    reads: readsFor(deps.scheduling, request.userId ?? ''),
     id(param) {
       const raw = request.params[param] ?? '';
       if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) throw new InputError('bad_request', `${param} must be a positive integer.`);

@@ -1,14 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { NotFoundError } from '@platform/errors';
 import {
-  assertAdminOfOrganization,
-  assertMemberOfOrganization,
-  assertSeesTeam,
-  assertSeesUserInOrganization,
-  canSeeTeam,
   cancelBookingFields,
   createBookingFields,
-  isOrganizationAdmin,
   notFound,
   presentBooking,
   presentBookingReferences,
@@ -19,6 +12,8 @@ import {
   rescheduleBookingFields,
   type BookingDoc,
   type EventTypeDoc,
+  type MembershipDoc,
+  type ScheduleDoc,
   type TeamDoc,
 } from '@platform/scheduling';
 import { clearedTeamFields, createEventTypeFields, createScheduleFields, eventTypeFields, phoneCallFields, scheduleFields, teamFields } from './commands.js';
@@ -27,52 +22,26 @@ import type { RouteName } from './route-table.js';
 
 type Handler = (ctx: ApiContext) => Promise<unknown>;
 
-/** The team of a [T] path, or of an [OT] path (which must be in that organization). */
+/** The team of a [T] path, or of an [OT] path (which must be in that organization), as the caller sees it. */
 async function seenTeam(ctx: ApiContext): Promise<TeamDoc> {
-  const orgId = ctx.params['orgId'] === undefined ? undefined : ctx.id('orgId');
-  return assertSeesTeam(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('teamId')), orgId);
-}
-
-async function organization(ctx: ApiContext): Promise<TeamDoc> {
-  return assertMemberOfOrganization(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('orgId')));
+  return ctx.reads.team(ctx.id('teamId'), ctx.params['orgId'] === undefined ? undefined : ctx.id('orgId'));
 }
 
 const teamKey = (ctx: ApiContext) => `team:${ctx.params['teamId']}`;
 const orgScope = (ctx: ApiContext) => (ctx.params['orgId'] === undefined ? null : ctx.id('orgId'));
 
-async function acceptedMembers(ctx: ApiContext, teamId: number): Promise<string[]> {
-  return (await ctx.deps.scheduling.membershipsOfTeam(teamId)).filter((m) => m.accepted).map((m) => m.user_id);
-}
-
 async function presentEventTypes(ctx: ApiContext, eventTypes: EventTypeDoc[]) {
   const hostsOf = new Map<number, string[]>();
-  for (const e of eventTypes) {
-    hostsOf.set(e.id, e.team_id === null ? [e.owner_user_id!] : e.host_user_ids.length > 0 ? e.host_user_ids : await acceptedMembers(ctx, e.team_id));
-  }
+  for (const e of eventTypes) hostsOf.set(e.id, await ctx.reads.hostsOf(e));
   const users = await ctx.users([...hostsOf.values()].flat());
   return eventTypes.map((e) => presentEventType(e, hostsOf.get(e.id)!, users));
 }
 
-async function eventTypeOfTeam(ctx: ApiContext, team: TeamDoc) {
-  const eventType = await ctx.deps.scheduling.eventType(ctx.id('eventTypeId'));
-  if (!eventType || eventType.team_id !== team.id) throw notFound('Event type');
-  return (await presentEventTypes(ctx, [eventType]))[0];
-}
+const presentEventType1 = async (ctx: ApiContext, eventType: EventTypeDoc) => (await presentEventTypes(ctx, [eventType]))[0];
 
-async function membershipsOf(ctx: ApiContext, team: TeamDoc) {
-  const memberships = await ctx.deps.scheduling.membershipsOfTeam(team.id);
+async function presentMemberships(ctx: ApiContext, memberships: MembershipDoc[]) {
   const users = await ctx.users(memberships.map((m) => m.user_id));
   return memberships.map((m) => presentMembership(m, users));
-}
-
-async function membershipOf(ctx: ApiContext, team: TeamDoc) {
-  const membership = await ctx.deps.scheduling.membership(ctx.id('membershipId'));
-  if (!membership || membership.team_id !== team.id) throw notFound('Membership');
-  return presentMembership(membership, await ctx.users([membership.user_id]));
-}
-
-async function bookingsOf(ctx: ApiContext, teamIds: number[]) {
-  return presentBookings(ctx, await ctx.deps.scheduling.bookingsOfTeams(teamIds));
 }
 
 /** Bookings as the API shows them, `?status=accepted|cancelled` filtering. */
@@ -83,28 +52,14 @@ async function presentBookings(ctx: ApiContext, bookings: BookingDoc[]) {
   return filtered.map((b) => presentBooking(b, users));
 }
 
-async function schedulesOf(ctx: ApiContext, userIds: string[]) {
-  return (await ctx.deps.scheduling.schedulesOfUsers(userIds)).map(presentSchedule);
-}
+const presentSchedules = (schedules: ScheduleDoc[]) => schedules.map(presentSchedule);
 
 /** Team schedules: a member sees the team's members' schedules (as the real service's team views do). */
 async function teamSchedules(ctx: ApiContext) {
-  const team = await seenTeam(ctx);
-  return schedulesOf(ctx, await acceptedMembers(ctx, team.id));
+  return presentSchedules(await ctx.reads.schedulesOf(await ctx.reads.acceptedMembers(await seenTeam(ctx))));
 }
 
-async function orgUser(ctx: ApiContext): Promise<{ org: TeamDoc; userId: string }> {
-  const org = await organization(ctx);
-  const userId = ctx.params['userId']!;
-  assertSeesUserInOrganization(await ctx.reach(), org, userId, Boolean(await ctx.deps.scheduling.membershipOf(org.id, userId)));
-  return { org, userId };
-}
-
-async function orgTeamIds(ctx: ApiContext, org: TeamDoc): Promise<number[]> {
-  const reach = await ctx.reach();
-  const teams = await ctx.deps.scheduling.teamsOfOrganization(org.id);
-  return teams.filter((t) => canSeeTeam(reach, t)).map((t) => t.id);
-}
+const orgUser = (ctx: ApiContext) => ctx.reads.memberOfOrganization(ctx.id('orgId'), ctx.params['userId']!);
 
 /** The team of a [T] or [OT] write: the caller must see it (whether they may manage it is the worker's to say). */
 async function teamScope(ctx: ApiContext) {
@@ -161,12 +116,6 @@ const orgScheduleWrites = {
   },
 };
 
-/** A resource of the authorizing user only (another user's is "not found"). */
-async function ownEventType(ctx: ApiContext) {
-  const eventType = await ctx.deps.scheduling.eventType(ctx.id('eventTypeId'));
-  if (!eventType || eventType.owner_user_id !== ctx.userId) throw notFound('Event type');
-  return (await presentEventTypes(ctx, [eventType]))[0];
-}
 
 const own = (ctx: ApiContext) => ({ actor_user_id: ctx.userId!, org_id: null, user_id: ctx.userId! });
 const ownKey = (ctx: ApiContext) => `user:${ctx.userId}`;
@@ -186,42 +135,33 @@ const ownScheduleWrites = {
 };
 
 export const HANDLERS: Record<RouteName, Handler> = {
-  listEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfUser(ctx.userId!)),
-  getEventType: ownEventType,
+  listEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.reads.ownEventTypes()),
+  getEventType: async (ctx) => presentEventType1(ctx, await ctx.reads.ownEventType(ctx.id('eventTypeId'))),
   createEventType: ownEventTypeWrites.create,
   updateEventType: ownEventTypeWrites.update,
   deleteEventType: ownEventTypeWrites.delete,
-  listSchedules: async (ctx) => schedulesOf(ctx, [ctx.userId!]),
-  async getSchedule(ctx) {
-    const schedule = await ctx.deps.scheduling.schedule(ctx.id('scheduleId'));
-    if (!schedule || schedule.user_id !== ctx.userId) throw notFound('Schedule');
-    return presentSchedule(schedule);
-  },
+  listSchedules: async (ctx) => presentSchedules(await ctx.reads.ownSchedules()),
+  getSchedule: async (ctx) => presentSchedule(await ctx.reads.scheduleOf(ctx.userId!, ctx.id('scheduleId'))),
   createSchedule: ownScheduleWrites.create,
   updateSchedule: ownScheduleWrites.update,
   deleteSchedule: ownScheduleWrites.delete,
-  listBookings: async (ctx) => presentBookings(ctx, await ctx.deps.scheduling.bookingsOfHost(ctx.userId!)),
+  listBookings: async (ctx) => presentBookings(ctx, await ctx.reads.hostedBookings()),
   async getBooking(ctx) {
-    const booking = await ctx.deps.scheduling.booking(ctx.params['bookingUid'] ?? '');
-    if (!booking || !booking.host_user_ids.includes(ctx.userId!)) throw notFound('Booking');
+    const booking = await ctx.reads.hostedBooking(ctx.params['bookingUid'] ?? '');
     return presentBooking(booking, await ctx.users(booking.host_user_ids));
   },
 
-  async listTeams(ctx) {
-    const reach = await ctx.reach();
-    const teams = await ctx.deps.scheduling.teamsByIds([...reach.roles.keys()]);
-    return teams.filter((t) => !t.is_organization).map(presentTeam);
-  },
+  listTeams: async (ctx) => (await ctx.reads.teams()).map(presentTeam),
   getTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
   getOrgTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
   createTeam: async (ctx) => ctx.command(N.CreateTeam, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
   updateTeam: teamWrites.update,
   deleteTeam: teamWrites.delete,
 
-  listTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams([(await seenTeam(ctx)).id])),
-  getTeamEventType: async (ctx) => eventTypeOfTeam(ctx, await seenTeam(ctx)),
-  listOrgTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams([(await seenTeam(ctx)).id])),
-  getOrgTeamEventType: async (ctx) => eventTypeOfTeam(ctx, await seenTeam(ctx)),
+  listTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.reads.eventTypesOfTeams([await seenTeam(ctx)])),
+  getTeamEventType: async (ctx) => presentEventType1(ctx, await ctx.reads.eventTypeOf(await seenTeam(ctx), ctx.id('eventTypeId'))),
+  listOrgTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.reads.eventTypesOfTeams([await seenTeam(ctx)])),
+  getOrgTeamEventType: async (ctx) => presentEventType1(ctx, await ctx.reads.eventTypeOf(await seenTeam(ctx), ctx.id('eventTypeId'))),
   createTeamEventType: teamEventTypeWrites.create,
   updateTeamEventType: teamEventTypeWrites.update,
   deleteTeamEventType: teamEventTypeWrites.delete,
@@ -231,28 +171,22 @@ export const HANDLERS: Record<RouteName, Handler> = {
   deleteOrgTeamEventType: teamEventTypeWrites.delete,
   orgTeamPhoneCall: teamEventTypeWrites.phoneCall,
 
-  listTeamBookings: async (ctx) => bookingsOf(ctx, [(await seenTeam(ctx)).id]),
-  listOrgTeamBookings: async (ctx) => bookingsOf(ctx, [(await seenTeam(ctx)).id]),
-  async orgTeamBookingReferences(ctx) {
-    const team = await seenTeam(ctx);
-    const booking = await ctx.deps.scheduling.booking(ctx.params['bookingUid'] ?? '');
-    if (!booking || booking.team_id !== team.id) throw new NotFoundError('not_found', 'Booking not found.');
-    return presentBookingReferences(booking);
-  },
+  listTeamBookings: async (ctx) => presentBookings(ctx, await ctx.reads.bookingsOfTeams([await seenTeam(ctx)])),
+  listOrgTeamBookings: async (ctx) => presentBookings(ctx, await ctx.reads.bookingsOfTeams([await seenTeam(ctx)])),
+  orgTeamBookingReferences: async (ctx) => presentBookingReferences(await ctx.reads.bookingOfTeam(await seenTeam(ctx), ctx.params['bookingUid'] ?? '')),
 
   listTeamSchedules: teamSchedules,
   listOrgTeamSchedules: teamSchedules,
   async listOrgTeamUserSchedules(ctx) {
-    const team = await seenTeam(ctx);
     const userId = ctx.params['userId']!;
-    if (!(await acceptedMembers(ctx, team.id)).includes(userId)) throw notFound('User');
-    return schedulesOf(ctx, [userId]);
+    if (!(await ctx.reads.acceptedMembers(await seenTeam(ctx))).includes(userId)) throw notFound('User');
+    return presentSchedules(await ctx.reads.schedulesOf([userId]));
   },
 
-  listTeamMemberships: async (ctx) => membershipsOf(ctx, await seenTeam(ctx)),
-  getTeamMembership: async (ctx) => membershipOf(ctx, await seenTeam(ctx)),
-  listOrgTeamMemberships: async (ctx) => membershipsOf(ctx, await seenTeam(ctx)),
-  getOrgTeamMembership: async (ctx) => membershipOf(ctx, await seenTeam(ctx)),
+  listTeamMemberships: async (ctx) => presentMemberships(ctx, await ctx.reads.membershipsOf(await seenTeam(ctx))),
+  getTeamMembership: async (ctx) => (await presentMemberships(ctx, [await ctx.reads.membershipOf(await seenTeam(ctx), ctx.id('membershipId'))]))[0],
+  listOrgTeamMemberships: async (ctx) => presentMemberships(ctx, await ctx.reads.membershipsOf(await seenTeam(ctx))),
+  getOrgTeamMembership: async (ctx) => (await presentMemberships(ctx, [await ctx.reads.membershipOf(await seenTeam(ctx), ctx.id('membershipId'))]))[0],
   createTeamMembership: membershipWrites.create,
   updateTeamMembership: membershipWrites.update,
   deleteTeamMembership: membershipWrites.delete,
@@ -263,42 +197,31 @@ export const HANDLERS: Record<RouteName, Handler> = {
   orgTeamInvite: teamWrites.invite,
 
   async listOrgEventTypes(ctx) {
-    const org = await organization(ctx);
-    return presentEventTypes(ctx, await ctx.deps.scheduling.eventTypesOfTeams(await orgTeamIds(ctx, org)));
+    const org = await ctx.reads.organization(ctx.id('orgId'));
+    return presentEventTypes(ctx, await ctx.reads.eventTypesOfTeams(await ctx.reads.seenTeamsOfOrganization(org)));
   },
   async listOrgBookings(ctx) {
-    const org = assertAdminOfOrganization(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('orgId')));
-    return bookingsOf(ctx, (await ctx.deps.scheduling.teamsOfOrganization(org.id)).map((t) => t.id));
+    const org = await ctx.reads.administeredOrganization(ctx.id('orgId'));
+    return presentBookings(ctx, await ctx.reads.bookingsOfTeams(await ctx.reads.seenTeamsOfOrganization(org)));
   },
   async listOrgSchedules(ctx) {
-    const org = assertAdminOfOrganization(await ctx.reach(), await ctx.deps.scheduling.team(ctx.id('orgId')));
-    return schedulesOf(ctx, await acceptedMembers(ctx, org.id));
+    const org = await ctx.reads.administeredOrganization(ctx.id('orgId'));
+    return presentSchedules(await ctx.reads.schedulesOf(await ctx.reads.acceptedMembers(org)));
   },
-  listOrgUserSchedules: async (ctx) => schedulesOf(ctx, [(await orgUser(ctx)).userId]),
+  listOrgUserSchedules: async (ctx) => presentSchedules(await ctx.reads.schedulesOf([(await orgUser(ctx)).userId])),
   async getOrgUserSchedule(ctx) {
     const { userId } = await orgUser(ctx);
-    const schedule = await ctx.deps.scheduling.schedule(ctx.id('scheduleId'));
-    if (!schedule || schedule.user_id !== userId) throw notFound('Schedule');
-    return presentSchedule(schedule);
+    return presentSchedule(await ctx.reads.scheduleOf(userId, ctx.id('scheduleId')));
   },
   createOrgUserSchedule: orgScheduleWrites.create,
   updateOrgUserSchedule: orgScheduleWrites.update,
   deleteOrgUserSchedule: orgScheduleWrites.delete,
 
-  async listOrgTeams(ctx) {
-    const org = await organization(ctx);
-    const reach = await ctx.reach();
-    const teams = await ctx.deps.scheduling.teamsOfOrganization(org.id);
-    // Admins see every team of the organization; members the ones they belong to.
-    return (isOrganizationAdmin(reach, org.id) ? teams : teams.filter((t) => reach.roles.has(t.id))).map(presentTeam);
-  },
-  async listOrgTeamsOfUser(ctx) {
-    const org = await organization(ctx);
-    const reach = await ctx.reach();
-    return (await ctx.deps.scheduling.teamsOfOrganization(org.id)).filter((t) => reach.roles.has(t.id)).map(presentTeam);
-  },
+  // Admins see every team of the organization; members the ones they belong to.
+  listOrgTeams: async (ctx) => (await ctx.reads.teamsOfOrganization(ctx.id('orgId'))).map(presentTeam),
+  listOrgTeamsOfUser: async (ctx) => (await ctx.reads.teamsOfOrganization(ctx.id('orgId'), 'mine')).map(presentTeam),
   createOrgTeam: async (ctx) =>
-    ctx.command(N.CreateTeam, `org:${ctx.params['orgId']}`, { actor_user_id: ctx.userId!, org_id: (await organization(ctx)).id, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
+    ctx.command(N.CreateTeam, `org:${ctx.params['orgId']}`, { actor_user_id: ctx.userId!, org_id: (await ctx.reads.organization(ctx.id('orgId'))).id, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
   updateOrgTeam: teamWrites.update,
   deleteOrgTeam: teamWrites.delete,
 
