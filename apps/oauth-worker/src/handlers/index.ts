@@ -30,4 +30,3 @@ export const commandHandlers: CommandHandlerMap<OAuthCommand, HandlerDeps> = {
 };
 
 export type { HandlerDeps } from './deps.js';
-export type { IssuedGrant } from './tokens.handlers.js';

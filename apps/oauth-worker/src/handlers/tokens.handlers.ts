@@ -10,6 +10,7 @@ import {
   MAX_CODE_TTL_SECONDS,
   type AuthorizationCodeDoc,
   type GrantDoc,
+  type IssuedGrant,
   type RefreshTokenDoc,
 } from '@platform/oauth';
 import { safeEqual } from '@platform/secrets';
@@ -17,15 +18,6 @@ import type { HandlerDeps } from './deps.js';
 import { revokeGrant } from './grants.js';
 
 type Msg<T extends keyof typeof MessageTypeNames> = IncomingMessage<(typeof MessageTypeNames)[T]>;
-
-/** What a successful exchange or refresh tells the gateway, which signs the access token. */
-export interface IssuedGrant {
-  grant_id: string;
-  user_id: string;
-  client_id: string;
-  scopes: string[];
-  legacy: boolean;
-}
 
 const invalidCode = () => new InputError('invalid_grant', 'The authorization code is invalid or expired.');
 const invalidRefresh = () => new InputError('invalid_grant', 'The refresh token is invalid, expired or revoked.');

@@ -61,7 +61,8 @@ export async function createTeamInvite(deps: HandlerDeps, m: Msg<N['CreateTeamIn
   return (await teamCommand(deps, asFamily(m, MessageTypeNames.TeamCommand, scope), {})) as InviteLinkView;
 }
 
-const membershipScope = (action: string, v: { actor_user_id: string; team_id: number; org_id: number | null }, target: number | null = null) => ({
+/** The scope of a team's membership or event type command (a personal event type has no team). */
+const teamScope = (action: string, v: { actor_user_id: string; team_id: number | null; org_id: number | null }, target: number | null = null) => ({
   action,
   actor_user_id: v.actor_user_id,
   target_id: target === null ? null : id(target),
@@ -71,31 +72,23 @@ const membershipScope = (action: string, v: { actor_user_id: string; team_id: nu
 
 export async function addTeamMember(deps: HandlerDeps, m: Msg<N['AddTeamMember']>): Promise<MembershipView> {
   const v = m.value;
-  return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, membershipScope('create', v)), given({ userId: v.user_id, role: v.role, accepted: v.accepted }));
+  return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, teamScope('create', v)), given({ userId: v.user_id, role: v.role, accepted: v.accepted }));
 }
 
 export async function updateTeamMembership(deps: HandlerDeps, m: Msg<N['UpdateTeamMembership']>): Promise<MembershipView> {
   const v = m.value;
-  return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, membershipScope('update', v, v.membership_id)), given({ role: v.role, accepted: v.accepted }));
+  return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, teamScope('update', v, v.membership_id)), given({ role: v.role, accepted: v.accepted }));
 }
 
 export async function removeTeamMember(deps: HandlerDeps, m: Msg<N['RemoveTeamMember']>): Promise<MembershipView> {
   const v = m.value;
-  return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, membershipScope('delete', v, v.membership_id)), {});
+  return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, teamScope('delete', v, v.membership_id)), {});
 }
 
 export async function acceptTeamInvite(deps: HandlerDeps, m: Msg<N['AcceptTeamInvite']>): Promise<MembershipView> {
   const v = m.value;
   return membershipCommand(deps, asFamily(m, MessageTypeNames.MembershipCommand, { action: 'accept_invite', actor_user_id: v.actor_user_id }), { token: v.token });
 }
-
-const eventTypeScope = (action: string, v: { actor_user_id: string; team_id: number | null; org_id: number | null }, target: number | null = null) => ({
-  action,
-  actor_user_id: v.actor_user_id,
-  target_id: target === null ? null : id(target),
-  scope_team_id: v.team_id,
-  scope_org_id: v.org_id,
-});
 
 const eventTypeFields = (v: { slug: string | null; description: string | null; scheduling_type: string | null; host_user_ids: string[] | null }) => ({
   slug: v.slug,
@@ -107,24 +100,24 @@ const eventTypeFields = (v: { slug: string | null; description: string | null; s
 export async function createEventType(deps: HandlerDeps, m: Msg<N['CreateEventType']>): Promise<EventTypeView> {
   const v = m.value;
   const body = given({ title: v.title, lengthInMinutes: v.length_in_minutes, ...eventTypeFields(v) });
-  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, eventTypeScope('create', v)), body)) as EventTypeView;
+  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, teamScope('create', v)), body)) as EventTypeView;
 }
 
 export async function updateEventType(deps: HandlerDeps, m: Msg<N['UpdateEventType']>): Promise<EventTypeView> {
   const v = m.value;
   const body = given({ title: v.title, lengthInMinutes: v.length_in_minutes, ...eventTypeFields(v) });
-  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, eventTypeScope('update', v, v.event_type_id)), body)) as EventTypeView;
+  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, teamScope('update', v, v.event_type_id)), body)) as EventTypeView;
 }
 
 export async function deleteEventType(deps: HandlerDeps, m: Msg<N['DeleteEventType']>): Promise<EventTypeView> {
   const v = m.value;
-  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, eventTypeScope('delete', v, v.event_type_id)), {})) as EventTypeView;
+  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, teamScope('delete', v, v.event_type_id)), {})) as EventTypeView;
 }
 
 export async function requestPhoneCall(deps: HandlerDeps, m: Msg<N['RequestPhoneCall']>): Promise<{ callId: string }> {
   const v = m.value;
   const body = given({ ...v.details, yourPhoneNumber: v.your_phone_number, numberToCall: v.number_to_call, templateType: v.template_type });
-  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, eventTypeScope('phone_call', v, v.event_type_id)), body)) as { callId: string };
+  return (await eventTypeCommand(deps, asFamily(m, MessageTypeNames.EventTypeCommand, teamScope('phone_call', v, v.event_type_id)), body)) as { callId: string };
 }
 
 type Ranges = Array<{ days: string[]; start_time: string; end_time: string }> | null;
