@@ -19,6 +19,8 @@ export interface ApiKeyRecord {
   hash: string;
   /** The first characters, to recognise a key in listings. */
   hint: string;
+  /** The user of the environment the key acts as (services whose callers are users); null for keys of the environment itself. */
+  subject: string | null;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -27,14 +29,15 @@ export interface ApiKeyIdentity {
   keyId: string;
   environmentId: string;
   service: Service;
+  subject: string | null;
 }
 
 export interface Accounts {
   createEnvironment(service: Service, name: string): Promise<EnvironmentRecord>;
   getEnvironment(id: string): Promise<EnvironmentRecord | null>;
   listEnvironments(service?: Service): Promise<EnvironmentRecord[]>;
-  /** Returns the plaintext key: it is shown once and cannot be recovered. */
-  createKey(environmentId: string): Promise<{ record: ApiKeyRecord; key: string }>;
+  /** Returns the plaintext key: it is shown once and cannot be recovered. `subject`: the user it acts as. */
+  createKey(environmentId: string, options?: { subject?: string }): Promise<{ record: ApiKeyRecord; key: string }>;
   listKeys(environmentId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string): Promise<void>;
   /** Hot path of every authenticated request: Redis first, MongoDB as the source of truth. */
@@ -59,6 +62,7 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
       service: { type: String, required: true },
       hash: { type: String, required: true, unique: true },
       hint: String,
+      subject: { type: String, default: null },
       created_at: Date,
       revoked_at: { type: Date, default: null },
     },
@@ -83,7 +87,7 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
     async listEnvironments(service) {
       return Environment.find(service ? { service } : {}).sort({ _id: 1 }).lean<EnvironmentRecord[]>();
     },
-    async createKey(environmentId) {
+    async createKey(environmentId, options = {}) {
       const env = await Environment.findById(environmentId).lean<EnvironmentRecord>();
       if (!env) throw new NotFoundError('environment_not_found', `No environment ${environmentId}`);
       const key = generateSecret(KEY_PREFIX[env.service], 40);
@@ -93,6 +97,7 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
         service: env.service,
         hash: hashSecret(key, pepper),
         hint: `${key.slice(0, KEY_PREFIX[env.service].length + 4)}…`,
+        subject: options.subject ?? null,
         created_at: new Date(),
         revoked_at: null,
       };
@@ -120,14 +125,14 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
       if (cached === '-') return null;
       if (cached) {
         const identity = JSON.parse(cached) as ApiKeyIdentity;
-        return identity.service === service ? identity : null;
+        return identity.service === service ? { ...identity, subject: identity.subject ?? null } : null;
       }
       const record = await ApiKey.findOne({ hash, revoked_at: null }).lean<ApiKeyRecord>();
       if (!record) {
         await redis.set(cacheKey(hash), '-', 'EX', NEGATIVE_TTL_S).catch(() => undefined);
         return null;
       }
-      const identity: ApiKeyIdentity = { keyId: record._id, environmentId: record.environment_id, service: record.service };
+      const identity: ApiKeyIdentity = { keyId: record._id, environmentId: record.environment_id, service: record.service, subject: record.subject ?? null };
       await redis.set(cacheKey(hash), JSON.stringify(identity), 'EX', CACHE_TTL_S).catch(() => undefined);
       return identity.service === service ? identity : null;
     },
