@@ -1,4 +1,4 @@
-import { createAccounts } from '@platform/accounts';
+import { createAccounts, createMembers } from '@platform/accounts';
 import { ConfigError } from '@platform/config';
 import { createUserDirectory } from '@platform/identity';
 import { connectMongo } from '@platform/mongo';
@@ -15,6 +15,8 @@ import { UsageError } from './usage-error.js';
 
 const USAGE = `usage:
   cli keys create <service> [--environment <id>] [--name <name>]   create an API key (new environment unless given); prints the key
+                 notifications: the key acts as a user: a new deployment's owner, or with --environment a new
+                 user of it [--role owner|member|system] [--username <name>] [--email <e-mail>]
   cli keys list --environment <id>
   cli keys revoke <key_id>
   cli environments create <service> [--name <name>]
@@ -43,7 +45,11 @@ async function main(argv: string[]): Promise<number> {
   const commands = cliCommandBus(cfg, redis);
   try {
     await accounts.ensureIndexes();
-    if (group === 'keys') await keysCommand(accounts, rest, flags, out);
+    if (group === 'keys') {
+      const members = createMembers(mongo);
+      await members.ensureIndexes();
+      await keysCommand(accounts, members, rest, flags, out);
+    }
     else if (group === 'environments') await environmentsCommand(accounts, rest, flags, out);
     else if (group === 'users') {
       const users = createUserDirectory(mongo);

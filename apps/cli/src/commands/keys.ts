@@ -1,12 +1,24 @@
-import { isService, SERVICES, type Accounts } from '@platform/accounts';
+import { randomBytes } from 'node:crypto';
+import { isService, MEMBER_ROLES, SERVICES, type Accounts, type MemberRole, type Members } from '@platform/accounts';
 import { UsageError } from '../usage-error.js';
+
+/** Services whose callers are users of a deployment, each key acting as one of them. */
+const USER_KEYED = new Set(['notifications']);
 
 /**
  * keys create <service> [--environment <id>] [--name <name>]   prints the new key alone on stdout
+ *   notifications: a new deployment with its owner, or with --environment a new user of it
+ *   (--role owner|member|system, default member; --username <name>; --email <e-mail>); the key acts as that user
  * keys list --environment <id>
  * keys revoke <key_id>
  */
-export async function keysCommand(accounts: Accounts, args: string[], flags: Record<string, string | true>, out: (line: string) => void) {
+export async function keysCommand(
+  accounts: Accounts,
+  members: Members,
+  args: string[],
+  flags: Record<string, string | true>,
+  out: (line: string) => void,
+) {
   const [verb, arg] = args;
   switch (verb) {
     case 'create': {
@@ -20,7 +32,17 @@ export async function keysCommand(accounts: Accounts, args: string[], flags: Rec
         const name = typeof flags['name'] === 'string' ? flags['name'] : 'default';
         environmentId = (await accounts.createEnvironment(arg, name))._id;
       }
-      const { key, record } = await accounts.createKey(environmentId);
+      let subject: string | undefined;
+      if (USER_KEYED.has(arg)) {
+        const role = typeof flags['role'] === 'string' ? flags['role'] : flags['environment'] ? 'member' : 'owner';
+        if (!(MEMBER_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role is one of ${MEMBER_ROLES.join(', ')}`);
+        const username = typeof flags['username'] === 'string' ? flags['username'].toLowerCase() : `${role}-${randomBytes(3).toString('hex')}`;
+        const email = typeof flags['email'] === 'string' ? flags['email'] : null;
+        const user = await members.create(environmentId, { username, role: role as MemberRole, email });
+        subject = user._id;
+        process.stderr.write(`user ${user._id} (${user.username}, ${user.role})\n`);
+      }
+      const { key, record } = await accounts.createKey(environmentId, subject ? { subject } : {});
       process.stderr.write(`created ${record._id} in ${environmentId}\n`);
       out(key);
       return;

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, InputError } from '@platform/errors';
+import { Schema, defineModel, isDuplicateKeyError, type Connection } from '@platform/mongo';
+
+/**
+ * The users of an environment, for services whose callers are people with roles (a notifications
+ * deployment's owner, members and system users). Each may hold API keys that act as them (`subject`).
+ */
+export const MEMBER_ROLES = ['owner', 'member', 'system'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export interface MemberRecord {
+  /** A UUID, as the real services address users. */
+  _id: string;
+  environment_id: string;
+  username: string;
+  name: string;
+  email: string | null;
+  role: MemberRole;
+  created_at: Date;
+}
+
+export interface Members {
+  create(environmentId: string, input: { username: string; name?: string; email?: string | null; role: MemberRole }): Promise<MemberRecord>;
+  get(environmentId: string, id: string): Promise<MemberRecord | null>;
+  /** A user addressed as its id or its user name (the caller resolves `me`). */
+  find(environmentId: string, idOrUsername: string): Promise<MemberRecord | null>;
+  list(environmentId: string): Promise<MemberRecord[]>;
+  ensureIndexes(): Promise<void>;
+}
+
+const USERNAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function createMembers(connection: Connection): Members {
+  const Member = defineModel(
+    connection,
+    'AccountsMember',
+    new Schema<MemberRecord>(
+      {
+        _id: String,
+        environment_id: { type: String, required: true },
+        username: { type: String, required: true },
+        name: String,
+        email: { type: String, default: null },
+        role: { type: String, required: true },
+        created_at: Date,
+      },
+      { versionKey: false, collection: 'accounts_members' },
+    ).index({ environment_id: 1, username: 1 }, { unique: true }),
+  );
+  return {
+    async create(environmentId, input) {
+      if (!USERNAME.test(input.username)) {
+        throw new InputError('invalid_username', 'A user name is 1 to 32 lower-case letters, digits and inner hyphens.');
+      }
+      const record: MemberRecord = {
+        _id: randomUUID(),
+        environment_id: environmentId,
+        username: input.username,
+        name: input.name ?? input.username,
+        email: input.email ?? null,
+        role: input.role,
+        created_at: new Date(),
+      };
+      try {
+        await Member.create(record);
+      } catch (error) {
+        if (isDuplicateKeyError(error)) throw new ConflictError('username_taken', `The user name ${input.username} is taken in this environment.`);
+        throw error;
+      }
+      return record;
+    },
+    get: (environmentId, id) => Member.findOne({ _id: id, environment_id: environmentId }).lean<MemberRecord>(),
+    async find(environmentId, idOrUsername) {
+      if (UUID.test(idOrUsername)) return Member.findOne({ _id: idOrUsername, environment_id: environmentId }).lean<MemberRecord>();
+      return Member.findOne({ environment_id: environmentId, username: idOrUsername.toLowerCase() }).lean<MemberRecord>();
+    },
+    list: (environmentId) => Member.find({ environment_id: environmentId }).sort({ created_at: 1 }).lean<MemberRecord[]>(),
+    async ensureIndexes() {
+      await Member.init();
+    },
+  };
+}
