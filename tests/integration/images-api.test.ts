@@ -420,3 +420,16 @@ describe('a path parameter longer than the router allows', () => {
     expect(answer.json()).toEqual({ error: 'BadRequest', message: 'A path parameter is longer than 100 characters.' });
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes the binary answers of /output/{id} under each image type, not as JSON', async () => {
+    const document = JSON.parse((await stack.app.inject({ method: 'GET', url: '/openapi.json' })).body) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { format?: string } }> }> }>>;
+    };
+    for (const method of ['get', 'post']) {
+      const ok = document.paths['/output/{id}']![method]!.responses['200']!;
+      expect(Object.keys(ok.content!).sort(), method).toEqual(['image/avif', 'image/jpeg', 'image/png', 'image/webp']);
+      expect(ok.content!['image/png']!.schema.format).toBe('binary');
+    }
+  });
+});

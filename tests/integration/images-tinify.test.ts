@@ -94,6 +94,9 @@ describe('the official tinify client against this server', () => {
     expect(await jpeg.extension()).toBe('jpeg');
     const smallest = source.convert({ type: ['image/webp', 'image/png'] }).result();
     expect(['image/webp', 'image/png']).toContain(await smallest.mediaType());
+    // As the client's own integration test asks: image/jpg is JPEG.
+    const aliased = source.convert({ type: ['image/webp', 'image/jpg'] }).transform({ background: 'white' }).result();
+    expect(['image/webp', 'image/jpeg']).toContain(await aliased.mediaType());
     const refused = source.convert({ type: 'image/jpeg' }).toBuffer();
     await expect(refused).rejects.toBeInstanceOf(tinify.ClientError);
   });

@@ -1,4 +1,5 @@
 import { Type } from '@platform/http';
+import { IMAGE_TYPES } from '@platform/images';
 
 export const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 
@@ -23,5 +24,13 @@ export const ShrinkResult = Type.Object({
   }),
 });
 
-/** Binary image bodies (Fastify sends a Buffer as it is; the schema documents it). */
-export const ImageBody = Type.Unsafe<Buffer | undefined>({ type: 'string', format: 'binary', description: 'The image bytes' });
+const ImageBytes = Type.Unsafe<Buffer | undefined>({ type: 'string', format: 'binary' });
+
+/**
+ * A binary image answer, documented under each media type it can have (Fastify sends a Buffer as it is).
+ * `description` says what else the status means on that route.
+ */
+export const imageResponse = (description: string) => ({
+  description,
+  content: Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: ImageBytes }])),
+});

@@ -32,6 +32,9 @@ describe('parseOutputOptions', () => {
     expect(parseOutputOptions({ convert: { type: 'image/webp' } }).convert).toEqual(['image/webp']);
     expect(parseOutputOptions({ convert: { type: ['image/png', 'image/jpeg'] } }).convert).toEqual(['image/png', 'image/jpeg']);
     expect(parseOutputOptions({ convert: { type: '*/*' } }).convert).toHaveLength(4);
+    // The official Node client's own integration test converts to image/jpg.
+    expect(parseOutputOptions({ convert: { type: ['image/webp', 'image/jpg'] } }).convert).toEqual(['image/webp', 'image/jpeg']);
+    expect(parseOutputOptions({ convert: { type: ['image/JPG', 'image/jpeg'] } }).convert).toEqual(['image/jpeg']);
     expect(message({ convert: { type: 'image/gif' } })).toMatch(/^Convert type "image\/gif" is not supported/);
   });
 

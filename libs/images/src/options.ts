@@ -80,6 +80,9 @@ export function parseResize(value: unknown): ResizeOptions {
   }
 }
 
+/** Media types the official clients send for a type under another name (the Node client's tests convert to image/jpg). */
+const TYPE_ALIASES: Record<string, ImageType> = { 'image/jpg': 'image/jpeg' };
+
 export function parseConvert(value: unknown): ImageType[] {
   if (!isObject(value) || value['type'] === undefined) throw bad('Convert requires a type: a media type, a list of them, or */*.');
   const raw = value['type'];
@@ -89,6 +92,7 @@ export function parseConvert(value: unknown): ImageType[] {
   for (const item of list) {
     if (item === '*/*') IMAGE_TYPES.forEach((t) => out.add(t));
     else if (typeof item === 'string' && isImageType(item.toLowerCase())) out.add(item.toLowerCase() as ImageType);
+    else if (typeof item === 'string' && TYPE_ALIASES[item.toLowerCase()]) out.add(TYPE_ALIASES[item.toLowerCase()]!);
     else throw bad(`Convert type ${JSON.stringify(item)} is not supported; use ${IMAGE_TYPES.join(', ')} or */*.`);
   }
   return [...out];

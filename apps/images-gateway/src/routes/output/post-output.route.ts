@@ -6,7 +6,7 @@ import { IMAGES_TOPICS, compressionsFor, parseOutputOptions, renderOptionsRecord
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
-import { ImageBody, OutputParams, errorResponses, security } from '../../schemas.js';
+import { OutputParams, errorResponses, imageResponse, security } from '../../schemas.js';
 import { outputNotFound } from './get-output.route.js';
 
 export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
@@ -19,7 +19,7 @@ export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
         tags: ['images'],
         security,
         params: OutputParams,
-        response: { 200: ImageBody, ...errorResponses },
+        response: { 200: imageResponse("The transformed image, its type in Content-Type; or, for a store request, no body and the stored object's address in Location."), ...errorResponses },
       },
     },
     async (request, reply) => {
