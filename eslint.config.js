@@ -14,6 +14,7 @@ const WRITERS = [
   { lib: '@platform/scheduling', name: 'createSchedulingWriter', owner: 'scheduling-worker' },
   { lib: '@platform/oauth', name: 'createOAuthWriter', owner: 'oauth-worker' },
   { lib: '@platform/usermgmt', name: 'createUsermgmtWriter', owner: 'usermgmt-worker' },
+  { lib: '@platform/notifications', name: 'createNotificationsWriter', owner: 'notifier' },
 ];
 const APPS = fs.readdirSync(new URL('./apps', import.meta.url)).filter((d) => fs.existsSync(new URL(`./apps/${d}/package.json`, import.meta.url)));
 const APPS_IMPORT_LIBS_ONLY = { group: ['../../*/src/**', '**/apps/*/src/**'], message: 'apps import libs, never each other' };

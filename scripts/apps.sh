@@ -6,6 +6,7 @@ APPS=(
   "webhook-dispatcher|apps/webhook-dispatcher/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1"
   "usermgmt-gateway|apps/usermgmt-gateway/dist/main.js|PORT=3002"
   "oauth-worker|apps/oauth-worker/dist/main.js|"
+  "notifier|apps/notifier/dist/main.js|"
   "scheduling-worker|apps/scheduling-worker/dist/main.js|"
   "scheduling-gateway|apps/scheduling-gateway/dist/main.js|PORT=3001"
   "scheduling-web|apps/scheduling-web/dist/main.js|PORT=3000"

@@ -105,6 +105,8 @@ beforeAll(async () => {
 
   const env = isolatedAppEnv(name, { ...TEST_SECRETS, ...TEST_OAUTH_SECRETS, WEB_PUBLIC_URL: web, PUBLIC_BASE_URL: api, OAUTH_ISSUER: api, PUBLIC_URL: web });
   processes.push(startProcess('oauth-worker', 'apps/oauth-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }));
+  // The review outcome e-mails are the notifier's.
+  processes.push(startProcess('notifier', 'apps/notifier/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200', NOTIFIER_SWEEP_MS: '200' }));
   processes.push(startProcess('scheduling-worker', 'apps/scheduling-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }));
   processes.push(startProcess('scheduling-gateway', 'apps/scheduling-gateway/dist/main.js', { ...env, PORT: String(apiPort) }));
   processes.push(startProcess('scheduling-web', 'apps/scheduling-web/dist/main.js', { ...env, PORT: String(webPort) }));

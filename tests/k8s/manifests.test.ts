@@ -112,11 +112,8 @@ const APPS: Record<string, AppSpec> = {
     env: {
       HEALTH_HOST: '0.0.0.0',
       HEALTH_PORT: '9090',
-      WEB_PUBLIC_URL: 'https://app.scheduling.example.com',
-      SMTP_URL: 'smtp://smtp-relay.mail:587',
-      SMTP_FROM: 'Scheduling <no-reply@scheduling.example.com>',
     },
-    configRefs: { WEB_PUBLIC_URL: 'SCHEDULING_APP_URL', SMTP_URL: 'SMTP_URL', SMTP_FROM: 'SMTP_FROM' },
+    configRefs: {},
   },
   'scheduling-worker': {
     port: 9090,

@@ -24,6 +24,8 @@ import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, resolveInfra, uniqueName } from '@platform/testing';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
+import { config as notifierConfig } from '../../apps/notifier/src/config.js';
+import { build as buildNotifier } from '../../apps/notifier/src/service.js';
 import { config as oauthWorkerConfig } from '../../apps/oauth-worker/src/config.js';
 import { build as buildOAuthWorker } from '../../apps/oauth-worker/src/service.js';
 import { config as gatewayConfig } from '../../apps/scheduling-gateway/src/config.js';
@@ -73,7 +75,7 @@ export const TEST_PASSWORD = 'correct horse battery';
 export const WEB_URL = 'http://127.0.0.1:3000';
 
 /**
- * scheduling-gateway, oauth-worker and scheduling-worker in one process, each started by the runtime from its
+ * scheduling-gateway, oauth-worker, scheduling-worker and the notifier in one process, each started by the runtime from its
  * own service builder, on real Kafka, FerretDB, Redis and SMTP, isolated by a unique database, topic prefix
  * and Redis key prefix.
  */
@@ -103,6 +105,8 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   const workers = [
     await startService('oauth-worker', buildOAuthWorker, { settings: oauthWorkerConfig.read(env), logger }),
     await startService('scheduling-worker', buildSchedulingWorker, { settings: schedulingWorkerConfig.read(env), logger }),
+    // The review outcome e-mails are the notifier's.
+    await startService('notifier', buildNotifier, { settings: notifierConfig.read({ ...env, NOTIFIER_SWEEP_MS: '200' }), logger }),
   ];
   const gatewaySettings = gatewayConfig.read(env);
   const gateway = await startService('scheduling-gateway', buildGateway, { settings: gatewaySettings, logger });

@@ -4,7 +4,6 @@ import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
 import type { config } from './config.js';
-import { createReviewMailer } from './review-mailer.js';
 import { createWorker } from './worker.js';
 
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
@@ -14,9 +13,8 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   await store.ensureIndexes();
   const results = createMongoCommandResultStore(mongo, { sealer: createSealer(settings.sealingKey) });
   await results.ensureIndexes();
-  const mailer = createReviewMailer(mongo, settings.mail, ctx.logger);
-  // Expired codes and refresh tokens, old command replies and sent-mail records go.
-  ctx.sweep([results.collection, ...store.expiringCollections(), mailer.collection.collection]);
+  // Expired codes and refresh tokens and old command replies go.
+  ctx.sweep([results.collection, ...store.expiringCollections()]);
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,
@@ -24,7 +22,6 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     revocations: createGrantRevocations(redis),
-    mailer,
     logger: ctx.logger,
     refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
     partitionsConcurrency: settings.partitionsConcurrency,

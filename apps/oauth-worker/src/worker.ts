@@ -1,10 +1,8 @@
-import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, runHandler, reaction, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, runHandler, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore, type OAuthWriter } from '@platform/oauth';
 import type { Logger } from '@platform/telemetry';
 import { commandHandlers, type OAuthCommand } from './handlers/index.js';
-import type { ReviewMailer } from './review-mailer.js';
 
 export interface WorkerDeps {
   kafka: KafkaClient;
@@ -13,7 +11,6 @@ export interface WorkerDeps {
   results: CommandResultStore;
   replies: ReplyTransport;
   revocations: Pick<GrantRevocations, 'revoke'>;
-  mailer: ReviewMailer;
   logger: Logger;
   refreshTokenTtlSeconds: number;
   partitionsConcurrency?: number;
@@ -45,26 +42,10 @@ export function createWorker(deps: WorkerDeps): Worker {
     commandTypes: Object.keys(commandHandlers) as OAuthCommand[],
     handle: (type, message, touched) =>
       runHandler(commandHandlers, { store: deps.store, writer: deps.writer, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched }, message),
-    reactions: () => [
-      reaction<typeof MessageTypeNames.ClientAccepted | typeof MessageTypeNames.ClientRejected>({
-        groupId: 'oauth-review-mailer',
-        topics: [OAUTH_TOPICS.events],
-        maxAttempts: 8,
-        handlers: {
-          [MessageTypeNames.ClientAccepted]: (message) => deps.mailer.handle(message),
-          [MessageTypeNames.ClientRejected]: (message) => deps.mailer.handle(message),
-        },
-      }),
-    ],
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),
     ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
     ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
   });
-  return {
-    ...worker,
-    async stop() {
-      await worker.stop();
-      deps.mailer.close();
-    },
-  };
+  // The review outcome reaches the client's owner through the notifier (inbox and e-mail), from oauth.events.
+  return worker;
 }

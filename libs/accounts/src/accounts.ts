@@ -35,6 +35,8 @@ export interface ApiKeyIdentity {
 export interface Accounts {
   createEnvironment(service: Service, name: string): Promise<EnvironmentRecord>;
   getEnvironment(id: string): Promise<EnvironmentRecord | null>;
+  /** An environment with a well-known id (a service's own), made on first use. */
+  ensureEnvironment(id: string, service: Service, name: string): Promise<EnvironmentRecord>;
   listEnvironments(service?: Service): Promise<EnvironmentRecord[]>;
   /** Returns the plaintext key: it is shown once and cannot be recovered. `subject`: the user it acts as. */
   createKey(environmentId: string, options?: { subject?: string }): Promise<{ record: ApiKeyRecord; key: string }>;
@@ -80,6 +82,12 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
       const record: EnvironmentRecord = { _id: generateId('environment'), name, service, created_at: new Date() };
       await Environment.create(record);
       return record;
+    },
+    async ensureEnvironment(id, service, name) {
+      await Environment.updateOne({ _id: id }, { $setOnInsert: { name, service, created_at: new Date() } }, { upsert: true }).catch((error: unknown) => {
+        if ((error as { code?: number }).code !== 11000) throw error;
+      });
+      return (await Environment.findById(id).lean<EnvironmentRecord>())!;
     },
     async getEnvironment(id) {
       return Environment.findById(id).lean<EnvironmentRecord>();

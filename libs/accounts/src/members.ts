@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ConflictError, InputError } from '@platform/errors';
 import { Schema, defineModel, isDuplicateKeyError, type Connection } from '@platform/mongo';
 
@@ -17,11 +17,26 @@ export interface MemberRecord {
   name: string;
   email: string | null;
   role: MemberRole;
+  /**
+   * Who this user is elsewhere on the platform (`scheduling-user:<id>`, `images-account:<id>`): notifications
+   * about those (an OAuth client's review, an image account's quota) reach the users linked to them.
+   */
+  links: string[];
   created_at: Date;
 }
 
 export interface Members {
-  create(environmentId: string, input: { username: string; name?: string; email?: string | null; role: MemberRole }): Promise<MemberRecord>;
+  create(
+    environmentId: string,
+    input: { username: string; name?: string; email?: string | null; role: MemberRole; links?: string[] },
+  ): Promise<MemberRecord>;
+  /**
+   * The user of the environment linked to `link`, made on first use with an id derived from the link (so two
+   * processes doing it at once make one).
+   */
+  ensureLinked(environmentId: string, link: string, input: { email: string | null; name: string }): Promise<MemberRecord>;
+  /** Every user, in any environment, linked to `link`. */
+  linkedTo(link: string): Promise<MemberRecord[]>;
   get(environmentId: string, id: string): Promise<MemberRecord | null>;
   /** A user addressed as its id or its user name (the caller resolves `me`). */
   find(environmentId: string, idOrUsername: string): Promise<MemberRecord | null>;
@@ -31,6 +46,12 @@ export interface Members {
 
 const USERNAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A UUID (version 8, name-based) for the user linked to `link` in an environment. */
+export function linkedUserId(environmentId: string, link: string): string {
+  const h = createHash('sha256').update(`${environmentId}\n${link}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 export function createMembers(connection: Connection): Members {
   const Member = defineModel(
@@ -44,6 +65,7 @@ export function createMembers(connection: Connection): Members {
         name: String,
         email: { type: String, default: null },
         role: { type: String, required: true },
+        links: { type: [String], default: [], index: true },
         created_at: Date,
       },
       { versionKey: false, collection: 'accounts_members' },
@@ -61,6 +83,7 @@ export function createMembers(connection: Connection): Members {
         name: input.name ?? input.username,
         email: input.email ?? null,
         role: input.role,
+        links: input.links ?? [],
         created_at: new Date(),
       };
       try {
@@ -71,6 +94,23 @@ export function createMembers(connection: Connection): Members {
       }
       return record;
     },
+    async ensureLinked(environmentId, link, input) {
+      const _id = linkedUserId(environmentId, link);
+      const username = `linked-${_id.slice(0, 8)}`;
+      try {
+        await Member.updateOne(
+          { _id },
+          {
+            $setOnInsert: { environment_id: environmentId, username, name: input.name, email: input.email, role: 'member', links: [link], created_at: new Date() },
+          },
+          { upsert: true },
+        );
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error; // made at the same moment by another process
+      }
+      return (await Member.findById(_id).lean<MemberRecord>())!;
+    },
+    linkedTo: (link) => Member.find({ links: link }).sort({ created_at: 1 }).limit(100).lean<MemberRecord[]>(),
     get: (environmentId, id) => Member.findOne({ _id: id, environment_id: environmentId }).lean<MemberRecord>(),
     async find(environmentId, idOrUsername) {
       if (UUID.test(idOrUsername)) return Member.findOne({ _id: idOrUsername, environment_id: environmentId }).lean<MemberRecord>();

@@ -43,7 +43,7 @@ export interface ChargeRequest {
   compressions: number;
   /** 0 or less: no quota. */
   quota: number;
-  event: Omit<ImageCompressed, 'account_id' | 'compressions' | 'month' | 'occurred_at'>;
+  event: Omit<ImageCompressed, 'account_id' | 'compressions' | 'month' | 'month_count' | 'monthly_quota' | 'occurred_at'>;
 }
 
 export interface CompressionCounts {
@@ -56,12 +56,14 @@ export interface CompressionCounts {
   ensureIndexes(): Promise<void>;
 }
 
-function compressedEvent(request: ChargeRequest, month: string): StoredOutboxEntry {
+function compressedEvent(request: ChargeRequest, month: string, monthCount: number): StoredOutboxEntry {
   const value: ImageCompressed = {
     ...request.event,
     account_id: request.accountId,
     compressions: request.compressions,
     month,
+    month_count: monthCount,
+    monthly_quota: request.quota > 0 ? request.quota : null,
     occurred_at: Date.now(),
   };
   return outboxEvent(MessageTypeNames.ImageCompressed, request.accountId, value);
@@ -111,19 +113,24 @@ export function createCompressionCounts(connection: Connection): CompressionCoun
       const _id = idOf(request.accountId, month);
       if (request.compressions <= 0) return current(request.accountId, new Date(request.requestedAt));
       await ensureDoc(request.accountId, month);
-      const filter: Record<string, unknown> = { _id, charged: { $ne: request.commandId } };
-      if (request.quota > 0) filter['count'] = { $lte: request.quota - request.compressions };
-      // Count, dedupe id and event in one single-document update: all three happen, or none.
-      const after = (await col.findOneAndUpdate(
-        filter as never,
-        changeWithEvents({}, [compressedEvent(request, month)], { $inc: { count: request.compressions }, $push: { charged: request.commandId } }) as never,
-        // No projection: FerretDB 1.x does not implement findAndModify's `fields`.
-        { returnDocument: 'after' },
-      )) as unknown as { count: number } | null;
-      if (after) return after.count;
-      const doc = (await col.findOne({ _id } as never)) as unknown as CompressionCountDoc | null;
-      if (doc?.charged.includes(request.commandId)) return doc.count; // a redone command: charged already
-      throw new QuotaExceededError(request.quota);
+      // Compare-and-set on the count, so the event can say where the month stands (a consumer sees the 80 %
+      // crossing exactly once); each lost race means another charge went in, so the loop always progresses.
+      for (;;) {
+        const doc = (await col.findOne({ _id } as never)) as unknown as CompressionCountDoc | null;
+        if (!doc) throw new Error(`the count document ${_id} vanished`);
+        if ((doc.charged ?? []).includes(request.commandId)) return doc.count ?? 0; // a redone command: charged already
+        const count = doc.count ?? 0;
+        if (request.quota > 0 && count + request.compressions > request.quota) throw new QuotaExceededError(request.quota);
+        const event = compressedEvent(request, month, count + request.compressions);
+        // Count, dedupe id and event in one single-document update: all three happen, or none.
+        const after = (await col.findOneAndUpdate(
+          { _id, count: doc.count, charged: { $ne: request.commandId } } as never,
+          changeWithEvents({}, [event], { $inc: { count: request.compressions }, $push: { charged: request.commandId } }) as never,
+          // No projection: FerretDB 1.x does not implement findAndModify's `fields`.
+          { returnDocument: 'after' },
+        )) as unknown as { count: number } | null;
+        if (after) return after.count;
+      }
     },
     async release(accountId, requestedAt, commandId) {
       await col.updateOne({ _id: idOf(accountId, monthOf(requestedAt)) } as never, { $pull: { charged: commandId } } as never);

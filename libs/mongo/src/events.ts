@@ -21,13 +21,20 @@ export function withEvents<D extends object>(doc: D, events: StoredOutboxEntry[]
 export function changeWithEvents(
   fields: Record<string, unknown>,
   events: StoredOutboxEntry[],
-  more: { $push?: Record<string, unknown>; $inc?: Record<string, number>; $unset?: Record<string, unknown>; $setOnInsert?: Record<string, unknown> } = {},
+  more: {
+    $push?: Record<string, unknown>;
+    $pull?: Record<string, unknown>;
+    $inc?: Record<string, number>;
+    $unset?: Record<string, unknown>;
+    $setOnInsert?: Record<string, unknown>;
+  } = {},
 ) {
   const set = { ...fields, ...(events.length > 0 ? { has_outbox: true } : {}) };
   const push = { ...(more.$push ?? {}), ...(events.length > 0 ? { outbox: { $each: events } } : {}) };
   return {
     ...(Object.keys(set).length > 0 ? { $set: set } : {}),
     ...(Object.keys(push).length > 0 ? { $push: push } : {}),
+    ...(more.$pull ? { $pull: more.$pull } : {}),
     ...(more.$inc ? { $inc: more.$inc } : {}),
     ...(more.$unset ? { $unset: more.$unset } : {}),
     ...(more.$setOnInsert ? { $setOnInsert: more.$setOnInsert } : {}),

@@ -5,3 +5,19 @@ export type { IconFamily, NotificationTemplate, TemplateDefinition, TemplateKind
 export { renderActions, renderTemplate } from './render.js';
 export type { RenderData } from './render.js';
 export { markdownToPlaintext } from './plaintext.js';
+export { NOTIFICATIONS_TOPICS } from './topics.js';
+export { createNotificationsStore, createNotificationsWriter, laneOf } from './store.js';
+export type {
+  DeliveryStatus,
+  DispatchMethod,
+  InboxAction,
+  InboxDoc,
+  MethodDelivery,
+  NotificationsStore,
+  NotificationsWriter,
+  OutgoingDoc,
+  PreferenceDoc,
+} from './store.js';
+export { inboxNotificationFromEvent, inboxNotificationJson, preferenceJson } from './presenters.js';
+export type { InboxNotificationJson, PreferenceJson } from './presenters.js';
+export type { QueuedReply, ReadStatusReply } from './replies.js';

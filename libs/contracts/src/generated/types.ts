@@ -57,10 +57,137 @@ export interface ImageCompressed {
   compressions: number;
   /** YYYY-MM (UTC) */
   month: string;
+  /** The account's compressions this month once these are counted (null from producers before it was added). */
+  month_count: null | number;
+  /** The account's monthly quota when they were counted. */
+  monthly_quota: null | number;
   input_type: string;
   input_size: number;
   output_type: string;
   output_size: number;
+  occurred_at: number;
+}
+
+/** PUT /notifications/inbox/mark-all-as-read: every unread notification of the caller, up to requested_at. */
+export interface MarkAllInboxNotificationsRead {
+  deployment_id: string;
+  /** The caller (a user of the deployment). */
+  user_id: string;
+  requested_at: number;
+}
+
+/** POST /notifications/custom: the custom template to the caller, through their enabled methods. */
+export interface SendCustomNotification {
+  deployment_id: string;
+  /** The caller (a user of the deployment). */
+  user_id: string;
+  title: string;
+  message: string;
+  requested_at: number;
+}
+
+/** POST /notifications/test: the test template to the caller, through every enabled method. */
+export interface SendTestNotification {
+  deployment_id: string;
+  /** The caller (a user of the deployment). */
+  user_id: string;
+  requested_at: number;
+}
+
+/** PUT /notifications/inbox/{id}/read-status: sets or clears read_at of one of the caller's notifications. */
+export interface SetInboxNotificationReadStatus {
+  deployment_id: string;
+  /** The caller (a user of the deployment). */
+  user_id: string;
+  notification_id: string;
+  is_read: boolean;
+  requested_at: number;
+}
+
+/** PUT /users/{user}/notifications/preferences: templates the user disables (true) or enables again (false). */
+export interface UpdateNotificationPreferences {
+  deployment_id: string;
+  /** The user whose preferences change (the caller or, for an owner, another user). */
+  user_id: string;
+  template_disabled_map: Record<string, boolean>;
+  requested_at: number;
+}
+
+/** PUT /notifications/settings by an owner: pausing stops every dispatch of the deployment; unpausing sends what waited, in order. */
+export interface UpdateNotificationSettings {
+  deployment_id: string;
+  /** The caller (a user of the deployment). */
+  user_id: string;
+  notifier_paused: boolean;
+  requested_at: number;
+}
+
+/** A notification reached a user's inbox. Drives the watch streams of every gateway replica. */
+export interface InboxNotificationCreated {
+  deployment_id: string;
+  user_id: string;
+  notification: {
+  /** UUIDv7: ordered by creation. */
+  id: string;
+  template_id: string;
+  targets: Array<string>;
+  title: string;
+  content: string;
+  icon: string;
+  actions: Array<{
+  label: string;
+  url: string;
+}>;
+  created_at: number;
+};
+  /** The user's unread notifications once this one is in. */
+  unread_count: number;
+  occurred_at: number;
+}
+
+/** One notification was marked read (read_at set) or unread (read_at null). */
+export interface InboxNotificationReadStatusChanged {
+  deployment_id: string;
+  user_id: string;
+  notification_id: string;
+  read_at: null | number;
+  unread_count: number;
+  occurred_at: number;
+}
+
+/** Every notification of the user created up to read_at is read. */
+export interface InboxNotificationsMarkedRead {
+  deployment_id: string;
+  user_id: string;
+  read_at: number;
+  /** How many were unread. */
+  marked: number;
+  occurred_at: number;
+}
+
+/** One message of a notification left through one method (or was given up on). */
+export interface NotificationDispatched {
+  deployment_id: string;
+  user_id: string;
+  message_id: string;
+  /** Shared by the messages of one notification (and its inbox entry's id). */
+  notification_id: string;
+  template_id: string;
+  /** inbox, smtp or webhook */
+  method: string;
+  /** sent, or failed (attempts used up or nowhere to send) */
+  outcome: string;
+  attempts: number;
+  error: null | string;
+  occurred_at: number;
+}
+
+/** A deployment's notifier was paused or resumed. */
+export interface NotificationSettingsChanged {
+  deployment_id: string;
+  /** The owner who changed it. */
+  user_id: string;
+  notifier_paused: boolean;
   occurred_at: number;
 }
 
@@ -880,6 +1007,17 @@ export interface MessageTypes {
   'platform.images.commands.RenderOutput': RenderOutput;
   'platform.images.commands.RenderOutputV2': RenderOutputV2;
   'platform.images.events.ImageCompressed': ImageCompressed;
+  'platform.notifications.commands.MarkAllInboxNotificationsRead': MarkAllInboxNotificationsRead;
+  'platform.notifications.commands.SendCustomNotification': SendCustomNotification;
+  'platform.notifications.commands.SendTestNotification': SendTestNotification;
+  'platform.notifications.commands.SetInboxNotificationReadStatus': SetInboxNotificationReadStatus;
+  'platform.notifications.commands.UpdateNotificationPreferences': UpdateNotificationPreferences;
+  'platform.notifications.commands.UpdateNotificationSettings': UpdateNotificationSettings;
+  'platform.notifications.events.InboxNotificationCreated': InboxNotificationCreated;
+  'platform.notifications.events.InboxNotificationReadStatusChanged': InboxNotificationReadStatusChanged;
+  'platform.notifications.events.InboxNotificationsMarkedRead': InboxNotificationsMarkedRead;
+  'platform.notifications.events.NotificationDispatched': NotificationDispatched;
+  'platform.notifications.events.NotificationSettingsChanged': NotificationSettingsChanged;
   'platform.oauth.commands.CreateClient': CreateClient;
   'platform.oauth.commands.ExchangeAuthorizationCode': ExchangeAuthorizationCode;
   'platform.oauth.commands.GenerateClientSecret': GenerateClientSecret;
@@ -957,6 +1095,17 @@ export const MessageTypeNames = {
   RenderOutput: 'platform.images.commands.RenderOutput',
   RenderOutputV2: 'platform.images.commands.RenderOutputV2',
   ImageCompressed: 'platform.images.events.ImageCompressed',
+  MarkAllInboxNotificationsRead: 'platform.notifications.commands.MarkAllInboxNotificationsRead',
+  SendCustomNotification: 'platform.notifications.commands.SendCustomNotification',
+  SendTestNotification: 'platform.notifications.commands.SendTestNotification',
+  SetInboxNotificationReadStatus: 'platform.notifications.commands.SetInboxNotificationReadStatus',
+  UpdateNotificationPreferences: 'platform.notifications.commands.UpdateNotificationPreferences',
+  UpdateNotificationSettings: 'platform.notifications.commands.UpdateNotificationSettings',
+  InboxNotificationCreated: 'platform.notifications.events.InboxNotificationCreated',
+  InboxNotificationReadStatusChanged: 'platform.notifications.events.InboxNotificationReadStatusChanged',
+  InboxNotificationsMarkedRead: 'platform.notifications.events.InboxNotificationsMarkedRead',
+  NotificationDispatched: 'platform.notifications.events.NotificationDispatched',
+  NotificationSettingsChanged: 'platform.notifications.events.NotificationSettingsChanged',
   CreateClient: 'platform.oauth.commands.CreateClient',
   ExchangeAuthorizationCode: 'platform.oauth.commands.ExchangeAuthorizationCode',
   GenerateClientSecret: 'platform.oauth.commands.GenerateClientSecret',

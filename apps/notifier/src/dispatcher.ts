@@ -1,0 +1,175 @@
+import { MessageTypeNames } from '@platform/contracts';
+import type { BackgroundTask } from '@platform/kafka';
+import { outboxEvent } from '@platform/mongo';
+import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
+import type { Logger } from '@platform/telemetry';
+import type { Kicker } from './handlers/deps.js';
+
+export type MethodSender = (doc: OutgoingDoc) => Promise<'sent' | 'skipped'>;
+
+export interface DispatcherOptions {
+  store: NotificationsStore;
+  writer: NotificationsWriter;
+  senders: Record<DispatchMethod, MethodSender | null>;
+  /** Names a document that received events, so the relay publishes them at once. */
+  touched: (source: string, docId: string) => void;
+  logger: Logger;
+  holder: string;
+  maxAttempts: number;
+  retryBaseMs: number;
+  sweepMs: number;
+  leaseMs: number;
+  /** A method's try is abandoned (and retried) past this. */
+  sendTimeoutMs?: number;
+}
+
+export interface Dispatcher extends Kicker, BackgroundTask {}
+
+const METHODS: readonly DispatchMethod[] = ['inbox', 'smtp', 'webhook'];
+const MAX_RETRY_MS = 5 * 60_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Sends queued notifications, each user's lane in the order it was queued, each method on its own (a failing
+ * SMTP server holds back e-mails, not the inbox). One process at a time works a lane, under a lease that it
+ * renews as it goes, so two replicas never send the same notification and a crashed one's lanes are taken over
+ * when its lease runs out. A paused deployment is left alone: its notifications wait, in order, for the resume.
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { store, writer, logger } = options;
+  const running = new Set<string>();
+  const again = new Set<string>();
+  const inflight = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+
+  function kick(lane: string): void {
+    if (stopped) return;
+    if (running.has(lane)) {
+      again.add(lane);
+      return;
+    }
+    running.add(lane);
+    const work = (async () => {
+      try {
+        do {
+          again.delete(lane);
+          await drain(lane);
+        } while (again.has(lane) && !stopped);
+      } catch (error) {
+        logger.error({ err: error, lane }, 'dispatching a lane failed; the sweep tries again');
+      } finally {
+        running.delete(lane);
+      }
+    })();
+    inflight.add(work);
+    void work.finally(() => inflight.delete(work));
+  }
+
+  async function drain(lane: string): Promise<void> {
+    if (!(await writer.leaseLane(lane, options.holder, options.leaseMs))) return;
+    try {
+      for (const method of METHODS) {
+        for (;;) {
+          if (stopped) return;
+          const head = await store.laneHead(lane, method);
+          if (!head) break;
+          if ((await store.settings(head.deployment_id)).notifier_paused) return;
+          const index = head.methods.findIndex((m) => m.method === method && m.status === 'pending');
+          const delivery = head.methods[index]!;
+          if (delivery.next_attempt_at.getTime() > Date.now()) break; // waits for its retry; later ones keep the order
+          await attempt(head, index);
+          await writer.leaseLane(lane, options.holder, options.leaseMs);
+        }
+      }
+    } finally {
+      await writer.releaseLane(lane, options.holder).catch(() => undefined);
+    }
+  }
+
+  async function attempt(doc: OutgoingDoc, index: number): Promise<void> {
+    const delivery = doc.methods[index]!;
+    const sender = options.senders[delivery.method];
+    const attempts = delivery.attempts + 1;
+    const at = `methods.${index}`;
+    let outcome: 'sent' | 'skipped' | 'failed' | 'retry';
+    let error: string | null = null;
+    try {
+      outcome = sender ? await withTimeout(sender(doc), options.sendTimeoutMs ?? 30_000) : 'skipped';
+    } catch (caught) {
+      error = (caught as Error).message;
+      outcome = attempts >= options.maxAttempts ? 'failed' : 'retry';
+    }
+    const now = new Date();
+    const filter = { _id: doc._id, [`${at}.status`]: 'pending', [`${at}.attempts`]: delivery.attempts };
+    if (outcome === 'retry') {
+      const next = new Date(now.getTime() + Math.min(MAX_RETRY_MS, options.retryBaseMs * 2 ** (attempts - 1)));
+      await writer.outgoing.change(filter, { [`${at}.attempts`]: attempts, [`${at}.next_attempt_at`]: next, [`${at}.error`]: error, next_attempt_at: next }, []);
+      logger.warn({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'sending a notification failed; retrying');
+      return;
+    }
+    const event = outboxEvent(MessageTypeNames.NotificationDispatched, doc.user_id, {
+      deployment_id: doc.deployment_id,
+      user_id: doc.user_id,
+      message_id: `${doc._id}:${delivery.method}`,
+      notification_id: doc.notification_id,
+      template_id: doc.template_id,
+      method: delivery.method,
+      outcome,
+      attempts,
+      error,
+      occurred_at: now.getTime(),
+    });
+    const changed = await writer.outgoing.change(
+      filter,
+      { [`${at}.status`]: outcome, [`${at}.attempts`]: attempts, [`${at}.error`]: error, [`${at}.done_at`]: now },
+      [event],
+      { $inc: { pending: -1 }, $pull: { pending_methods: delivery.method } },
+    );
+    if (changed) options.touched(writer.outgoing.source, doc._id);
+    if (outcome === 'failed') logger.error({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'gave up sending a notification');
+  }
+
+  async function sweep(): Promise<void> {
+    const due = await store.dueLanes(new Date(), 200);
+    if (due.length === 0) return;
+    const paused = await store.pausedAmong([...new Set(due.map((d) => d.deployment_id))]);
+    for (const { lane, deployment_id } of due) if (!paused.has(deployment_id)) kick(lane);
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      sweep()
+        .catch((error: unknown) => logger.warn({ err: error }, 'the dispatch sweep failed'))
+        .finally(() => {
+          if (!stopped) schedule();
+        });
+    }, options.sweepMs);
+    timer.unref();
+  }
+
+  return {
+    kick,
+    async kickDeployment(deploymentId) {
+      for (const lane of await store.pendingLanes(deploymentId)) kick(lane);
+    },
+    start() {
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await Promise.allSettled([...inflight]);
+    },
+  };
+}

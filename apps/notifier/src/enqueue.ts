@@ -1,0 +1,83 @@
+import type { MemberRecord } from '@platform/accounts';
+import {
+  TEMPLATES,
+  laneOf,
+  renderActions,
+  renderTemplate,
+  type DispatchMethod,
+  type NotificationsStore,
+  type NotificationsWriter,
+  type RenderData,
+} from '@platform/notifications';
+import { uuidv7 } from '@platform/secrets';
+
+export interface EnqueueRequest {
+  /** What caused it (a command's or an event's id): queuing the same cause again is a no-op. */
+  causeId: string;
+  recipient: MemberRecord;
+  templateId: string;
+  labels: Record<string, string>;
+  targets?: string[];
+  /** An address to e-mail instead of the recipient's own (an OAuth client's registered owner address). */
+  email?: string | null;
+  now?: Date;
+}
+
+export interface EnqueueDeps {
+  store: NotificationsStore;
+  writer: NotificationsWriter;
+  methods: ReadonlyArray<'smtp' | 'webhook'>;
+}
+
+/**
+ * Renders a notification for one recipient and queues it on the recipient's lane, one delivery per method
+ * (the inbox always; the template's own method, or else every enabled one). A template the recipient
+ * disabled, or one disabled by default that they never enabled, queues nothing. Returns the notification id
+ * (the first one, when the cause was queued before), or null.
+ */
+export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueRequest): Promise<string | null> {
+  const template = TEMPLATES.find((t) => t.id === request.templateId);
+  if (!template) throw new Error(`no template ${request.templateId}`);
+  const { recipient } = request;
+  const disabled = await deps.store.disabledTemplate(recipient.environment_id, recipient._id, template.id);
+  if (disabled ?? !template.enabled_by_default) return null;
+
+  const id = `${request.causeId}:${recipient._id}`;
+  const existing = await deps.store.getOutgoing(id);
+  if (existing) return existing.notification_id;
+
+  const data: RenderData = {
+    labels: request.labels,
+    userName: recipient.name,
+    userUsername: recipient.username,
+    userEmail: recipient.email ?? '',
+    userId: recipient._id,
+    notificationName: template.name,
+  };
+  const now = request.now ?? new Date();
+  const methods: DispatchMethod[] = ['inbox', ...(template.method ? [template.method] : deps.methods)];
+  const notificationId = uuidv7(now.getTime());
+  const queued = await deps.writer.enqueue({
+    _id: id,
+    deployment_id: recipient.environment_id,
+    user_id: recipient._id,
+    lane: laneOf(recipient.environment_id, recipient._id),
+    notification_id: notificationId,
+    template_id: template.id,
+    targets: request.targets ?? [],
+    title: renderTemplate(template.title_template, data),
+    content: renderTemplate(template.body_template, data),
+    icon: '',
+    actions: renderActions(template.actions, data),
+    email: request.email !== undefined ? request.email : recipient.email,
+    labels: request.labels,
+    recipient: { name: recipient.name, username: recipient.username },
+    methods: [...new Set(methods)].map((method) => ({ method, status: 'pending', attempts: 0, next_attempt_at: now, error: null, done_at: null })),
+    pending: new Set(methods).size,
+    pending_methods: [...new Set(methods)],
+    next_attempt_at: now,
+    created_at: now,
+  });
+  if (queued) return notificationId;
+  return (await deps.store.getOutgoing(id))?.notification_id ?? null;
+}

@@ -1,0 +1,20 @@
+import type { Members } from '@platform/accounts';
+import type { NotificationsStore, NotificationsWriter } from '@platform/notifications';
+
+export interface Kicker {
+  /** Sends what a lane has waiting, now (the sweep would otherwise find it). */
+  kick(lane: string): void;
+  /** Every lane of a deployment with something waiting (after an unpause). */
+  kickDeployment(deploymentId: string): Promise<void>;
+}
+
+export interface HandlerDeps {
+  store: NotificationsStore;
+  writer: NotificationsWriter;
+  members: Members;
+  dispatcher: Kicker;
+  /** The methods besides the inbox every notification goes out by (a template may name its own). */
+  methods: ReadonlyArray<'smtp' | 'webhook'>;
+  /** Names a document that received events, so the relay publishes them at once. */
+  touched: (source: string, docId: string) => void;
+}

@@ -1,0 +1,48 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { outboxEvent } from '@platform/mongo';
+import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
+
+/**
+ * Puts the notification in the inbox under its notification id, with the event the watch streams follow. A
+ * second try (after a crash between this and recording it sent) finds it there and adds nothing.
+ */
+export function createInboxMethod(deps: { store: NotificationsStore; writer: NotificationsWriter; touched: (source: string, id: string) => void }) {
+  return async (doc: OutgoingDoc): Promise<'sent'> => {
+    const createdAt = new Date();
+    const unread = (await deps.store.unreadCount(doc.deployment_id, doc.user_id)) + 1;
+    const event = outboxEvent(MessageTypeNames.InboxNotificationCreated, doc.user_id, {
+      deployment_id: doc.deployment_id,
+      user_id: doc.user_id,
+      notification: {
+        id: doc.notification_id,
+        template_id: doc.template_id,
+        targets: doc.targets,
+        title: doc.title,
+        content: doc.content,
+        icon: doc.icon,
+        actions: doc.actions.map((a) => ({ label: a.label, url: a.url })),
+        created_at: createdAt.getTime(),
+      },
+      unread_count: unread,
+      occurred_at: createdAt.getTime(),
+    });
+    const inserted = await deps.writer.insertInbox(
+      {
+        _id: doc.notification_id,
+        deployment_id: doc.deployment_id,
+        user_id: doc.user_id,
+        template_id: doc.template_id,
+        targets: doc.targets,
+        title: doc.title,
+        content: doc.content,
+        icon: doc.icon,
+        actions: doc.actions,
+        read_at: null,
+        created_at: createdAt,
+      },
+      [event],
+    );
+    if (inserted) deps.touched(deps.writer.inbox.source, doc.notification_id);
+    return 'sent';
+  };
+}

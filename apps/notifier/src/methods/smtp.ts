@@ -1,0 +1,44 @@
+import { markdownToPlaintext, type OutgoingDoc } from '@platform/notifications';
+import nodemailer from 'nodemailer';
+
+export interface SmtpOptions {
+  smtpUrl: string;
+  from: string;
+  timeoutMs: number;
+}
+
+/**
+ * E-mails the notification as plain text. The Message-ID is the notification's id, so the one narrow window
+ * where a retry can send twice (a crash after the server accepted it, before it was recorded) gives a copy that
+ * mail clients collapse into one.
+ */
+export function createSmtpMethod(options: SmtpOptions) {
+  const url = new URL(options.smtpUrl);
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
+    secure: url.protocol === 'smtps:',
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    connectionTimeout: options.timeoutMs,
+    greetingTimeout: options.timeoutMs,
+    socketTimeout: options.timeoutMs,
+  });
+  const domain = /@([^>\s]+)>?\s*$/.exec(options.from)?.[1] ?? 'notifications.localhost';
+  return {
+    async send(doc: OutgoingDoc): Promise<'sent' | 'skipped'> {
+      if (!doc.email) return 'skipped';
+      const actions = doc.actions.map((a) => `${a.label}: ${a.url}`).join('\n');
+      const body = markdownToPlaintext(doc.content);
+      await transport.sendMail({
+        from: options.from,
+        to: doc.email,
+        subject: markdownToPlaintext(doc.title),
+        text: `${body}${actions ? `\n\n${actions}` : ''}\n`,
+        messageId: `<${doc.notification_id}@${domain}>`,
+        headers: { 'X-Notification-Template-Id': doc.template_id },
+      });
+      return 'sent';
+    },
+    close: () => transport.close(),
+  };
+}

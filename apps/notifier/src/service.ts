@@ -1,0 +1,64 @@
+import { createAccounts, createMembers } from '@platform/accounts';
+import { createMongoCommandResultStore } from '@platform/mongo';
+import { createNotificationsStore, createNotificationsWriter } from '@platform/notifications';
+import { createRedisReplyTransport } from '@platform/redis';
+import type { ServiceContext } from '@platform/runtime';
+import { createSealer } from '@platform/secrets';
+import type { NotifierConfig } from './config.js';
+import { createDispatcher } from './dispatcher.js';
+import { createInboxMethod } from './methods/inbox.js';
+import { createSmtpMethod } from './methods/smtp.js';
+import { createWebhookMethod } from './methods/webhook.js';
+import { createWorker } from './worker.js';
+
+export async function build(ctx: ServiceContext<NotifierConfig>) {
+  const { settings } = ctx;
+  const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const sealer = createSealer(settings.sealingKey);
+  const store = createNotificationsStore(mongo);
+  const writer = createNotificationsWriter(mongo);
+  const members = createMembers(mongo);
+  await Promise.all([store.ensureIndexes(), members.ensureIndexes()]);
+  const results = createMongoCommandResultStore(mongo, { sealer, collection: 'notif_command_results' });
+  await results.ensureIndexes();
+  ctx.sweep([results.collection]);
+  const smtp = createSmtpMethod(settings.mail);
+  ctx.onClose('smtp', () => smtp.close());
+  const webhookTarget = settings.webhook ? { url: settings.webhook.url, sealedSecret: sealer.seal(settings.webhook.secret) } : null;
+  const worker = createWorker({
+    kafka: ctx.kafka(),
+    store,
+    writer,
+    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    members,
+    results,
+    replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
+    logger: ctx.logger,
+    methods: settings.methods,
+    webPublicUrl: settings.webPublicUrl,
+    imageQuotaNotifyPercent: settings.imageQuotaNotifyPercent,
+    dispatcher: ({ touched, publisher }) =>
+      createDispatcher({
+        store,
+        writer,
+        touched,
+        logger: ctx.logger,
+        senders: {
+          inbox: createInboxMethod({ store, writer, touched }),
+          // SMTP is always there: templates may name it (the OAuth review e-mails) whatever the default methods.
+          smtp: (doc) => smtp.send(doc),
+          webhook: webhookTarget ? createWebhookMethod(webhookTarget, publisher) : null,
+        },
+        holder: settings.dispatch.holder,
+        maxAttempts: settings.dispatch.maxAttempts,
+        retryBaseMs: settings.dispatch.retryBaseMs,
+        sweepMs: settings.dispatch.sweepMs,
+        leaseMs: settings.dispatch.leaseMs,
+        sendTimeoutMs: settings.mail.timeoutMs * 3,
+      }),
+    partitionsConcurrency: settings.partitionsConcurrency,
+    outboxIntervalMs: settings.outboxIntervalMs,
+    sessionTimeoutMs: settings.sessionTimeoutMs,
+  });
+  return { start: () => worker.start(), ready: () => worker.ready(), stop: () => worker.stop() };
+}

@@ -1,0 +1,4 @@
+export const NOTIFICATIONS_TOPICS = {
+  commands: 'notifications.commands',
+  events: 'notifications.events',
+} as const;
