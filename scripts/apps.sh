@@ -13,4 +13,5 @@ APPS=(
   "image-worker-1|apps/image-worker/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1 STORE_S3_ENDPOINT=${S3_URL:-} STORE_GCS_ENDPOINT=${GCS_URL:-} HEALTH_PORT=9401"
   "image-worker-2|apps/image-worker/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1 STORE_S3_ENDPOINT=${S3_URL:-} STORE_GCS_ENDPOINT=${GCS_URL:-} HEALTH_PORT=9402"
   "images-gateway|apps/images-gateway/dist/main.js|PORT=3003"
+  "notifications-gateway|apps/notifications-gateway/dist/main.js|PORT=3004"
 )

@@ -34,8 +34,11 @@ function inline(text: string): string {
     .replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, label: string, url: string) => (label === url ? url : `${label} (${url})`))
     .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
     .replace(/`([^`]+)`/g, '$1')
-    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/(\*|_)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    // Underscores emphasise only at word edges (CommonMark): snake_case and ids keep theirs.
+    .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '$1')
+    .replace(/(?<![\p{L}\p{N}_])__(?=\S)([\s\S]*?\S)__(?![\p{L}\p{N}_])/gu, '$1')
+    .replace(/\*(?=\S)([\s\S]*?\S)\*/g, '$1')
+    .replace(/(?<![\p{L}\p{N}_])_(?=\S)([\s\S]*?\S)_(?![\p{L}\p{N}_])/gu, '$1')
     .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
     .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1');
 }

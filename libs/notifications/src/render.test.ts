@@ -36,6 +36,7 @@ describe('markdown as plain text', () => {
   it('drops markup, writes links and images as text (url), and keeps list items readable', () => {
     expect(markdownToPlaintext('# Notification Title')).toBe('Notification Title');
     expect(markdownToPlaintext('This is the __content__.')).toBe('This is the content.');
+    expect(markdownToPlaintext('Job t_mwub_ef72 of snake_case_name is _done_.')).toBe('Job t_mwub_ef72 of snake_case_name is done.');
     expect(markdownToPlaintext('See [the client](https://x.test/c) and ![logo](https://x.test/l.png), `code`, ~~old~~ *new*.')).toBe(
       'See the client (https://x.test/c) and logo (https://x.test/l.png), code, old new.',
     );

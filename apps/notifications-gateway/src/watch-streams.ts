@@ -1,0 +1,130 @@
+import type { ServerResponse } from 'node:http';
+import { markdownToPlaintext, type Format, type InboxNotificationJson } from '@platform/notifications';
+import type { WebSocket } from 'ws';
+import type { Subscriber, WatchEvent } from './watch-hub.js';
+
+export interface StreamLimits {
+  maxFramesBehind: number;
+  pingMs: number;
+}
+
+/** The watch response: the notification (title and content as plain text when asked) and the unread count. */
+export function watchFrame(notification: InboxNotificationJson, unreadCount: number, format: Format): string {
+  const shown =
+    format === 'plaintext' ? { ...notification, title: markdownToPlaintext(notification.title), content: markdownToPlaintext(notification.content) } : notification;
+  return JSON.stringify({ notification: shown, unread_count: unreadCount });
+}
+
+/** The close reason a reader that fell behind gets (a WebSocket reason is at most 123 bytes). */
+export const behindReason = (frames: number) => `too far behind: ${frames} notifications unsent; reconnect`;
+/** 1013 Try Again Later: the server is fine, this reader should come back. */
+export const SLOW_READER_CODE = 1013;
+
+/** A ping goes out at least this often in frames, so a reader's progress is known between the timed pings. */
+const PING_EVERY_FRAMES = 8;
+
+/**
+ * A watch stream over a WebSocket: one text frame per notification, pings on a timer and every few frames. A
+ * reader's progress is what its pongs prove it has read (a pong comes back only after the frames before its
+ * ping), so frames sitting in kernel buffers count as behind too; past `maxFramesBehind` the reader is closed
+ * with 1013 and a reason, so it never misses a notification without knowing.
+ */
+export function webSocketSubscriber(
+  socket: WebSocket,
+  base: Omit<Subscriber, 'deliver' | 'terminate'>,
+  format: Format,
+  limits: StreamLimits,
+  onSlow: () => void,
+): Subscriber & { close(code: number, reason: string): void } {
+  let sent = 0;
+  let read = 0;
+  let pinged = 0;
+  let closed = false;
+  const ping = () => {
+    if (closed) return;
+    pinged = sent;
+    socket.ping(String(sent));
+  };
+  const timer = setInterval(ping, limits.pingMs);
+  timer.unref();
+  socket.on('pong', (data) => {
+    const upTo = Number(data.toString());
+    if (Number.isInteger(upTo) && upTo > read && upTo <= sent) read = upTo;
+  });
+  socket.on('close', () => {
+    closed = true;
+    clearInterval(timer);
+  });
+  const close = (code: number, reason: string) => {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    socket.close(code, reason);
+  };
+  return {
+    ...base,
+    close,
+    terminate: (reason: string) => close(1001, reason),
+    deliver(event: WatchEvent) {
+      if (closed) return;
+      if (sent - read >= limits.maxFramesBehind) {
+        onSlow();
+        close(SLOW_READER_CODE, behindReason(sent - read + 1));
+        return;
+      }
+      sent++;
+      socket.send(watchFrame(event.notification, event.unreadCount, format));
+      if (sent - pinged >= PING_EVERY_FRAMES) ping();
+    },
+  };
+}
+
+/**
+ * The same stream as Server-Sent Events: `id` the notification id (for `Last-Event-ID`), `event: notification`,
+ * comments as pings. A reader past `maxFramesBehind` gets an `event: error` and the end of the stream.
+ */
+export function sseSubscriber(
+  response: ServerResponse,
+  base: Omit<Subscriber, 'deliver' | 'terminate'>,
+  format: Format,
+  limits: StreamLimits,
+  onSlow: () => void,
+): Subscriber & { write(event: WatchEvent): void; end(reason: string): void; lastId: string | null } {
+  let unsent = 0;
+  let ended = false;
+  const ping = setInterval(() => response.write(': ping\n\n'), limits.pingMs);
+  ping.unref();
+  response.on('close', () => {
+    ended = true;
+    clearInterval(ping);
+  });
+  const end = (reason: string) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(ping);
+    response.end(`event: error\ndata: ${JSON.stringify({ message: reason })}\n\n`);
+  };
+  const self = {
+    ...base,
+    lastId: null as string | null,
+    end,
+    terminate: end,
+    write(event: WatchEvent) {
+      if (ended) return;
+      // Events arrive in order per user, replayed ones first: anything not newer was sent already.
+      if (self.lastId !== null && event.notification.id <= self.lastId) return;
+      if (unsent >= limits.maxFramesBehind) {
+        onSlow();
+        end(behindReason(unsent + 1));
+        return;
+      }
+      self.lastId = event.notification.id;
+      unsent++;
+      response.write(`id: ${event.notification.id}\nevent: notification\ndata: ${watchFrame(event.notification, event.unreadCount, format)}\n\n`, () => unsent--);
+    },
+    deliver(event: WatchEvent) {
+      self.write(event);
+    },
+  };
+  return self;
+}
