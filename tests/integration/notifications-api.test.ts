@@ -1,4 +1,5 @@
-import { TEMPLATE_IDS } from '@platform/notifications';
+import { MessageTypeNames } from '@platform/contracts';
+import { PLATFORM_NOTICES_DEPLOYMENT, TEMPLATE_IDS } from '@platform/notifications';
 import { startWebhookReceiver, uniqueName, waitFor, type WebhookReceiver } from '@platform/testing';
 import { verifyStandardSignature } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -360,5 +361,68 @@ describe('notifications API: watch streams', () => {
     // Whatever it got before the close is a gapless prefix.
     expect(slow.frames.map((f) => f.notification.title)).toEqual(Array.from({ length: slow.frames.length }, (_, i) => `Burst ${i}`));
     fast.socket.close();
+  });
+});
+
+describe('notifications from the platform\'s events', () => {
+  it('notifies an OAuth client\'s owner of the review: the linked user\'s inbox and one e-mail, also when the event comes twice', async () => {
+    const ownerId = uniqueName('schedu');
+    const email = `${ownerId.toLowerCase()}@example.com`;
+    const linked = await stack.members.create(deploymentId, { username: uniqueName('l').toLowerCase().replace(/[^a-z0-9]/g, ''), role: 'member', email: 'elsewhere@example.com', links: [`scheduling-user:${ownerId}`] });
+    const { key } = await stack.accounts.createKey(deploymentId, { subject: linked._id });
+    const event = {
+      topic: 'oauth.events',
+      key: 'client-1',
+      id: uniqueName('evt'),
+      type: MessageTypeNames.ClientRejected,
+      value: { client_id: `cl_${ownerId}`, owner_user_id: ownerId, owner_email: email, name: 'Booking Sync', reviewer_user_id: 'admin', reason: 'Purpose is too vague.', occurred_at: Date.now() },
+    } as const;
+    await stack.publisher.publish(event);
+    await stack.publisher.publish(event); // redelivered
+    const user = { user: linked, token: key };
+    const list = await waitForInbox(user, 1);
+    const mail = await waitForMail(email, 'was rejected');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await inbox(user)).notifications).toHaveLength(1);
+    expect(list.notifications[0]).toMatchObject({ template_id: TEMPLATE_IDS.oauthClientRejected, title: 'Your OAuth client "Booking Sync" was rejected', icon: 'DEFAULT_ICON_ACCOUNT' });
+    expect(await messagesTo(email)).toHaveLength(1);
+    expect(await messageText(mail.ID)).toContain('Purpose is too vague.');
+    expect(await messagesTo('elsewhere@example.com')).toEqual([]);
+  });
+
+  it('gives an owner nobody linked a user of the platform notices deployment', async () => {
+    const ownerId = uniqueName('lonely');
+    const email = `${ownerId.toLowerCase()}@example.com`;
+    await stack.publisher.publish({
+      topic: 'oauth.events',
+      key: 'client-2',
+      type: MessageTypeNames.ClientAccepted,
+      value: { client_id: `cl_${ownerId}`, owner_user_id: ownerId, owner_email: email, name: 'Lonely App', reviewer_user_id: 'admin', occurred_at: Date.now() },
+    });
+    await waitForMail(email, 'was accepted');
+    const [made] = await stack.members.linkedTo(`scheduling-user:${ownerId}`);
+    expect(made).toMatchObject({ environment_id: PLATFORM_NOTICES_DEPLOYMENT, email });
+  });
+
+  it('notifies the users linked to an image account once, when the month crosses 80 % of its quota', async () => {
+    const accountId = uniqueName('acct');
+    const linked = await stack.members.create(deploymentId, { username: uniqueName('i').toLowerCase().replace(/[^a-z0-9]/g, ''), role: 'member', links: [`images-account:${accountId}`] });
+    const { key } = await stack.accounts.createKey(deploymentId, { subject: linked._id });
+    const compressed = (count: number) =>
+      stack.publisher.publish({
+        topic: 'images.events',
+        key: accountId,
+        type: MessageTypeNames.ImageCompressed,
+        value: {
+          account_id: accountId, output_id: uniqueName('o'), operation: 'shrink', compressions: 1, month: '2026-11', month_count: count, monthly_quota: 10,
+          input_type: 'image/png', input_size: 100, output_type: 'image/png', output_size: 50, occurred_at: Date.now(),
+        },
+      });
+    for (const count of [6, 7, 8, 9, 10]) await compressed(count);
+    const user = { user: linked, token: key };
+    const list = await waitForInbox(user, 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await inbox(user)).notifications).toHaveLength(1);
+    expect(list.notifications[0]).toMatchObject({ template_id: TEMPLATE_IDS.imageQuotaNearlyUsed, title: 'Image compressions: 8 of 10 used this month' });
   });
 });

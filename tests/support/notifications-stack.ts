@@ -1,4 +1,5 @@
 import { createAccounts, createMembers, type Accounts, type MemberRecord, type MemberRole, type Members } from '@platform/accounts';
+import { createPublisher, type Publisher } from '@platform/kafka';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
 import { createLogger } from '@platform/telemetry';
@@ -27,6 +28,8 @@ export interface NotificationsStack {
   members: Members;
   mongo: MongoConnection;
   env: Record<string, string>;
+  /** Publishes on the stack's topics as another service would (the events the notifier turns into notifications). */
+  publisher: Publisher;
   /** A deployment with its owner; `addUser` adds more to it. */
   newDeployment(email?: string): Promise<{ deploymentId: string; owner: NotificationsUser }>;
   addUser(deploymentId: string, role: MemberRole, email?: string): Promise<NotificationsUser>;
@@ -73,6 +76,8 @@ export async function startNotificationsStack(options: NotificationsStackOptions
   const accounts = createAccounts({ connection: mongo, redis: notifier.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
   const members = createMembers(mongo);
   await Promise.all([accounts.ensureIndexes(), members.ensureIndexes()]);
+  const publisher = createPublisher(notifier.context.kafka(), { source: '/test' });
+  await publisher.connect();
 
   async function addUser(deploymentId: string, role: MemberRole, email?: string): Promise<NotificationsUser> {
     const username = uniqueName(role).toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 30);
@@ -87,12 +92,14 @@ export async function startNotificationsStack(options: NotificationsStackOptions
     members,
     mongo,
     env,
+    publisher,
     async newDeployment(email) {
       const deployment = await accounts.createEnvironment('notifications', name);
       return { deploymentId: deployment._id, owner: await addUser(deployment._id, 'owner', email) };
     },
     addUser,
     async close() {
+      await publisher.disconnect();
       for (const g of gateways) await g.started.stop();
       await dispatcher.stop();
       await mongo.dropDatabase().catch(() => undefined);

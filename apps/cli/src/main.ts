@@ -17,6 +17,8 @@ const USAGE = `usage:
   cli keys create <service> [--environment <id>] [--name <name>]   create an API key (new environment unless given); prints the key
                  notifications: the key acts as a user: a new deployment's owner, or with --environment a new
                  user of it [--role owner|member|system] [--username <name>] [--email <e-mail>]
+                 [--link scheduling-user:<id>|images-account:<id>]: notices about that reach the user; without
+                 --environment the key is for the platform's own user of that link
   cli keys list --environment <id>
   cli keys revoke <key_id>
   cli environments create <service> [--name <name>]

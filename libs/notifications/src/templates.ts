@@ -133,3 +133,12 @@ export function templatesOfKind(kind: TemplateKind): NotificationTemplate[] {
     .map(({ icon: _icon, ...template }) => template)
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/**
+ * The deployment that holds the users the platform notifies about their things elsewhere (an OAuth client's
+ * owner, an image account) when no user of another deployment is linked to them.
+ */
+export const PLATFORM_NOTICES_DEPLOYMENT = 'environment_platform_notices';
+
+/** What a notifications user can be linked to: `<kind>:<id>`. */
+export const LINK_PATTERN = /^(scheduling-user|images-account):[A-Za-z0-9_.-]{1,200}$/;

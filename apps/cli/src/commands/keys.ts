@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isService, MEMBER_ROLES, SERVICES, type Accounts, type MemberRole, type Members } from '@platform/accounts';
+import { LINK_PATTERN, PLATFORM_NOTICES_DEPLOYMENT } from '@platform/notifications';
 import { UsageError } from '../usage-error.js';
 
 /** Services whose callers are users of a deployment, each key acting as one of them. */
@@ -8,7 +9,9 @@ const USER_KEYED = new Set(['notifications']);
 /**
  * keys create <service> [--environment <id>] [--name <name>]   prints the new key alone on stdout
  *   notifications: a new deployment with its owner, or with --environment a new user of it
- *   (--role owner|member|system, default member; --username <name>; --email <e-mail>); the key acts as that user
+ *   (--role owner|member|system, default member; --username <name>; --email <e-mail>); the key acts as that user;
+ *   --link scheduling-user:<id>|images-account:<id> links the user to that (OAuth reviews, image quota notices
+ *   reach it), and without --environment gives the platform notices deployment's user for it
  * keys list --environment <id>
  * keys revoke <key_id>
  */
@@ -23,6 +26,21 @@ export async function keysCommand(
   switch (verb) {
     case 'create': {
       if (!arg || !isService(arg)) throw new UsageError(`keys create <service>: service is one of ${SERVICES.join(', ')}`);
+      const link = typeof flags['link'] === 'string' ? flags['link'] : undefined;
+      if (link !== undefined && (arg !== 'notifications' || !LINK_PATTERN.test(link))) {
+        throw new UsageError('--link is for notifications keys: scheduling-user:<user id> or images-account:<account id>');
+      }
+      if (link && !flags['environment']) {
+        // The platform's own deployment: the user made for this link (the notifier makes the same one on first use).
+        await accounts.ensureEnvironment(PLATFORM_NOTICES_DEPLOYMENT, 'notifications', 'platform notices');
+        const email = typeof flags['email'] === 'string' ? flags['email'] : null;
+        const user = await members.ensureLinked(PLATFORM_NOTICES_DEPLOYMENT, link, { email, name: email ?? link });
+        process.stderr.write(`user ${user._id} (${user.username}, linked to ${link})\n`);
+        const { key, record } = await accounts.createKey(PLATFORM_NOTICES_DEPLOYMENT, { subject: user._id });
+        process.stderr.write(`created ${record._id} in ${PLATFORM_NOTICES_DEPLOYMENT}\n`);
+        out(key);
+        return;
+      }
       let environmentId = typeof flags['environment'] === 'string' ? flags['environment'] : undefined;
       if (environmentId) {
         const env = await accounts.getEnvironment(environmentId);
@@ -38,7 +56,7 @@ export async function keysCommand(
         if (!(MEMBER_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role is one of ${MEMBER_ROLES.join(', ')}`);
         const username = typeof flags['username'] === 'string' ? flags['username'].toLowerCase() : `${role}-${randomBytes(3).toString('hex')}`;
         const email = typeof flags['email'] === 'string' ? flags['email'] : null;
-        const user = await members.create(environmentId, { username, role: role as MemberRole, email });
+        const user = await members.create(environmentId, { username, role: role as MemberRole, email, ...(link ? { links: [link] } : {}) });
         subject = user._id;
         process.stderr.write(`user ${user._id} (${user.username}, ${user.role})\n`);
       }

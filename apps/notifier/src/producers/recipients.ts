@@ -1,11 +1,5 @@
 import type { Accounts, MemberRecord, Members } from '@platform/accounts';
-
-/**
- * The deployment that holds the users the platform notifies about their things elsewhere (an OAuth client's
- * owner, an image account) when no user of another deployment is linked to them. Its users get keys with
- * `cli keys create notifications --link <kind>:<id>`.
- */
-export const PLATFORM_DEPLOYMENT_ID = 'environment_platform_notices';
+import { PLATFORM_NOTICES_DEPLOYMENT as PLATFORM_DEPLOYMENT_ID } from '@platform/notifications';
 
 export interface RecipientDeps {
   accounts: Accounts;
@@ -14,7 +8,7 @@ export interface RecipientDeps {
 
 /**
  * The users linked to `link`: those a deployment linked itself, or else (made on first use) the platform
- * deployment's user for it.
+ * notices deployment's user for it (who gets a key with `cli keys create notifications --link <link>`).
  */
 export async function recipientsFor(deps: RecipientDeps, link: string, fallback: { email: string | null; name: string }): Promise<MemberRecord[]> {
   const linked = await deps.members.linkedTo(link);
