@@ -78,12 +78,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function drain(lane: string): Promise<void> {
     if (!(await writer.leaseLane(lane, options.holder, options.leaseMs))) return;
     try {
+      // A lane is one deployment's: its pause flag is read once a drain (a pause stops the next drain).
+      let paused: boolean | undefined;
       for (const method of METHODS) {
         for (;;) {
           if (stopped) return;
           const head = await store.laneHead(lane, method);
           if (!head) break;
-          if ((await store.settings(head.deployment_id)).notifier_paused) return;
+          paused ??= (await store.settings(head.deployment_id)).notifier_paused;
+          if (paused) return;
           const index = head.methods.findIndex((m) => m.method === method && m.status === 'pending');
           const delivery = head.methods[index]!;
           if (delivery.next_attempt_at.getTime() > Date.now()) break; // waits for its retry; later ones keep the order

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import WebSocket from 'ws';
+import { summarise, type LatencyStats } from './stats.js';
+import { round1 } from './stores.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const name = uniqueName('benchwatch');
+const connections = Number(process.env['BENCH_WATCH_CONNECTIONS'] ?? 1000);
+const notifications = Number(process.env['BENCH_WATCH_NOTIFICATIONS'] ?? 50);
+const slowReaders = Number(process.env['BENCH_WATCH_SLOW'] ?? 50);
+const maxFramesBehind = Number(process.env['BENCH_WATCH_MAX_BEHIND'] ?? 64);
+const env = isolatedAppEnv(name, {
+  API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
+  SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
+  OUTBOX_INTERVAL_MS: '200',
+  LOG_LEVEL: 'warn',
+});
+
+/** Resident memory of a process, in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  return Math.round(Number(/(\d+)/.exec(line)![1]) / 102.4) / 10;
+}
+
+interface Watchers {
+  sockets: WebSocket[];
+  /** Per notification marker: when each socket saw it. */
+  arrivals: Map<string, number[]>;
+  closed: Array<{ code: number; reason: string }>;
+}
+
+async function openWatchers(url: string, count: number, headers: Record<string, string>, markerOf: (frame: string) => string | undefined): Promise<Watchers> {
+  const watchers: Watchers = { sockets: [], arrivals: new Map(), closed: [] };
+  for (let i = 0; i < count; i += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - i) }, async () => {
+        const socket = new WebSocket(url, { headers, perMessageDeflate: false });
+        socket.on('message', (data) => {
+          const marker = markerOf(data.toString());
+          if (!marker) return;
+          let list = watchers.arrivals.get(marker);
+          if (!list) watchers.arrivals.set(marker, (list = []));
+          list.push(performance.now());
+        });
+        socket.on('close', (code, reason) => watchers.closed.push({ code, reason: reason.toString() }));
+        await new Promise<void>((resolve, reject) => {
+          socket.once('open', () => resolve());
+          socket.once('error', reject);
+        });
+        watchers.sockets.push(socket);
+      }),
+    );
+  }
+  return watchers;
+}
+
+/** Sends one notification at a time and takes, for each, the time from the send to its frame on every socket. */
+async function measure(watchers: Watchers, expected: number, send: (marker: string) => Promise<void>, count: number): Promise<LatencyStats> {
+  const latencies: number[] = [];
+  let missing = 0;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const marker = `${name}-${i}`;
+    const at = performance.now();
+    await send(marker);
+    try {
+      await waitFor(() => (watchers.arrivals.get(marker)?.length ?? 0) >= expected, { timeoutMs: 10_000, intervalMs: 2, what: `frames of ${marker}` });
+    } catch {
+      missing += expected - (watchers.arrivals.get(marker)?.length ?? 0);
+    }
+    for (const t of watchers.arrivals.get(marker) ?? []) latencies.push(t - at);
+    watchers.arrivals.delete(marker);
+  }
+  return summarise(latencies, missing, (performance.now() - started) / 1000);
+}
+
+async function main() {
+  const processes: ManagedProcess[] = [];
+  try {
+    // Baseline: the bare WebSocket server, same client, same frame size.
+    const barePort = await freePort();
+    const bare = startProcess('bare-ws', path.join(root, 'bench/dist/bare-ws-server.js'), { PORT: String(barePort) });
+    processes.push(bare);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/send`, { method: 'POST', body: '{}' }).catch(() => undefined))?.status === 204, {
+      what: 'the bare server',
+      timeoutMs: 30_000,
+    });
+    const sample = JSON.stringify({
+      notification: {
+        id: '0190c5a8-0000-7000-8000-000000000000', user_id: '0190c5a8-0000-7000-8000-000000000001', template_id: '39b1e189-c857-4b0c-877a-511144c18516',
+        targets: [], title: 'MARKER', content: 'The **build** passed.', icon: 'DEFAULT_ICON_OTHER', actions: [], read_at: null, created_at: new Date().toISOString(),
+      },
+      unread_count: 1,
+    });
+    const markerOf = (frame: string) => (JSON.parse(frame) as { notification?: { title?: string } }).notification?.title;
+    const bareWatchers = await openWatchers(`ws://127.0.0.1:${barePort}/watch`, connections, {}, markerOf);
+    const baseline = await measure(bareWatchers, connections, async (marker) => {
+      await fetch(`http://127.0.0.1:${barePort}/send`, { method: 'POST', body: sample.replace('MARKER', marker) });
+    }, notifications);
+    for (const s of bareWatchers.sockets) s.terminate();
+    await bare.kill('SIGTERM');
+
+    // The platform: notifier and gateway, a deployment's owner watching on `connections` sockets.
+    const port = await freePort();
+    const notifier = startProcess('notifier', path.join(root, 'apps/notifier/dist/main.js'), { ...env, NOTIFIER_SWEEP_MS: '200' });
+    const gateway = startProcess('notifications-gateway', path.join(root, 'apps/notifications-gateway/dist/main.js'), {
+      ...env,
+      PORT: String(port),
+      WATCH_MAX_FRAMES_BEHIND: String(maxFramesBehind),
+    });
+    processes.push(notifier, gateway);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, { what: 'the gateway', timeoutMs: 60_000 });
+    const token = (await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'notifications'], { env: { ...process.env, ...env } })).stdout.trim();
+    const headers = { 'platform-session-token': token };
+    const send = async (marker: string) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v2/notifications/custom`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: { title: marker, message: 'The **build** passed.' } }),
+      });
+      if (response.status !== 204) throw new Error(`custom notification answered ${response.status}`);
+    };
+    const rssIdle = rssMiB(gateway.child.pid!);
+    const watchers = await openWatchers(`ws://127.0.0.1:${port}/api/v2/notifications/inbox/watch`, connections, headers, markerOf);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await send(`${name}-warmup`);
+    await waitFor(() => (watchers.arrivals.get(`${name}-warmup`)?.length ?? 0) >= connections, { timeoutMs: 30_000, what: 'the warm-up frame' });
+    const rssConnected = rssMiB(gateway.child.pid!);
+    const platform = await measure(watchers, connections, send, notifications);
+
+    // Slow readers: sockets that stop reading. The gateway must close them (bounded memory), the others keep up.
+    const slow = await openWatchers(`ws://127.0.0.1:${port}/api/v2/notifications/inbox/watch`, slowReaders, headers, markerOf);
+    for (const s of slow.sockets) (s as unknown as { _socket: { pause(): void } })._socket.pause();
+    const burst = maxFramesBehind * 2;
+    const withSlow = await measure(watchers, connections, send, burst);
+    const rssWithSlow = rssMiB(gateway.child.pid!);
+    for (const s of slow.sockets) (s as unknown as { _socket: { resume(): void } })._socket.resume();
+    await waitFor(() => slow.closed.length >= slowReaders, { timeoutMs: 30_000, what: 'the slow readers closed' }).catch(() => undefined);
+    for (const s of watchers.sockets) s.terminate();
+
+    const result = {
+      benchmark: 'watch-fanout',
+      description:
+        `${connections} WebSocket watchers of one user on one gateway; latency from POST /api/v2/notifications/custom to the frame on each socket ` +
+        '(gateway -> Kafka -> notifier -> inbox write with its event -> outbox relay -> Kafka -> every gateway\'s consumer -> hub -> socket), ' +
+        `next to a bare WebSocket server sending the same frame to ${connections} sockets of the same client in the same run. ` +
+        `Then ${slowReaders} readers stop reading while ${burst} more notifications go out: the gateway closes them past ${maxFramesBehind} unread frames.`,
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+      load: { connections, notifications, slow_readers: slowReaders, max_frames_behind: maxFramesBehind },
+      targets: { p99_ms: 100 },
+      baseline_bare_websocket: baseline,
+      platform_watch: platform,
+      platform_watch_with_slow_readers: withSlow,
+      slow_readers_closed: { count: slow.closed.length, codes: [...new Set(slow.closed.map((c) => c.code))], reason_example: slow.closed[0]?.reason ?? null },
+      gateway_rss_mib: { idle: rssIdle, connected: rssConnected, with_slow_readers: rssWithSlow },
+      ratio: { p50: round1(platform.p50_ms / baseline.p50_ms), p99: round1(platform.p99_ms / baseline.p99_ms) },
+    };
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    writeFileSync(path.join(root, 'bench/results/watch-fanout.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+  }
+}
+
+await main();
