@@ -32,6 +32,14 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
   });
   let consumer: ConsumerHandle | undefined;
+  let joined = false;
+  // Not ready until the watch consumer has its partitions: a stream opened earlier would miss notifications.
+  ctx.readiness.push({
+    name: 'watch-consumer',
+    check: async () => {
+      if (!joined) throw new Error('the watch consumer has not joined its group yet');
+    },
+  });
   return {
     http: { app, port: settings.http.port, host: settings.http.host },
     /** Every replica reads every inbox event, from the newest on: a group of its own, named by the replica. */
@@ -50,6 +58,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
           },
         },
       });
+      void consumer.ready.then(() => (joined = true));
     },
     ready: () => consumer?.ready ?? Promise.resolve(),
     async closeStreams() {

@@ -76,17 +76,27 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function drain(lane: string): Promise<void> {
-    if (!(await writer.leaseLane(lane, options.holder, options.leaseMs))) return;
+    // A lane is one deployment's (`<deployment>:<user>`): its pause flag is read once a drain (a pause stops
+    // the next one). The lease, the pause flag and the inbox head are read at once: the latency of a
+    // notification's first frame is mostly these round trips. The head may be read just before another holder
+    // released the lane having sent it; for the inbox that is harmless (the insert is keyed by the
+    // notification id), which is why only the inbox head is read ahead.
+    const deploymentId = lane.slice(0, lane.indexOf(':'));
+    const [leased, settings, first] = await Promise.all([
+      writer.leaseLane(lane, options.holder, options.leaseMs),
+      store.settings(deploymentId),
+      store.laneHead(lane, METHODS[0]!),
+    ]);
+    if (!leased) return;
     try {
-      // A lane is one deployment's: its pause flag is read once a drain (a pause stops the next drain).
-      let paused: boolean | undefined;
+      if (settings.notifier_paused) return;
+      let prefetched: OutgoingDoc | null | undefined = first;
       for (const method of METHODS) {
         for (;;) {
           if (stopped) return;
-          const head = await store.laneHead(lane, method);
+          const head = prefetched !== undefined ? prefetched : await store.laneHead(lane, method);
+          prefetched = undefined;
           if (!head) break;
-          paused ??= (await store.settings(head.deployment_id)).notifier_paused;
-          if (paused) return;
           const index = head.methods.findIndex((m) => m.method === method && m.status === 'pending');
           const delivery = head.methods[index]!;
           if (delivery.next_attempt_at.getTime() > Date.now()) break; // waits for its retry; later ones keep the order

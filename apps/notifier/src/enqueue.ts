@@ -39,12 +39,13 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
   const template = TEMPLATES.find((t) => t.id === request.templateId);
   if (!template) throw new Error(`no template ${request.templateId}`);
   const { recipient } = request;
-  const disabled = await deps.store.disabledTemplate(recipient.environment_id, recipient._id, template.id);
-  if (disabled ?? !template.enabled_by_default) return null;
-
   const id = `${request.causeId}:${recipient._id}`;
-  const existing = await deps.store.getOutgoing(id);
+  const [disabled, existing] = await Promise.all([
+    deps.store.disabledTemplate(recipient.environment_id, recipient._id, template.id),
+    deps.store.getOutgoing(id),
+  ]);
   if (existing) return existing.notification_id;
+  if (disabled ?? !template.enabled_by_default) return null;
 
   const data: RenderData = {
     labels: request.labels,
