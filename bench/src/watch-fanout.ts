@@ -122,6 +122,7 @@ async function main() {
       ...env,
       PORT: String(port),
       WATCH_MAX_FRAMES_BEHIND: String(maxFramesBehind),
+      WATCH_SLOW_GRACE_MS: '1000',
     });
     processes.push(notifier, gateway);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, { what: 'the gateway', timeoutMs: 60_000 });

@@ -352,7 +352,7 @@ describe('notifications API: watch streams', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const total = 40;
     for (let i = 0; i < total; i++) expect((await custom(user, `Burst ${i}`, 'x'.repeat(1500))).status).toBe(204);
-    await waitFor(async () => fast.frames.length === total || undefined, { timeoutMs: 60_000, what: 'every frame on the fast reader' });
+    await waitFor(async () => fast.frames.length === total || undefined, { timeoutMs: 45_000, what: 'every frame on the fast reader' });
     expect(fast.frames.map((f) => f.notification.title)).toEqual(Array.from({ length: total }, (_, i) => `Burst ${i}`));
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     const closed = await slow.closed;

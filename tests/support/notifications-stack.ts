@@ -62,6 +62,7 @@ export async function startNotificationsStack(options: NotificationsStackOptions
     WEBHOOK_POLL_INTERVAL_MS: '25',
     WATCH_MAX_FRAMES_BEHIND: String(options.maxFramesBehind ?? 256),
     WATCH_PING_MS: '1000',
+    WATCH_SLOW_GRACE_MS: '1000',
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const notifier = await startService('notifier', buildNotifier, { settings: notifierConfig.read(env), logger });

@@ -16,6 +16,8 @@ const schema = Type.Object({
   /** Frames a watch stream may have unsent before the reader is closed as too slow. */
   WATCH_MAX_FRAMES_BEHIND: Type.Integer({ default: 256, minimum: 1, maximum: 100_000 }),
   WATCH_PING_MS: Type.Integer({ default: 15_000, minimum: 100 }),
+  /** How long a reader past WATCH_MAX_FRAMES_BEHIND may leave a ping unanswered before it is closed. */
+  WATCH_SLOW_GRACE_MS: Type.Integer({ default: 5_000, minimum: 10 }),
   /** Notifications an SSE reconnect replays at most (older gaps: list the inbox). */
   WATCH_RESUME_LIMIT: Type.Integer({ default: 1_000, minimum: 1, maximum: 100_000 }),
 });
@@ -32,7 +34,7 @@ export const config = createConfigLoader(schema, (env) => ({
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
   replicaId: env.REPLICA_ID ?? `notifications-gateway-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   methods: [...new Set(csv(env.NOTIFIER_METHODS))] as Array<'smtp' | 'webhook'>,
-  watch: { maxFramesBehind: env.WATCH_MAX_FRAMES_BEHIND, pingMs: env.WATCH_PING_MS, resumeLimit: env.WATCH_RESUME_LIMIT },
+  watch: { maxFramesBehind: env.WATCH_MAX_FRAMES_BEHIND, pingMs: env.WATCH_PING_MS, slowGraceMs: env.WATCH_SLOW_GRACE_MS, resumeLimit: env.WATCH_RESUME_LIMIT },
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));
 

@@ -21,10 +21,15 @@ export interface Subscriber {
 
 /**
  * The open watch streams of this replica, by user. Every replica sees every inbox event (a consumer group of
- * its own) and hands each to the streams of that user whose filters match.
+ * its own) and hands each to the streams of that user whose filters match, once: a redelivered event (the
+ * outbox relay publishes at least once) is recognised by its notification id.
  */
+/** Notification ids remembered to drop a redelivered event (events are at least once). */
+const RECENT_IDS = 10_000;
+
 export function createWatchHub(metrics?: { open: Gauge; delivered: Counter }) {
   const byUser = new Map<string, Set<Subscriber>>();
+  const recent = new Set<string>();
   const keyOf = (deploymentId: string, userId: string) => `${deploymentId}:${userId}`;
   let total = 0;
   return {
@@ -46,6 +51,10 @@ export function createWatchHub(metrics?: { open: Gauge; delivered: Counter }) {
       };
     },
     publish(event: WatchEvent): void {
+      const id = event.notification.id;
+      if (recent.has(id)) return;
+      recent.add(id);
+      if (recent.size > RECENT_IDS) recent.delete(recent.values().next().value!);
       const set = byUser.get(keyOf(event.deploymentId, event.userId));
       if (!set) return;
       for (const subscriber of [...set]) {

@@ -43,8 +43,9 @@ const event = (i: number, userId = 'u'): WatchEvent => ({
   },
 });
 
+let clock = 0;
 function subscriber(socket: FakeSocket, maxFramesBehind: number, onSlow = () => undefined) {
-  return webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind, pingMs: 60_000 }, onSlow);
+  return webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind, pingMs: 60_000, slowGraceMs: 1000 }, onSlow, () => clock);
 }
 
 describe('watch streams', () => {
@@ -59,28 +60,53 @@ describe('watch streams', () => {
     expect(socket.closedWith).toBeNull();
   });
 
-  it('closes a reader with 1013 and a reason once it has more unread frames than allowed, and sends nothing after', () => {
+  it('lets a burst run past the limit while the reader\'s ping is young', () => {
+    const socket = new FakeSocket();
+    const sub = subscriber(socket, 10);
+    for (let i = 0; i < 40; i++) sub.deliver(event(i));
+    expect(socket.sent).toHaveLength(40);
+    expect(socket.closedWith).toBeNull();
+    socket.pong();
+    clock += 5000;
+    sub.deliver(event(40));
+    expect(socket.closedWith).toBeNull();
+  });
+
+  it('closes a reader with 1013 and a reason once it is past the limit and has left a ping unanswered too long', () => {
     const socket = new FakeSocket();
     let slow = 0;
     const sub = subscriber(socket, 10, () => void slow++);
-    for (let i = 0; i < 20; i++) sub.deliver(event(i));
-    expect(socket.sent).toHaveLength(10);
-    expect(socket.closedWith).toEqual({ code: SLOW_READER_CODE, reason: 'too far behind: 11 notifications unsent; reconnect' });
+    for (let i = 0; i < 12; i++) sub.deliver(event(i));
+    clock += 1000;
+    sub.deliver(event(12));
+    sub.deliver(event(13));
+    expect(socket.sent).toHaveLength(12);
+    expect(socket.closedWith).toEqual({ code: SLOW_READER_CODE, reason: 'too far behind: 13 notifications unsent; reconnect' });
     expect(slow).toBe(1);
+  });
+
+  it('closes a reader eight times past the limit whatever the time, bounding a stream\'s memory', () => {
+    const socket = new FakeSocket();
+    const sub = subscriber(socket, 10);
+    for (let i = 0; i < 100; i++) sub.deliver(event(i));
+    expect(socket.sent).toHaveLength(80);
+    expect(socket.closedWith?.code).toBe(SLOW_READER_CODE);
   });
 
   it('ignores a pong claiming more than was sent', () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 3);
     socket.emit('pong', Buffer.from('1000'));
-    for (let i = 0; i < 5; i++) sub.deliver(event(i));
-    expect(socket.sent).toHaveLength(3);
+    for (let i = 0; i < 8; i++) sub.deliver(event(i));
+    clock += 1000;
+    sub.deliver(event(8));
+    expect(socket.sent).toHaveLength(8);
     expect(socket.closedWith?.code).toBe(SLOW_READER_CODE);
   });
 
   it('sends the watch response, in plain text when asked', () => {
     const socket = new FakeSocket();
-    webSocketSubscriber(socket as unknown as WebSocket, base, 'plaintext', { maxFramesBehind: 5, pingMs: 60_000 }, () => undefined).deliver(event(1));
+    webSocketSubscriber(socket as unknown as WebSocket, base, 'plaintext', { maxFramesBehind: 5, pingMs: 60_000, slowGraceMs: 1000 }, () => undefined).deliver(event(1));
     expect(JSON.parse(socket.sent[0]!)).toMatchObject({ notification: { title: 'N1', content: 'the body' }, unread_count: 1 });
   });
 
@@ -90,6 +116,7 @@ describe('watch streams', () => {
     const remove = hub.add({ ...base, deliver: (e) => void seen.push(`all:${e.userId}`), terminate: () => undefined });
     hub.add({ ...base, filter: { ...base.filter, templates: ['other'] }, deliver: () => void seen.push('filtered'), terminate: () => undefined });
     hub.publish(event(1));
+    hub.publish(event(1)); // redelivered
     hub.publish(event(2, 'someone-else'));
     remove();
     hub.publish(event(3));

@@ -6,7 +6,15 @@ import type { Subscriber, WatchEvent } from './watch-hub.js';
 export interface StreamLimits {
   maxFramesBehind: number;
   pingMs: number;
+  /**
+   * How long a ping may go unanswered before a reader past `maxFramesBehind` counts as stopped. A burst can
+   * hand a fast reader many frames before its pong can come back; a stopped reader never answers.
+   */
+  slowGraceMs: number;
 }
+
+/** Past this many unread frames a reader is closed whatever its pongs: the bound on a stream's memory. */
+const HARD_LIMIT_FACTOR = 8;
 
 /** The watch response: the notification (title and content as plain text when asked) and the unread count. */
 export function watchFrame(notification: InboxNotificationJson, unreadCount: number, format: Format): string {
@@ -26,8 +34,9 @@ const PING_EVERY_FRAMES = 8;
 /**
  * A watch stream over a WebSocket: one text frame per notification, pings on a timer and every few frames. A
  * reader's progress is what its pongs prove it has read (a pong comes back only after the frames before its
- * ping), so frames sitting in kernel buffers count as behind too; past `maxFramesBehind` the reader is closed
- * with 1013 and a reason, so it never misses a notification without knowing.
+ * ping), so frames sitting in kernel buffers count as behind too. A reader more than `maxFramesBehind` frames
+ * behind whose oldest ping has gone unanswered for `slowGraceMs` (or eight times that many behind, whatever
+ * its pongs) is closed with 1013 and a reason, so it never misses a notification without knowing.
  */
 export function webSocketSubscriber(
   socket: WebSocket,
@@ -35,22 +44,35 @@ export function webSocketSubscriber(
   format: Format,
   limits: StreamLimits,
   onSlow: () => void,
+  now: () => number = Date.now,
 ): Subscriber & { close(code: number, reason: string): void } {
   let sent = 0;
   let read = 0;
   let pinged = 0;
   let closed = false;
+  /** Pings not yet answered: the frame count each was sent at, and when. */
+  const outstanding: Array<{ upTo: number; at: number }> = [];
   const ping = () => {
     if (closed) return;
     pinged = sent;
+    outstanding.push({ upTo: sent, at: now() });
+    if (outstanding.length > 64) outstanding.shift();
     socket.ping(String(sent));
   };
-  const timer = setInterval(ping, limits.pingMs);
+  // The timer also catches a stopped reader that no new frame would reveal.
+  const timer = setInterval(() => (stopped() ? closeSlow() : ping()), limits.pingMs);
   timer.unref();
   socket.on('pong', (data) => {
     const upTo = Number(data.toString());
-    if (Number.isInteger(upTo) && upTo > read && upTo <= sent) read = upTo;
+    if (!Number.isInteger(upTo) || upTo <= read || upTo > sent) return;
+    read = upTo;
+    while (outstanding.length > 0 && outstanding[0]!.upTo <= upTo) outstanding.shift();
   });
+  const stopped = () => {
+    const behind = sent - read;
+    if (behind >= limits.maxFramesBehind * HARD_LIMIT_FACTOR) return true;
+    return behind >= limits.maxFramesBehind && outstanding.length > 0 && now() - outstanding[0]!.at >= limits.slowGraceMs;
+  };
   socket.on('close', () => {
     closed = true;
     clearInterval(timer);
@@ -61,15 +83,18 @@ export function webSocketSubscriber(
     clearInterval(timer);
     socket.close(code, reason);
   };
+  function closeSlow(pending = 0) {
+    onSlow();
+    close(SLOW_READER_CODE, behindReason(sent - read + pending));
+  }
   return {
     ...base,
     close,
     terminate: (reason: string) => close(1001, reason),
     deliver(event: WatchEvent) {
       if (closed) return;
-      if (sent - read >= limits.maxFramesBehind) {
-        onSlow();
-        close(SLOW_READER_CODE, behindReason(sent - read + 1));
+      if (stopped()) {
+        closeSlow(1);
         return;
       }
       sent++;

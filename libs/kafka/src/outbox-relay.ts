@@ -55,6 +55,14 @@ export function createOutboxRelay(options: {
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
   let again = false;
+  // The sweep and the hinted runs never overlap: both would read a document before either acknowledged
+  // it, and publish its events twice (consumers dedupe, but a duplicate is still work and noise for them).
+  let turn: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = turn.then(work);
+    turn = run.catch(() => undefined);
+    return run;
+  }
 
   async function drain(): Promise<number> {
     let published = 0;
@@ -110,7 +118,7 @@ export function createOutboxRelay(options: {
       for (const [name, ids] of batch) {
         const source = options.sources.find((s) => s.name === name);
         if (!source?.pendingIn) continue;
-        await publishAndAcknowledge(source, await source.pendingIn([...ids]));
+        await exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!([...ids])));
       }
     }
   }
@@ -133,7 +141,7 @@ export function createOutboxRelay(options: {
       let total = 0;
       do {
         again = false;
-        total += await drain();
+        total += await exclusive(drain);
       } while (again);
       return total;
     })().finally(() => (inFlight = undefined));
