@@ -14,4 +14,6 @@ APPS=(
   "image-worker-2|apps/image-worker/dist/main.js|EGRESS_ALLOW=127.0.0.0/8,::1 STORE_S3_ENDPOINT=${S3_URL:-} STORE_GCS_ENDPOINT=${GCS_URL:-} HEALTH_PORT=9402"
   "images-gateway|apps/images-gateway/dist/main.js|PORT=3003"
   "notifications-gateway|apps/notifications-gateway/dist/main.js|PORT=3004"
+  "links-worker|apps/links-worker/dist/main.js|"
+  "links-gateway|apps/links-gateway/dist/main.js|PORT=3005 LINKS_DEFAULT_DOMAIN=localhost:3006 LINKS_SHORT_URL_SCHEME=http PUBLIC_BASE_URL=http://127.0.0.1:3005"
 )

@@ -6,7 +6,7 @@
 #                             e.g. `kafka.sh topics --list` or `kafka.sh topics --create --topic t1`
 #
 # Env: PLATFORM_KAFKA_PORT (9092), PLATFORM_KAFKA_CONTROLLER_PORT (9093),
-#      PLATFORM_KAFKA_HEAP ("-Xmx512m -Xms256m"), PLATFORM_KAFKA_START_TIMEOUT (120 s).
+#      PLATFORM_KAFKA_HEAP ("-Xmx1g -Xms256m"), PLATFORM_KAFKA_START_TIMEOUT (120 s).
 set -euo pipefail
 COMPONENT=kafka
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -17,7 +17,7 @@ POM="$DEPLOY_LOCAL_DIR/kafka/pom.xml"
 HOST="$PLATFORM_HOST"
 PORT="$PLATFORM_KAFKA_PORT"
 CONTROLLER_PORT="$PLATFORM_KAFKA_CONTROLLER_PORT"
-HEAP="${PLATFORM_KAFKA_HEAP:-"-Xmx512m -Xms256m"}"
+HEAP="${PLATFORM_KAFKA_HEAP:-"-Xmx1g -Xms256m"}"
 START_TIMEOUT="${PLATFORM_KAFKA_START_TIMEOUT:-120}"
 SD="$(state_dir)"
 PROPS="$SD/server.properties"

@@ -1,10 +1,12 @@
-import { startInfra, type Infra } from '@platform/testing';
+import { deleteStaleTestTopics, startInfra, type Infra } from '@platform/testing';
 
 let infra: Infra | undefined;
 
 /** Starts (or finds) the real dependencies once per run and hands their endpoints to every test file. */
 export async function setup() {
   infra = await startInfra();
+  const deleted = await deleteStaleTestTopics(infra.kafkaBrokers);
+  if (deleted > 0) console.log(`deleted ${deleted} topics that earlier test runs left behind`);
   process.env['KAFKA_BROKERS'] = infra.kafkaBrokers;
   process.env['MONGO_URL'] = infra.mongoUrl;
   process.env['REDIS_URL'] = infra.redisUrl;

@@ -8,6 +8,8 @@ import { createSchedulingStore } from '@platform/scheduling';
 import { parseArgs } from './args.js';
 import { environmentsCommand } from './commands/environments.js';
 import { keysCommand } from './commands/keys.js';
+import { linksCommand, linksSetup } from './commands/links.js';
+import { createLinksStore } from '@platform/links';
 import { orgsCommand } from './commands/orgs.js';
 import { usersCommand } from './commands/users.js';
 import { config } from './config.js';
@@ -19,6 +21,12 @@ const USAGE = `usage:
                  user of it [--role owner|member|system] [--username <name>] [--email <e-mail>]
                  [--link scheduling-user:<id>|images-account:<id>]: notices about that reach the user; without
                  --environment the key is for the platform's own user of that link
+                 links: a new organization, its default group and its admin (the key acts for the admin); with
+                 --environment <org> --group <guid> [--group-role GROUP_ADMIN|GROUP_EDITOR|GROUP_USER] a new user of it
+  cli links groups create --org <id> --name <name> --admin <user id>   a group of the links service; prints its guid
+  cli links groups list --org <id>
+  cli links domains add --org <id> --domain <host> --group <guid>[,<guid>] [--redirect 301|302]   a branded short domain
+  cli links domains list --org <id>
   cli keys list --environment <id>
   cli keys revoke <key_id>
   cli environments create <service> [--name <name>]
@@ -50,8 +58,9 @@ async function main(argv: string[]): Promise<number> {
     if (group === 'keys') {
       const members = createMembers(mongo);
       await members.ensureIndexes();
-      await keysCommand(accounts, members, rest, flags, out);
+      await keysCommand(accounts, members, rest, flags, out, () => linksSetup(() => commands.open()));
     }
+    else if (group === 'links') await linksCommand(linksSetup(() => commands.open()), createLinksStore(mongo), rest, flags, out);
     else if (group === 'environments') await environmentsCommand(accounts, rest, flags, out);
     else if (group === 'users') {
       const users = createUserDirectory(mongo);

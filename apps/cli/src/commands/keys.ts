@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { isService, MEMBER_ROLES, SERVICES, type Accounts, type MemberRole, type Members } from '@platform/accounts';
 import { LINK_PATTERN, PLATFORM_NOTICES_DEPLOYMENT } from '@platform/notifications';
+import { parseGroupRole, type LinksSetup } from './links.js';
 import { UsageError } from '../usage-error.js';
 
 /** Services whose callers are users of a deployment, each key acting as one of them. */
-const USER_KEYED = new Set(['notifications']);
+const USER_KEYED = new Set(['notifications', 'links']);
 
 /**
  * keys create <service> [--environment <id>] [--name <name>]   prints the new key alone on stdout
@@ -12,6 +13,8 @@ const USER_KEYED = new Set(['notifications']);
  *   (--role owner|member|system, default member; --username <name>; --email <e-mail>); the key acts as that user;
  *   --link scheduling-user:<id>|images-account:<id> links the user to that (OAuth reviews, image quota notices
  *   reach it), and without --environment gives the platform notices deployment's user for it
+ *   links: a new organization with its default group and its admin, or with --environment and --group a new
+ *   user of that group (--group-role GROUP_ADMIN|GROUP_EDITOR|GROUP_USER, default GROUP_USER)
  * keys list --environment <id>
  * keys revoke <key_id>
  */
@@ -21,6 +24,7 @@ export async function keysCommand(
   args: string[],
   flags: Record<string, string | true>,
   out: (line: string) => void,
+  links?: () => LinksSetup,
 ) {
   const [verb, arg] = args;
   switch (verb) {
@@ -59,6 +63,18 @@ export async function keysCommand(
         const user = await members.create(environmentId, { username, role: role as MemberRole, email, ...(link ? { links: [link] } : {}) });
         subject = user._id;
         process.stderr.write(`user ${user._id} (${user.username}, ${user.role})\n`);
+        if (arg === 'links') {
+          // Bitly's users act in groups: a new organization gets its default group with this user as admin.
+          const setup = links!();
+          if (flags['environment']) {
+            const group = flags['group'];
+            if (typeof group !== 'string') throw new UsageError('keys create links --environment <id> needs --group <guid> (see: links groups list)');
+            await setup.addMember(environmentId, user._id, group, parseGroupRole(flags['group-role'], 'GROUP_USER'));
+            process.stderr.write(`member of group ${group}\n`);
+          } else {
+            process.stderr.write(`group ${await setup.newOrganization(environmentId, user._id)} (GROUP_ADMIN)\n`);
+          }
+        }
       }
       const { key, record } = await accounts.createKey(environmentId, subject ? { subject } : {});
       process.stderr.write(`created ${record._id} in ${environmentId}\n`);

@@ -68,6 +68,147 @@ export interface ImageCompressed {
   occurred_at: number;
 }
 
+/** A branded short domain of the organization, usable by the listed groups. */
+export interface AddBrandedDomain {
+  organization_id: string;
+  domain: string;
+  group_guids: Array<string>;
+  /** 301, or 302 for links whose destination may change */
+  redirect_status: number;
+  requested_at: number;
+}
+
+/** A user of the organization gets a role in a group (a new group is made when group_name is given). */
+export interface AddLinksGroupMember {
+  organization_id: string;
+  group_guid: string;
+  /** Set to create the group. */
+  group_name: null | string;
+  member_user_id: string;
+  /** GROUP_ADMIN, GROUP_EDITOR or GROUP_USER */
+  role: string;
+  requested_at: number;
+}
+
+/** POST /v4/shorten and POST /v4/shortlinks: a short link in a group, or the group's existing one for the same long URL unless force_new_link. */
+export interface CreateShortlink {
+  organization_id: string;
+  /** The acting user (whose role in the group was checked). */
+  user_id: string;
+  group_guid: string;
+  domain: string;
+  /** Validated and normalised by the gateway. */
+  long_url: string;
+  /** A custom back-half (branded domains only). */
+  keyword: null | string;
+  title: null | string;
+  tags: Array<string>;
+  deeplinks: Array<{
+  app_uri_path: string;
+  install_url: string;
+  app_guid: string;
+  os: string;
+  install_type: string;
+  brand_guid: string;
+}>;
+  expiration_at: null | number;
+  force_new_link: boolean;
+  requested_at: number;
+}
+
+/** DELETE /v4/shortlinks/{shortlink}: the link stops redirecting and leaves every list. */
+export interface DeleteShortlink {
+  organization_id: string;
+  /** The acting user (whose role in the group was checked). */
+  user_id: string;
+  id: string;
+  requested_at: number;
+}
+
+/** cli keys create links: an organization's default group, with its first user as the group's admin. */
+export interface SetUpLinksOrganization {
+  organization_id: string;
+  group_guid: string;
+  group_name: string;
+  admin_user_id: string;
+  requested_at: number;
+}
+
+/** PATCH /v4/shortlinks/{shortlink}: each member null leaves that field as it is. */
+export interface UpdateShortlink {
+  organization_id: string;
+  /** The acting user (whose role in the group was checked). */
+  user_id: string;
+  /** domain/hash */
+  id: string;
+  title: null | string;
+  archived: null | boolean;
+  tags: null | Array<string>;
+  long_url: null | string;
+  expiration_at: null | number;
+  /** expiration_at was sent as null or empty: the link stops expiring. */
+  clear_expiration: boolean;
+  requested_at: number;
+}
+
+/** A short link as it is after a change (edit, archive, new destination, deletion). Redirectors evict it on this. */
+export interface ShortlinkChanged {
+  /** domain/hash */
+  id: string;
+  organization_id: string;
+  group_guid: string;
+  long_url: string;
+  title: null | string;
+  tags: Array<string>;
+  archived: boolean;
+  /** A keyword on a branded domain. */
+  custom: boolean;
+  redirect_status: number;
+  expiration_at: null | number;
+  deleted: boolean;
+  occurred_at: number;
+}
+
+/** One redirect answered by a redirector (Bitly's decode). Recorded without waiting for Kafka; click_id is unique per redirect, so a replayed batch is recognisable. */
+export interface ShortlinkClicked {
+  /** <redirector replica>:<boot>:<sequence> */
+  click_id: string;
+  /** The short link, domain/hash. */
+  id: string;
+  organization_id: string;
+  group_guid: string;
+  /** The destination it was sent to. */
+  long_url: string;
+  clicked_at: number;
+  referrer: null | string;
+  user_agent: null | string;
+  /** By the trusted-proxy setting. */
+  client_ip: null | string;
+  /** The user agent is a known crawler or preview fetcher. */
+  bot: boolean;
+  /** A scan of the link's QR code (the code's URL carries a marker). */
+  qr: boolean;
+}
+
+/** A new short link (a shorten that returned an existing link is not one). */
+export interface ShortlinkCreated {
+  /** domain/hash */
+  id: string;
+  organization_id: string;
+  group_guid: string;
+  long_url: string;
+  title: null | string;
+  tags: Array<string>;
+  archived: boolean;
+  /** A keyword on a branded domain. */
+  custom: boolean;
+  redirect_status: number;
+  expiration_at: null | number;
+  /** The login of the user who made it. */
+  created_by: string;
+  occurred_at: number;
+}
+
 /** PUT /notifications/inbox/mark-all-as-read: every unread notification of the caller, up to requested_at. */
 export interface MarkAllInboxNotificationsRead {
   deployment_id: string;
@@ -1007,6 +1148,15 @@ export interface MessageTypes {
   'platform.images.commands.RenderOutput': RenderOutput;
   'platform.images.commands.RenderOutputV2': RenderOutputV2;
   'platform.images.events.ImageCompressed': ImageCompressed;
+  'platform.links.commands.AddBrandedDomain': AddBrandedDomain;
+  'platform.links.commands.AddLinksGroupMember': AddLinksGroupMember;
+  'platform.links.commands.CreateShortlink': CreateShortlink;
+  'platform.links.commands.DeleteShortlink': DeleteShortlink;
+  'platform.links.commands.SetUpLinksOrganization': SetUpLinksOrganization;
+  'platform.links.commands.UpdateShortlink': UpdateShortlink;
+  'platform.links.events.ShortlinkChanged': ShortlinkChanged;
+  'platform.links.clicks.ShortlinkClicked': ShortlinkClicked;
+  'platform.links.events.ShortlinkCreated': ShortlinkCreated;
   'platform.notifications.commands.MarkAllInboxNotificationsRead': MarkAllInboxNotificationsRead;
   'platform.notifications.commands.SendCustomNotification': SendCustomNotification;
   'platform.notifications.commands.SendTestNotification': SendTestNotification;
@@ -1095,6 +1245,15 @@ export const MessageTypeNames = {
   RenderOutput: 'platform.images.commands.RenderOutput',
   RenderOutputV2: 'platform.images.commands.RenderOutputV2',
   ImageCompressed: 'platform.images.events.ImageCompressed',
+  AddBrandedDomain: 'platform.links.commands.AddBrandedDomain',
+  AddLinksGroupMember: 'platform.links.commands.AddLinksGroupMember',
+  CreateShortlink: 'platform.links.commands.CreateShortlink',
+  DeleteShortlink: 'platform.links.commands.DeleteShortlink',
+  SetUpLinksOrganization: 'platform.links.commands.SetUpLinksOrganization',
+  UpdateShortlink: 'platform.links.commands.UpdateShortlink',
+  ShortlinkChanged: 'platform.links.events.ShortlinkChanged',
+  ShortlinkClicked: 'platform.links.clicks.ShortlinkClicked',
+  ShortlinkCreated: 'platform.links.events.ShortlinkCreated',
   MarkAllInboxNotificationsRead: 'platform.notifications.commands.MarkAllInboxNotificationsRead',
   SendCustomNotification: 'platform.notifications.commands.SendCustomNotification',
   SendTestNotification: 'platform.notifications.commands.SendTestNotification',

@@ -1,0 +1,42 @@
+import type { MemberRecord } from '@platform/accounts';
+import { InputError, NotAllowedError } from '@platform/errors';
+import type { GroupDoc, GroupRole, LinkDoc } from '@platform/links';
+import type { GatewayDeps } from './deps.js';
+
+const forbidden = () => new NotAllowedError('FORBIDDEN', 'You are currently forbidden to access this resource.');
+
+export interface GroupAccess {
+  group: GroupDoc;
+  role: GroupRole;
+}
+
+/** The caller's role in a group; a group they are not in is as forbidden as one that does not exist. */
+export async function accessTo(deps: GatewayDeps, caller: MemberRecord, groupGuid: string): Promise<GroupAccess> {
+  const group = await deps.store.getGroup(groupGuid);
+  const member = group?.organization_id === caller.environment_id ? group.members.find((m) => m.user_id === caller._id) : undefined;
+  if (!group || !member) throw forbidden();
+  return { group, role: member.role };
+}
+
+/** The group a request names, or the caller's default group. */
+export async function requestedGroup(deps: GatewayDeps, caller: MemberRecord, groupGuid: unknown): Promise<GroupAccess> {
+  if (groupGuid !== undefined && groupGuid !== null && groupGuid !== '') {
+    if (typeof groupGuid !== 'string') throw new InputError('INVALID_ARG_GROUP_GUID', 'group_guid must be a string.', { issues: [{ field: 'group_guid', code: 'invalid', message: 'must be a string' }] });
+    return accessTo(deps, caller, groupGuid);
+  }
+  const profile = await deps.store.getProfile(caller._id);
+  if (!profile) throw forbidden();
+  return accessTo(deps, caller, profile.default_group_guid);
+}
+
+/** Editing or deleting a link: its group's admins and editors, or the user who made it. */
+export function assertMayEdit(access: GroupAccess, caller: MemberRecord, link: LinkDoc): void {
+  if (access.role === 'GROUP_USER' && link.created_by !== caller.username) throw forbidden();
+}
+
+/** The domains a group may shorten on: the default short domain and its branded ones. */
+export function assertDomain(deps: GatewayDeps, access: GroupAccess, domain: string): void {
+  if (domain !== deps.defaultDomain && !access.group.bsds.includes(domain)) {
+    throw new InputError('INVALID_ARG_DOMAIN', `The group cannot use the domain ${domain}.`, { issues: [{ field: 'domain', code: 'invalid', message: 'not a domain of this group' }] });
+  }
+}

@@ -1,0 +1,49 @@
+import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
+import type { Logger, MetricsHandler } from '@platform/telemetry';
+import { tokenAuth } from './auth.js';
+import type { GatewayDeps } from './deps.js';
+import { renderError } from './render-error.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { shortlinkRoutes } from './routes/shortlinks.routes.js';
+
+export interface BuildAppOptions extends GatewayDeps {
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  bodyLimit: number;
+  trustProxy?: boolean | number | string[];
+  metrics?: MetricsHandler;
+}
+
+const ErrorBody = {
+  type: 'object',
+  required: ['message'],
+  properties: {
+    message: { type: 'string' },
+    description: { type: 'string' },
+    resource: { type: 'string' },
+    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, error_code: { type: 'string' }, message: { type: 'string' } } } },
+  },
+} as const;
+
+/** The composition root of the links gateway (Bitly's API v4 under /v4); no side effects on import. */
+export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
+  const app = await createHttpApp({
+    name: 'Link-shortening API',
+    description: 'Short links on a default and branded domains, groups, users and domains (Bitly API v4 compatible).',
+    logger: options.logger,
+    renderError,
+    readiness: options.readiness,
+    bodyLimit: options.bodyLimit,
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    errorBody: () => ErrorBody,
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The access token (the Bearer prefix is optional)' } },
+  });
+  await app.register(async (api) => {
+    api.decorateRequest('caller', undefined);
+    api.addHook('onRequest', tokenAuth(options.accounts, options.members));
+    shortlinkRoutes(api as HttpApp, options);
+    accountRoutes(api as HttpApp, options);
+  });
+  return app;
+}

@@ -1,0 +1,39 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { Type, commonEnv, createConfigLoader, parseTrustProxy, trustProxyEnv } from '@platform/config';
+
+const schema = Type.Object({
+  ...commonEnv,
+  ...trustProxyEnv,
+  PORT: Type.Integer({ default: 3005, minimum: 1, maximum: 65535 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  API_KEY_PEPPER: Type.String({ minLength: 16 }),
+  COMMAND_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100, maximum: 120_000 }),
+  BODY_LIMIT_BYTES: Type.Integer({ default: 262_144, minimum: 1024 }),
+  REPLICA_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$' })),
+  /** The gateway's public address ({base_url}), for `references`. */
+  PUBLIC_BASE_URL: Type.String({ default: 'http://127.0.0.1:3005', pattern: '^https?://' }),
+  /** The default short domain the redirector answers for (host, with a port when not 80/443). */
+  LINKS_DEFAULT_DOMAIN: Type.String({ default: 'localhost:3006', minLength: 1 }),
+  /** The scheme of short links (`link`); https in production, http for a local redirector. */
+  LINKS_SHORT_URL_SCHEME: Type.Union([Type.Literal('http'), Type.Literal('https')], { default: 'https' }),
+});
+
+export const config = createConfigLoader(schema, (env) => ({
+  env: env.NODE_ENV,
+  logLevel: env.LOG_LEVEL,
+  http: { port: env.PORT, host: env.HOST, bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
+  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+  mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
+  redisUrl: env.REDIS_URL,
+  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  apiKeyPepper: env.API_KEY_PEPPER,
+  commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
+  replicaId: env.REPLICA_ID ?? `links-gateway-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+  publicBaseUrl: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+  defaultDomain: env.LINKS_DEFAULT_DOMAIN.toLowerCase(),
+  scheme: env.LINKS_SHORT_URL_SCHEME,
+  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+}));
+
+export type GatewayConfig = ReturnType<typeof config.get>;

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { ErrorKind } from '@platform/errors';
+import { defaultStatusFor, type ErrorRenderer } from '@platform/http';
+
+/** Bitly's message for a status when the error has no UPPER_SNAKE code of its own. */
+const GENERIC: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  410: 'GONE',
+  413: 'BAD_REQUEST',
+  415: 'BAD_REQUEST',
+  422: 'UNPROCESSABLE_ENTITY',
+  429: 'RATE_LIMIT_EXCEEDED',
+  500: 'INTERNAL_ERROR',
+  503: 'TEMPORARILY_UNAVAILABLE',
+  504: 'TEMPORARILY_UNAVAILABLE',
+};
+
+/** Bitly answers a missing or bad token with 403 FORBIDDEN, never 401 (its clients expect that). */
+const STATUS: Partial<Record<ErrorKind, number>> = { unauthenticated: 403, rate_limited: 429 };
+
+/** The collection a path is about (`resource` in the error body). */
+export function resourceOf(request: FastifyRequest): string {
+  const segment = (request.routeOptions.url ?? request.url).split('?')[0]!.split('/').filter(Boolean)[1] ?? '';
+  return segment === 'shorten' || segment === 'expand' || segment === 'bitlinks' ? 'shortlinks' : segment;
+}
+
+/**
+ * Bitly's error body: `{message, description, resource, errors: [{field, error_code}]}`, `message` the
+ * UPPER_SNAKE code (clients key on it). 5xx never carry internals.
+ */
+export const renderError: ErrorRenderer = (error, request) => {
+  const statusCode = error.code === 'GONE' ? 410 : (STATUS[error.kind] ?? defaultStatusFor(error.kind));
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  const own = /^[A-Z][A-Z0-9_]+$/.test(error.code) ? error.code : null;
+  const message = statusCode >= 500 ? GENERIC[statusCode] ?? 'INTERNAL_ERROR' : own ?? GENERIC[statusCode] ?? 'BAD_REQUEST';
+  const description =
+    statusCode >= 500
+      ? 'An internal error occurred.'
+      : error.kind === 'unauthenticated' || (error.kind === 'not_allowed' && !own)
+        ? 'You are currently forbidden to access this resource.'
+        : error.message;
+  const body: Record<string, unknown> = { message, resource: resourceOf(request), description };
+  if (error.issues.length > 0) body['errors'] = error.issues.map((i) => ({ field: i.field, error_code: i.code, message: i.message }));
+  return { statusCode, headers, body };
+};

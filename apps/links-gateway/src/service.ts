@@ -1,0 +1,29 @@
+import { createAccounts, createMembers } from '@platform/accounts';
+import { ensureTopics } from '@platform/kafka';
+import { LINKS_TOPICS, createLinksStore } from '@platform/links';
+import type { ServiceContext } from '@platform/runtime';
+import { buildApp } from './app.js';
+import type { GatewayConfig } from './config.js';
+
+/** The gateway's own wiring; the runtime (libs/runtime) owns start order, probes and shutdown. */
+export async function build(ctx: ServiceContext<GatewayConfig>) {
+  const { settings } = ctx;
+  const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  await ensureTopics(ctx.kafka(), [LINKS_TOPICS.commands]);
+  const app = await buildApp({
+    logger: ctx.logger,
+    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    members: createMembers(mongo),
+    store: createLinksStore(mongo),
+    commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
+    commandTimeoutMs: settings.commandTimeoutMs,
+    publicBaseUrl: settings.publicBaseUrl,
+    defaultDomain: settings.defaultDomain,
+    scheme: settings.scheme,
+    bodyLimit: settings.http.bodyLimit,
+    trustProxy: settings.http.trustProxy,
+    readiness: ctx.readiness,
+    ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
+  });
+  return { http: { app, port: settings.http.port, host: settings.http.host } };
+}

@@ -1,0 +1,26 @@
+import type { MessageTypeNames } from '@platform/contracts';
+import type { CommandHandlerMap } from '@platform/kafka';
+import type { HandlerDeps } from './deps.js';
+import { addBrandedDomain, addGroupMember, setUpOrganization } from './organization.handlers.js';
+import { createShortlink, deleteShortlink, updateShortlink } from './shortlink.handlers.js';
+
+type N = typeof MessageTypeNames;
+export type LinksCommand =
+  | N['SetUpLinksOrganization']
+  | N['AddLinksGroupMember']
+  | N['AddBrandedDomain']
+  | N['CreateShortlink']
+  | N['UpdateShortlink']
+  | N['DeleteShortlink'];
+
+/** Every links command has exactly one handler: a missing entry is a type error. */
+export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
+  'platform.links.commands.SetUpLinksOrganization': setUpOrganization,
+  'platform.links.commands.AddLinksGroupMember': addGroupMember,
+  'platform.links.commands.AddBrandedDomain': addBrandedDomain,
+  'platform.links.commands.CreateShortlink': createShortlink,
+  'platform.links.commands.UpdateShortlink': updateShortlink,
+  'platform.links.commands.DeleteShortlink': deleteShortlink,
+};
+
+export type { HandlerDeps } from './deps.js';

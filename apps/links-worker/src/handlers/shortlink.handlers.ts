@@ -1,0 +1,126 @@
+import { MessageTypeNames } from '@platform/contracts';
+import { ConflictError, InputError, NotFoundError } from '@platform/errors';
+import type { IncomingMessage } from '@platform/kafka';
+import { hashForCommand, reuseKeyOf, type LinkDoc, type ShortlinkReply } from '@platform/links';
+import { outboxEvent } from '@platform/mongo';
+import { randomUUID } from 'node:crypto';
+import type { HandlerDeps } from './deps.js';
+
+type N = typeof MessageTypeNames;
+type Stored = Omit<LinkDoc, 'outbox' | 'has_outbox'>;
+
+const HASH_ATTEMPTS = 8;
+
+function stateOf(doc: Stored) {
+  return {
+    id: doc._id,
+    organization_id: doc.organization_id,
+    group_guid: doc.group_guid,
+    long_url: doc.long_url,
+    title: doc.title,
+    tags: doc.tags,
+    archived: doc.archived,
+    custom: doc.custom,
+    redirect_status: doc.redirect_status,
+    expiration_at: doc.expiration_at ? doc.expiration_at.getTime() : null,
+  };
+}
+
+const strip = (doc: LinkDoc): Stored => {
+  const { outbox: _o, has_outbox: _h, ...rest } = doc;
+  return rest;
+};
+
+/**
+ * A short link in a group: the group's existing one for the same long URL unless forced (or a keyword is
+ * asked for), else a new one under a back-half derived from the command id, so that a redelivered command
+ * finds its own link.
+ */
+export async function createShortlink(deps: HandlerDeps, message: IncomingMessage<N['CreateShortlink']>): Promise<ShortlinkReply> {
+  const v = message.value;
+  const commandId = message.meta.id;
+  const group = await deps.store.getGroup(v.group_guid);
+  if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
+  const reusable = !v.force_new_link && v.keyword === null;
+  if (reusable) {
+    const existing = await deps.store.reusable(v.group_guid, v.long_url);
+    if (existing) return { link: strip(existing), created: existing.command_id === commandId };
+  }
+  const branded = await deps.store.getDomain(v.domain);
+  const user = await deps.members.get(v.organization_id, v.user_id);
+  const now = new Date(v.requested_at);
+  const base = {
+    organization_id: v.organization_id,
+    group_guid: v.group_guid,
+    domain: v.domain,
+    custom: v.keyword !== null,
+    long_url: v.long_url,
+    reuse_key: reusable ? reuseKeyOf(v.group_guid, v.long_url) : null,
+    title: v.title,
+    tags: [...new Set(v.tags)],
+    deeplinks: v.deeplinks.map((d) => ({ ...d, guid: randomUUID(), created: now, modified: now })),
+    campaign_ids: [],
+    archived: false,
+    expiration_at: v.expiration_at === null ? null : new Date(v.expiration_at),
+    redirect_status: branded?.redirect_status ?? 301,
+    created_at: now,
+    created_by: user?.username ?? v.user_id,
+    modified_at: now,
+    deleted_at: null,
+    command_id: commandId,
+  } satisfies Omit<Stored, '_id' | 'hash'>;
+  const hashes = v.keyword !== null ? [v.keyword] : Array.from({ length: HASH_ATTEMPTS }, (_, i) => hashForCommand(commandId, i));
+  for (const hash of hashes) {
+    const doc: Stored = { ...base, _id: `${v.domain}/${hash}`, hash };
+    const event = outboxEvent(MessageTypeNames.ShortlinkCreated, doc._id, { ...stateOf(doc), created_by: doc.created_by, occurred_at: Date.now() });
+    if (await deps.writer.insertLink(doc, [event])) {
+      deps.touched(deps.writer.links.source, doc._id);
+      return { link: doc, created: true };
+    }
+    const holder = await deps.store.getLink(doc._id);
+    if (holder?.command_id === commandId) return { link: strip(holder), created: true };
+  }
+  if (v.keyword !== null) throw new ConflictError('KEYWORD_UNAVAILABLE', `The keyword ${v.keyword} is in use on ${v.domain}.`);
+  throw new Error(`no free back-half after ${HASH_ATTEMPTS} attempts on ${v.domain}`);
+}
+
+export async function updateShortlink(deps: HandlerDeps, message: IncomingMessage<N['UpdateShortlink']>): Promise<ShortlinkReply> {
+  const v = message.value;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const doc = await deps.store.getLink(v.id);
+    if (!doc || doc.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such short link.');
+    const changes: Partial<Stored> = { modified_at: new Date(Math.max(v.requested_at, doc.modified_at.getTime() + 1)) };
+    if (v.title !== null) changes.title = v.title;
+    if (v.archived !== null) changes.archived = v.archived;
+    if (v.tags !== null) changes.tags = [...new Set(v.tags)];
+    if (v.long_url !== null && v.long_url !== doc.long_url) {
+      changes.long_url = v.long_url;
+      changes.reuse_key = null; // pointed elsewhere: a shorten of either URL no longer returns it
+    }
+    if (v.clear_expiration) changes.expiration_at = null;
+    else if (v.expiration_at !== null) changes.expiration_at = new Date(v.expiration_at);
+    const after: Stored = { ...strip(doc), ...changes };
+    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, { ...stateOf(after), deleted: false, occurred_at: Date.now() });
+    if (await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [event])) {
+      deps.touched(deps.writer.links.source, doc._id);
+      return { link: after, created: false };
+    }
+  }
+  throw new Error(`the short link ${v.id} kept changing`);
+}
+
+export async function deleteShortlink(deps: HandlerDeps, message: IncomingMessage<N['DeleteShortlink']>): Promise<{ id: string }> {
+  const v = message.value;
+  const doc = await deps.store.getLink(v.id);
+  if (!doc || doc.organization_id !== v.organization_id) {
+    // Deleted before (a redelivered command) or never there: the same answer the first time would have had.
+    throw new NotFoundError('NOT_FOUND', 'No such short link.');
+  }
+  if (doc.custom) throw new InputError('INVALID_ARG_SHORTLINK', 'A custom short link cannot be deleted; archive it instead.');
+  const at = new Date(v.requested_at);
+  const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, { ...stateOf(strip(doc)), deleted: true, occurred_at: Date.now() });
+  if (await deps.writer.links.change({ _id: doc._id, deleted_at: null }, { deleted_at: at, reuse_key: null, modified_at: at }, [event])) {
+    deps.touched(deps.writer.links.source, doc._id);
+  }
+  return { id: doc._id };
+}

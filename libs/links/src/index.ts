@@ -1,0 +1,13 @@
+export { MAX_LONG_URL_LENGTH, readLongUrl } from './long-url.js';
+export type { LongUrlProblem, LongUrlResult } from './long-url.js';
+export { HASH_LENGTH, hashForCommand, keywordProblem, newGroupGuid, randomHash } from './back-half.js';
+export { formatShortlinkId, isBrandedDomain, parseShortlinkId } from './shortlink-id.js';
+export type { ShortlinkId } from './shortlink-id.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeSearchAfter, encodeSearchAfter, readLinkListQuery } from './list-query.js';
+export type { FieldProblem, LinkListQuery, Tristate } from './list-query.js';
+export { LINKS_TOPICS } from './topics.js';
+export { GROUP_ROLES, createLinksStore, createLinksWriter, reuseKeyOf } from './store.js';
+export type { Deeplink, DomainDoc, GroupDoc, GroupRole, LinkDoc, LinksStore, LinksWriter, ProfileDoc } from './store.js';
+export { bitlyTime, shortlinkJson } from './presenters.js';
+export type { ShortlinkJson } from './presenters.js';
+export type { ShortlinkReply } from './replies.js';

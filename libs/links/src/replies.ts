@@ -1,0 +1,18 @@
+import type { LinkDoc } from './store.js';
+
+export interface ShortlinkReply {
+  link: Omit<LinkDoc, 'outbox' | 'has_outbox'>;
+  /** False when a shorten returned the group's existing link (200 rather than 201). */
+  created: boolean;
+}
+
+declare module '@platform/contracts' {
+  interface CommandReplies {
+    'platform.links.commands.SetUpLinksOrganization': { group_guid: string };
+    'platform.links.commands.AddLinksGroupMember': { group_guid: string };
+    'platform.links.commands.AddBrandedDomain': { domain: string };
+    'platform.links.commands.CreateShortlink': ShortlinkReply;
+    'platform.links.commands.UpdateShortlink': ShortlinkReply;
+    'platform.links.commands.DeleteShortlink': { id: string };
+  }
+}

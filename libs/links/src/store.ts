@@ -1,0 +1,283 @@
+import {
+  Schema,
+  aggregateWriter,
+  defineModel,
+  isDuplicateKeyError,
+  outboxSchemaFields,
+  type Connection,
+  type OutboxCollection,
+  type StoredOutboxEntry,
+} from '@platform/mongo';
+import type { LinkListQuery } from './list-query.js';
+
+interface Outboxed {
+  outbox: StoredOutboxEntry[];
+  has_outbox: boolean;
+}
+
+export const GROUP_ROLES = ['GROUP_ADMIN', 'GROUP_EDITOR', 'GROUP_USER'] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+export interface GroupDoc {
+  _id: string;
+  organization_id: string;
+  name: string;
+  is_active: boolean;
+  /** Branded domains the group may use (besides the default short domain). */
+  bsds: string[];
+  domain_preference: string | null;
+  members: Array<{ user_id: string; role: GroupRole }>;
+  created_at: Date;
+  modified_at: Date;
+}
+
+export interface ProfileDoc {
+  _id: string;
+  organization_id: string;
+  default_group_guid: string;
+  name: string | null;
+  created_at: Date;
+  modified_at: Date;
+}
+
+export interface DomainDoc {
+  _id: string;
+  organization_id: string;
+  group_guids: string[];
+  redirect_status: 301 | 302;
+  created_at: Date;
+}
+
+export interface Deeplink {
+  guid: string;
+  app_uri_path: string;
+  install_url: string;
+  app_guid: string;
+  os: string;
+  install_type: string;
+  brand_guid: string;
+  created: Date;
+  modified: Date;
+}
+
+export interface LinkDoc extends Outboxed {
+  /** `domain/hash`: what the redirector looks up. */
+  _id: string;
+  organization_id: string;
+  group_guid: string;
+  domain: string;
+  hash: string;
+  /** A keyword on a branded domain. */
+  custom: boolean;
+  long_url: string;
+  /** `<group>\n<long url>` for links a shorten may return again; null for forced and custom links. */
+  reuse_key: string | null;
+  title: string | null;
+  tags: string[];
+  deeplinks: Deeplink[];
+  campaign_ids: string[];
+  archived: boolean;
+  expiration_at: Date | null;
+  redirect_status: 301 | 302;
+  created_at: Date;
+  /** The login (user name) of its creator. */
+  created_by: string;
+  modified_at: Date;
+  deleted_at: Date | null;
+  /** The command that made it: a redelivered command finds its own link instead of making another. */
+  command_id: string;
+}
+
+const options = { versionKey: false as const, minimize: false };
+
+/** The links collections (private to this lib: readers use the store, links-worker the writer). */
+function linkModels(connection: Connection) {
+  const group = new Schema<GroupDoc>(
+    {
+      _id: String,
+      organization_id: { type: String, required: true, index: true },
+      name: String,
+      is_active: { type: Boolean, default: true },
+      bsds: { type: [String], default: [] },
+      domain_preference: { type: String, default: null },
+      members: { type: [{ _id: false, user_id: String, role: String }], default: [] },
+      created_at: Date,
+      modified_at: Date,
+    },
+    { ...options, collection: 'links_groups' },
+  );
+  const profile = new Schema<ProfileDoc>(
+    { _id: String, organization_id: String, default_group_guid: String, name: { type: String, default: null }, created_at: Date, modified_at: Date },
+    { ...options, collection: 'links_profiles' },
+  );
+  const domain = new Schema<DomainDoc>(
+    { _id: String, organization_id: { type: String, index: true }, group_guids: { type: [String], default: [] }, redirect_status: Number, created_at: Date },
+    { ...options, collection: 'links_domains' },
+  );
+  const link = new Schema<LinkDoc>(
+    {
+      _id: String,
+      organization_id: { type: String, required: true },
+      group_guid: { type: String, required: true },
+      domain: String,
+      hash: String,
+      custom: Boolean,
+      long_url: String,
+      reuse_key: { type: String, default: null, index: true },
+      title: { type: String, default: null },
+      tags: { type: [String], default: [] },
+      deeplinks: {
+        type: [{ _id: false, guid: String, app_uri_path: String, install_url: String, app_guid: String, os: String, install_type: String, brand_guid: String, created: Date, modified: Date }],
+        default: [],
+      },
+      campaign_ids: { type: [String], default: [] },
+      archived: { type: Boolean, default: false },
+      expiration_at: { type: Date, default: null },
+      redirect_status: Number,
+      created_at: Date,
+      created_by: String,
+      modified_at: Date,
+      deleted_at: { type: Date, default: null },
+      command_id: String,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'links_links' },
+  ).index({ group_guid: 1, created_at: -1, _id: -1 });
+
+  const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
+  return {
+    Group: model('LinksGroup', group),
+    Profile: model('LinksProfile', profile),
+    Domain: model('LinksDomain', domain),
+    Link: model('LinksLink', link),
+  };
+}
+
+export const reuseKeyOf = (groupGuid: string, longUrl: string) => `${groupGuid}\n${longUrl}`;
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** FerretDB leaves out the empty arrays of an upsert's `$setOnInsert`: reads put them back. */
+const withGroupDefaults = (g: GroupDoc): GroupDoc => ({ ...g, bsds: g.bsds ?? [], members: g.members ?? [], domain_preference: g.domain_preference ?? null });
+
+/** Reads of the links data. */
+export function createLinksStore(connection: Connection) {
+  const m = linkModels(connection);
+  return {
+    async getGroup(guid: string): Promise<GroupDoc | null> {
+      const group = await m.Group.findById(guid).lean<GroupDoc>();
+      return group ? withGroupDefaults(group) : null;
+    },
+    groupsOfOrganization: async (organizationId: string) =>
+      (await m.Group.find({ organization_id: organizationId }).sort({ created_at: 1 }).lean<GroupDoc[]>()).map(withGroupDefaults),
+    groupsOfUser: async (userId: string) => (await m.Group.find({ 'members.user_id': userId }).sort({ created_at: 1 }).lean<GroupDoc[]>()).map(withGroupDefaults),
+    getProfile: (userId: string) => m.Profile.findById(userId).lean<ProfileDoc>(),
+    getDomain: (domain: string) => m.Domain.findById(domain.toLowerCase()).lean<DomainDoc>(),
+    domainsOfOrganization: async (organizationId: string) =>
+      (await m.Domain.find({ organization_id: organizationId }).sort({ _id: 1 }).lean<DomainDoc[]>()).map((d) => ({ ...d, group_guids: d.group_guids ?? [] })),
+    /** A link by id, deleted ones excluded. */
+    async getLink(id: string): Promise<LinkDoc | null> {
+      return m.Link.findOne({ _id: id, deleted_at: null }).lean<LinkDoc>();
+    },
+    /** The link a shorten returns again: the group's non-custom, unforced link for the same long URL. */
+    async reusable(groupGuid: string, longUrl: string): Promise<LinkDoc | null> {
+      return m.Link.findOne({ reuse_key: reuseKeyOf(groupGuid, longUrl), deleted_at: null }).lean<LinkDoc>();
+    },
+    /** A page of a group's links, newest first, after the `search_after` position. */
+    async listLinks(groupGuid: string, query: LinkListQuery, linkIds?: string[]): Promise<LinkDoc[]> {
+      const filter: Record<string, unknown> = { group_guid: groupGuid, deleted_at: null };
+      const and: Array<Record<string, unknown>> = [];
+      if (linkIds) filter['_id'] = { $in: linkIds };
+      else {
+        if (query.archived !== 'both') filter['archived'] = query.archived === 'on';
+        if (query.customShortlink !== 'both') filter['custom'] = query.customShortlink === 'on';
+        if (query.deeplinks !== 'both') filter['deeplinks.0'] = { $exists: query.deeplinks === 'on' };
+        if (query.tags.length > 0) filter['tags'] = { $in: query.tags };
+        if (query.campaignGuid) filter['campaign_ids'] = query.campaignGuid;
+        if (query.encodingLogin.length > 0) filter['created_by'] = { $in: query.encodingLogin };
+        const created: Record<string, Date> = {};
+        if (query.createdBefore !== null) created['$lt'] = new Date(query.createdBefore * 1000);
+        if (query.createdAfter !== null) created['$gt'] = new Date(query.createdAfter * 1000);
+        if (Object.keys(created).length > 0) filter['created_at'] = created;
+        if (query.query) {
+          const pattern = new RegExp(escapeRegex(query.query), 'i');
+          and.push({ $or: [{ title: pattern }, { long_url: pattern }, { _id: pattern }, { tags: pattern }] });
+        }
+        if (query.hostnamePathQuery) {
+          // Host (subdomains included) and/or path of the long URL, ignoring its query and fragment.
+          and.push({ long_url: new RegExp(`^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery.replace(/^https?:\/\//, ''))}`, 'i') });
+        }
+      }
+      if (query.searchAfter) {
+        const at = new Date(query.searchAfter.createdAt);
+        and.push({ $or: [{ created_at: { $lt: at } }, { created_at: at, _id: { $lt: query.searchAfter.id } }] });
+      }
+      if (and.length > 0) filter['$and'] = and;
+      return m.Link.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.size).lean<LinkDoc[]>();
+    },
+    async tagsOfGroup(groupGuid: string): Promise<string[]> {
+      const tags = (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[];
+      return tags.sort().slice(0, 1000);
+    },
+    outboxCollections(): OutboxCollection[] {
+      return [connection.db!.collection(m.Link.collection.collectionName)];
+    },
+    async ensureIndexes() {
+      await Promise.all(Object.values(m).map((x) => x.init()));
+    },
+  };
+}
+
+export type LinksStore = ReturnType<typeof createLinksStore>;
+
+/** The links writes: owned by links-worker (a lint rule keeps other apps to the store and to commands). */
+export function createLinksWriter(connection: Connection) {
+  const m = linkModels(connection);
+  return {
+    links: aggregateWriter<LinkDoc>(m.Link),
+    /** Inserts a link; false when its id is taken (a random hash collided, or a keyword is in use). */
+    async insertLink(doc: Omit<LinkDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<boolean> {
+      try {
+        await this.links.insert(doc, events);
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
+    },
+    /** Creates the group if missing and gives the user the role in it (replacing a role they had). */
+    async upsertGroupMember(group: { guid: string; organization_id: string; name: string | null }, userId: string, role: GroupRole, at: Date): Promise<void> {
+      if (group.name !== null) {
+        await m.Group.updateOne(
+          { _id: group.guid },
+          { $setOnInsert: { organization_id: group.organization_id, name: group.name, is_active: true, bsds: [], domain_preference: null, members: [], created_at: at, modified_at: at } },
+          { upsert: true },
+        ).catch((error: unknown) => {
+          if (!isDuplicateKeyError(error)) throw error;
+        });
+      }
+      await m.Group.updateOne({ _id: group.guid }, { $pull: { members: { user_id: userId } } });
+      await m.Group.updateOne({ _id: group.guid }, { $push: { members: { user_id: userId, role } }, $set: { modified_at: at } });
+    },
+    /** The user's profile, made with this default group on first use. */
+    async ensureProfile(userId: string, organizationId: string, defaultGroupGuid: string, at: Date): Promise<void> {
+      await m.Profile.updateOne(
+        { _id: userId },
+        { $setOnInsert: { organization_id: organizationId, default_group_guid: defaultGroupGuid, name: null, created_at: at, modified_at: at } },
+        { upsert: true },
+      ).catch((error: unknown) => {
+        if (!isDuplicateKeyError(error)) throw error;
+      });
+    },
+    async addDomain(doc: DomainDoc): Promise<void> {
+      await m.Domain.updateOne(
+        { _id: doc._id },
+        { $set: { organization_id: doc.organization_id, group_guids: doc.group_guids, redirect_status: doc.redirect_status }, $setOnInsert: { created_at: doc.created_at } },
+        { upsert: true },
+      );
+      await m.Group.updateMany({ _id: { $in: doc.group_guids } }, { $addToSet: { bsds: doc._id } });
+    },
+  };
+}
+
+export type LinksWriter = ReturnType<typeof createLinksWriter>;

@@ -1,0 +1,28 @@
+import { createKafka } from '@platform/kafka';
+import { createLogger } from '@platform/telemetry';
+
+/** A topic of an isolated test stack: `<prefix>_<base36 ms>_<6 hex>.<catalogue name>` (uniqueName). */
+const TEST_TOPIC = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}\./;
+
+/**
+ * Deletes the topics test stacks of earlier runs left behind (each stack has its own topic prefix). Left alone
+ * they pile up run after run until the broker's heap cannot hold their metadata and it stops. Only topics
+ * older than `maxAgeMs` (by the time in their name) go, so a run in progress elsewhere on the machine keeps
+ * its own.
+ */
+export async function deleteStaleTestTopics(brokers: string, maxAgeMs = 3 * 3600_000): Promise<number> {
+  const client = createKafka({ brokers: brokers.split(','), clientId: 'test-cleanup', topicPrefix: '', logger: createLogger({ name: 'test-cleanup', level: 'warn' }) });
+  const admin = client.kafka.admin();
+  await admin.connect();
+  try {
+    const cutoff = Date.now() - maxAgeMs;
+    const stale = (await admin.listTopics()).filter((topic) => {
+      const match = TEST_TOPIC.exec(topic);
+      return match !== null && parseInt(match[1]!, 36) < cutoff;
+    });
+    for (let i = 0; i < stale.length; i += 200) await admin.deleteTopics({ topics: stale.slice(i, i + 200), timeout: 60_000 });
+    return stale.length;
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DOMAIN, startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+
+let stack: LinksStack;
+let organizationId: string;
+let groupGuid: string;
+let admin: LinksUser;
+
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/;
+
+async function call(who: LinksUser | null, method: string, path: string, body?: unknown, options: { bare?: boolean } = {}) {
+  const response = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: {
+      ...(who ? { authorization: options.bare ? who.token : `Bearer ${who.token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  stack = await startLinksStack();
+  ({ organizationId, groupGuid, admin } = await stack.newOrganization());
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('links API: tokens and errors', () => {
+  it('answers a missing or unknown token with 403 FORBIDDEN in Bitly\'s error shape', async () => {
+    for (const who of [null, { ...admin, token: 'lk_nope' }]) {
+      const r = await call(who, 'GET', '/v4/user');
+      expect(r.status).toBe(403);
+      expect(r.body).toEqual({ message: 'FORBIDDEN', resource: 'user', description: 'You are currently forbidden to access this resource.' });
+    }
+  });
+
+  it('takes the token with or without the Bearer prefix', async () => {
+    const bare = await call(admin, 'GET', '/v4/user', undefined, { bare: true });
+    expect(bare.status).toBe(200);
+    expect(bare.body).toMatchObject({ login: admin.user.username, default_group_guid: groupGuid, is_active: true, emails: [{ email: admin.user.email, is_primary: true }] });
+    expect(bare.body['created']).toMatch(TIME);
+  });
+});
+
+describe('links API: shortening', () => {
+  it('shortens (201), returns the same link for the same long URL (200) unless force_new_link, and expands it', async () => {
+    const first = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/spring?utm=1', extra_member: 'ignored' });
+    expect(first.status).toBe(201);
+    const id = first.body['id'] as string;
+    expect(id).toMatch(new RegExp(`^${DEFAULT_DOMAIN.replace('.', '\\.')}/[0-9A-Za-z]{7}$`));
+    expect(first.body).toEqual({
+      references: { group: `${stack.url}/v4/groups/${groupGuid}` },
+      link: `https://${id}`,
+      id,
+      long_url: 'https://example.com/spring?utm=1',
+      archived: false,
+      created_at: expect.stringMatching(TIME),
+      custom_shortlinks: [],
+      tags: [],
+      deeplinks: [],
+    });
+    const again = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/spring?utm=1', group_guid: null });
+    expect(again.status).toBe(200);
+    expect(again.body['id']).toBe(id);
+    const forced = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/spring?utm=1', force_new_link: true });
+    expect(forced.status).toBe(201);
+    expect(forced.body['id']).not.toBe(id);
+
+    const expanded = await call(admin, 'POST', '/v4/expand', { bitlink_id: id, domain: 'bit.ly' });
+    expect(expanded.body).toEqual({ created_at: first.body['created_at'], link: `https://${id}`, id, long_url: 'https://example.com/spring?utm=1' });
+  });
+
+  it('refuses bad long URLs, links of its own domains, and domains the group may not use, with Bitly\'s codes', async () => {
+    const bad = await call(admin, 'POST', '/v4/shorten', { long_url: 'NOT_REAL_URL' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: 'INVALID_ARG_LONG_URL', resource: 'shortlinks', errors: [{ field: 'long_url', error_code: 'invalid' }] });
+    const own = await call(admin, 'POST', '/v4/shorten', { long_url: `https://${DEFAULT_DOMAIN}/abc` });
+    expect(own.body['message']).toBe('ALREADY_A_SHORTLINK');
+    const domain = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/', domain: 'not.ours' });
+    expect(domain.status).toBe(400);
+    expect(domain.body['message']).toBe('INVALID_ARG_DOMAIN');
+    expect((await stack.store.listLinks(groupGuid, { size: 100, searchAfter: null, query: 'NOT_REAL', hostnamePathQuery: null, createdBefore: null, createdAfter: null, archived: 'both', deeplinks: 'both', domainDeeplinks: 'both', campaignGuid: null, channelGuid: null, customShortlink: 'both', hasQrCodes: 'both', tags: [], launchpadIds: [], encodingLogin: [] }))).toEqual([]);
+  });
+
+  it('creates a custom short link with a keyword on a branded domain; a taken keyword is KEYWORD_UNAVAILABLE', async () => {
+    const domain = `go${Date.now().toString(36)}.io`;
+    await stack.addDomain(organizationId, domain, [groupGuid]);
+    expect((await call(admin, 'GET', '/v4/bsds')).body).toEqual({ bsds: [domain] });
+    const made = await call(admin, 'POST', '/v4/shortlinks', {
+      long_url: 'https://example.com/sale',
+      domain,
+      keyword: 'spring-sale',
+      title: 'Spring sale',
+      tags: ['promo', 'spring'],
+      expiration_at: new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      id: `${domain}/spring-sale`,
+      title: 'Spring sale',
+      tags: ['promo', 'spring'],
+      custom_shortlinks: [`https://${domain}/spring-sale`],
+      created_by: admin.user.username,
+      expiration_at: expect.stringMatching(TIME),
+    });
+    const taken = await call(admin, 'POST', '/v4/bitlinks', { long_url: 'https://example.com/other', domain, keyword: 'spring-sale' });
+    expect(taken.status).toBe(409);
+    expect(taken.body['message']).toBe('KEYWORD_UNAVAILABLE');
+    const onDefault = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/x', keyword: 'mine' });
+    expect(onDefault.body['message']).toBe('INVALID_ARG_KEYWORD');
+  });
+});
+
+describe('links API: reading, editing and deleting', () => {
+  it('gets a link by its two-segment or encoded id, edits it, archives it, and deletes it', async () => {
+    const made = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/edit-me', title: 'Before' });
+    const id = made.body['id'] as string;
+    expect((await call(admin, 'GET', `/v4/shortlinks/${id}`)).body).toEqual(made.body);
+    expect((await call(admin, 'GET', `/v4/bitlinks/${encodeURIComponent(id)}`)).body).toEqual(made.body);
+
+    const edited = await call(admin, 'PATCH', `/v4/shortlinks/${id}`, { title: 'After', tags: ['x'], archived: true, created_by: 'ignored', id: 'ignored' });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ id, title: 'After', tags: ['x'], archived: true, long_url: 'https://example.com/edit-me' });
+
+    const deleted = await call(admin, 'DELETE', `/v4/shortlinks/${id}`);
+    expect(deleted.body).toEqual({ links_deleted: [{ id }] });
+    expect((await call(admin, 'GET', `/v4/shortlinks/${id}`)).status).toBe(404);
+    expect((await call(admin, 'GET', `/v4/shortlinks/${DEFAULT_DOMAIN}/nope123`)).body).toMatchObject({ message: 'NOT_FOUND', resource: 'shortlinks' });
+  });
+
+  it('keeps groups apart: a user of another group cannot see or change the link (403), and a GROUP_USER edits only their own', async () => {
+    const made = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/admins-link' });
+    const id = made.body['id'] as string;
+    const outsider = await stack.addUser(organizationId, `Bother${Date.now()}`.slice(0, 11), 'GROUP_ADMIN', 'Other group');
+    expect((await call(outsider, 'GET', `/v4/shortlinks/${id}`)).status).toBe(403);
+    expect((await call(outsider, 'POST', '/v4/shorten', { long_url: 'https://example.com/', group_guid: groupGuid })).body).toMatchObject({ message: 'FORBIDDEN' });
+
+    const user = await stack.addUser(organizationId, groupGuid, 'GROUP_USER');
+    expect((await call(user, 'GET', `/v4/shortlinks/${id}`)).status).toBe(200);
+    expect((await call(user, 'PATCH', `/v4/shortlinks/${id}`, { title: 'mine now' })).status).toBe(403);
+    const own = await call(user, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/users-link' });
+    expect((await call(user, 'PATCH', `/v4/shortlinks/${own.body['id']}`, { title: 'ok' })).status).toBe(200);
+  });
+
+  it('lists a group\'s links newest first, 50 by default, paging with stable search_after tokens; archived ones only when asked', async () => {
+    const fresh = await stack.newOrganization();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await call(fresh.admin, 'POST', '/v4/shortlinks', { long_url: `https://example.com/list/${i}`, tags: i % 2 ? ['odd'] : [] })).body['id'] as string);
+    await call(fresh.admin, 'PATCH', `/v4/shortlinks/${ids[0]}`, { archived: true });
+
+    const all = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks`);
+    expect((all.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[4], ids[3], ids[2], ids[1]]);
+    expect(all.body['pagination']).toMatchObject({ size: 50, search_after: '', next: '' });
+
+    const page1 = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/bitlinks?size=2&archived=both`);
+    const token = (page1.body['pagination'] as { search_after: string }).search_after;
+    expect((page1.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[4], ids[3]]);
+    await call(fresh.admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/list/new' }); // a newer link does not shift the next page
+    const page2 = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?size=2&archived=both&search_after=${token}`);
+    expect((page2.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[2], ids[1]]);
+    const odd = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?tags=odd`);
+    expect((odd.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[3], ids[1]]);
+
+    const bad = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?archived=maybe`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: 'INVALID_ARG_ARCHIVED', errors: [{ field: 'archived', error_code: 'invalid' }] });
+  });
+
+  it('lists the user\'s groups and shows one', async () => {
+    const groups = await call(admin, 'GET', '/v4/groups');
+    expect(groups.body['groups']).toEqual([
+      expect.objectContaining({ guid: groupGuid, name: 'Default group', role: 'GROUP_ADMIN', organization_guid: organizationId, is_active: true }),
+    ]);
+    expect((await call(admin, 'GET', `/v4/groups/${groupGuid}`)).body).toMatchObject({ guid: groupGuid, created: expect.stringMatching(TIME) });
+  });
+});

@@ -1,0 +1,98 @@
+import { createAccounts, createMembers, type Accounts, type MemberRecord, type Members } from '@platform/accounts';
+import { MessageTypeNames } from '@platform/contracts';
+import type { CommandBus } from '@platform/kafka';
+import { LINKS_TOPICS, createLinksStore, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
+import type { MongoConnection } from '@platform/mongo';
+import { startService } from '@platform/runtime/start';
+import { createLogger } from '@platform/telemetry';
+import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
+import { randomUUID } from 'node:crypto';
+// The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
+// configuration read from an isolated environment.
+import { config as gatewayConfig } from '../../apps/links-gateway/src/config.js';
+import { build as buildGateway } from '../../apps/links-gateway/src/service.js';
+import { config as workerConfig } from '../../apps/links-worker/src/config.js';
+import { build as buildWorker } from '../../apps/links-worker/src/service.js';
+import { TEST_SECRETS } from './secrets.js';
+
+export const DEFAULT_DOMAIN = 'sho.rt';
+
+export interface LinksUser {
+  user: MemberRecord;
+  token: string;
+}
+
+export interface LinksStack {
+  url: string;
+  accounts: Accounts;
+  members: Members;
+  store: LinksStore;
+  mongo: MongoConnection;
+  /** A new organization with its default group and its admin (as `cli keys create links`). */
+  newOrganization(): Promise<{ organizationId: string; groupGuid: string; admin: LinksUser }>;
+  addUser(organizationId: string, groupGuid: string, role: GroupRole, newGroupName?: string): Promise<LinksUser>;
+  addDomain(organizationId: string, domain: string, groupGuids: string[], redirectStatus?: 301 | 302): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** links-gateway and links-worker in one process on real Kafka, FerretDB and Redis, isolated by name. */
+export async function startLinksStack(): Promise<LinksStack> {
+  const name = uniqueName('lk');
+  const port = await freePort();
+  const env = isolatedAppEnv(name, {
+    ...TEST_SECRETS,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    LINKS_DEFAULT_DOMAIN: DEFAULT_DOMAIN,
+    COMMAND_TIMEOUT_MS: '20000',
+    OUTBOX_INTERVAL_MS: '200',
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+  });
+  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const worker = await startService('links-worker', buildWorker, { settings: workerConfig.read(env), logger });
+  const gatewaySettings = gatewayConfig.read(env);
+  const gateway = await startService('links-gateway', buildGateway, { settings: gatewaySettings, logger });
+  await worker.service.ready?.();
+  const mongo = await gateway.context.mongo();
+  const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
+  const members = createMembers(mongo);
+  await Promise.all([accounts.ensureIndexes(), members.ensureIndexes()]);
+  const commands: CommandBus = gateway.context.commands({ replicaId: gatewaySettings.replicaId, timeoutMs: 20_000 });
+  const send = (type: Parameters<CommandBus['send']>[0]['type'], key: string, value: Record<string, unknown>) =>
+    commands.send({ topic: LINKS_TOPICS.commands, key, type, value: { ...value, requested_at: Date.now() } as never, commandId: randomUUID(), timeoutMs: 20_000 });
+
+  async function userWithKey(organizationId: string, role: 'owner' | 'member') {
+    const username = uniqueName('u').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 30);
+    const user = await members.create(organizationId, { username, role, email: `${username}@example.com` });
+    const { key } = await accounts.createKey(organizationId, { subject: user._id });
+    return { user, token: key };
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accounts,
+    members,
+    store: createLinksStore(mongo),
+    mongo,
+    async newOrganization() {
+      const org = await accounts.createEnvironment('links', name);
+      const admin = await userWithKey(org._id, 'owner');
+      const groupGuid = newGroupGuid();
+      await send(MessageTypeNames.SetUpLinksOrganization, groupGuid, { organization_id: org._id, group_guid: groupGuid, group_name: 'Default group', admin_user_id: admin.user._id });
+      return { organizationId: org._id, groupGuid, admin };
+    },
+    async addUser(organizationId, groupGuid, role, newGroupName) {
+      const member = await userWithKey(organizationId, 'member');
+      await send(MessageTypeNames.AddLinksGroupMember, groupGuid, { organization_id: organizationId, group_guid: groupGuid, group_name: newGroupName ?? null, member_user_id: member.user._id, role });
+      return member;
+    },
+    async addDomain(organizationId, domain, groupGuids, redirectStatus = 301) {
+      await send(MessageTypeNames.AddBrandedDomain, organizationId, { organization_id: organizationId, domain, group_guids: groupGuids, redirect_status: redirectStatus });
+    },
+    async close() {
+      await worker.stop();
+      await mongo.dropDatabase().catch(() => undefined);
+      await gateway.stop();
+    },
+  };
+}
