@@ -29,7 +29,7 @@ for entry in "${APPS[@]}"; do
   echo "[start] $name started (pid $!, log $state/$name.log)"
 done
 
-for url in http://127.0.0.1:3002/readyz http://127.0.0.1:3001/readyz http://127.0.0.1:3000/readyz http://127.0.0.1:3003/readyz http://127.0.0.1:3004/readyz http://127.0.0.1:3005/readyz; do
+for url in http://127.0.0.1:3002/readyz http://127.0.0.1:3001/readyz http://127.0.0.1:3000/readyz http://127.0.0.1:3003/readyz http://127.0.0.1:3004/readyz http://127.0.0.1:3005/readyz http://127.0.0.1:3006/readyz; do
   for _ in $(seq 1 120); do
     if curl -fsS -m 2 "$url" >/dev/null 2>&1; then break; fi
     sleep 0.5
@@ -45,7 +45,8 @@ The platform is running:
   scheduling web app    http://127.0.0.1:3000      (developer settings: /settings/developer/oauth)
   image compression API http://127.0.0.1:3003      (OpenAPI: http://127.0.0.1:3003/openapi.json; two image workers)
   notifications API     http://127.0.0.1:3004/api/v2 (OpenAPI: http://127.0.0.1:3004/openapi.json; watch: WebSocket or SSE)
-  link-shortening API   http://127.0.0.1:3005/v4  (OpenAPI: http://127.0.0.1:3005/openapi.json; the redirector is still to come)
+  link-shortening API   http://127.0.0.1:3005/v4  (OpenAPI: http://127.0.0.1:3005/openapi.json)
+  short links           http://localhost:3006/<hash> (the redirector; clicks on Kafka topic links.clicks)
   S3 / GCS (store)      $S3_URL (key $S3_ACCESS_KEY_ID) / $GCS_URL
   mailbox (SMTP sink)   $MAILBOX_URL
   logs                  $state/*.log

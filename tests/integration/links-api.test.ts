@@ -1,3 +1,7 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { MessageTypeNames } from '@platform/contracts';
+import { runConsumer } from '@platform/kafka';
+import { waitFor } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DOMAIN, startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
 
@@ -178,5 +182,72 @@ describe('links API: reading, editing and deleting', () => {
       expect.objectContaining({ guid: groupGuid, name: 'Default group', role: 'GROUP_ADMIN', organization_guid: organizationId, is_active: true }),
     ]);
     expect((await call(admin, 'GET', `/v4/groups/${groupGuid}`)).body).toMatchObject({ guid: groupGuid, created: expect.stringMatching(TIME) });
+  });
+});
+
+describe('the redirector', () => {
+  /** A request to a redirector as a browser sends it for `https://<domain>/<hash>` (Host is the short domain). */
+  function visit(base: string, domain: string, hash: string, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const url = new URL(`/${hash}`, base);
+      const req = httpRequest(url, { headers: { host: domain, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ...headers } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('redirects with 301, a short private cache life, and exactly one click event per redirect', async () => {
+    const clicks: Array<Record<string, unknown>> = [];
+    const consumer = await runConsumer({
+      client: stack.kafka,
+      groupId: `test-clicks-${Date.now()}`,
+      topics: ['links.clicks'],
+      fromBeginning: true,
+      handlers: { [MessageTypeNames.ShortlinkClicked]: async (m) => void clicks.push({ ...m.value, event_id: m.meta.id }) },
+    });
+    try {
+      await consumer.ready;
+      const made = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/redirect-me', force_new_link: true });
+      const id = made.body['id'] as string;
+      const hash = id.split('/')[1]!;
+      const answers = [];
+      for (const base of [...stack.redirectors, stack.redirectors[0]]) answers.push(await visit(base, DEFAULT_DOMAIN, hash, { referer: 'https://news.example/' }));
+      for (const answer of answers) {
+        expect(answer.status).toBe(301);
+        expect(answer.headers.location).toBe('https://example.com/redirect-me');
+        expect(answer.headers['cache-control']).toBe('private, max-age=90');
+      }
+      await waitFor(() => clicks.filter((c) => c['id'] === id).length >= 3 || undefined, { timeoutMs: 20_000, what: 'three clicks' });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const mine = clicks.filter((c) => c['id'] === id);
+      expect(mine).toHaveLength(3);
+      expect(new Set(mine.map((c) => c['click_id'])).size).toBe(3);
+      expect(mine[0]).toMatchObject({ group_guid: groupGuid, organization_id: organizationId, long_url: 'https://example.com/redirect-me', referrer: 'https://news.example/', bot: false, client_ip: '127.0.0.1' });
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('answers unknown links with a 404 page, and stops redirecting an archived link on every replica within a second', async () => {
+    const unknown = await visit(stack.redirectors[0], DEFAULT_DOMAIN, 'nope9999');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^text\/html/);
+    expect(unknown.body).toContain('Link not found');
+
+    const made = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/archive-me', force_new_link: true });
+    const id = made.body['id'] as string;
+    const hash = id.split('/')[1]!;
+    for (const base of stack.redirectors) expect((await visit(base, DEFAULT_DOMAIN, hash)).status).toBe(301); // cached on both
+    await call(admin, 'PATCH', `/v4/shortlinks/${id}`, { archived: true });
+    const archivedAt = Date.now();
+    for (const base of stack.redirectors) {
+      await waitFor(async () => (await visit(base, DEFAULT_DOMAIN, hash)).status === 404 || undefined, { timeoutMs: 5_000, intervalMs: 20, what: `${base} to stop redirecting` });
+    }
+    // The target is one second; the slack is for a loaded CI machine running other suites beside this one.
+    expect(Date.now() - archivedAt).toBeLessThan(1_500);
   });
 });

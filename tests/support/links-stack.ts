@@ -1,6 +1,6 @@
 import { createAccounts, createMembers, type Accounts, type MemberRecord, type Members } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
-import type { CommandBus } from '@platform/kafka';
+import type { CommandBus, KafkaClient } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
@@ -13,6 +13,11 @@ import { config as gatewayConfig } from '../../apps/links-gateway/src/config.js'
 import { build as buildGateway } from '../../apps/links-gateway/src/service.js';
 import { config as workerConfig } from '../../apps/links-worker/src/config.js';
 import { build as buildWorker } from '../../apps/links-worker/src/service.js';
+import { config as redirectorConfig } from '../../apps/redirector/src/config.js';
+import { build as buildRedirector } from '../../apps/redirector/src/service.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { TEST_SECRETS } from './secrets.js';
 
 export const DEFAULT_DOMAIN = 'sho.rt';
@@ -24,6 +29,9 @@ export interface LinksUser {
 
 export interface LinksStack {
   url: string;
+  /** Two redirector replicas (each with its own cache and links.events group). */
+  redirectors: [string, string];
+  kafka: KafkaClient;
   accounts: Accounts;
   members: Members;
   store: LinksStore;
@@ -52,7 +60,17 @@ export async function startLinksStack(): Promise<LinksStack> {
   const worker = await startService('links-worker', buildWorker, { settings: workerConfig.read(env), logger });
   const gatewaySettings = gatewayConfig.read(env);
   const gateway = await startService('links-gateway', buildGateway, { settings: gatewaySettings, logger });
-  await worker.service.ready?.();
+  const redirectors: Array<{ settings: ReturnType<typeof redirectorConfig.read>; started: { stop(): Promise<void>; service: { ready?(): Promise<void> } } }> = [];
+  for (const replica of ['a', 'b']) {
+    const settings = redirectorConfig.read({
+      ...env,
+      PORT: String(await freePort()),
+      REPLICA_ID: `${name}-r${replica}`,
+      CLICK_SPOOL_DIR: mkdtempSync(path.join(tmpdir(), `${name}-spool-`)),
+    });
+    redirectors.push({ settings, started: await startService('redirector', buildRedirector, { settings, logger }) });
+  }
+  await Promise.all([worker.service.ready?.(), ...redirectors.map((r) => r.started.service.ready?.())]);
   const mongo = await gateway.context.mongo();
   const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
   const members = createMembers(mongo);
@@ -70,6 +88,8 @@ export async function startLinksStack(): Promise<LinksStack> {
 
   return {
     url: `http://127.0.0.1:${port}`,
+    redirectors: redirectors.map((r) => `http://127.0.0.1:${r.settings.http.port}`) as [string, string],
+    kafka: gateway.context.kafka(),
     accounts,
     members,
     store: createLinksStore(mongo),
@@ -90,6 +110,7 @@ export async function startLinksStack(): Promise<LinksStack> {
       await send(MessageTypeNames.AddBrandedDomain, organizationId, { organization_id: organizationId, domain, group_guids: groupGuids, redirect_status: redirectStatus });
     },
     async close() {
+      for (const r of redirectors) await r.started.stop();
       await worker.stop();
       await mongo.dropDatabase().catch(() => undefined);
       await gateway.stop();

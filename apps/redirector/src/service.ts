@@ -1,0 +1,76 @@
+import { metrics } from '@opentelemetry/api';
+import { MessageTypeNames } from '@platform/contracts';
+import { ensureTopics, runConsumer, type ConsumerHandle } from '@platform/kafka';
+import { LINKS_TOPICS, createLinksStore } from '@platform/links';
+import type { ServiceContext } from '@platform/runtime';
+import { buildRedirector } from './app.js';
+import { createClickBuffer } from './click-buffer.js';
+import type { RedirectorConfig } from './config.js';
+import { createResolver } from './resolver.js';
+
+const meter = metrics.getMeter('@platform/redirector');
+
+export async function build(ctx: ServiceContext<RedirectorConfig>) {
+  const { settings } = ctx;
+  const mongo = await ctx.mongo();
+  await ensureTopics(ctx.kafka(), [LINKS_TOPICS.events, LINKS_TOPICS.clicks]);
+  const resolver = createResolver(createLinksStore(mongo), settings.cache);
+  const publisher = ctx.publisher();
+  let buffered = 0;
+  meter.createObservableGauge('platform.links.clicks.buffered', { description: 'Clicks waiting in memory for the broker' }).addCallback((r) => r.observe(buffered));
+  const spilled = meter.createCounter('platform.links.clicks.spilled', { description: 'Clicks written to the spool file while the broker was unavailable' });
+  const dropped = meter.createCounter('platform.links.clicks.dropped', { description: 'Clicks lost: memory and spool were full' });
+  const published = meter.createCounter('platform.links.clicks.published', { description: 'Clicks published on links.clicks' });
+  const clicks = createClickBuffer({
+    sink: {
+      async publish(batch) {
+        await publisher.publishMany(
+          batch.map((click) => ({ topic: LINKS_TOPICS.clicks, key: click.id, id: click.click_id, type: MessageTypeNames.ShortlinkClicked, value: click })),
+        );
+      },
+    },
+    logger: ctx.logger,
+    ...settings.clicks,
+    metrics: {
+      buffered: (n) => void (buffered = n),
+      spilled: (n) => spilled.add(n),
+      dropped: (n) => dropped.add(n),
+      published: (n) => published.add(n),
+    },
+  });
+  const app = await buildRedirector({
+    logger: ctx.logger,
+    readiness: ctx.readiness,
+    resolver,
+    clicks,
+    defaultDomain: settings.defaultDomain,
+    replicaId: settings.replicaId,
+    cacheControl: settings.cacheControl,
+    trustProxy: settings.http.trustProxy,
+    ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
+  });
+  let consumer: ConsumerHandle | undefined;
+  return {
+    http: { app, port: settings.http.port, host: settings.http.host },
+    async start() {
+      clicks.start();
+      // Every replica sees every change (a group of its own) and forgets the link, so the next redirect reads it.
+      consumer = await runConsumer<typeof MessageTypeNames.ShortlinkCreated | typeof MessageTypeNames.ShortlinkChanged>({
+        client: ctx.kafka(),
+        component: 'redirector',
+        groupId: `redirector.${settings.replicaId}`,
+        topics: [LINKS_TOPICS.events],
+        fromBeginning: false,
+        handlers: {
+          [MessageTypeNames.ShortlinkCreated]: async (message) => resolver.evict(message.value.id),
+          [MessageTypeNames.ShortlinkChanged]: async (message) => resolver.evict(message.value.id),
+        },
+      });
+    },
+    ready: () => consumer?.ready ?? Promise.resolve(),
+    async stop() {
+      await consumer?.stop();
+      await clicks.stop();
+    },
+  };
+}
