@@ -42,3 +42,44 @@ export async function closedLoop(options: {
   await pool.close();
   return summarise(latencies, errors, seconds);
 }
+
+/**
+ * Open-loop load: requests start at a fixed `rate` per second for `seconds`, whatever the answers do (a
+ * closed loop hides queueing: a slow answer delays the next request). Latency is from each request's
+ * scheduled start.
+ */
+export async function openLoop(options: {
+  origin: string;
+  rate: number;
+  seconds: number;
+  connections: number;
+  request: (i: number) => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+  expectStatus: number;
+}): Promise<LatencyStats> {
+  const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round(options.rate * options.seconds);
+  const began = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  for (let i = 0; i < total; i++) {
+    const due = began + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const req = options.request(i);
+    inFlight.push(
+      pool
+        .request({ ...req, body: req.body ?? null, headersTimeout: 30_000, bodyTimeout: 30_000 })
+        .then(async (response) => {
+          await response.body.text();
+          if (response.statusCode !== options.expectStatus) errors++;
+          else latencies.push(performance.now() - due);
+        })
+        .catch(() => void errors++),
+    );
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - began) / 1000;
+  await pool.close();
+  return summarise(latencies, errors, seconds);
+}

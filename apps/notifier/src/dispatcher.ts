@@ -5,7 +5,8 @@ import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingD
 import type { Logger } from '@platform/telemetry';
 import type { Kicker } from './handlers/deps.js';
 
-export type MethodSender = (doc: OutgoingDoc) => Promise<'sent' | 'skipped'>;
+/** `unreadBefore`: the recipient's unread count, when the dispatcher read it already (the inbox method needs it). */
+export type MethodSender = (doc: OutgoingDoc, hints?: { unreadBefore?: number }) => Promise<'sent' | 'skipped'>;
 
 export interface DispatcherOptions {
   store: NotificationsStore;
@@ -82,15 +83,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // released the lane having sent it; for the inbox that is harmless (the insert is keyed by the
     // notification id), which is why only the inbox head is read ahead.
     const deploymentId = lane.slice(0, lane.indexOf(':'));
-    const [leased, settings, first] = await Promise.all([
+    const userId = lane.slice(lane.indexOf(':') + 1);
+    const [leased, settings, first, unread] = await Promise.all([
       writer.leaseLane(lane, options.holder, options.leaseMs),
       store.settings(deploymentId),
       store.laneHead(lane, METHODS[0]!),
+      store.unreadCount(deploymentId, userId),
     ]);
     if (!leased) return;
     try {
       if (settings.notifier_paused) return;
       let prefetched: OutgoingDoc | null | undefined = first;
+      // Good for the first inbox notification only: each one sent adds to it.
+      let unreadBefore: number | undefined = unread;
       for (const method of METHODS) {
         for (;;) {
           if (stopped) return;
@@ -100,7 +105,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           const index = head.methods.findIndex((m) => m.method === method && m.status === 'pending');
           const delivery = head.methods[index]!;
           if (delivery.next_attempt_at.getTime() > Date.now()) break; // waits for its retry; later ones keep the order
-          await attempt(head, index);
+          await attempt(head, index, method === 'inbox' ? unreadBefore : undefined);
+          unreadBefore = undefined;
           await writer.leaseLane(lane, options.holder, options.leaseMs);
         }
       }
@@ -109,7 +115,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function attempt(doc: OutgoingDoc, index: number): Promise<void> {
+  async function attempt(doc: OutgoingDoc, index: number, unreadBefore?: number): Promise<void> {
     const delivery = doc.methods[index]!;
     const sender = options.senders[delivery.method];
     const attempts = delivery.attempts + 1;
@@ -117,7 +123,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let outcome: 'sent' | 'skipped' | 'failed' | 'retry';
     let error: string | null = null;
     try {
-      outcome = sender ? await withTimeout(sender(doc), options.sendTimeoutMs ?? 30_000) : 'skipped';
+      outcome = sender ? await withTimeout(sender(doc, unreadBefore === undefined ? {} : { unreadBefore }), options.sendTimeoutMs ?? 30_000) : 'skipped';
     } catch (caught) {
       error = (caught as Error).message;
       outcome = attempts >= options.maxAttempts ? 'failed' : 'retry';

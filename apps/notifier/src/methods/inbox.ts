@@ -7,9 +7,9 @@ import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@plat
  * second try (after a crash between this and recording it sent) finds it there and adds nothing.
  */
 export function createInboxMethod(deps: { store: NotificationsStore; writer: NotificationsWriter; touched: (source: string, id: string) => void }) {
-  return async (doc: OutgoingDoc): Promise<'sent'> => {
+  return async (doc: OutgoingDoc, hints: { unreadBefore?: number } = {}): Promise<'sent'> => {
     const createdAt = new Date();
-    const unread = (await deps.store.unreadCount(doc.deployment_id, doc.user_id)) + 1;
+    const unread = (hints.unreadBefore ?? (await deps.store.unreadCount(doc.deployment_id, doc.user_id))) + 1;
     const event = outboxEvent(MessageTypeNames.InboxNotificationCreated, doc.user_id, {
       deployment_id: doc.deployment_id,
       user_id: doc.user_id,
