@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Type, commonEnv, createConfigLoader, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import { Type, commonEnv, commonSettings, createConfigLoader, parseTrustProxy, trustProxyEnv } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -20,20 +20,15 @@ const schema = Type.Object({
 });
 
 export const config = createConfigLoader(schema, (env) => ({
+  ...commonSettings(env),
   env: env.NODE_ENV,
-  logLevel: env.LOG_LEVEL,
   http: { port: env.PORT, host: env.HOST, bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
-  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
-  mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
-  redisUrl: env.REDIS_URL,
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
   apiKeyPepper: env.API_KEY_PEPPER,
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
   replicaId: env.REPLICA_ID ?? `links-gateway-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   publicBaseUrl: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
   defaultDomain: env.LINKS_DEFAULT_DOMAIN.toLowerCase(),
   scheme: env.LINKS_SHORT_URL_SCHEME,
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));
 
 export type GatewayConfig = ReturnType<typeof config.get>;

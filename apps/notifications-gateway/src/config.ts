@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Type, commonEnv, createConfigLoader, csv } from '@platform/config';
+import { Type, commonEnv, commonSettings, createConfigLoader, csv } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -23,19 +23,14 @@ const schema = Type.Object({
 });
 
 export const config = createConfigLoader(schema, (env) => ({
+  ...commonSettings(env),
   env: env.NODE_ENV,
-  logLevel: env.LOG_LEVEL,
   http: { port: env.PORT, host: env.HOST, bodyLimit: env.BODY_LIMIT_BYTES },
-  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
-  mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
-  redisUrl: env.REDIS_URL,
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
   apiKeyPepper: env.API_KEY_PEPPER,
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
   replicaId: env.REPLICA_ID ?? `notifications-gateway-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   methods: [...new Set(csv(env.NOTIFIER_METHODS))] as Array<'smtp' | 'webhook'>,
   watch: { maxFramesBehind: env.WATCH_MAX_FRAMES_BEHIND, pingMs: env.WATCH_PING_MS, slowGraceMs: env.WATCH_SLOW_GRACE_MS, resumeLimit: env.WATCH_RESUME_LIMIT },
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));
 
 export type GatewayConfig = ReturnType<typeof config.get>;

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { Type, commonEnv, createConfigLoader, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import { Type, commonEnv, commonSettings, createConfigLoader, parseTrustProxy, trustProxyEnv } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -23,13 +23,9 @@ const schema = Type.Object({
 export const config = createConfigLoader(schema, (env) => {
   const replicaId = env.REPLICA_ID ?? `redirector-${hostname()}`;
   return {
+    ...commonSettings(env),
     env: env.NODE_ENV,
-    logLevel: env.LOG_LEVEL,
     http: { port: env.PORT, host: env.HOST, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
-    kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
-    mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
-    redisUrl: env.REDIS_URL,
-    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
     replicaId,
     defaultDomain: env.LINKS_DEFAULT_DOMAIN.toLowerCase(),
     cacheControl: env.REDIRECT_CACHE_CONTROL,
@@ -39,7 +35,6 @@ export const config = createConfigLoader(schema, (env) => {
       spoolDir: env.CLICK_SPOOL_DIR ?? path.join(process.env['HOME'] ?? '/tmp', '.local/state/platform/redirector', replicaId),
       maxSpoolBytes: env.CLICK_SPOOL_MAX_BYTES,
     },
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 });
 
