@@ -284,7 +284,10 @@ describe('notifications API: preferences and settings', () => {
 
     const user = await stack.addUser(deploymentId, 'member');
     for (let i = 0; i < 5; i++) expect((await custom(user, `Queued ${i}`)).status).toBe(204);
+    // Each 204 means its notification is queued: all five wait there, while several dispatch sweeps pass.
+    const queued = stack.mongo.db!.collection('notif_outgoing');
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await queued.countDocuments({ user_id: user.user._id, pending: { $gt: 0 } })).toBe(5);
     expect((await inbox(user)).notifications).toEqual([]);
     expect(await messagesTo(user.user.email!)).toEqual([]);
 

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ShortlinkClicked } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
@@ -41,7 +41,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
   let droppedSinceLog = 0;
 
   mkdirSync(options.spoolDir, { recursive: true });
-  if (existsSync(spool)) spoolBytes = readFileSync(spool).length;
+  if (existsSync(spool)) spoolBytes = statSync(spool).size;
 
   function spill(clicks: ShortlinkClicked[]): void {
     const text = clicks.map((c) => JSON.stringify(c)).join('\n') + '\n';

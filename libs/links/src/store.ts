@@ -233,17 +233,12 @@ export type LinksStore = ReturnType<typeof createLinksStore>;
 /** The links writes: owned by links-worker (a lint rule keeps other apps to the store and to commands). */
 export function createLinksWriter(connection: Connection) {
   const m = linkModels(connection);
+  const links = aggregateWriter<LinkDoc>(m.Link);
   return {
-    links: aggregateWriter<LinkDoc>(m.Link),
-    /** Inserts a link; false when its id is taken (a random hash collided, or a keyword is in use). */
-    async insertLink(doc: Omit<LinkDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<boolean> {
-      try {
-        await this.links.insert(doc, events);
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
+    links,
+    /** Inserts a link; false when its id is taken (a hash collided, a keyword is in use, or a redone command made it). */
+    insertLink(doc: Omit<LinkDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<boolean> {
+      return links.insertOnce(doc, events);
     },
     /** Creates the group if missing and gives the user the role in it (replacing a role they had). */
     async upsertGroupMember(group: { guid: string; organization_id: string; name: string | null }, userId: string, role: GroupRole, at: Date): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { topicOfRecord, type MessageType, type MessageTypes } from '@platform/contracts';
 import { injectTraceContext } from '@platform/telemetry';
+import { isDuplicateKeyError } from './errors.js';
 import type { StoredOutboxEntry } from './outbox.js';
 
 /**
@@ -47,6 +48,8 @@ export interface AggregateWriter<D extends { _id: string }> {
   readonly source: string;
   /** Inserts a new document with its events. */
   insert(doc: Omit<D, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<D>;
+  /** Inserts it unless a document with its `_id` is there (a redone step, a taken id): false, and nothing written. */
+  insertOnce(doc: Omit<D, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<boolean>;
   /**
    * Changes the document the filter (which names its `_id`) matches and appends the events, in one
    * single-document update; false when nothing matched (a compare-and-set lost, or already done).
@@ -72,6 +75,15 @@ export function aggregateWriter<D extends { _id: string }>(model: WritableModel)
       const stored = withEvents(doc, events) as unknown as D;
       await model.create(stored);
       return stored;
+    },
+    async insertOnce(doc, events) {
+      try {
+        await model.create(withEvents(doc, events));
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
     },
     async change(filter, fields, events, more) {
       const result = await model.updateOne(filter, changeWithEvents(fields, events, more));

@@ -281,31 +281,17 @@ export type NotificationsStore = ReturnType<typeof createNotificationsStore>;
 /** The notifications writes, each with the events that report it: owned by the notifier (a lint rule keeps other apps out). */
 export function createNotificationsWriter(connection: Connection) {
   const m = notificationModels(connection);
+  const inbox = aggregateWriter<InboxDoc>(m.Inbox);
+  const outgoing = aggregateWriter<OutgoingDoc>(m.Outgoing);
   return {
-    inbox: aggregateWriter<InboxDoc>(m.Inbox),
-    outgoing: aggregateWriter<OutgoingDoc>(m.Outgoing),
+    inbox,
+    outgoing,
     settings: aggregateWriter<SettingsDoc>(m.Settings),
     readMarks: aggregateWriter<ReadMarkDoc>(m.ReadMark),
     /** Queues a notification; false when it was queued before (a redelivered cause). */
-    async enqueue(doc: Omit<OutgoingDoc, 'outbox' | 'has_outbox'>): Promise<boolean> {
-      try {
-        await m.Outgoing.create({ ...doc, outbox: [], has_outbox: false });
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
-    },
+    enqueue: (doc: Omit<OutgoingDoc, 'outbox' | 'has_outbox'>) => outgoing.insertOnce(doc, []),
     /** Inserts an inbox notification once; false when it is there already (a method redone after a crash). */
-    async insertInbox(doc: Omit<InboxDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<boolean> {
-      try {
-        await this.inbox.insert(doc, events);
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
-    },
+    insertInbox: (doc: Omit<InboxDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]) => inbox.insertOnce(doc, events),
     /** Marks every unread notification of the user created up to `readAt` read; returns how many. */
     async markAllRead(deploymentId: string, userId: string, readAt: Date): Promise<number> {
       const result = await m.Inbox.updateMany(
