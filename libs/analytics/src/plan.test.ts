@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { Engagement } from './events.js';
+import type { FacetReader } from './facets.js';
+import { DEFAULT_RETENTION, bucketId, deltaAfter, planBatch, type PlanOptions } from './plan.js';
+import { readMetricsQuery, queryBuckets } from './query.js';
+import { readReferrer } from './referrer.js';
+
+const facets: FacetReader = (e) => ({
+  place: e.clientIp === '81.2.69.160' ? { country: 'GB', region: 'England', subregion: 'Bracknell Forest', city: 'Bracknell' } : { country: null, region: null, subregion: null, city: null },
+  device: 'Desktop',
+  os: 'Windows',
+  browser: 'Chrome',
+  referrer: readReferrer(e.referrer),
+  bot: e.userAgent === 'bot',
+});
+const now = Date.parse('2024-03-01T12:00:00Z');
+const options: PlanOptions = { facets, now, retention: DEFAULT_RETENTION, countBots: false };
+
+const click = (n: number, at: string, extra: Partial<Engagement> = {}): { offset: number; event: Engagement } => ({
+  offset: n,
+  event: { type: 'engagement', id: `c${n}`, at: Date.parse(at), kind: 'clicks', linkId: 'sho.rt/abc', groupGuid: 'Bg1', longUrl: 'https://example.com/', qrcodeId: null, referrer: null, userAgent: 'Mozilla', clientIp: '81.2.69.160', bot: false, ...extra },
+});
+
+describe('pre-aggregation', () => {
+  it('makes one update per distinct bucket, not per event', () => {
+    const plan = planBatch([click(1, '2024-03-01T11:00:10Z'), click(2, '2024-03-01T11:00:50Z'), click(3, '2024-03-01T11:01:10Z')], options);
+    // link and group: minutes 11:00 and 11:01, hour, day, week, month each.
+    expect(plan.buckets.size).toBe(2 * 6);
+    expect(plan.counted).toBe(3);
+    const day = plan.buckets.get(bucketId({ kind: 'link', key: 'sho.rt/abc' }, 'day', Date.parse('2024-03-01T00:00:00Z')))!;
+    expect(deltaAfter(day, null)).toEqual({
+      'n.clicks': 3,
+      'f.clicks.country.GB': 3,
+      'f.clicks.city.["Bracknell","Bracknell Forest","England","GB"]': 3,
+      'f.clicks.device.Desktop': 3,
+      'f.clicks.os.Windows': 3,
+      'f.clicks.browser.Chrome': 3,
+      'f.clicks.referrer.direct': 3,
+      'f.clicks.referrer_name.direct': 3,
+      'f.clicks.referring_domain.direct': 3,
+      'f.clicks.referring_network.direct': 3,
+      'f.clicks.referrer_by_network.["direct","direct"]': 3,
+      'f.clicks.destination.https://example%2ecom/': 3,
+    });
+  });
+
+  it('counts only the events past a bucket watermark', () => {
+    const plan = planBatch([click(7, '2024-03-01T11:00:10Z'), click(5, '2024-03-01T11:00:20Z'), click(9, '2024-03-01T11:00:30Z')], options);
+    const hour = plan.buckets.get(bucketId({ kind: 'group', key: 'Bg1' }, 'hour', Date.parse('2024-03-01T11:00:00Z')))!;
+    expect(hour.offsets).toEqual([5, 7, 9]);
+    expect(deltaAfter(hour, 4)?.['n.clicks']).toBe(3);
+    expect(deltaAfter(hour, 7)?.['n.clicks']).toBe(1);
+    expect(deltaAfter(hour, 9)).toBeNull();
+  });
+
+  it('counts bots apart, and with people when asked', () => {
+    const events = [click(1, '2024-03-01T11:00:10Z', { bot: true }), click(2, '2024-03-01T11:00:10Z', { userAgent: 'bot' }), click(3, '2024-03-01T11:00:10Z')];
+    const plan = planBatch(events, options);
+    expect([plan.counted, plan.bots]).toEqual([1, 2]);
+    const month = plan.buckets.get(bucketId({ kind: 'link', key: 'sho.rt/abc' }, 'month', Date.parse('2024-03-01T00:00:00Z')))!;
+    expect(deltaAfter(month, null)).toMatchObject({ 'n.bots': 2, 'n.clicks': 1 });
+    const all = planBatch(events, { ...options, countBots: true });
+    const month2 = all.buckets.get(month.id)!;
+    expect(deltaAfter(month2, null)).toMatchObject({ 'n.bots': 2, 'n.clicks': 3 });
+  });
+
+  it('leaves events older than a unit retention out of that unit', () => {
+    const plan = planBatch([click(1, '2024-02-20T11:00:00Z')], options);
+    expect([...plan.buckets.values()].map((b) => b.unit).sort()).toEqual(['day', 'day', 'hour', 'hour', 'month', 'month', 'week', 'week']);
+    const hour = [...plan.buckets.values()].find((b) => b.unit === 'hour')!;
+    expect(hour.expiresAt).toBe(Date.parse('2024-02-20T11:00:00Z') + DEFAULT_RETENTION.hour!);
+  });
+
+  it('counts shortens in the group only', () => {
+    const plan = planBatch([{ offset: 3, event: { type: 'shorten', id: 'e1', at: now, groupGuid: 'Bg1', linkId: 'sho.rt/x' } }], options);
+    expect([...plan.buckets.keys()].every((id) => id.startsWith('g|Bg1|'))).toBe(true);
+    expect(deltaAfter([...plan.buckets.values()][0]!, null)).toEqual({ 'n.shortens': 1 });
+  });
+
+  it('counts scans, and a QR code once scans name it', () => {
+    const plan = planBatch([click(1, '2024-03-01T11:00:10Z', { kind: 'scans', qrcodeId: 'qr1' })], options);
+    const qr = plan.buckets.get(bucketId({ kind: 'qr', key: 'qr1' }, 'day', Date.parse('2024-03-01T00:00:00Z')))!;
+    expect(deltaAfter(qr, null)).toMatchObject({ 'n.scans': 1, 'f.scans.country.GB': 1 });
+  });
+});
+
+describe('metrics query parameters', () => {
+  const read = (q: Record<string, unknown>) => readMetricsQuery(q, { now });
+
+  it('defaults unit to day, units to -1, unit_reference to now and size to 50', () => {
+    expect(read({})).toEqual({ ok: true, value: { unit: 'day', units: -1, reference: now, size: 50 } });
+  });
+
+  it('refuses what it cannot read, naming each parameter', () => {
+    const r = read({ unit: 'year', units: '0', size: '-3', unit_reference: '2024-02-30' });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problems.map((p) => p.field)).toEqual(['unit', 'units', 'size', 'unit_reference']);
+    expect(read({ units: 'abc' }).ok).toBe(false);
+    expect(read({ unit: ['day', 'hour'] }).ok).toBe(false);
+  });
+
+  it('covers units buckets back from the reference, or all since the beginning', () => {
+    const q = (units: number, unit: 'day' | 'week' = 'day') => ({ unit, units, reference: Date.parse('2024-03-01T10:00:00+05:00'), size: 50 });
+    expect(queryBuckets(q(3), null).map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(['2024-03-01', '2024-02-29', '2024-02-28']);
+    expect(queryBuckets(q(-1), Date.parse('2024-02-27T23:59:00Z'))).toHaveLength(4);
+    expect(queryBuckets(q(-1), null)).toEqual([]);
+    expect(queryBuckets(q(-1, 'week'), Date.parse('2024-02-19T00:00:00Z')).map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(['2024-02-26', '2024-02-19']);
+  });
+});
