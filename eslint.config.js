@@ -16,6 +16,7 @@ const WRITERS = [
   { lib: '@platform/usermgmt', name: 'createUsermgmtWriter', owner: 'usermgmt-worker' },
   { lib: '@platform/notifications', name: 'createNotificationsWriter', owner: 'notifier' },
   { lib: '@platform/links', name: 'createLinksWriter', owner: 'links-worker' },
+  { lib: '@platform/analytics', name: 'createAnalyticsWriter', owner: 'analytics-aggregator' },
 ];
 const APPS = fs.readdirSync(new URL('./apps', import.meta.url)).filter((d) => fs.existsSync(new URL(`./apps/${d}/package.json`, import.meta.url)));
 const APPS_IMPORT_LIBS_ONLY = { group: ['../../*/src/**', '**/apps/*/src/**'], message: 'apps import libs, never each other' };

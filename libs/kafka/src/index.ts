@@ -5,6 +5,8 @@ export type { TopicRequest, TopicSpec } from './topics.js';
 export { createPublisher } from './publisher.js';
 export type { Publisher, OutgoingMessage } from './publisher.js';
 export { runConsumer } from './consumer.js';
+export { runBatchConsumer } from './batch-consumer.js';
+export type { BatchConsumerHandle, BatchConsumerOptions, BatchMessage, IncomingBatch } from './batch-consumer.js';
 export type { ConsumerHandle, ConsumerOptions, IncomingMessage, MessageHandler, HandlerMap } from './consumer.js';
 export { HEADERS, readHeaders } from './headers.js';
 export type { MessageMeta } from './headers.js';

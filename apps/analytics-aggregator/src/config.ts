@@ -1,0 +1,38 @@
+import { Type, commonEnv, commonSettings, createConfigLoader, workerEnv, workerSettings } from '@platform/config';
+
+const HOUR = 3600_000;
+
+const schema = Type.Object({
+  ...commonEnv,
+  ...workerEnv({ partitionsConcurrency: 4, outboxIntervalMs: 1_000 }),
+  /** Count bots' redirects like people's (by default they are only counted apart, `n.bots`). */
+  ANALYTICS_COUNT_BOTS: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  /** How long minute buckets are kept after their start. */
+  ANALYTICS_MINUTE_RETENTION_HOURS: Type.Integer({ default: 48, minimum: 1, maximum: 24 * 31 }),
+  /** How long hour buckets are kept after their start; day, week and month buckets are kept for good. */
+  ANALYTICS_HOUR_RETENTION_DAYS: Type.Integer({ default: 400, minimum: 1, maximum: 3660 }),
+  /** How long an event id is remembered, to drop a producer's repeat of it. */
+  ANALYTICS_DEDUPE_WINDOW_HOURS: Type.Integer({ default: 48, minimum: 1, maximum: 24 * 31 }),
+  /** The most events folded into one set of bucket writes. */
+  ANALYTICS_MAX_BATCH: Type.Integer({ default: 2000, minimum: 1, maximum: 50_000 }),
+  /** A folder with the GeoLite2 city MMDB files, instead of the ones shipped in the npm package. */
+  GEOIP_DIR: Type.Optional(Type.String({ minLength: 1 })),
+});
+
+export const config = createConfigLoader(schema, (env) => ({
+  ...commonSettings(env),
+  ...workerSettings(env),
+  countBots: env.ANALYTICS_COUNT_BOTS === 'true',
+  retention: {
+    minute: env.ANALYTICS_MINUTE_RETENTION_HOURS * HOUR,
+    hour: env.ANALYTICS_HOUR_RETENTION_DAYS * 24 * HOUR,
+    day: null,
+    week: null,
+    month: null,
+  },
+  dedupeWindowMs: env.ANALYTICS_DEDUPE_WINDOW_HOURS * HOUR,
+  maxBatch: env.ANALYTICS_MAX_BATCH,
+  geoipDir: env.GEOIP_DIR,
+}));
+
+export type AggregatorConfig = ReturnType<typeof config.get>;

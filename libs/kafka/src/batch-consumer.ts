@@ -1,0 +1,218 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
+import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
+import { isPlatformError } from '@platform/errors';
+import { SpanKind, metrics, withSpan } from '@platform/telemetry';
+import { backoffDelay } from './backoff.js';
+import type { KafkaClient } from './client.js';
+import { isGroupMembershipLost } from './group-errors.js';
+import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
+import { topicName } from './topics.js';
+
+/** One decoded message of a batch. */
+export interface BatchMessage<K extends MessageType = MessageType> {
+  offset: string;
+  key: string | null;
+  type: K;
+  value: MessageTypes[K];
+  meta: MessageMeta;
+}
+
+/** Consecutive messages of one partition; `lastOffset` is the last offset they cover (skipped ones included). */
+export interface IncomingBatch<K extends MessageType = MessageType> {
+  /** The topic's full name (with the deployment's prefix). */
+  topic: string;
+  partition: number;
+  messages: Array<BatchMessage<K>>;
+  firstOffset: string;
+  lastOffset: string;
+  heartbeat(): Promise<void>;
+}
+
+export interface BatchConsumerOptions<K extends MessageType> {
+  client: KafkaClient;
+  groupId: string;
+  /** Logical topic names (the client's prefix is added). */
+  topics: string[];
+  /** The record types handed to `handle`; other known types on the topics are skipped. */
+  types: readonly K[];
+  /**
+   * Handles a batch; its offsets are committed once it resolves. It must be idempotent per offset: a crash or
+   * a rebalance before the commit hands the same messages (perhaps cut into other batches) to a member again.
+   */
+  handle(batch: IncomingBatch<K>): Promise<void>;
+  /** The most messages in one `handle` call (a fetched batch is cut into pieces of this size). */
+  maxBatchSize?: number;
+  partitionsConsumedConcurrently?: number;
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  fromBeginning?: boolean;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Names the consuming process in spans (`platform.component`). */
+  component?: string;
+}
+
+export interface BatchConsumerHandle {
+  /** Resolves once the group has been joined and partitions assigned. */
+  ready: Promise<void>;
+  /** Finishes the batch in flight, commits offsets and leaves the group. */
+  stop(): Promise<void>;
+}
+
+const meter = metrics.getMeter('@platform/kafka');
+const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
+const batchDuration = meter.createHistogram('platform.messaging.batch.duration', { unit: 's', description: 'Handler time per batch attempt' });
+
+/**
+ * A consumer group that hands its handler whole batches of one partition (kafkajs `eachBatch`), for consumers
+ * whose work folds many messages into few writes (the analytics aggregator). Undecodable messages go to
+ * `<topic>.dlq` and are not handed on; a failing batch is retried with backoff (a non-retriable failure
+ * dead-letters the batch); a rebalance leaves the batch uncommitted for the partition's next owner.
+ */
+export async function runBatchConsumer<K extends MessageType>(options: BatchConsumerOptions<K>): Promise<BatchConsumerHandle> {
+  const { client } = options;
+  const logger = client.logger.child({ group: options.groupId });
+  const maxBatchSize = options.maxBatchSize ?? 2000;
+  const wanted = new Set<string>(options.types);
+  const consumer: Consumer = client.kafka.consumer({
+    groupId: `${client.topicPrefix}${options.groupId}`,
+    sessionTimeout: options.sessionTimeoutMs ?? 30000,
+    heartbeatInterval: options.heartbeatIntervalMs ?? 3000,
+    allowAutoTopicCreation: false,
+  });
+  const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  let stopping = false;
+
+  async function deadLetter(topic: string, messages: KafkaMessage[], reason: string, attempts: number) {
+    if (messages.length === 0) return;
+    await deadLetters.send({
+      topic: `${topic}.dlq`,
+      acks: -1,
+      messages: messages.map((m) => ({
+        key: m.key,
+        value: m.value,
+        headers: { ...headersToStrings(m.headers), [HEADERS.error]: reason.slice(0, 1000), [HEADERS.attempt]: String(attempts) },
+      })),
+    });
+    logger.error({ topic, count: messages.length, first: messages[0]!.offset, reason }, 'messages dead-lettered');
+    processed.add(messages.length, { group: options.groupId, outcome: 'dead_lettered' });
+  }
+
+  function decode(topic: string, raw: KafkaMessage[]) {
+    const messages: Array<BatchMessage<K>> = [];
+    const bad: Array<{ message: KafkaMessage; reason: string }> = [];
+    for (const message of raw) {
+      const meta = readHeaders(message.headers);
+      if (!meta || !message.value) bad.push({ message, reason: 'missing ce_* headers or empty body' });
+      else if (!isMessageType(meta.type)) bad.push({ message, reason: `unknown message type ${meta.type}` });
+      else if (!wanted.has(meta.type)) continue;
+      else {
+        try {
+          const type = meta.type as K;
+          messages.push({ offset: message.offset, key: message.key?.toString() ?? null, type, value: decodeMessage(type, meta.schema, message.value), meta });
+        } catch (error) {
+          bad.push({ message, reason: (error as Error).message });
+        }
+      }
+    }
+    return { messages, bad, topic };
+  }
+
+  async function eachBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    for (let i = 0; i < batch.messages.length; i += maxBatchSize) {
+      if (!payload.isRunning() || payload.isStale()) return;
+      const raw = batch.messages.slice(i, i + maxBatchSize);
+      const { messages, bad } = decode(batch.topic, raw);
+      for (const { message, reason } of bad) await deadLetter(batch.topic, [message], reason, 0);
+      const incoming: IncomingBatch<K> = {
+        topic: batch.topic,
+        partition: batch.partition,
+        messages,
+        firstOffset: raw[0]!.offset,
+        lastOffset: raw.at(-1)!.offset,
+        heartbeat: payload.heartbeat,
+      };
+      if (messages.length > 0) await handleWithRetries(incoming, raw);
+      payload.resolveOffset(incoming.lastOffset);
+      await payload.commitOffsetsIfNecessary();
+      await payload.heartbeat();
+    }
+  }
+
+  async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const timer = setInterval(() => void incoming.heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
+      const started = performance.now();
+      try {
+        await withSpan(
+          '@platform/kafka',
+          `process batch ${incoming.topic}`,
+          {
+            kind: SpanKind.CONSUMER,
+            attributes: {
+              'messaging.system': 'kafka',
+              'messaging.destination.name': incoming.topic,
+              'messaging.destination.partition.id': String(incoming.partition),
+              'messaging.consumer.group.name': options.groupId,
+              'messaging.batch.message_count': incoming.messages.length,
+              'platform.component': options.component ?? options.groupId,
+            },
+          },
+          () => options.handle(incoming),
+        );
+        processed.add(incoming.messages.length, { group: options.groupId, outcome: 'ok' });
+        return;
+      } catch (error) {
+        if (isGroupMembershipLost(error)) {
+          processed.add(incoming.messages.length, { group: options.groupId, outcome: 'handed_over' });
+          logger.info({ topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset }, 'group rebalancing: batch left to the next owner');
+          throw error;
+        }
+        const retriable = !isPlatformError(error) || error.retriable;
+        if (!retriable) {
+          await deadLetter(incoming.topic, raw, error instanceof Error ? `${error.name}: ${error.message}` : String(error), attempt);
+          return;
+        }
+        processed.add(incoming.messages.length, { group: options.groupId, outcome: 'retried' });
+        if (stopping) throw error; // uncommitted: the next owner redoes it
+        const delay = backoffDelay(Math.min(attempt, 10), options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
+        logger.warn({ err: error, topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset, attempt, delay }, 'batch failed, retrying');
+        await sleep(delay);
+      } finally {
+        batchDuration.record((performance.now() - started) / 1000, { group: options.groupId });
+        clearInterval(timer);
+      }
+    }
+  }
+
+  await deadLetters.connect();
+  await consumer.connect();
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => markReady());
+  consumer.on(consumer.events.CRASH, (event) => {
+    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
+  });
+  for (const topic of options.topics) {
+    await consumer.subscribe({ topic: topicName(client, topic), fromBeginning: options.fromBeginning ?? true });
+  }
+  await consumer.run({
+    autoCommit: true,
+    autoCommitInterval: 1000,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+    eachBatch,
+  });
+
+  return {
+    ready,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      await consumer.disconnect();
+      await deadLetters.disconnect();
+    },
+  };
+}
