@@ -4,6 +4,7 @@ import { tokenAuth } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
 import { accountRoutes } from './routes/account.routes.js';
+import { metricsRoutes } from './routes/metrics.routes.js';
 import { shortlinkRoutes } from './routes/shortlinks.routes.js';
 
 export interface BuildAppOptions extends GatewayDeps {
@@ -44,6 +45,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     api.addHook('onRequest', tokenAuth(options.accounts, options.members));
     shortlinkRoutes(api as HttpApp, options);
     accountRoutes(api as HttpApp, options);
+    metricsRoutes(api as HttpApp, options);
   });
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Accounts, Members } from '@platform/accounts';
+import type { Reports } from '@platform/analytics';
 import type { CommandBus } from '@platform/kafka';
 import type { LinksStore } from '@platform/links';
 
@@ -6,6 +7,8 @@ export interface GatewayDeps {
   accounts: Accounts;
   members: Members;
   store: LinksStore;
+  /** The metrics operations' reads of the aggregate buckets (written by the analytics aggregator). */
+  analytics: Reports;
   commands: CommandBus;
   commandTimeoutMs: number;
   publicBaseUrl: string;

@@ -1,4 +1,5 @@
 import { createAccounts, createMembers } from '@platform/accounts';
+import { createAnalyticsStore, createReports } from '@platform/analytics';
 import { ensureTopics } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
@@ -15,6 +16,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
     members: createMembers(mongo),
     store: createLinksStore(mongo),
+    analytics: createReports(createAnalyticsStore(mongo)),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     commandTimeoutMs: settings.commandTimeoutMs,
     publicBaseUrl: settings.publicBaseUrl,

@@ -49,7 +49,7 @@ function integer(raw: RawQuery, field: string, problems: QueryProblem[], fallbac
  * refused, never guessed) and, where the operation lists items, `size` (default 50). Other parameters are
  * ignored, as Bitly does.
  */
-export function readMetricsQuery(raw: RawQuery, options: { now: number }): { ok: true; value: MetricsQuery } | { ok: false; problems: QueryProblem[] } {
+export function readMetricsQuery(raw: RawQuery, options: { now: number; size?: boolean }): { ok: true; value: MetricsQuery } | { ok: false; problems: QueryProblem[] } {
   const problems: QueryProblem[] = [];
   const unitRaw = single(raw, 'unit', problems);
   let unit: Unit = 'day';
@@ -58,7 +58,8 @@ export function readMetricsQuery(raw: RawQuery, options: { now: number }): { ok:
     else problems.push({ field: 'unit', message: `unit must be one of ${UNITS.join(', ')}` });
   }
   const units = integer(raw, 'units', problems, -1, (n) => n === -1 || (n >= 1 && n <= MAX_UNITS), `-1 (all) or from 1 to ${MAX_UNITS}`);
-  const size = integer(raw, 'size', problems, DEFAULT_SIZE, (n) => n >= 1 && n <= MAX_SIZE, `from 1 to ${MAX_SIZE}`);
+  // Operations that list no items have no size: theirs is ignored, like any parameter they do not take.
+  const size = options.size === false ? DEFAULT_SIZE : integer(raw, 'size', problems, DEFAULT_SIZE, (n) => n >= 1 && n <= MAX_SIZE, `from 1 to ${MAX_SIZE}`);
   let reference = options.now;
   const referenceRaw = single(raw, 'unit_reference', problems);
   if (referenceRaw !== undefined && referenceRaw !== '') {
