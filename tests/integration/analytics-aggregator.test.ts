@@ -4,6 +4,7 @@ import {
   createAnalyticsStore,
   createAnalyticsWriter,
   createFacetReader,
+  createRedisSightings,
   createReports,
   engagementOfClick,
   openGeoDatabase,
@@ -11,6 +12,7 @@ import {
   readMetricsQuery,
   type AnalyticsWriter,
   type FacetReader,
+  type Sightings,
   type MetricsQuery,
   type Reports,
   type Scope,
@@ -19,6 +21,7 @@ import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createKafka, createPublisher, type BatchMessage, type IncomingBatch } from '@platform/kafka';
 import { LINKS_TOPICS } from '@platform/links';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
+import { createRedis, type Redis } from '@platform/redis';
 import { startService } from '@platform/runtime/start';
 import { createLogger } from '@platform/telemetry';
 import { isolatedAppEnv, resolveInfra, uniqueName, waitFor } from '@platform/testing';
@@ -41,12 +44,16 @@ let mongo: MongoConnection;
 let writer: AnalyticsWriter;
 let reports: Reports;
 let facets: FacetReader;
+let redis: Redis;
+let sightings: Sightings;
 
 beforeAll(async () => {
   const name = uniqueName('analytics');
   mongo = await connectMongo({ url: resolveInfra().mongoUrl, dbName: name, appName: name });
-  writer = createAnalyticsWriter(mongo, { now: () => NOW });
+  writer = createAnalyticsWriter(mongo);
   await writer.ensureIndexes();
+  redis = createRedis(resolveInfra().redisUrl, { name });
+  sightings = createRedisSightings(redis, { namespace: `${name}:`, windowMs: 3600_000 });
   reports = createReports(createAnalyticsStore(mongo));
   facets = createFacetReader(await openGeoDatabase());
 });
@@ -54,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mongo?.dropDatabase().catch(() => undefined);
   await mongo?.close();
+  redis?.disconnect();
 });
 
 let linkSeq = 0;
@@ -98,7 +106,7 @@ const batchOf = (partition: number, messages: Array<BatchMessage<AggregatedType>
   heartbeat: async () => undefined,
 });
 
-const aggregator = () => createAggregator({ writer, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW });
+const aggregator = () => createAggregator({ writer, sightings, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW });
 
 function query(q: Record<string, string>): MetricsQuery {
   const read = readMetricsQuery(q, { now: NOW });

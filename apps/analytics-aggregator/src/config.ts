@@ -11,10 +11,12 @@ const schema = Type.Object({
   ANALYTICS_MINUTE_RETENTION_HOURS: Type.Integer({ default: 48, minimum: 1, maximum: 24 * 31 }),
   /** How long hour buckets are kept after their start; day, week and month buckets are kept for good. */
   ANALYTICS_HOUR_RETENTION_DAYS: Type.Integer({ default: 400, minimum: 1, maximum: 3660 }),
-  /** How long an event id is remembered, to drop a producer's repeat of it. */
+  /** How long a counted event id is remembered (Redis), to drop a producer's repeat of it. */
   ANALYTICS_DEDUPE_WINDOW_HOURS: Type.Integer({ default: 48, minimum: 1, maximum: 24 * 31 }),
   /** The most events folded into one set of bucket writes. */
-  ANALYTICS_MAX_BATCH: Type.Integer({ default: 2000, minimum: 1, maximum: 50_000 }),
+  ANALYTICS_MAX_BATCH: Type.Integer({ default: 20_000, minimum: 1, maximum: 200_000 }),
+  /** How much one fetch takes from a partition: when the aggregator lags, its batches grow to this. */
+  ANALYTICS_FETCH_BYTES: Type.Integer({ default: 8 * 1024 * 1024, minimum: 64 * 1024, maximum: 64 * 1024 * 1024 }),
   /** A folder with the GeoLite2 city MMDB files, instead of the ones shipped in the npm package. */
   GEOIP_DIR: Type.Optional(Type.String({ minLength: 1 })),
 });
@@ -32,6 +34,7 @@ export const config = createConfigLoader(schema, (env) => ({
   },
   dedupeWindowMs: env.ANALYTICS_DEDUPE_WINDOW_HOURS * HOUR,
   maxBatch: env.ANALYTICS_MAX_BATCH,
+  fetchBytes: env.ANALYTICS_FETCH_BYTES,
   geoipDir: env.GEOIP_DIR,
 }));
 

@@ -1,4 +1,4 @@
-import { createAnalyticsWriter, createFacetReader, openGeoDatabase } from '@platform/analytics';
+import { createAnalyticsWriter, createFacetReader, createRedisSightings, openGeoDatabase } from '@platform/analytics';
 import { ensureTopics, runBatchConsumer, type BatchConsumerHandle } from '@platform/kafka';
 import { LINKS_TOPICS } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
@@ -9,11 +9,12 @@ import type { AggregatorConfig } from './config.js';
 export async function build(ctx: ServiceContext<AggregatorConfig>) {
   const { settings } = ctx;
   const mongo = await ctx.mongo();
-  const writer = createAnalyticsWriter(mongo, { dedupeWindowMs: settings.dedupeWindowMs });
+  const writer = createAnalyticsWriter(mongo);
   await writer.ensureIndexes();
   ctx.sweep(writer.sweptCollections);
   const geo = await openGeoDatabase(settings.geoipDir ? { dir: settings.geoipDir } : {});
-  const ingest = createAggregator({ writer, facets: createFacetReader(geo), retention: settings.retention, countBots: settings.countBots });
+  const sightings = createRedisSightings(ctx.redis(), { namespace: settings.kafka.topicPrefix, windowMs: settings.dedupeWindowMs });
+  const ingest = createAggregator({ logger: ctx.logger, writer, sightings, facets: createFacetReader(geo), retention: settings.retention, countBots: settings.countBots });
   let consumer: BatchConsumerHandle | undefined;
   return {
     async start() {
@@ -26,6 +27,7 @@ export async function build(ctx: ServiceContext<AggregatorConfig>) {
         types: AGGREGATED,
         handle: ingest,
         maxBatchSize: settings.maxBatch,
+        maxBytesPerPartition: settings.fetchBytes,
         partitionsConsumedConcurrently: settings.partitionsConcurrency,
         sessionTimeoutMs: settings.sessionTimeoutMs,
       });

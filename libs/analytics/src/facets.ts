@@ -36,17 +36,27 @@ export interface EngagementFacets {
 
 export type FacetReader = (engagement: { clientIp: string | null; userAgent: string | null; referrer: string | null }) => EngagementFacets;
 
-export function createFacetReader(geo: GeoLookup): FacetReader {
+/** A bounded memo: traffic repeats its user agents, addresses and referrers, and parsing them is the cost. */
+function memo<T>(read: (key: string | null) => T, max: number): (key: string | null) => T {
+  const cache = new Map<string | null, T>();
+  return (key) => {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const value = read(key);
+    if (cache.size >= max) cache.delete(cache.keys().next().value as string | null);
+    cache.set(key, value);
+    return value;
+  };
+}
+
+export function createFacetReader(geo: GeoLookup, options: { cacheSize?: number } = {}): FacetReader {
+  const max = options.cacheSize ?? 10_000;
+  const software = memo(readUserAgent, max);
+  const place = memo((ip) => geo.locate(ip), max);
+  const referrer = memo(readReferrer, max);
   return (e) => {
-    const software = readUserAgent(e.userAgent);
-    return {
-      place: geo.locate(e.clientIp),
-      device: software.device,
-      os: software.os,
-      browser: software.browser,
-      referrer: readReferrer(e.referrer),
-      bot: software.bot,
-    };
+    const ua = software(e.userAgent);
+    return { place: place(e.clientIp), device: ua.device, os: ua.os, browser: ua.browser, referrer: referrer(e.referrer), bot: ua.bot };
   };
 }
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Engagement } from './events.js';
 import type { FacetReader } from './facets.js';
 import { DEFAULT_RETENTION, bucketId, deltaAfter, planBatch, type PlanOptions } from './plan.js';
+import { addUnits } from './buckets.js';
 import { readMetricsQuery, queryBuckets } from './query.js';
+import { coverRange } from './reports.js';
 import { readReferrer } from './referrer.js';
 
 const facets: FacetReader = (e) => ({
@@ -41,6 +43,8 @@ describe('pre-aggregation', () => {
       'f.clicks.referring_network.direct': 3,
       'f.clicks.referrer_by_network.["direct","direct"]': 3,
       'f.clicks.destination.https://example%2ecom/': 3,
+      // The day keeps its hours' counters, for time series that read few documents.
+      'h.11.clicks': 3,
     });
   });
 
@@ -105,5 +109,26 @@ describe('metrics query parameters', () => {
     expect(queryBuckets(q(-1), Date.parse('2024-02-27T23:59:00Z'))).toHaveLength(4);
     expect(queryBuckets(q(-1), null)).toEqual([]);
     expect(queryBuckets(q(-1, 'week'), Date.parse('2024-02-19T00:00:00Z')).map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(['2024-02-26', '2024-02-19']);
+  });
+});
+
+describe('covering a range with few buckets', () => {
+  const at = (iso: string) => Date.parse(iso);
+  const show = (tiles: Array<{ unit: string; start: number }>) => tiles.map((t) => `${t.unit} ${new Date(t.start).toISOString().slice(0, 16)}`);
+
+  it('reads a year of days as months, weeks and days that tile it exactly', () => {
+    const tiles = coverRange(at('2023-03-02T00:00:00Z'), at('2024-03-02T00:00:00Z'), ['month', 'week', 'day']);
+    expect(tiles.length).toBeLessThan(25);
+    let covered = 0;
+    for (const t of tiles) covered += addUnits(t.unit as 'day', t.start, 1) - t.start;
+    expect(covered).toBe(at('2024-03-02T00:00:00Z') - at('2023-03-02T00:00:00Z'));
+    expect(show(tiles).slice(0, 3)).toEqual(['day 2023-03-02T00:00', 'day 2023-03-03T00:00', 'day 2023-03-04T00:00']);
+    expect(show(tiles)).toContain('week 2023-03-06T00:00');
+    expect(show(tiles)).toContain('month 2024-02-01T00:00');
+    expect(show(tiles).at(-1)).toBe('day 2024-03-01T00:00');
+  });
+
+  it('uses only the requested unit when nothing coarser fits', () => {
+    expect(show(coverRange(at('2024-03-01T10:00:00Z'), at('2024-03-01T12:00:00Z'), ['month', 'week', 'day', 'hour']))).toEqual(['hour 2024-03-01T10:00', 'hour 2024-03-01T11:00']);
   });
 });

@@ -30,15 +30,26 @@ export const DEFAULT_RETENTION: Retention = {
   month: null,
 };
 
+/** What one event adds to a bucket of one scope: counters (`n.*`) and facets, shared by its five units. */
+interface Contribution {
+  paths: string[];
+  /** The counter names among the paths (`clicks`, `bots`), for the finer buckets' counters. */
+  counters: string[];
+}
+
 export interface PlannedBucket {
   id: string;
   scope: Scope;
   unit: Unit;
   start: number;
   expiresAt: number | null;
-  /** The offsets of the events that fall in this bucket, ascending, and the counters each one adds 1 to. */
+  /** The offsets of the events that fall in this bucket, ascending, with what each adds. */
   offsets: number[];
-  paths: string[][];
+  contributions: Contribution[];
+  /** Per event, where in this bucket its finer bucket's counters go (`h.13`), if anywhere. */
+  children: Array<string[] | null>;
+  /** Every event's increments summed: the update when the bucket has seen none of them (the common case). */
+  all: Record<string, number>;
 }
 
 export interface BatchPlan {
@@ -57,6 +68,28 @@ export interface PlanOptions {
 }
 
 const f = (kind: string, facet: Facet, value: string) => `f.${kind}.${facet}.${encodeKey(value)}`;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Where a bucket keeps the counters of the finer buckets inside it, so that a time series reads a few coarse
+ * documents rather than one per unit (FerretDB decodes every document it reads): an hour keeps its minutes
+ * (`m.05`), a day its hours (`h.13`), a month its days (`d.29`) and, per week starting on a Monday, the part of
+ * that week that falls in the month (`w.2024-02-26`).
+ */
+export function childCounters(unit: Unit, at: number): string[] {
+  const d = new Date(at);
+  switch (unit) {
+    case 'hour':
+      return [`m.${pad(d.getUTCMinutes())}`];
+    case 'day':
+      return [`h.${pad(d.getUTCHours())}`];
+    case 'month':
+      return [`d.${pad(d.getUTCDate())}`, `w.${new Date(bucketStart('week', at)).toISOString().slice(0, 10)}`];
+    default:
+      return [];
+  }
+}
 
 /** The counters one engagement adds 1 to in a bucket of each scope. */
 function engagementPaths(e: Engagement, options: PlanOptions): { link: string[]; group: string[]; qr: string[]; bot: boolean } {
@@ -102,7 +135,7 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
   let counted = 0;
   let bots = 0;
 
-  const add = (scope: Scope, at: number, offset: number, paths: string[]) => {
+  const add = (scope: Scope, at: number, offset: number, contribution: Contribution) => {
     for (const unit of UNITS) {
       const start = bucketStart(unit, at);
       const keep = options.retention[unit];
@@ -111,11 +144,14 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
       const id = bucketId(scope, unit, start);
       let bucket = buckets.get(id);
       if (!bucket) {
-        bucket = { id, scope, unit, start, expiresAt, offsets: [], paths: [] };
+        bucket = { id, scope, unit, start, expiresAt, offsets: [], contributions: [], children: [], all: {} };
         buckets.set(id, bucket);
       }
+      const children = unit === 'minute' || unit === 'week' ? null : childCounters(unit, at);
       bucket.offsets.push(offset);
-      bucket.paths.push(paths);
+      bucket.contributions.push(contribution);
+      bucket.children.push(children);
+      addTo(bucket.all, contribution, children);
     }
   };
 
@@ -123,26 +159,41 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
   for (const { offset, event } of ordered) {
     if (event.type === 'shorten') {
       counted++;
-      add({ kind: 'group', key: event.groupGuid }, event.at, offset, ['n.shortens']);
+      add({ kind: 'group', key: event.groupGuid }, event.at, offset, contributionOf(['n.shortens']));
       continue;
     }
     const paths = engagementPaths(event, options);
     if (paths.bot && !options.countBots) bots++;
     else counted++;
-    add({ kind: 'link', key: event.linkId }, event.at, offset, paths.link);
-    add({ kind: 'group', key: event.groupGuid }, event.at, offset, paths.group);
-    if (event.qrcodeId) add({ kind: 'qr', key: event.qrcodeId }, event.at, offset, paths.qr);
+    add({ kind: 'link', key: event.linkId }, event.at, offset, contributionOf(paths.link));
+    add({ kind: 'group', key: event.groupGuid }, event.at, offset, contributionOf(paths.group));
+    if (event.qrcodeId) add({ kind: 'qr', key: event.qrcodeId }, event.at, offset, contributionOf(paths.qr));
   }
   return { buckets, counted, bots };
 }
 
+const contributionOf = (paths: string[]): Contribution => ({ paths, counters: paths.filter((p) => p.startsWith('n.')).map((p) => p.slice(2)) });
+
+function addTo(inc: Record<string, number>, contribution: Contribution, children: string[] | null): void {
+  for (const path of contribution.paths) inc[path] = (inc[path] ?? 0) + 1;
+  if (!children) return;
+  for (const child of children) {
+    for (const counter of contribution.counters) {
+      const path = `${child}.${counter}`;
+      inc[path] = (inc[path] ?? 0) + 1;
+    }
+  }
+}
+
 /** The increments of a bucket's events past `watermark` (the last offset already in it), or null if none. */
 export function deltaAfter(bucket: PlannedBucket, watermark: number | null): Record<string, number> | null {
+  if (bucket.offsets.length === 0) return null;
+  if (watermark === null || watermark < bucket.offsets[0]!) return bucket.all;
   const inc: Record<string, number> = {};
   let any = false;
   for (let i = 0; i < bucket.offsets.length; i++) {
-    if (watermark !== null && bucket.offsets[i]! <= watermark) continue;
-    for (const path of bucket.paths[i]!) inc[path] = (inc[path] ?? 0) + 1;
+    if (bucket.offsets[i]! <= watermark) continue;
+    addTo(inc, bucket.contributions[i]!, bucket.children[i]!);
     any = true;
   }
   return any ? inc : null;

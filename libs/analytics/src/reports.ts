@@ -1,4 +1,4 @@
-import { formatTime } from './buckets.js';
+import { addUnits, bucketStart, formatTime, type Unit } from './buckets.js';
 import { ENGAGEMENT_KINDS, type EngagementKind } from './events.js';
 import { decodeKey, readCityKey, readNetworkReferrerKey, type Facet } from './facets.js';
 import type { Scope } from './plan.js';
@@ -22,18 +22,103 @@ const totalOf = (n: Counters | undefined) => ENGAGEMENT_KINDS.reduce((sum, kind)
 export type SeriesCounter = 'engagements' | EngagementKind | 'shortens';
 const counterOf = (counter: SeriesCounter) => (n: Counters | undefined) => (counter === 'engagements' ? totalOf(n) : (n?.[counter] ?? 0));
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The coarser documents a unit's counters are read from (see `childCounters` in plan.ts). */
+const SERIES_SOURCE: Record<Unit, { unit: Unit; field: 'm' | 'h' | 'd' | 'w' | 'n' }> = {
+  minute: { unit: 'hour', field: 'm' },
+  hour: { unit: 'day', field: 'h' },
+  day: { unit: 'month', field: 'd' },
+  week: { unit: 'month', field: 'w' },
+  month: { unit: 'month', field: 'n' },
+};
+const childKey = (unit: Unit, start: number) => {
+  const d = new Date(start);
+  if (unit === 'minute') return pad(d.getUTCMinutes());
+  if (unit === 'hour') return pad(d.getUTCHours());
+  if (unit === 'day') return pad(d.getUTCDate());
+  return d.toISOString().slice(0, 10);
+};
+
+/** The units a facet answer may be read from, coarsest first: any that tiles the range exactly. */
+const COVER_UNITS: Record<Unit, Unit[]> = {
+  month: ['month'],
+  week: ['month', 'week', 'day'],
+  day: ['month', 'week', 'day'],
+  hour: ['month', 'week', 'day', 'hour'],
+  minute: ['month', 'week', 'day', 'hour', 'minute'],
+};
+
 /**
- * The metrics operations' answers, read from a scope's buckets. `since` is when the link or group began (the
- * start of `units=-1`); every answer covers the buckets of {@link queryBuckets}.
+ * The fewest buckets that tile `[from, to)` exactly: whole months inside it, then whole weeks, days, hours and
+ * minutes for what is left at either end. Every unit counts every event, so a year of days is read as about a
+ * dozen months and a few weeks and days rather than 365 documents.
+ */
+export function coverRange(from: number, to: number, units: readonly Unit[]): Array<{ unit: Unit; start: number }> {
+  if (from >= to || units.length === 0) return [];
+  const [unit, ...finer] = units as [Unit, ...Unit[]];
+  let first = bucketStart(unit, from);
+  if (first < from) first = addUnits(unit, first, 1);
+  const picked: number[] = [];
+  let next = first;
+  while (addUnits(unit, next, 1) <= to) {
+    picked.push(next);
+    next = addUnits(unit, next, 1);
+  }
+  if (picked.length === 0) return coverRange(from, to, finer);
+  return [...coverRange(from, first, finer), ...picked.map((start) => ({ unit, start })), ...coverRange(next, to, finer)];
+}
+
+/**
+ * The metrics operations' answers, read from a scope's buckets. `since` is where `units=-1` starts (see
+ * {@link queryBuckets}).
  */
 export function createReports(store: AnalyticsStore) {
-  async function load(scope: Scope, query: MetricsQuery, since: number | null, fields: string[]) {
-    const starts = queryBuckets(query, since);
-    const docs = starts.length === 0 ? [] : await store.buckets(scope, query.unit, starts.at(-1)!, starts[0]!, fields);
-    return { starts, docs };
+  const envelope = (query: MetricsQuery) => ({ unit: query.unit, units: query.units, unit_reference: formatTime(query.reference) });
+
+  /** Each bucket's counters, read from the coarser documents that hold them, by bucket start. */
+  async function countersOf(scope: Scope, unit: Unit, starts: number[]): Promise<Map<number, Counters>> {
+    const counters = new Map<number, Counters>();
+    if (starts.length === 0) return counters;
+    const source = SERIES_SOURCE[unit];
+    const oldest = starts.at(-1)!;
+    // A week's days may reach into the next month: read every month the newest week touches.
+    const newestEnd = addUnits(unit, starts[0]!, 1) - 1;
+    const docs = await store.buckets(scope, source.unit, bucketStart(source.unit, oldest), bucketStart(source.unit, newestEnd), [source.field]);
+    const add = (start: number, n: Counters | undefined) => {
+      if (!n) return;
+      const sum = counters.get(start) ?? {};
+      for (const [key, value] of Object.entries(n)) sum[key] = (sum[key] ?? 0) + (value ?? 0);
+      counters.set(start, sum);
+    };
+    const byStart = new Map(docs.map((doc) => [doc.t.getTime(), doc]));
+    for (const start of starts) {
+      if (source.field === 'n') {
+        add(start, byStart.get(start)?.n);
+        continue;
+      }
+      // The document that holds this bucket; a week's parts in the one or two months it touches.
+      const holders = new Set([bucketStart(source.unit, start), bucketStart(source.unit, addUnits(unit, start, 1) - 1)]);
+      for (const holder of holders) add(start, byStart.get(holder)?.[source.field]?.[childKey(unit, start)]);
+    }
+    return counters;
   }
 
-  const envelope = (query: MetricsQuery) => ({ unit: query.unit, units: query.units, unit_reference: formatTime(query.reference) });
+  /** The documents that tile the query's buckets, with the given fields. */
+  async function covering(scope: Scope, query: MetricsQuery, since: number | null, fields: string[]): Promise<BucketDoc[]> {
+    const starts = queryBuckets(query, since);
+    if (starts.length === 0) return [];
+    const tiles = coverRange(starts.at(-1)!, addUnits(query.unit, starts[0]!, 1), COVER_UNITS[query.unit]);
+    // One `_id` range per run of consecutive tiles of a unit.
+    const runs: Array<{ unit: Unit; from: number; to: number }> = [];
+    for (const tile of tiles) {
+      const last = runs.at(-1);
+      if (last && last.unit === tile.unit && addUnits(tile.unit, last.to, 1) === tile.start) last.to = tile.start;
+      else runs.push({ unit: tile.unit, from: tile.start, to: tile.start });
+    }
+    const docs = await Promise.all(runs.map((run) => store.buckets(scope, run.unit, run.from, run.to, fields)));
+    return docs.flat();
+  }
 
   function sumFacet(docs: BucketDoc[], kinds: readonly EngagementKind[], facet: Facet): Map<string, number> {
     const totals = new Map<string, number>();
@@ -48,39 +133,39 @@ export function createReports(store: AnalyticsStore) {
     return totals;
   }
 
-  const sumCounter = (docs: BucketDoc[], counter: SeriesCounter) => docs.reduce((sum, doc) => sum + counterOf(counter)(doc.n), 0);
-
-  async function series(scope: Scope, query: MetricsQuery, since: number | null, counter: SeriesCounter) {
-    const { starts, docs } = await load(scope, query, since, ['n']);
-    const count = counterOf(counter);
-    const byStart = new Map(docs.map((d) => [d.t.getTime(), count(d.n)]));
-    return { ...envelope(query), data: starts.map((start) => ({ ts: formatTime(start), count: byStart.get(start) ?? 0 })) };
-  }
-
   /** One facet of one kind over the query's buckets, ranked, with the kind's total (for what no value holds). */
   async function facet(scope: Scope, query: MetricsQuery, since: number | null, kind: EngagementKind, name: Facet) {
-    const { docs } = await load(scope, query, since, ['n', `f.${kind}.${name}`]);
-    return { ranked: rank(sumFacet(docs, [kind], name)), total: sumCounter(docs, kind) };
+    const docs = await covering(scope, query, since, ['n', `f.${kind}.${name}`]);
+    return { ranked: rank(sumFacet(docs, [kind], name)), total: docs.reduce((sum, doc) => sum + (doc.n?.[kind] ?? 0), 0) };
+  }
+
+  async function series(scope: Scope, query: MetricsQuery, since: number | null, counter: SeriesCounter) {
+    const starts = queryBuckets(query, since);
+    const counters = await countersOf(scope, query.unit, starts);
+    const count = counterOf(counter);
+    return { ...envelope(query), data: starts.map((start) => ({ ts: formatTime(start), count: count(counters.get(start)) })) };
   }
 
   return {
     /**
-     * Where `units=-1` starts for a scope: when it began (a link's or group's creation) or its oldest bucket of
-     * the unit, whichever is first.
+     * Where `units=-1` starts for a scope: when it began (a link's or group's creation) or the day of its
+     * oldest data, whichever is first.
      */
-    async since(scope: Scope, unit: MetricsQuery['unit'], began: number | null): Promise<number | null> {
-      const oldest = await store.earliest(scope, unit);
-      if (oldest === null) return began;
-      return began === null ? oldest : Math.min(oldest, began);
+    async since(scope: Scope, began: number | null): Promise<number | null> {
+      const oldest = await store.oldestMonth(scope);
+      const days = Object.keys(oldest?.d ?? {}).sort();
+      if (!oldest || days.length === 0) return began;
+      const first = oldest.t.getTime() + (Number(days[0]) - 1) * 86_400_000;
+      return began === null ? first : Math.min(first, began);
     },
 
     /** `engagements`: one entry per unit, most recent first, zeros included. */
     async engagements(scope: Scope, query: MetricsQuery, since: number | null) {
-      const { starts, docs } = await load(scope, query, since, ['n']);
-      const byStart = new Map(docs.map((d) => [d.t.getTime(), d.n]));
+      const starts = queryBuckets(query, since);
+      const counters = await countersOf(scope, query.unit, starts);
       return {
         engagements: starts.map((start) => {
-          const n = byStart.get(start);
+          const n = counters.get(start);
           return { engagement_count: totalOf(n), engagements: engagementsOf(n), date: formatTime(start) };
         }),
         ...envelope(query),
@@ -88,7 +173,7 @@ export function createReports(store: AnalyticsStore) {
     },
 
     async engagementsSummary(scope: Scope, query: MetricsQuery, since: number | null) {
-      const { docs } = await load(scope, query, since, ['n']);
+      const docs = await covering(scope, query, since, ['n']);
       const engagements = engagementsOf(undefined);
       for (const doc of docs) for (const kind of ENGAGEMENT_KINDS) engagements[kind] += doc.n?.[kind] ?? 0;
       return { total_engagements: engagements.clicks + engagements.scans + engagements.lib_button_clicks, engagements, ...envelope(query) };
@@ -144,7 +229,7 @@ export function createReports(store: AnalyticsStore) {
 
     /** The scope's links by engagements (group buckets' `link` facet over every kind), most first. */
     async topLinks(scope: Scope, query: MetricsQuery, since: number | null): Promise<Ranked> {
-      const { docs } = await load(scope, query, since, ENGAGEMENT_KINDS.map((kind) => `f.${kind}.link`));
+      const docs = await covering(scope, query, since, ENGAGEMENT_KINDS.map((kind) => `f.${kind}.link`));
       return rank(sumFacet(docs, ENGAGEMENT_KINDS, 'link'));
     },
 

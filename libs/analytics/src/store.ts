@@ -20,54 +20,33 @@ export interface BucketDoc {
   expires_at?: Date;
   n?: Counters;
   f?: FacetCounts;
+  /** The counters of the finer buckets inside this one (see `childCounters`): minutes, hours, days, weeks. */
+  m?: Partial<Record<string, Counters>>;
+  h?: Partial<Record<string, Counters>>;
+  d?: Partial<Record<string, Counters>>;
+  w?: Partial<Record<string, Counters>>;
   /** The last offset of each source (`<topic>:<partition>`, escaped) already counted in this bucket. */
   wm?: Record<string, number>;
 }
 
-/** One event id's first sighting: where in the log it was (a repeat elsewhere is a duplicate). */
-interface SeenDoc {
-  _id: string;
-  src: string;
-  o: number;
-  expires_at: Date;
-}
-
 const BUCKETS = 'analytics_buckets';
-const SEEN = 'analytics_seen';
 /** FerretDB (ADR 0010) pushes `$in` down to the primary key for up to 100 values. */
 const IN_CHUNK = 100;
 const MAX_ROUNDS = 20;
+/** Bucket upserts per bulk write, and bulk writes in flight: a batch's buckets are independent documents. */
+const BULK = 100;
+const IN_FLIGHT = 4;
 
 const chunks = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
-export interface AnalyticsWriterOptions {
-  /** How long an event id is remembered to drop a producer's repeat of it (a re-published click). */
-  dedupeWindowMs?: number;
-  now?: () => number;
-}
-
 /**
- * The aggregate collections' one writer (the analytics aggregator; lint rule `WRITERS`). Exactly-once counting
- * over at-least-once delivery, without transactions (ADR 0016):
- * - a Kafka redelivery (restart, rebalance, crash mid-batch) is dropped per bucket by the watermark of its
- *   partition stored in the bucket document itself, updated in the same single-document write as the counts;
- * - a producer's repeat of an event (the same id at a later offset) is dropped by the event id's first
- *   sighting (`analytics_seen`), recorded with the offset it was first seen at, so a replay of that same
- *   offset still counts it.
+ * The aggregate collection's one writer (the analytics aggregator; lint rule `WRITERS`). A Kafka redelivery
+ * (restart, rebalance, crash mid-batch) is dropped per bucket by the watermark of its partition stored in the
+ * bucket document itself, updated in the same single-document write as the counts (ADR 0016); a producer's
+ * repeat of an event is dropped before, by its sighting (`sightings.ts`).
  */
-export function createAnalyticsWriter(connection: Connection, options: AnalyticsWriterOptions = {}) {
+export function createAnalyticsWriter(connection: Connection) {
   const buckets = connection.collection<BucketDoc>(BUCKETS);
-  const seen = connection.collection<SeenDoc>(SEEN);
-  const now = options.now ?? Date.now;
-  const dedupeWindowMs = options.dedupeWindowMs ?? 48 * 3600_000;
-
-  async function sightings(ids: string[]): Promise<Map<string, SeenDoc>> {
-    const found = new Map<string, SeenDoc>();
-    for (const chunk of chunks(ids, IN_CHUNK)) {
-      for (const doc of await seen.find({ _id: { $in: chunk } }).toArray()) found.set(doc._id, doc);
-    }
-    return found;
-  }
 
   async function watermarks(ids: string[], field: string): Promise<Map<string, number | null>> {
     const marks = new Map<string, number | null>();
@@ -81,44 +60,10 @@ export function createAnalyticsWriter(connection: Connection, options: Analytics
 
   return {
     /** The collections whose `expires_at` the runtime's sweeper enforces. */
-    sweptCollections: [buckets, seen],
+    sweptCollections: [buckets],
 
     async ensureIndexes(): Promise<void> {
       await buckets.createIndex({ expires_at: 1 });
-      await seen.createIndex({ expires_at: 1 });
-    },
-
-    /**
-     * Which of a partition's events are first sightings of their id (the rest are repeats, not counted):
-     * one unordered insert of every id; an id that is already there counts only if it was first seen at this
-     * very offset (a redelivery of it, which the bucket watermarks then sort out).
-     */
-    async firstSightings(source: string, events: ReadonlyArray<{ id: string; offset: number }>): Promise<Set<number>> {
-      const expires = new Date(now() + dedupeWindowMs);
-      let pending = [...events];
-      const first = new Set<number>();
-      for (let round = 0; pending.length > 0; round++) {
-        if (round >= MAX_ROUNDS) throw new UnavailableError('analytics_dedupe_stuck', 'event ids could not be recorded');
-        const docs = new Map<string, SeenDoc>();
-        for (const e of pending) if (!docs.has(e.id)) docs.set(e.id, { _id: e.id, src: source, o: e.offset, expires_at: expires });
-        try {
-          await seen.insertMany([...docs.values()], { ordered: false });
-          for (const e of pending) if (docs.get(e.id)!.o === e.offset) first.add(e.offset);
-          return first;
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-        }
-        // Some ids were there already (and FerretDB may have stopped at the first): look every one up.
-        const found = await sightings([...docs.keys()]);
-        const missing: typeof pending = [];
-        for (const e of pending) {
-          const doc = found.get(e.id);
-          if (!doc) missing.push(e);
-          else if (doc.src === source && doc.o === e.offset) first.add(e.offset);
-        }
-        pending = missing;
-      }
-      return first;
     },
 
     /**
@@ -159,14 +104,24 @@ export function createAnalyticsWriter(connection: Connection, options: Analytics
           sent.push(bucket);
         }
         if (ops.length === 0) break;
-        try {
-          await buckets.bulkWrite(ops as never, { ordered: false });
-          updates += ops.length;
-          pending = [];
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-          pending = sent;
+        // In chunks, a few at once; a chunk with a failed compare-and-set goes to the next round whole (FerretDB
+        // may stop an unordered bulk write at its first error, so which of its writes happened is read again).
+        const failed: PlannedBucket[] = [];
+        const parts = chunks(ops.map((op, i) => ({ op, bucket: sent[i]! })), BULK);
+        for (const wave of chunks(parts, IN_FLIGHT)) {
+          await Promise.all(
+            wave.map(async (part) => {
+              try {
+                await buckets.bulkWrite(part.map((p) => p.op) as never, { ordered: false });
+                updates += part.length;
+              } catch (error) {
+                if (!isDuplicateKeyError(error)) throw error;
+                failed.push(...part.map((p) => p.bucket));
+              }
+            }),
+          );
         }
+        pending = failed;
       }
       return { updates, rounds: round };
     },
@@ -189,11 +144,11 @@ export function createAnalyticsStore(connection: Connection) {
       return buckets.find({ _id: { $gte: bucketId(scope, unit, from), $lte: bucketId(scope, unit, to) } }, { projection }).toArray();
     },
 
-    /** The start of the scope's oldest bucket of this unit, or null if it has none. */
-    async earliest(scope: Scope, unit: Unit): Promise<number | null> {
-      const range = bucketIdRange(scope, unit);
-      const [first] = await buckets.find({ _id: { $gte: range.from, $lt: range.to } }, { projection: { t: 1 } }).sort({ _id: 1 }).limit(1).toArray();
-      return first ? first.t.getTime() : null;
+    /** The scope's oldest month bucket with its days (`d`), or null if it has none. */
+    async oldestMonth(scope: Scope): Promise<Pick<BucketDoc, 't' | 'd'> | null> {
+      const range = bucketIdRange(scope, 'month');
+      const [first] = await buckets.find({ _id: { $gte: range.from, $lt: range.to } }, { projection: { t: 1, d: 1 } }).sort({ _id: 1 }).limit(1).toArray();
+      return first ?? null;
     },
   };
 }

@@ -43,6 +43,8 @@ export interface BatchConsumerOptions<K extends MessageType> {
   handle(batch: IncomingBatch<K>): Promise<void>;
   /** The most messages in one `handle` call (a fetched batch is cut into pieces of this size). */
   maxBatchSize?: number;
+  /** How much one fetch takes from a partition (kafkajs `maxBytesPerPartition`): a lagging group gets big batches. */
+  maxBytesPerPartition?: number;
   partitionsConsumedConcurrently?: number;
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
@@ -80,6 +82,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     sessionTimeout: options.sessionTimeoutMs ?? 30000,
     heartbeatInterval: options.heartbeatIntervalMs ?? 3000,
     allowAutoTopicCreation: false,
+    ...(options.maxBytesPerPartition ? { maxBytesPerPartition: options.maxBytesPerPartition, maxBytes: Math.max(10 * 1024 * 1024, options.maxBytesPerPartition * 4) } : {}),
   });
   const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   let stopping = false;

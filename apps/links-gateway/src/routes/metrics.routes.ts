@@ -56,7 +56,7 @@ export function metricsRoutes(app: HttpApp, deps: GatewayDeps) {
 
   async function answer(request: FastifyRequest, target: Target, withSize: boolean, respond: Answer) {
     const query = readQuery(request, withSize);
-    const since = query.units === -1 ? await analytics.since(target.scope, query.unit, target.began) : null;
+    const since = query.units === -1 ? await analytics.since(target.scope, target.began) : null;
     return respond(target, query, since, request);
   }
 

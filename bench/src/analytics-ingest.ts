@@ -1,0 +1,225 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
+import { createKafka, createPublisher, ensureTopics, type KafkaClient } from '@platform/kafka';
+import { createLogger } from '@platform/telemetry';
+import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { closedLoop } from './load.js';
+import { round1, round2 } from './stores.js';
+
+/**
+ * Click analytics: the analytics aggregator (a real process) draining a burst of ShortlinkClicked events
+ * already on `links.clicks`, next to a bare kafkajs consumer group reading the same topic in the same run (the
+ * ceiling: it decodes nothing and writes nothing); then the latency of the metrics endpoints over a year of
+ * one link's data, through the links gateway.
+ */
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const name = uniqueName('benchagg');
+const burst = Number(process.env['BENCH_ANALYTICS_BURST'] ?? 1_000_000);
+const links = Number(process.env['BENCH_ANALYTICS_LINKS'] ?? 1000);
+const yearClicks = Number(process.env['BENCH_ANALYTICS_YEAR_CLICKS'] ?? 100_000);
+const queries = Number(process.env['BENCH_ANALYTICS_QUERIES'] ?? 400);
+const env = isolatedAppEnv(name, {
+  API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
+  SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
+  LINKS_DEFAULT_DOMAIN: 'sho.rt',
+  LOG_LEVEL: 'warn',
+});
+const logger = createLogger({ name, level: 'warn' });
+const AGENTS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:121.0) Gecko/20100101 Firefox/121.0',
+];
+const IPS = ['81.2.69.160', '89.160.20.112', '8.8.8.8', '2.125.160.216', '185.60.216.35'];
+const REFERRERS = [null, 'https://t.co/abc', 'https://www.facebook.com/', 'https://news.example.com/a/b', 'https://www.google.com/'];
+
+/** The committed offsets of a group against the topic's end offsets: what is still to consume. */
+async function lagOf(kafka: KafkaClient, groupId: string, topic: string): Promise<number> {
+  const admin = kafka.kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return ends.reduce((sum, end) => {
+      const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+      return sum + Number(end.offset) - Math.max(0, at);
+    }, 0);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+const clickOf = (i: number, id: string, group: string, organization: string, at: number): ShortlinkClicked => ({
+  click_id: `${name}:${i}`,
+  id,
+  organization_id: organization,
+  group_guid: group,
+  long_url: `https://example.com/landing/${id}`,
+  clicked_at: at,
+  referrer: REFERRERS[i % REFERRERS.length]!,
+  user_agent: AGENTS[i % AGENTS.length]!,
+  client_ip: IPS[i % IPS.length]!,
+  bot: false,
+  qr: i % 10 === 0,
+});
+
+/** Publishes `count` clicks made by `make` (in batches of 2 000), and says how long it took. */
+async function produce(kafka: KafkaClient, count: number, make: (i: number) => ShortlinkClicked) {
+  const publisher = createPublisher(kafka, { source: '/bench' });
+  await publisher.connect();
+  const started = performance.now();
+  for (let from = 0; from < count; from += 2000) {
+    const list: ShortlinkClicked[] = [];
+    for (let i = from; i < Math.min(from + 2000, count); i++) list.push(make(i));
+    await publisher.publishMany(list.map((c) => ({ topic: 'links.clicks', key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c })));
+  }
+  await publisher.disconnect();
+  return (performance.now() - started) / 1000;
+}
+
+/** A bare kafkajs group reading the whole topic: counts messages, nothing else. */
+async function rawConsume(kafka: KafkaClient, topic: string, expected: number) {
+  const consumer = kafka.kafka.consumer({ groupId: `${name}.raw`, allowAutoTopicCreation: false });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  let count = 0;
+  let first = 0;
+  let last = 0;
+  await consumer.run({
+    partitionsConsumedConcurrently: 4,
+    eachBatch: async ({ batch, resolveOffset }) => {
+      if (first === 0) first = performance.now();
+      count += batch.messages.length;
+      resolveOffset(batch.lastOffset());
+      last = performance.now();
+    },
+  });
+  await waitFor(() => count >= expected, { what: 'the raw consumer read everything', timeoutMs: 600_000, intervalMs: 100 });
+  await consumer.disconnect();
+  const seconds = (last - first) / 1000;
+  return { messages: count, seconds: round2(seconds), events_per_second: Math.round(count / seconds) };
+}
+
+async function main() {
+  const processes: ManagedProcess[] = [];
+  const kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: name, logger, topicPrefix: env['KAFKA_TOPIC_PREFIX']! });
+  const topic = `${env['KAFKA_TOPIC_PREFIX']!}links.clicks`;
+  const failFast = () => processes.find((p) => p.exited())?.output().slice(-2000);
+  try {
+    await ensureTopics(kafka, ['links.clicks', 'links.events', 'links.commands']);
+    const gatewayPort = await freePort();
+    processes.push(startProcess('links-worker', path.join(root, 'apps/links-worker/dist/main.js'), env));
+    processes.push(startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`).catch(() => undefined))?.ok === true, { what: 'links-gateway', timeoutMs: 60_000, failFast });
+    const token = (await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'links'], { env: { ...process.env, ...env } })).stdout.trim();
+    const api = (p: string, init: RequestInit = {}) => fetch(`http://127.0.0.1:${gatewayPort}${p}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const created = (await (await api('/v4/shorten', { method: 'POST', body: JSON.stringify({ long_url: 'https://example.com/a-year-of-clicks' }) })).json()) as { id: string; references: { group: string } };
+    const group = created.references.group.split('/').at(-1)!;
+    const organization = 'org';
+
+    const groupId = `${env['KAFKA_TOPIC_PREFIX']!}analytics-aggregator`;
+    const startAggregator = () => {
+      const p = startProcess('analytics-aggregator', path.join(root, 'apps/analytics-aggregator/dist/main.js'), env);
+      processes.push(p);
+      return p;
+    };
+    /** Waits until the group has committed everything on the topic; the seconds from its first progress. */
+    const drain = async (what: string) => {
+      const initial = await lagOf(kafka, groupId, topic);
+      let first = 0;
+      const samples: Array<{ t: number; lag: number }> = [];
+      await waitFor(
+        async () => {
+          const lag = await lagOf(kafka, groupId, topic);
+          const t = performance.now();
+          if (lag < initial && first === 0) first = t;
+          if (first) samples.push({ t: round1((t - first) / 1000), lag });
+          return lag === 0;
+        },
+        { what, timeoutMs: 1_800_000, intervalMs: 250, failFast },
+      );
+      return { seconds: (performance.now() - first) / 1000, samples };
+    };
+
+    // A year of one link's clicks, folded first (its own phase: a year does not arrive in a burst).
+    const yearNow = Date.now();
+    const yearProduce = await produce(kafka, yearClicks, (i) => clickOf(burst + i, created.id, group, organization, yearNow - Math.floor((i / yearClicks) * 365 * 86_400_000)));
+    let aggregator = startAggregator();
+    const preload = await drain('the year of one link folded');
+    await aggregator.kill('SIGTERM');
+
+    // The burst, as the redirector would produce it at its measured maximum (~5 000 redirects/s, half the
+    // clicks on 1 % of the links), waiting on the topic; the raw consumer reads the topic, then the aggregator
+    // drains the burst from where it stopped.
+    const now = Date.now();
+    const produceSeconds = await produce(kafka, burst, (i) => {
+      const n = i % 2 === 0 ? i % Math.max(1, Math.floor(links / 100)) : i % links;
+      return clickOf(i, `sho.rt/bench${n}`, `BgBench${n % 10}`, organization, now - Math.floor(((burst - i) / 5000) * 1000));
+    });
+    const raw = await rawConsume(kafka, topic, yearClicks + burst);
+    aggregator = startAggregator();
+    const drained = await drain('the aggregator drained the burst');
+    const drainSeconds = drained.seconds;
+    const ingest = { events: burst, seconds: round2(drainSeconds), events_per_second: Math.round(burst / drainSeconds) };
+    const samples = drained.samples;
+    const total = burst;
+
+    // Query latency over a year of one link's data.
+    await sleep(500);
+    const link = `/v4/shortlinks/${created.id}`;
+    const paths = [
+      `${link}/engagements?unit=day&units=-1`,
+      `${link}/engagements/summary?unit=day&units=365`,
+      `${link}/countries?unit=month&units=12`,
+      `${link}/cities?unit=month&units=12`,
+      `${link}/referrers?unit=week&units=52`,
+      `${link}/engagements?unit=hour&units=168`,
+      `/v4/groups/${group}/clicks?unit=day&units=365`,
+      `/v4/groups/${group}/engagements/top?unit=month&units=12`,
+    ];
+    const latency: Record<string, unknown> = {};
+    for (const p of paths) {
+      const request = () => ({ method: 'GET' as const, path: p, headers: { authorization: `Bearer ${token}` } });
+      const origin = `http://127.0.0.1:${gatewayPort}`;
+      latency[p] = {
+        one_at_a_time: await closedLoop({ origin, concurrency: 1, total: queries, warmup: 20, maxSeconds: 60, request, expectStatus: 200 }),
+        eight_in_flight: await closedLoop({ origin, concurrency: 8, total: queries, warmup: 0, maxSeconds: 60, request, expectStatus: 200 }),
+      };
+    }
+    const summary = (await (await api(`${link}/engagements/summary?unit=month&units=13`)).json()) as { total_engagements: number };
+
+    const result = {
+      benchmark: 'analytics-ingest',
+      description:
+        `First ${yearClicks} clicks on one link over a year are folded (not measured as ingest). Then a burst of ${burst} ShortlinkClicked events over ${links} links ` +
+        '(half on 1 % of them, timed as the redirector produces them at 5 000/s) waits on links.clicks (12 partitions); a bare kafkajs group reads the topic ' +
+        '(the ceiling: no decoding, no store), then the analytics aggregator (one process, PARTITIONS_CONCURRENCY 4) drains the burst into buckets from where it stopped. ' +
+        'Last, closed-loop GETs of metrics endpoints over the year of that link, one at a time and 8 in flight.',
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+      targets: { ingest_share_of_raw_consume: 0.5, query_p99_ms: 50 },
+      year_preload: { events: yearClicks, produce_seconds: round2(yearProduce), fold_seconds: round2(preload.seconds) },
+      burst_produce_seconds: round2(produceSeconds),
+      raw_kafkajs_consume: raw,
+      aggregator_ingest: ingest,
+      lag_after_burst: { events: total, drained_in_seconds: round2(drainSeconds), samples: samples.filter((_, i) => i % 10 === 0) },
+      year_link_counted: summary.total_engagements,
+      query_latency: latency,
+      ratio: { ingest_share_of_raw_consume: round2(ingest.events_per_second / raw.events_per_second) },
+    };
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    writeFileSync(path.join(root, 'bench/results/analytics-ingest.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+  }
+}
+
+await main();
