@@ -4,6 +4,7 @@ import { tokenAuth } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
 import { accountRoutes } from './routes/account.routes.js';
+import { chartRoutes } from './routes/charts.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
 import { shortlinkRoutes } from './routes/shortlinks.routes.js';
 
@@ -47,5 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     accountRoutes(api as HttpApp, options);
     metricsRoutes(api as HttpApp, options);
   });
+  // The analytics pages authenticate themselves (a form, then a cookie): outside the API's token hook.
+  await app.register(async (pages) => chartRoutes(pages as HttpApp, options));
   return app;
 }
