@@ -9,6 +9,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 h="$PLATFORM_HOST"
 printf 'export KAFKA_BROKERS=%s\n' "$h:$PLATFORM_KAFKA_PORT"
+# Clients bootstrapped at KAFKA_PROXY_ADDRESS reach the broker only through a proxy listening there that
+# forwards to KAFKA_PROXIED_LISTENER (tests/e2e cut it to take the broker away from one process).
+printf 'export KAFKA_PROXY_ADDRESS=%s\n' "$h:$PLATFORM_KAFKA_PROXY_PORT"
+printf 'export KAFKA_PROXIED_LISTENER=%s\n' "$h:$PLATFORM_KAFKA_PROXIED_PORT"
 printf 'export MONGO_URL=%s\n' "mongodb://$h:$PLATFORM_MONGO_PORT"
 if [[ "${PLATFORM_FERRETDB_BACKEND:-postgresql}" == postgresql ]]; then
   printf 'export FERRETDB_POSTGRES_URL=%s\n' "postgres://platform@$h:$PLATFORM_POSTGRES_PORT/ferretdb"

@@ -16,6 +16,10 @@ export PLATFORM_CACHE_DIR PLATFORM_STATE_DIR PLATFORM_HOST
 # Endpoint defaults (override by exporting the variable before calling any script, env.sh included).
 PLATFORM_KAFKA_PORT="${PLATFORM_KAFKA_PORT:-9092}"
 PLATFORM_KAFKA_CONTROLLER_PORT="${PLATFORM_KAFKA_CONTROLLER_PORT:-9093}"
+# A second Kafka client listener (PROXIED) that advertises PLATFORM_KAFKA_PROXY_PORT, where a test's TCP proxy
+# listens and forwards to it: the broker outage tests cut that proxy, not the shared broker.
+PLATFORM_KAFKA_PROXIED_PORT="${PLATFORM_KAFKA_PROXIED_PORT:-9094}"
+PLATFORM_KAFKA_PROXY_PORT="${PLATFORM_KAFKA_PROXY_PORT:-9095}"
 PLATFORM_MONGO_PORT="${PLATFORM_MONGO_PORT:-27017}"
 PLATFORM_POSTGRES_PORT="${PLATFORM_POSTGRES_PORT:-15432}"
 PLATFORM_REDIS_PORT="${PLATFORM_REDIS_PORT:-6379}"

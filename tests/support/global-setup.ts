@@ -8,6 +8,8 @@ export async function setup() {
   const deleted = await deleteStaleTestTopics(infra.kafkaBrokers);
   if (deleted > 0) console.log(`deleted ${deleted} topics that earlier test runs left behind`);
   process.env['KAFKA_BROKERS'] = infra.kafkaBrokers;
+  process.env['KAFKA_PROXY_ADDRESS'] = infra.kafkaProxy.address;
+  process.env['KAFKA_PROXIED_LISTENER'] = infra.kafkaProxy.upstream;
   process.env['MONGO_URL'] = infra.mongoUrl;
   process.env['REDIS_URL'] = infra.redisUrl;
   process.env['SMTP_URL'] = infra.smtpUrl;

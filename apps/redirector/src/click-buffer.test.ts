@@ -20,23 +20,29 @@ const click = (i: number): ShortlinkClicked => ({
   qr: false,
 });
 
-/** A broker that can be switched off: what it took, in order. */
+/** A broker that can be switched off: what it took, in order, and every batch it was offered. */
 function broker() {
   const taken: string[] = [];
+  const offered: Array<{ ids: string[]; up: boolean }> = [];
   let up = true;
   return {
     taken,
+    offered,
     set up(value: boolean) {
       up = value;
     },
     sink: {
       async publish(batch: ShortlinkClicked[]) {
+        offered.push({ ids: batch.map((c) => c.click_id), up });
         if (!up) throw new Error('broker down');
         taken.push(...batch.map((c) => c.click_id));
       },
     },
   };
 }
+
+const silent = createLogger({ name: 't', level: 'silent' });
+const noMetrics = { buffered: () => undefined, spilled: () => undefined, dropped: () => undefined, published: () => undefined };
 
 const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,5 +91,63 @@ describe('the click buffer', () => {
     for (let i = 0; i < 100; i++) buffer.add(click(i));
     expect(dropped).toBeGreaterThan(0);
     await buffer.stop();
+  });
+
+  it('retries a failed batch exactly as it was, even when memory spills meanwhile', async () => {
+    const b = broker();
+    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 6, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 4, flushIntervalMs: 10, metrics: noMetrics });
+    buffer.start();
+    b.up = false;
+    for (let i = 0; i < 3; i++) buffer.add(click(i));
+    await settle(60);
+    for (let i = 3; i < 20; i++) buffer.add(click(i));
+    b.up = true;
+    await settle(1500);
+    // The batch offered while the broker was down is the first one offered once it is up, unchanged.
+    const down = b.offered.filter((o) => !o.up);
+    expect(down.length).toBeGreaterThan(0);
+    expect(down.every((o) => o.ids.join() === down[0]!.ids.join())).toBe(true);
+    expect(b.offered.find((o) => o.up)!.ids).toEqual(down[0]!.ids);
+    expect(b.taken).toEqual(Array.from({ length: 20 }, (_, i) => `r:b:${i}`));
+    await buffer.stop();
+  });
+
+  it('resumes a replay of the spool after the batches the broker already took', async () => {
+    const b = broker();
+    const dir = mkdtempSync(path.join(tmpdir(), 'clicks-'));
+    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 4, spoolDir: dir, maxSpoolBytes: 1_000_000, batchSize: 3, flushIntervalMs: 10, metrics: noMetrics });
+    b.up = false;
+    for (let i = 0; i < 16; i++) buffer.add(click(i));
+    await buffer.stop();
+    // A new process: the broker takes the first spool batch, then its answer to the second is lost.
+    b.up = true;
+    const next = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 4, spoolDir: dir, maxSpoolBytes: 1_000_000, batchSize: 3, flushIntervalMs: 10, metrics: noMetrics });
+    let published = 0;
+    const original = b.sink.publish;
+    b.sink.publish = async (batch) => {
+      await original(batch);
+      if (++published === 2) throw new Error('connection lost before the answer');
+    };
+    next.start();
+    await settle(1500);
+    // The batch whose answer was lost is offered again as it was (the producer drops the copy); none before it.
+    expect(b.taken).toEqual([...Array.from({ length: 6 }, (_, i) => `r:b:${i}`), 'r:b:3', 'r:b:4', 'r:b:5', ...Array.from({ length: 10 }, (_, i) => `r:b:${i + 6}`)]);
+    expect(b.offered[1]!.ids).toEqual(b.offered[2]!.ids);
+    await next.stop();
+  });
+
+  it('on stop, puts a batch the broker refused in front of the clicks spilled after it', async () => {
+    const b = broker();
+    const dir = mkdtempSync(path.join(tmpdir(), 'clicks-'));
+    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 4, spoolDir: dir, maxSpoolBytes: 1_000_000, batchSize: 2, flushIntervalMs: 10, metrics: noMetrics });
+    buffer.start();
+    b.up = false;
+    buffer.add(click(0));
+    buffer.add(click(1));
+    await settle(60);
+    for (let i = 2; i < 9; i++) buffer.add(click(i));
+    await buffer.stop();
+    const lines = readFileSync(path.join(dir, 'clicks.spool'), 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as ShortlinkClicked).click_id)).toEqual(Array.from({ length: 9 }, (_, i) => `r:b:${i}`));
   });
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ShortlinkClicked } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
@@ -22,17 +22,33 @@ export interface ClickBufferOptions {
   metrics?: { buffered(n: number): void; spilled(n: number): void; dropped(n: number): void; published(n: number): void };
 }
 
+/** The batch being published, and where it came from: the spool being replayed, or memory. */
+interface Batch {
+  clicks: ShortlinkClicked[];
+  fromSpool: boolean;
+}
+
 /**
  * Takes clicks without waiting (a redirect never waits for Kafka) and publishes them in batches. While the
  * broker is down they stay in memory up to `maxBuffered`, then go to an append-only spool file; when the
  * broker is back the spool is replayed before the memory. A click that fits nowhere is counted and logged,
  * never silently lost. What is in memory when the process is killed is lost; the spool survives it.
+ *
+ * A batch that failed is retried as it was (the same clicks in the same order), never split or merged with
+ * others: the sink's idempotent producer then recognises a batch that reached the broker before the failure
+ * (its answer lost with the connection) and does not write it twice. The spool's replay records its progress
+ * after every batch, so a failure part-way resumes after the batches the broker took.
  */
 export function createClickBuffer(options: ClickBufferOptions) {
   const batchSize = options.batchSize ?? 500;
   const spool = path.join(options.spoolDir, 'clicks.spool');
   const draining = path.join(options.spoolDir, 'clicks.draining');
+  /** How many clicks of the draining file the broker has taken (a crash between a publish and this write repeats one batch). */
+  const progress = path.join(options.spoolDir, 'clicks.draining.done');
   const memory: ShortlinkClicked[] = [];
+  let head: Batch | undefined;
+  /** The draining file, read once, and how far its replay has got. */
+  let replay: { clicks: ShortlinkClicked[]; done: number } | undefined;
   let spoolBytes = 0;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -43,8 +59,24 @@ export function createClickBuffer(options: ClickBufferOptions) {
   mkdirSync(options.spoolDir, { recursive: true });
   if (existsSync(spool)) spoolBytes = statSync(spool).size;
 
+  const toLines = (clicks: ShortlinkClicked[]) => clicks.map((c) => JSON.stringify(c)).join('\n') + '\n';
+  /** A line cut short by a crash mid-write cannot be read back: it is counted as dropped, the rest replayed. */
+  function fromLines(text: string): ShortlinkClicked[] {
+    const clicks: ShortlinkClicked[] = [];
+    for (const line of text.split('\n')) {
+      if (line.length === 0) continue;
+      try {
+        clicks.push(JSON.parse(line) as ShortlinkClicked);
+      } catch {
+        droppedSinceLog++;
+        options.metrics?.dropped(1);
+      }
+    }
+    return clicks;
+  }
+
   function spill(clicks: ShortlinkClicked[]): void {
-    const text = clicks.map((c) => JSON.stringify(c)).join('\n') + '\n';
+    const text = toLines(clicks);
     if (spoolBytes + text.length > options.maxSpoolBytes) {
       droppedSinceLog += clicks.length;
       options.metrics?.dropped(clicks.length);
@@ -61,34 +93,42 @@ export function createClickBuffer(options: ClickBufferOptions) {
     }
   }
 
-  /** The spool first (older clicks), in batches; a failure leaves the rest for the next round. */
-  async function drainSpool(): Promise<void> {
-    for (;;) {
-      if (!existsSync(draining)) {
-        if (!existsSync(spool)) return;
-        renameSync(spool, draining);
-        spoolBytes = 0;
-      }
-      const lines = readFileSync(draining, 'utf8').split('\n').filter((l) => l.length > 0);
-      const clicks = lines.map((l) => JSON.parse(l) as ShortlinkClicked);
-      // A failure part-way re-publishes the batches before it: click ids let consumers drop the repeats.
-      for (let i = 0; i < clicks.length; i += batchSize) await options.sink.publish(clicks.slice(i, i + batchSize));
-      rmSync(draining);
-      options.metrics?.published(clicks.length);
+  /** The spool to replay, if any: the file being drained, else the spool file (renamed to be drained). */
+  function openReplay(): typeof replay {
+    if (!existsSync(draining)) {
+      if (!existsSync(spool)) return undefined;
+      renameSync(spool, draining);
+      rmSync(progress, { force: true });
+      spoolBytes = 0;
     }
+    const done = existsSync(progress) ? Number(readFileSync(progress, 'utf8')) || 0 : 0;
+    return { clicks: fromLines(readFileSync(draining, 'utf8')), done };
   }
 
-  async function drainMemory(): Promise<void> {
-    while (memory.length > 0) {
-      // Out of memory while in flight: a spill meanwhile cannot take these too, and a failure puts them back.
-      const batch = memory.splice(0, batchSize);
-      try {
-        await options.sink.publish(batch);
-      } catch (error) {
-        memory.unshift(...batch);
-        throw error;
+  /** The batch to publish next: the one that failed last, else the spool's next (older clicks), else memory's. */
+  function nextBatch(): Batch | undefined {
+    if (head) return head;
+    replay ??= openReplay();
+    if (replay && replay.done >= replay.clicks.length) {
+      rmSync(draining, { force: true });
+      rmSync(progress, { force: true });
+      replay = openReplay();
+    }
+    if (replay) head = { clicks: replay.clicks.slice(replay.done, replay.done + batchSize), fromSpool: true };
+    else if (memory.length > 0) head = { clicks: memory.splice(0, batchSize), fromSpool: false };
+    return head;
+  }
+
+  async function drain(): Promise<void> {
+    for (let batch = nextBatch(); batch; batch = nextBatch()) {
+      await options.sink.publish(batch.clicks);
+      head = undefined;
+      if (batch.fromSpool && replay) {
+        replay.done += batch.clicks.length;
+        writeFileSync(`${progress}.tmp`, String(replay.done));
+        renameSync(`${progress}.tmp`, progress);
       }
-      options.metrics?.published(batch.length);
+      options.metrics?.published(batch.clicks.length);
       options.metrics?.buffered(memory.length);
     }
   }
@@ -96,8 +136,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
   async function flush(): Promise<void> {
     running ??= (async () => {
       try {
-        await drainSpool();
-        await drainMemory();
+        await drain();
         if (failures > 0) options.logger.info({ failures }, 'click publishing recovered');
         failures = 0;
       } catch (error) {
@@ -125,8 +164,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
     add(click: ShortlinkClicked): void {
       if (memory.length >= options.maxBuffered) {
         // Memory is full: the oldest half goes to the spool, keeping the newest in memory.
-        const half = memory.splice(0, Math.ceil(memory.length / 2));
-        spill(half);
+        spill(memory.splice(0, Math.ceil(memory.length / 2)));
       }
       memory.push(click);
       options.metrics?.buffered(memory.length);
@@ -139,12 +177,26 @@ export function createClickBuffer(options: ClickBufferOptions) {
       stopped = false;
       schedule();
     },
-    /** Publishes what it holds; what the broker does not take by then goes to the spool. */
+    /** Publishes what it holds; what the broker does not take by then goes to the spool, oldest first. */
     async stop(): Promise<void> {
       stopped = true;
       clearTimeout(timer);
       await running;
       await flush();
+      // A replayed batch needs nothing (the spool's progress was not moved past it). A failed batch from memory
+      // is older than what was spilled after it was taken: it goes in front of that, then the rest of memory.
+      const failed = head && !head.fromSpool ? head.clicks : [];
+      head = undefined;
+      const later = failed.length > 0 && existsSync(spool) ? readFileSync(spool, 'utf8') : '';
+      if (later) {
+        rmSync(spool);
+        spoolBytes = 0;
+      }
+      if (failed.length > 0) spill(failed);
+      if (later) {
+        appendFileSync(spool, later);
+        spoolBytes += later.length;
+      }
       if (memory.length > 0) spill(memory.splice(0));
     },
   };

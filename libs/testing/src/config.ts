@@ -4,6 +4,12 @@ import { Type, commonEnv, createConfigLoader } from '@platform/config';
 export const testingConfig = createConfigLoader(
   Type.Object({
     KAFKA_BROKERS: commonEnv.KAFKA_BROKERS,
+    /**
+     * The broker's second client listener, which advertises KAFKA_PROXY_ADDRESS: a test that listens there and
+     * forwards to KAFKA_PROXIED_LISTENER stands between its clients and the broker (deploy/local/env.sh).
+     */
+    KAFKA_PROXY_ADDRESS: Type.String({ default: '127.0.0.1:9095', pattern: '^[^:]+:\\d+$' }),
+    KAFKA_PROXIED_LISTENER: Type.String({ default: '127.0.0.1:9094', pattern: '^[^:]+:\\d+$' }),
     MONGO_URL: commonEnv.MONGO_URL,
     REDIS_URL: commonEnv.REDIS_URL,
     SMTP_URL: Type.String({ default: 'smtp://127.0.0.1:1025', pattern: '^smtps?://' }),
@@ -21,6 +27,7 @@ export const testingConfig = createConfigLoader(
   }),
   (env) => ({
     kafkaBrokers: env.KAFKA_BROKERS,
+    kafkaProxy: { address: env.KAFKA_PROXY_ADDRESS, upstream: env.KAFKA_PROXIED_LISTENER },
     mongoUrl: env.MONGO_URL,
     redisUrl: env.REDIS_URL,
     smtpUrl: env.SMTP_URL,

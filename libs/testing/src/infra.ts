@@ -3,6 +3,11 @@ import { testingConfig } from './config.js';
 
 export interface Infra {
   kafkaBrokers: string;
+  /**
+   * A client bootstrapped at `address` is told the broker is there: a proxy listening on it and forwarding to
+   * `upstream` (the broker's PROXIED listener) carries all of that client's traffic, and can be cut.
+   */
+  kafkaProxy: { address: string; upstream: string };
   mongoUrl: string;
   redisUrl: string;
   smtpUrl: string;
@@ -46,12 +51,13 @@ export async function startInfra(): Promise<Infra> {
   const s3Key = { accessKeyId: 'AKIALOCALPLATFORM01', secretAccessKey: 'local-platform-s3-secret-key' };
   const [kafka, mongo, redis, mail, s3, gcs] = await Promise.all([
     new GenericContainer('apache/kafka:3.9.1')
-      .withExposedPorts({ container: 9092, host: 19092 })
+      .withExposedPorts({ container: 9092, host: 19092 }, { container: 9094, host: 19094 })
       .withEnvironment({
         KAFKA_NODE_ID: '1',
         KAFKA_PROCESS_ROLES: 'broker,controller',
-        KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
-        KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://127.0.0.1:19092',
+        KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093,PROXIED://:9094',
+        KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://127.0.0.1:19092,PROXIED://127.0.0.1:19095',
+        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PROXIED:PLAINTEXT',
         KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
         KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
         KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
@@ -70,6 +76,7 @@ export async function startInfra(): Promise<Infra> {
   ]);
   return {
     kafkaBrokers: '127.0.0.1:19092',
+    kafkaProxy: { address: '127.0.0.1:19095', upstream: '127.0.0.1:19094' },
     mongoUrl: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}`,
     redisUrl: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
     smtpUrl: `smtp://${mail.getHost()}:${mail.getMappedPort(1025)}`,
