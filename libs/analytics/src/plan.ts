@@ -32,7 +32,10 @@ export const DEFAULT_RETENTION: Retention = {
 
 /** What one event adds to a bucket of one scope: counters (`n.*`) and facets, shared by its five units. */
 interface Contribution {
-  paths: string[];
+  /** The paths every scope's bucket gets (shared by the events with the same facets). */
+  common: string[];
+  /** The one path particular to this scope and event (a link's destination, a group's link), if any. */
+  extra: string | null;
   /** The counter names among the paths (`clicks`, `bots`), for the finer buckets' counters. */
   counters: string[];
 }
@@ -91,36 +94,52 @@ export function childCounters(unit: Unit, at: number): string[] {
   }
 }
 
-/** The counters one engagement adds 1 to in a bucket of each scope. */
-function engagementPaths(e: Engagement, options: PlanOptions): { link: string[]; group: string[]; qr: string[]; bot: boolean } {
-  const facets = options.facets(e);
-  const bot = e.bot || facets.bot;
-  if (bot && !options.countBots) {
-    const only = ['n.bots'];
-    return { link: only, group: only, qr: only, bot: true };
-  }
-  const k = e.kind;
-  const { place, referrer } = facets;
-  const common = [
-    `n.${k}`,
-    f(k, 'device', facets.device),
-    f(k, 'os', facets.os),
-    f(k, 'browser', facets.browser),
-    f(k, 'referrer', referrer.url),
-    f(k, 'referrer_name', referrer.name),
-    f(k, 'referring_domain', referrer.domain),
-    f(k, 'referring_network', referrer.network),
-    f(k, 'referrer_by_network', networkReferrerKey(referrer)),
-  ];
-  if (place.country) common.push(f(k, 'country', place.country));
-  // A click without a city is counted in no city (no_city_clicks = the kind's total minus the cities).
-  if (place.city) common.push(f(k, 'city', cityKey(place)));
-  if (bot) common.push('n.bots');
-  return {
-    link: [...common, f(k, 'destination', e.longUrl)],
-    group: [...common, f(k, 'link', e.linkId)],
-    qr: common,
-    bot,
+const BOTS_ONLY: Contribution = { common: ['n.bots'], extra: null, counters: ['bots'] };
+const SHORTEN: Contribution = { common: ['n.shortens'], extra: null, counters: ['shortens'] };
+
+/**
+ * What one engagement adds in a bucket of each scope. The facet paths depend only on the kind, the user agent,
+ * the address and the referrer, which traffic repeats: they are built once per such combination.
+ */
+function createContributions(options: PlanOptions) {
+  const cache = new Map<string, { common: string[]; counters: string[]; bot: boolean }>();
+  const commonOf = (e: Engagement) => {
+    const key = `${e.kind}\u0001${e.bot}\u0001${e.userAgent}\u0001${e.clientIp}\u0001${e.referrer}`;
+    let hit = cache.get(key);
+    if (hit) return hit;
+    const facets = options.facets(e);
+    const bot = e.bot || facets.bot;
+    const k = e.kind;
+    const { place, referrer } = facets;
+    const common = [
+      `n.${k}`,
+      f(k, 'device', facets.device),
+      f(k, 'os', facets.os),
+      f(k, 'browser', facets.browser),
+      f(k, 'referrer', referrer.url),
+      f(k, 'referrer_name', referrer.name),
+      f(k, 'referring_domain', referrer.domain),
+      f(k, 'referring_network', referrer.network),
+      f(k, 'referrer_by_network', networkReferrerKey(referrer)),
+    ];
+    if (place.country) common.push(f(k, 'country', place.country));
+    // A click without a city is counted in no city (no_city_clicks = the kind's total minus the cities).
+    if (place.city) common.push(f(k, 'city', cityKey(place)));
+    if (bot) common.push('n.bots');
+    hit = { common, counters: bot ? [k, 'bots'] : [k], bot };
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(key, hit);
+    return hit;
+  };
+  return (e: Engagement): { link: Contribution; group: Contribution; qr: Contribution; bot: boolean } => {
+    const { common, counters, bot } = commonOf(e);
+    if (bot && !options.countBots) return { link: BOTS_ONLY, group: BOTS_ONLY, qr: BOTS_ONLY, bot: true };
+    return {
+      link: { common, extra: f(e.kind, 'destination', e.longUrl), counters },
+      group: { common, extra: f(e.kind, 'link', e.linkId), counters },
+      qr: { common, extra: null, counters },
+      bot,
+    };
   };
 }
 
@@ -135,19 +154,34 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
   let counted = 0;
   let bots = 0;
 
+  const contributions = createContributions(options);
+  // Per minute of event time: each unit's bucket start and where its finer counters go (shared by its events).
+  const minutes = new Map<number, Array<{ unit: Unit; start: number; expiresAt: number | null; children: string[] | null; iso: string }>>();
+  const placesOf = (at: number) => {
+    const minute = bucketStart('minute', at);
+    let places = minutes.get(minute);
+    if (!places) {
+      places = [];
+      for (const unit of UNITS) {
+        const start = bucketStart(unit, minute);
+        const keep = options.retention[unit];
+        const expiresAt = keep === null ? null : start + keep;
+        if (expiresAt !== null && expiresAt <= options.now) continue;
+        places.push({ unit, start, expiresAt, children: unit === 'minute' || unit === 'week' ? null : childCounters(unit, minute), iso: new Date(start).toISOString() });
+      }
+      minutes.set(minute, places);
+    }
+    return places;
+  };
+
   const add = (scope: Scope, at: number, offset: number, contribution: Contribution) => {
-    for (const unit of UNITS) {
-      const start = bucketStart(unit, at);
-      const keep = options.retention[unit];
-      const expiresAt = keep === null ? null : start + keep;
-      if (expiresAt !== null && expiresAt <= options.now) continue;
-      const id = bucketId(scope, unit, start);
+    for (const { unit, start, expiresAt, children, iso } of placesOf(at)) {
+      const id = `${PREFIX[scope.kind]}|${scope.key}|${unit}|${iso}`;
       let bucket = buckets.get(id);
       if (!bucket) {
         bucket = { id, scope, unit, start, expiresAt, offsets: [], contributions: [], children: [], all: {} };
         buckets.set(id, bucket);
       }
-      const children = unit === 'minute' || unit === 'week' ? null : childCounters(unit, at);
       bucket.offsets.push(offset);
       bucket.contributions.push(contribution);
       bucket.children.push(children);
@@ -159,23 +193,22 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
   for (const { offset, event } of ordered) {
     if (event.type === 'shorten') {
       counted++;
-      add({ kind: 'group', key: event.groupGuid }, event.at, offset, contributionOf(['n.shortens']));
+      add({ kind: 'group', key: event.groupGuid }, event.at, offset, SHORTEN);
       continue;
     }
-    const paths = engagementPaths(event, options);
-    if (paths.bot && !options.countBots) bots++;
+    const parts = contributions(event);
+    if (parts.bot && !options.countBots) bots++;
     else counted++;
-    add({ kind: 'link', key: event.linkId }, event.at, offset, contributionOf(paths.link));
-    add({ kind: 'group', key: event.groupGuid }, event.at, offset, contributionOf(paths.group));
-    if (event.qrcodeId) add({ kind: 'qr', key: event.qrcodeId }, event.at, offset, contributionOf(paths.qr));
+    add({ kind: 'link', key: event.linkId }, event.at, offset, parts.link);
+    add({ kind: 'group', key: event.groupGuid }, event.at, offset, parts.group);
+    if (event.qrcodeId) add({ kind: 'qr', key: event.qrcodeId }, event.at, offset, parts.qr);
   }
   return { buckets, counted, bots };
 }
 
-const contributionOf = (paths: string[]): Contribution => ({ paths, counters: paths.filter((p) => p.startsWith('n.')).map((p) => p.slice(2)) });
-
 function addTo(inc: Record<string, number>, contribution: Contribution, children: string[] | null): void {
-  for (const path of contribution.paths) inc[path] = (inc[path] ?? 0) + 1;
+  for (const path of contribution.common) inc[path] = (inc[path] ?? 0) + 1;
+  if (contribution.extra) inc[contribution.extra] = (inc[contribution.extra] ?? 0) + 1;
   if (!children) return;
   for (const child of children) {
     for (const counter of contribution.counters) {

@@ -152,7 +152,8 @@ export function createReports(store: AnalyticsStore) {
      * oldest data, whichever is first.
      */
     async since(scope: Scope, began: number | null): Promise<number | null> {
-      const oldest = await store.oldestMonth(scope);
+      // Data older than the beginning is rare (imported or replayed clicks): only the months before it are read.
+      const oldest = await store.oldestMonth(scope, began === null ? undefined : addUnits('month', bucketStart('month', began), 1));
       const days = Object.keys(oldest?.d ?? {}).sort();
       if (!oldest || days.length === 0) return began;
       const first = oldest.t.getTime() + (Number(days[0]) - 1) * 86_400_000;

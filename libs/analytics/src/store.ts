@@ -144,10 +144,14 @@ export function createAnalyticsStore(connection: Connection) {
       return buckets.find({ _id: { $gte: bucketId(scope, unit, from), $lte: bucketId(scope, unit, to) } }, { projection }).toArray();
     },
 
-    /** The scope's oldest month bucket with its days (`d`), or null if it has none. */
-    async oldestMonth(scope: Scope): Promise<Pick<BucketDoc, 't' | 'd'> | null> {
+    /**
+     * The scope's oldest month bucket with its days (`d`), or null if it has none; with `before`, only among
+     * the months that start before it (an empty range costs nothing: a link's clicks come after its creation).
+     */
+    async oldestMonth(scope: Scope, before?: number): Promise<Pick<BucketDoc, 't' | 'd'> | null> {
       const range = bucketIdRange(scope, 'month');
-      const [first] = await buckets.find({ _id: { $gte: range.from, $lt: range.to } }, { projection: { t: 1, d: 1 } }).sort({ _id: 1 }).limit(1).toArray();
+      const to = before === undefined ? range.to : bucketId(scope, 'month', before);
+      const [first] = await buckets.find({ _id: { $gte: range.from, $lt: to } }, { projection: { t: 1, d: 1 } }).sort({ _id: 1 }).limit(1).toArray();
       return first ?? null;
     },
   };
