@@ -17,5 +17,5 @@ APPS=(
   "links-worker|apps/links-worker/dist/main.js|"
   "analytics-aggregator|apps/analytics-aggregator/dist/main.js|"
   "links-gateway|apps/links-gateway/dist/main.js|PORT=3005 LINKS_DEFAULT_DOMAIN=localhost:3006 LINKS_SHORT_URL_SCHEME=http PUBLIC_BASE_URL=http://127.0.0.1:3005"
-  "redirector|apps/redirector/dist/main.js|PORT=3006 LINKS_DEFAULT_DOMAIN=localhost:3006 OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.01"
+  "redirector|apps/redirector/dist/main.js|PORT=3006 LINKS_DEFAULT_DOMAIN=localhost:3006"
 )

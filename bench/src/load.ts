@@ -18,7 +18,6 @@ export async function closedLoop(options: {
   let next = 0;
   const latencies: number[] = [];
   let errors = 0;
-  const deadline = Date.now() + options.maxSeconds * 1000;
   const one = async (i: number, record: boolean) => {
     const req = options.request(i);
     const started = performance.now();
@@ -32,6 +31,7 @@ export async function closedLoop(options: {
     }
   };
   for (let i = 0; i < options.warmup; i++) await one(-1 - i, false);
+  const deadline = Date.now() + options.maxSeconds * 1000;
   const began = performance.now();
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {

@@ -4,16 +4,23 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { cpuPerRequest, cpuSeconds } from './cpu.js';
 import { closedLoop, openLoop } from './load.js';
 import { round1, round2 } from './stores.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const name = uniqueName('benchredir');
-const total = Number(process.env['BENCH_REDIRECTS'] ?? 20_000);
+const total = Number(process.env['BENCH_REDIRECTS'] ?? 1_000_000);
+const maxSeconds = Number(process.env['BENCH_MAX_SECONDS'] ?? 8);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
 const openSeconds = Number(process.env['BENCH_OPEN_SECONDS'] ?? 10);
 const DOMAIN = 'sho.rt';
+// What a browser sends with a click (the redirector records both and classifies the user agent), to either server.
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  referer: 'https://news.example.com/articles/2026/spring',
+};
 const env = isolatedAppEnv(name, {
   API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
@@ -28,11 +35,48 @@ const ready = (url: string, what: string, processes: ManagedProcess[]) =>
     failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
   });
 
-/** The redirect path at its maximum (closed loop), then at half that rate (open loop), for one server. */
-async function measure(origin: string, request: (i: number) => { method: 'GET'; path: string; headers?: Record<string, string> }) {
-  const max = await closedLoop({ origin, concurrency, total, warmup: 500, maxSeconds: 60, request, expectStatus: 301 });
+/** ShortlinkCreated events the redirector has handled (its links.events consumer, from /metrics). */
+async function eventsSeen(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let seen = 0;
+  for (const match of text.matchAll(/^platform_messaging_processed_total\{[^}]*type="[^"]*ShortlinkCreated"[^}]*\} (\d+)/gm)) seen += Number(match[1]);
+  return seen;
+}
+
+async function storeReads(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(/^platform_links_store_reads_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
+/**
+ * The redirect path at its maximum (closed loop), then at half that rate (open loop), for one server; with the
+ * CPU time the server process and this client spent per request at the maximum (steadier than a rate on a
+ * machine whose two cores are shared).
+ */
+async function measure<T>(
+  origin: string,
+  pid: number | undefined,
+  request: (i: number) => { method: 'GET'; path: string; headers?: Record<string, string> },
+  atEndOfMax?: () => Promise<T>,
+) {
+  const warmup = 2000;
+  const before = { server: cpuSeconds(pid), client: process.cpuUsage() };
+  const max = await closedLoop({ origin, concurrency, total, warmup, maxSeconds, request, expectStatus: 301 });
+  const client = process.cpuUsage(before.client);
+  const handled = max.requests + max.errors + warmup;
+  const cpu_us_per_request = { server: cpuPerRequest(before.server, cpuSeconds(pid), handled), client: cpuPerRequest(0, (client.user + client.system) / 1e6, handled) };
+  const at_end_of_max = await atEndOfMax?.();
   const half = await openLoop({ origin, rate: Math.max(1, Math.floor(max.requests_per_second / 2)), seconds: openSeconds, connections: concurrency * 2, request, expectStatus: 301 });
-  return { max, half_rate: half };
+  return { max, cpu_us_per_request, at_end_of_max, half_rate: half };
+}
+
+/** Redirects answered and clicks published so far: a publisher that keeps up is at most a batch or two behind. */
+async function clickProgress(metricsUrl: string) {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  const answered = value(/^platform_links_redirects_total\{[^}]*http_response_status_code="301"[^}]*\} (\d+)/m);
+  const published = value(/^platform_links_clicks_published_total(?:\{[^}]*\})? (\d+)/m);
+  return { redirects_answered: answered, clicks_published: published, clicks_waiting: answered - published };
 }
 
 async function main() {
@@ -42,7 +86,7 @@ async function main() {
     const bare = startProcess('bare-redirect', path.join(root, 'bench/dist/bare-redirect-server.js'), { PORT: String(barePort) });
     processes.push(bare);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/h1`, { redirect: 'manual' }).catch(() => undefined))?.status === 301, { what: 'bare server', timeoutMs: 30_000 });
-    const baseline = await measure(`http://127.0.0.1:${barePort}`, (i) => ({ method: 'GET', path: `/h${Math.abs(i) % 1000}` }));
+    const baseline = await measure(`http://127.0.0.1:${barePort}`, bare.child.pid, (i) => ({ method: 'GET', path: `/h${Math.abs(i) % 1000}`, headers: BROWSER }));
     await bare.kill('SIGTERM');
 
     const [gatewayPort, redirectorPort] = [await freePort(), await freePort()];
@@ -52,10 +96,9 @@ async function main() {
       ...env,
       PORT: String(redirectorPort),
       CLICK_SPOOL_DIR: mkdtempSync(path.join(tmpdir(), 'bench-spool-')),
-      // As deployed: the hot path traces 1 % of redirects (the standard OpenTelemetry sampler variables).
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0.01',
-    });
+      // As deployed: 1 % of redirects traced (the default REDIRECT_TRACE_RATIO), request logs off, LOG_LEVEL=warn.
+      // BENCH_REDIRECTOR_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the redirector under this load.
+    }, { nodeArgs: process.env['BENCH_REDIRECTOR_NODE_ARGS']?.split(' ').filter(Boolean) ?? [] });
     processes.push(redirector);
     await ready(`http://127.0.0.1:${gatewayPort}/readyz`, 'links-gateway', processes);
     await ready(`http://127.0.0.1:${redirectorPort}/readyz`, 'redirector', processes);
@@ -69,25 +112,33 @@ async function main() {
       });
       hashes.push(((await response.json()) as { id: string }).id.split('/')[1]!);
     }
-    const platform = await measure(`http://127.0.0.1:${redirectorPort}`, (i) => ({ method: 'GET', path: `/${hashes[Math.abs(i) % hashes.length]}`, headers: { host: DOMAIN } }));
+    // Every ShortlinkCreated evicts its link in the redirector: wait for all 1 000 before warming the cache.
+    await waitFor(async () => (await eventsSeen(`http://127.0.0.1:${redirectorPort}/metrics`)) >= hashes.length, { what: 'the redirector to see every ShortlinkCreated', timeoutMs: 120_000 });
+    const redirect = (i: number) => ({ method: 'GET' as const, path: `/${hashes[Math.abs(i) % hashes.length]}`, headers: { ...BROWSER, host: DOMAIN } });
+    await closedLoop({ origin: `http://127.0.0.1:${redirectorPort}`, concurrency: 8, total: hashes.length, warmup: 0, maxSeconds: 120, request: redirect, expectStatus: 301 });
+    const readsBefore = await storeReads(`http://127.0.0.1:${redirectorPort}/metrics`);
+    const platform = await measure(`http://127.0.0.1:${redirectorPort}`, redirector.child.pid, redirect, () => clickProgress(`http://127.0.0.1:${redirectorPort}/metrics`));
     const metricsText = await (await fetch(`http://127.0.0.1:${redirectorPort}/metrics`)).text();
     const counter = (metric: string) => Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\d+(?:\\.\\d+)?)`, 'm').exec(metricsText)?.[1] ?? NaN);
 
     const result = {
       benchmark: 'redirect-throughput',
       description:
-        `GET /<hash> on the redirector (Host: ${DOMAIN}, 1 000 links, cache warm, a ShortlinkClicked per redirect into the click buffer and on to Kafka) ` +
+        `GET /<hash> on the redirector (Host: ${DOMAIN}, 1 000 links, cache warm, a browser user agent and referrer, a ShortlinkClicked per redirect into the click buffer and on to Kafka) ` +
         'next to a bare Fastify server answering the same 301 from an in-memory map, same client, same run: the maximum rate (closed loop, ' +
-        `${concurrency} connections, ${total} requests) and the latency at half that rate (open loop, ${openSeconds} s, from each request's scheduled start).`,
+        `${concurrency} connections, ${maxSeconds} s after 2 000 warm-up requests) and the latency at half that rate (open loop, ${openSeconds} s, from each request's scheduled start).`,
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
       targets: { throughput_share_of_ceiling: 0.6, p99_ms_at_half_rate: 10 },
       baseline_bare_fastify: baseline,
       platform_redirector: platform,
       clicks: { published: counter('platform_links_clicks_published_total'), dropped: counter('platform_links_clicks_dropped_total') },
+      // Cache misses while measuring (after the warm-up): 0 means every redirect was answered from memory.
+      store_reads_while_measuring: counter('platform_links_store_reads_total') - readsBefore,
       ratio: {
         throughput_share_of_ceiling: round2(platform.max.requests_per_second / baseline.max.requests_per_second),
         p99_at_half_rate: round1(platform.half_rate.p99_ms / baseline.half_rate.p99_ms),
+        server_cpu_per_request: round2(platform.cpu_us_per_request.server / baseline.cpu_us_per_request.server),
       },
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });

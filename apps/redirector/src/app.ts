@@ -1,8 +1,10 @@
-import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
+import { STATUS_CODES } from 'node:http';
+import { createHttpApp, defaultStatusFor, type FastifyReply, type FastifyRequest, type HttpApp, type ReadinessCheck } from '@platform/http';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { isBot } from './bots.js';
 import type { ClickBuffer } from './click-buffer.js';
-import type { Resolver } from './resolver.js';
+import type { Resolver, Target } from './resolver.js';
+import type { RedirectTracing } from './tracing.js';
 
 export interface RedirectorOptions {
   logger: Logger;
@@ -15,6 +17,10 @@ export interface RedirectorOptions {
   cacheControl: string;
   trustProxy?: boolean | number | string[];
   metrics?: MetricsHandler;
+  /** Spans for a sample of redirects (the process does not trace every request: ADR 0015). */
+  tracing?: RedirectTracing;
+  /** Counts every answer by status, read by the metrics at scrape time. */
+  onAnswer?: (status: 301 | 302 | 404) => void;
 }
 
 const NOT_FOUND_PAGE =
@@ -22,38 +28,56 @@ const NOT_FOUND_PAGE =
   '<body><h1>Link not found</h1><p>This short link does not exist, has expired or was turned off by its owner.</p></body></html>';
 const HASH = /^[A-Za-z0-9_-]{1,100}$/;
 
-/** Answers `host + path` with the link's redirect and records the click without waiting for Kafka. */
+/**
+ * Answers `host + path` with the link's redirect and records the click without waiting for Kafka. The hot path
+ * (a link in memory) is synchronous: no promise, no log line, no span unless sampled, no metric label lookup.
+ */
 export async function buildRedirector(options: RedirectorOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Redirector',
     description: 'Short links to their destinations.',
     logger: options.logger,
     readiness: options.readiness,
-    renderError: (error) => ({ statusCode: error.kind === 'not_found' ? 404 : 500, body: { message: error.kind === 'not_found' ? 'Not Found' : 'Internal error' } }),
+    requestLogging: false,
+    // A malformed path (bad percent-encoding) is the client's: 400, as every other input error; a 5xx says nothing more.
+    renderError: (error) => {
+      const statusCode = defaultStatusFor(error.kind);
+      return { statusCode, body: { message: statusCode >= 500 ? 'Internal error' : (STATUS_CODES[statusCode] ?? 'Error') } };
+    },
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const boot = Date.now().toString(36);
+  const clickIdPrefix = `${options.replicaId}:${boot}:`;
   let sequence = 0;
+  const { resolver, tracing, onAnswer } = options;
 
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+  /** `domain/hash` of a request, or undefined when the path cannot be a back-half. */
+  function linkId(request: FastifyRequest): string | undefined {
     const host = (request.host ?? '').toLowerCase();
     const domain = host === options.defaultDomain ? host : host.replace(/:\d+$/, '');
-    const path = request.url.split('?')[0]!.slice(1);
-    let hash = path;
-    try {
-      hash = decodeURIComponent(path);
-    } catch {
-      hash = '';
+    const url = request.url;
+    const query = url.indexOf('?');
+    let hash = query === -1 ? url.slice(1) : url.slice(1, query);
+    if (hash.includes('%')) {
+      try {
+        hash = decodeURIComponent(hash);
+      } catch {
+        return undefined;
+      }
     }
-    const target = HASH.test(hash) ? await options.resolver.resolve(`${domain}/${hash}`) : null;
+    return HASH.test(hash) ? `${domain}/${hash}` : undefined;
+  }
+
+  function answer(request: FastifyRequest, reply: FastifyReply, target: Target | null) {
     if (!target) {
+      onAnswer?.(404);
       return reply.code(404).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND_PAGE);
     }
     const userAgent = request.headers['user-agent'];
     const referrer = request.headers.referer;
     options.clicks.add({
-      click_id: `${options.replicaId}:${boot}:${++sequence}`,
+      click_id: clickIdPrefix + ++sequence,
       id: target.id,
       organization_id: target.organization_id,
       group_guid: target.group_guid,
@@ -65,7 +89,31 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
       bot: isBot(userAgent),
       qr: false,
     });
+    onAnswer?.(target.status);
     return reply.code(target.status).header('location', target.long_url).header('cache-control', options.cacheControl).send();
+  }
+
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    const span = tracing?.start(request);
+    const id = linkId(request);
+    const known = id === undefined ? null : resolver.cached(id);
+    if (known !== undefined) {
+      answer(request, reply, known);
+      span?.end(reply.statusCode);
+      return;
+    }
+    // Not in memory: one store read (shared by concurrent misses), then the same answer.
+    return resolver.resolve(id!).then(
+      (target) => {
+        answer(request, reply, target);
+        span?.end(reply.statusCode);
+        return reply;
+      },
+      (error: unknown) => {
+        span?.fail(error);
+        throw error;
+      },
+    );
   });
   return app;
 }

@@ -15,7 +15,11 @@ const schema = Type.Object({
   LINK_CACHE_ENTRIES: Type.Integer({ default: 100_000, minimum: 100 }),
   LINK_CACHE_TTL_MS: Type.Integer({ default: 60_000, minimum: 100 }),
   LINK_MISS_TTL_MS: Type.Integer({ default: 5_000, minimum: 0 }),
+  /** The share of redirects traced (a server span each); a request that carries trace context is always continued. */
+  REDIRECT_TRACE_RATIO: Type.Number({ default: 0.01, minimum: 0, maximum: 1 }),
   CLICK_BUFFER_MAX: Type.Integer({ default: 100_000, minimum: 10 }),
+  /** Avro encoding and the Kafka producer in a worker thread (the built app; from sources it runs inline). */
+  CLICK_PUBLISHER_THREAD: Type.Boolean({ default: true }),
   CLICK_SPOOL_DIR: Type.Optional(Type.String({ minLength: 1 })),
   CLICK_SPOOL_MAX_BYTES: Type.Integer({ default: 512 * 1024 * 1024, minimum: 1024 }),
 });
@@ -29,12 +33,14 @@ export const config = createConfigLoader(schema, (env) => {
     replicaId,
     defaultDomain: env.LINKS_DEFAULT_DOMAIN.toLowerCase(),
     cacheControl: env.REDIRECT_CACHE_CONTROL,
+    traceRatio: env.REDIRECT_TRACE_RATIO,
     cache: { maxEntries: env.LINK_CACHE_ENTRIES, ttlMs: env.LINK_CACHE_TTL_MS, missTtlMs: env.LINK_MISS_TTL_MS },
     clicks: {
       maxBuffered: env.CLICK_BUFFER_MAX,
       spoolDir: env.CLICK_SPOOL_DIR ?? path.join(process.env['HOME'] ?? '/tmp', '.local/state/platform/redirector', replicaId),
       maxSpoolBytes: env.CLICK_SPOOL_MAX_BYTES,
     },
+    publisherThread: env.CLICK_PUBLISHER_THREAD,
   };
 });
 

@@ -18,6 +18,7 @@ export interface Target {
 export function createResolver(store: LinksStore, options: { maxEntries: number; ttlMs: number; missTtlMs: number }) {
   const cache = new Map<string, { target: Target | null; until: number }>();
   const inFlight = new Map<string, Promise<Target | null>>();
+  let reads = 0;
 
   const toTarget = (doc: LinkDoc | null): Target | null =>
     doc && !doc.archived && doc.deleted_at === null
@@ -36,33 +37,44 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
     cache.set(id, { target, until: Date.now() + (target ? options.ttlMs : options.missTtlMs) });
   }
 
+  const live = (target: Target | null, now: number) => (target && (target.expires_at === null || target.expires_at > now) ? target : null);
+
+  /** From memory only: the live target or null when the link is known here, undefined when it must be read. */
+  function cached(id: string, now = Date.now()): Target | null | undefined {
+    const hit = cache.get(id);
+    if (!hit || hit.until <= now) return undefined;
+    // Refresh its place: the map's order is the eviction order.
+    cache.delete(id);
+    cache.set(id, hit);
+    return live(hit.target, now);
+  }
+
   return {
+    cached,
     /** The live target of a link, or null (unknown, archived, deleted or expired). */
     async resolve(id: string, now = Date.now()): Promise<Target | null> {
-      const hit = cache.get(id);
-      let target: Target | null;
-      if (hit && hit.until > now) {
-        // Refresh its place: the map's order is the eviction order.
-        cache.delete(id);
-        cache.set(id, hit);
-        target = hit.target;
-      } else {
-        let pending = inFlight.get(id);
-        if (!pending) {
-          pending = store.getLink(id).then(toTarget);
-          inFlight.set(id, pending);
-          void pending.finally(() => inFlight.delete(id));
-        }
-        target = await pending;
-        remember(id, target);
+      const known = cached(id, now);
+      if (known !== undefined) return known;
+      let pending = inFlight.get(id);
+      if (!pending) {
+        reads++;
+        pending = store.getLink(id).then(toTarget);
+        inFlight.set(id, pending);
+        void pending.finally(() => inFlight.delete(id));
       }
-      return target && (target.expires_at === null || target.expires_at > now) ? target : null;
+      const target = await pending;
+      remember(id, target);
+      return live(target, now);
     },
     evict(id: string): void {
       cache.delete(id);
     },
     get size() {
       return cache.size;
+    },
+    /** Store reads so far (misses of the memory, concurrent misses of one link counted once). */
+    get reads() {
+      return reads;
     },
   };
 }

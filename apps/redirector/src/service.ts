@@ -1,34 +1,49 @@
 import { metrics } from '@opentelemetry/api';
 import { MessageTypeNames } from '@platform/contracts';
-import { ensureTopics, runConsumer, type ConsumerHandle } from '@platform/kafka';
+import { ensureTopics, runConsumer, type ConsumerHandle, type Publisher } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
 import { buildRedirector } from './app.js';
-import { createClickBuffer } from './click-buffer.js';
+import { createClickBuffer, type ClickSink } from './click-buffer.js';
+import { publisherThreadAvailable, startPublisherThread } from './click-publisher.js';
 import type { RedirectorConfig } from './config.js';
 import { createResolver } from './resolver.js';
+import { createRedirectTracing } from './tracing.js';
 
 const meter = metrics.getMeter('@platform/redirector');
+
+/** Publishing in the thread that answers redirects: the service runs from its sources, or the thread is turned off. */
+const inlineSink = (publisher: Publisher): ClickSink => ({
+  async publish(batch) {
+    await publisher.publishMany(batch.map((click) => ({ topic: LINKS_TOPICS.clicks, key: click.id, id: click.click_id, type: MessageTypeNames.ShortlinkClicked, value: click })));
+  },
+});
 
 export async function build(ctx: ServiceContext<RedirectorConfig>) {
   const { settings } = ctx;
   const mongo = await ctx.mongo();
   await ensureTopics(ctx.kafka(), [LINKS_TOPICS.events, LINKS_TOPICS.clicks]);
   const resolver = createResolver(createLinksStore(mongo), settings.cache);
-  const publisher = ctx.publisher();
   let buffered = 0;
   meter.createObservableGauge('platform.links.clicks.buffered', { description: 'Clicks waiting in memory for the broker' }).addCallback((r) => r.observe(buffered));
   const spilled = meter.createCounter('platform.links.clicks.spilled', { description: 'Clicks written to the spool file while the broker was unavailable' });
   const dropped = meter.createCounter('platform.links.clicks.dropped', { description: 'Clicks lost: memory and spool were full' });
   const published = meter.createCounter('platform.links.clicks.published', { description: 'Clicks published on links.clicks' });
+  // Counted in plain numbers on the request path and read at scrape time: no label lookup per redirect.
+  const answers = { 301: 0, 302: 0, 404: 0 };
+  meter.createObservableCounter('platform.links.store_reads', { description: 'Links read from the store: misses of the in-memory cache' }).addCallback((r) => r.observe(resolver.reads));
+  meter
+    .createObservableCounter('platform.links.redirects', { description: 'Answers of the redirect route, by status' })
+    .addCallback((r) => {
+      for (const [status, count] of Object.entries(answers)) r.observe(count, { 'http.response.status_code': Number(status) });
+    });
+  // Encoding and producing cost more CPU than answering the redirect: they run in a thread of their own.
+  const thread = settings.publisherThread && publisherThreadAvailable()
+    ? startPublisherThread({ name: ctx.name, logLevel: settings.logLevel, brokers: settings.kafka.brokers, topicPrefix: settings.kafka.topicPrefix, topic: LINKS_TOPICS.clicks }, ctx.logger)
+    : undefined;
+  const sink: ClickSink = thread ?? inlineSink(ctx.publisher());
   const clicks = createClickBuffer({
-    sink: {
-      async publish(batch) {
-        await publisher.publishMany(
-          batch.map((click) => ({ topic: LINKS_TOPICS.clicks, key: click.id, id: click.click_id, type: MessageTypeNames.ShortlinkClicked, value: click })),
-        );
-      },
-    },
+    sink,
     logger: ctx.logger,
     ...settings.clicks,
     metrics: {
@@ -47,6 +62,8 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
     replicaId: settings.replicaId,
     cacheControl: settings.cacheControl,
     trustProxy: settings.http.trustProxy,
+    tracing: createRedirectTracing({ ratio: settings.traceRatio }),
+    onAnswer: (status) => void answers[status]++,
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
   });
   let consumer: ConsumerHandle | undefined;
@@ -71,6 +88,7 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
     async stop() {
       await consumer?.stop();
       await clicks.stop();
+      await thread?.close();
     },
   };
 }

@@ -17,9 +17,16 @@ const writers = new Map<string, avro.Type>();
 for (const [id, schema] of Object.entries(releasedSchemas)) writers.set(id, avro.Type.forSchema(schema));
 
 const resolvers = new Map<string, unknown>();
+// A fingerprint is a SHA-256 of the canonical schema: computed once per type, not once per message.
+const schemaIds = new WeakMap<avro.Type, string>();
 
 export function schemaIdOf(type: avro.Type): string {
-  return type.fingerprint('sha256').toString('hex').slice(0, 16);
+  let id = schemaIds.get(type);
+  if (id === undefined) {
+    id = type.fingerprint('sha256').toString('hex').slice(0, 16);
+    schemaIds.set(type, id);
+  }
+  return id;
 }
 
 export function isMessageType(name: string): name is MessageType {
@@ -45,9 +52,9 @@ export function validateMessage(type: MessageType, value: unknown): string[] {
 
 export function encodeMessage<T extends MessageType>(type: T, value: MessageTypes[T]): EncodedMessage {
   const reader = readerFor(type);
-  const problems = validateMessage(type, value);
-  if (problems.length > 0) {
-    throw new InputError('invalid_message', `${type} does not match its schema: ${problems.join('; ')}`);
+  // The plain check is the fast path; only a message that fails it is walked again to name every bad field.
+  if (!reader.isValid(value)) {
+    throw new InputError('invalid_message', `${type} does not match its schema: ${validateMessage(type, value).join('; ')}`);
   }
   return { type, schemaId: schemaIdOf(reader), value: reader.toBuffer(value) };
 }

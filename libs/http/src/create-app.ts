@@ -5,7 +5,7 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
 import { InputError, NotFoundError } from '@platform/errors';
 import { fromFastifyError, validationError } from './fastify-errors.js';
 import { documentFrameworkStatuses } from './framework-statuses.js';
@@ -37,6 +37,11 @@ export interface HttpAppOptions {
   errorBody?: (url: string, status: number) => unknown;
   /** Serves Prometheus metrics at `/metrics` (the telemetry lib's handler). */
   metrics?: (request: IncomingMessage, response: ServerResponse) => void;
+  /**
+   * Fastify's two log lines per request ("incoming request", "request completed"), on by default. Failures
+   * are logged either way; a process that answers thousands of cheap requests a second turns them off.
+   */
+  requestLogging?: boolean;
 }
 
 export type HttpApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -46,6 +51,7 @@ function trustHops(hops: number) {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives as the module namespace.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
@@ -103,6 +109,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
     // The router's own rejections (a path parameter over maxParamLength: 414; a malformed URL: 400) in the
@@ -147,15 +154,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks that run on every request are callback-style: no promise per request.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   // Object keys a client chooses (metadata, maps, references) become field names in the store, where MongoDB
   // forbids `.`, a leading `$` and NUL: refused here, in the API's own shape, before anything is sent on.
-  app.addHook('preValidation', async (request) => {
-    const issue = storeUnsafeKey(request.body);
-    if (issue) throw new InputError('validation_failed', issue.message, { issues: [issue] });
+  // Only routes whose method carries a body run the check (first among their preValidation hooks).
+  const refuseStoreUnsafeKeys: preValidationHookHandler = (request, _reply, done) => {
+    const issue = request.body === undefined ? undefined : storeUnsafeKey(request.body);
+    done(issue ? new InputError('validation_failed', issue.message, { issues: [issue] }) : undefined);
+  };
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => BODYLESS.has(method))) return;
+    route.preValidation = [refuseStoreUnsafeKeys, ...[route.preValidation ?? []].flat()];
   });
 
   app.setErrorHandler((raw, request, reply) => {

@@ -31,7 +31,8 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     allowAutoTopicCreation: false,
   });
 
-  function toRecord(message: OutgoingMessage) {
+  /** `time` and `trace` are the batch's: one clock read and one trace context for all its messages. */
+  function toRecord(message: OutgoingMessage, time: string, trace: Record<string, string>) {
     const encoded = encodeMessage(message.type, message.value as never);
     const id = message.id ?? randomUUID();
     const headers: Record<string, string> = {
@@ -39,18 +40,20 @@ export function createPublisher(client: KafkaClient, options: { source: string }
       [HEADERS.id]: id,
       [HEADERS.type]: message.type,
       [HEADERS.source]: options.source,
-      [HEADERS.time]: new Date().toISOString(),
+      [HEADERS.time]: time,
       [HEADERS.schema]: encoded.schemaId,
     };
     // An outbox entry carries the trace of the change that wrote it; otherwise the current context is used.
-    if (!headers[HEADERS.traceparent]) injectTraceContext(headers);
+    if (!headers[HEADERS.traceparent]) Object.assign(headers, trace);
     return { id, topic: topicName(client, message.topic), record: { key: message.key, value: encoded.value, headers } };
   }
 
   async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
     return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
-      const records = messages.map(toRecord);
+      const time = new Date().toISOString();
+      const trace = injectTraceContext({});
+      const records = messages.map((message) => toRecord(message, time, trace));
       const byTopic = new Map<string, (typeof records)[number]['record'][]>();
       for (const r of records) {
         const list = byTopic.get(r.topic);

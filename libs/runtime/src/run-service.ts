@@ -1,5 +1,5 @@
 import { configOrExit, type ConfigLoader } from '@platform/config';
-import { createLogger, onShutdown, startTelemetry } from '@platform/telemetry';
+import { createLogger, onShutdown, startTelemetry, type TelemetryOptions } from '@platform/telemetry';
 import type { BuildService, RuntimeSettings, Service } from './service.js';
 
 export interface ServiceModule<S extends RuntimeSettings> {
@@ -17,9 +17,11 @@ export async function runService<S extends RuntimeSettings>(options: {
   config: ConfigLoader<S>;
   /** `() => import('./service.js')`: loaded once telemetry runs. */
   load: () => Promise<ServiceModule<S>>;
+  /** What the process's telemetry leaves out (the redirector traces a sample of its requests itself). */
+  telemetry?: Pick<TelemetryOptions, 'traceIncomingHttp'>;
 }): Promise<void> {
   const settings = configOrExit(options.config);
-  const telemetry = startTelemetry({ serviceName: options.name, otlpEndpoint: settings.otlpEndpoint });
+  const telemetry = startTelemetry({ ...options.telemetry, serviceName: options.name, otlpEndpoint: settings.otlpEndpoint });
   const logger = createLogger({ name: options.name, level: settings.logLevel });
   const [{ startService }, { build }] = await Promise.all([import('./start-service.js'), options.load()]);
   let running: Awaited<ReturnType<typeof startService>>;

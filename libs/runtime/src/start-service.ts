@@ -137,8 +137,9 @@ export async function startService<S extends RuntimeSettings, X extends Service>
     await commands?.start();
     await service.start?.();
     if (service.http) {
-      service.http.app.addHook('onSend', async (_request, reply) => {
+      service.http.app.addHook('onSend', (_request, reply, payload, done) => {
         if (draining) reply.header('connection', 'close');
+        done(null, payload);
       });
       await service.http.app.listen({ port: service.http.port, host: service.http.host });
     } else if (settings.health) {

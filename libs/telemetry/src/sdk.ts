@@ -14,6 +14,11 @@ export interface TelemetryOptions {
   exporter?: SpanExporter;
   /** Auto-instrumentation patches modules on load; tests that wire spans by hand turn it off. */
   autoInstrument?: boolean;
+  /**
+   * A span and a duration sample for every incoming HTTP request (the default). A process whose requests are
+   * too many and too cheap for that (the redirector) turns it off and traces a sample of them itself.
+   */
+  traceIncomingHttp?: boolean;
 }
 
 const discardingExporter: SpanExporter = {
@@ -59,6 +64,9 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
               '@opentelemetry/instrumentation-dns': { enabled: false },
               '@opentelemetry/instrumentation-net': { enabled: false },
               '@opentelemetry/instrumentation-kafkajs': { enabled: false },
+              ...(options.traceIncomingHttp === false
+                ? { '@opentelemetry/instrumentation-http': { disableIncomingRequestInstrumentation: true } }
+                : {}),
             }),
           ],
   });
