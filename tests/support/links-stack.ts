@@ -44,7 +44,7 @@ export interface LinksStack {
 }
 
 /** links-gateway and links-worker in one process on real Kafka, FerretDB and Redis, isolated by name. */
-export async function startLinksStack(): Promise<LinksStack> {
+export async function startLinksStack(extraEnv: Record<string, string> = {}): Promise<LinksStack> {
   const name = uniqueName('lk');
   const port = await freePort();
   const env = isolatedAppEnv(name, {
@@ -55,6 +55,7 @@ export async function startLinksStack(): Promise<LinksStack> {
     COMMAND_TIMEOUT_MS: '20000',
     OUTBOX_INTERVAL_MS: '200',
     KAFKA_SESSION_TIMEOUT_MS: '6000',
+    ...extraEnv,
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const worker = await startService('links-worker', buildWorker, { settings: workerConfig.read(env), logger });

@@ -5,7 +5,10 @@ import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { chartRoutes } from './routes/charts.routes.js';
+import { campaignRoutes } from './routes/campaigns.routes.js';
+import { groupRoutes } from './routes/groups.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
+import type { PlatformLimits } from './platform-limits.js';
 import { shortlinkRoutes } from './routes/shortlinks.routes.js';
 
 export interface BuildAppOptions extends GatewayDeps {
@@ -14,6 +17,7 @@ export interface BuildAppOptions extends GatewayDeps {
   bodyLimit: number;
   trustProxy?: boolean | number | string[];
   metrics?: MetricsHandler;
+  platformLimits: PlatformLimits;
 }
 
 const ErrorBody = {
@@ -43,9 +47,15 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   });
   await app.register(async (api) => {
     api.decorateRequest('caller', undefined);
+    api.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') options.platformLimits.register(route.url, method);
+    });
     api.addHook('onRequest', tokenAuth(options.accounts, options.members));
+    api.addHook('onRequest', (request) => options.platformLimits.check(request, request.caller!.environment_id));
     shortlinkRoutes(api as HttpApp, options);
     accountRoutes(api as HttpApp, options);
+    groupRoutes(api as HttpApp, options);
+    campaignRoutes(api as HttpApp, options);
     metricsRoutes(api as HttpApp, options);
   });
   // The analytics pages authenticate themselves (a form, then a cookie): outside the API's token hook.

@@ -16,6 +16,10 @@ const schema = Type.Object({
   /** The default short domain the redirector answers for (host, with a port when not 80/443). */
   LINKS_DEFAULT_DOMAIN: Type.String({ default: 'localhost:3006', minLength: 1 }),
   /** The scheme of short links (`link`); https in production, http for a local redirector. */
+  /** Calls an organization may make each hour to one endpoint with one method (a tenth of it a minute). */
+  LINKS_HOURLY_LIMIT: Type.Integer({ default: 10_000, minimum: 1 }),
+  /** Own hourly limits per endpoint and method, as JSON: {"/shorten": {"POST": 1000}}. */
+  LINKS_PLATFORM_LIMITS: Type.String({ default: '{}' }),
   LINKS_SHORT_URL_SCHEME: Type.Union([Type.Literal('http'), Type.Literal('https')], { default: 'https' }),
 });
 
@@ -29,6 +33,15 @@ export const config = createConfigLoader(schema, (env) => ({
   publicBaseUrl: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
   defaultDomain: env.LINKS_DEFAULT_DOMAIN.toLowerCase(),
   scheme: env.LINKS_SHORT_URL_SCHEME,
+  platformLimits: { defaultHourly: env.LINKS_HOURLY_LIMIT, overrides: parsePlatformLimits(env.LINKS_PLATFORM_LIMITS) },
 }));
+
+function parsePlatformLimits(raw: string): Record<string, Record<string, number>> {
+  const parsed: unknown = JSON.parse(raw);
+  const isLimits = (v: unknown): v is Record<string, Record<string, number>> =>
+    typeof v === 'object' && v !== null && Object.values(v).every((m) => typeof m === 'object' && m !== null && Object.values(m).every((n) => Number.isInteger(n) && (n as number) > 0));
+  if (!isLimits(parsed)) throw new Error('LINKS_PLATFORM_LIMITS must be JSON such as {"/shorten": {"POST": 1000}}');
+  return parsed;
+}
 
 export type GatewayConfig = ReturnType<typeof config.get>;

@@ -4,6 +4,7 @@ import { ensureTopics } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
 import { buildApp } from './app.js';
+import { createPlatformLimits } from './platform-limits.js';
 import type { GatewayConfig } from './config.js';
 
 /** The gateway's own wiring; the runtime (libs/runtime) owns start order, probes and shutdown. */
@@ -13,6 +14,12 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
   await ensureTopics(ctx.kafka(), [LINKS_TOPICS.commands]);
   const app = await buildApp({
     logger: ctx.logger,
+    platformLimits: createPlatformLimits(redis, {
+      defaultHourly: settings.platformLimits.defaultHourly,
+      overrides: settings.platformLimits.overrides,
+      namespace: 'links',
+      logger: ctx.logger,
+    }),
     accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
     members: createMembers(mongo),
     store: createLinksStore(mongo),

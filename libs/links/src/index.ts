@@ -7,7 +7,9 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeSearchAfter, encodeSearchAfter,
 export type { FieldProblem, LinkListQuery, Tristate } from './list-query.js';
 export { LINKS_TOPICS } from './topics.js';
 export { GROUP_ROLES, createLinksStore, createLinksWriter, reuseKeyOf } from './store.js';
-export type { Deeplink, DomainDoc, GroupDoc, GroupRole, LinkDoc, LinksStore, LinksWriter, ProfileDoc } from './store.js';
+export type { CampaignDoc, ChannelDoc, Deeplink, DomainDoc, GroupDoc, GroupRole, LinkDoc, LinksStore, LinksWriter, ProfileDoc } from './store.js';
 export { bitlyTime, shortlinkJson } from './presenters.js';
 export type { ShortlinkJson } from './presenters.js';
 export type { ShortlinkReply } from './replies.js';
+export { MAX_USAGE_UNITS, USAGE_LIMITS, USAGE_UNITS, defaultUsageStart, nextUnit, parseUsageDate, unitStart, unitStarts } from './usage.js';
+export type { UsageLimitName, UsageUnit } from './usage.js';

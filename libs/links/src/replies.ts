@@ -14,5 +14,10 @@ declare module '@platform/contracts' {
     'platform.links.commands.CreateShortlink': ShortlinkReply;
     'platform.links.commands.UpdateShortlink': ShortlinkReply;
     'platform.links.commands.DeleteShortlink': { id: string };
+    'platform.links.commands.BulkEditShortlinks': { ids: string[] };
+    'platform.links.commands.UpdateLinksGroup': { group_guid: string };
+    'platform.links.commands.UpdateLinksUser': { user_id: string };
+    'platform.links.commands.SaveCampaign': { campaign_guid: string };
+    'platform.links.commands.SaveChannel': { channel_guid: string };
   }
 }

@@ -88,6 +88,29 @@ export interface LinkDoc extends Outboxed {
   command_id: string;
 }
 
+export interface CampaignDoc {
+  _id: string;
+  organization_id: string;
+  group_guid: string;
+  name: string;
+  description: string;
+  channel_guids: string[];
+  /** The login of its creator. */
+  created_by: string;
+  created_at: Date;
+  modified_at: Date;
+}
+
+export interface ChannelDoc {
+  _id: string;
+  organization_id: string;
+  group_guid: string;
+  name: string;
+  shortlinks: Array<{ campaign_guid: string; shortlink_id: string }>;
+  created_at: Date;
+  modified_at: Date;
+}
+
 const options = { versionKey: false as const, minimize: false };
 
 /** The links collections (private to this lib: readers use the store, links-worker the writer). */
@@ -144,12 +167,41 @@ function linkModels(connection: Connection) {
     { ...options, collection: 'links_links' },
   ).index({ group_guid: 1, created_at: -1, _id: -1 });
 
+  const campaign = new Schema<CampaignDoc>(
+    {
+      _id: String,
+      organization_id: { type: String, required: true },
+      group_guid: { type: String, required: true },
+      name: String,
+      description: String,
+      channel_guids: { type: [String], default: [] },
+      created_by: String,
+      created_at: Date,
+      modified_at: Date,
+    },
+    { ...options, collection: 'links_campaigns' },
+  ).index({ organization_id: 1, group_guid: 1, created_at: -1 });
+  const channel = new Schema<ChannelDoc>(
+    {
+      _id: String,
+      organization_id: { type: String, required: true },
+      group_guid: { type: String, required: true },
+      name: String,
+      shortlinks: { type: [{ _id: false, campaign_guid: String, shortlink_id: String }], default: [] },
+      created_at: Date,
+      modified_at: Date,
+    },
+    { ...options, collection: 'links_channels' },
+  ).index({ organization_id: 1, group_guid: 1, created_at: -1 });
+
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
   return {
     Group: model('LinksGroup', group),
     Profile: model('LinksProfile', profile),
     Domain: model('LinksDomain', domain),
     Link: model('LinksLink', link),
+    Campaign: model('LinksCampaign', campaign),
+    Channel: model('LinksChannel', channel),
   };
 }
 
@@ -215,6 +267,22 @@ export function createLinksStore(connection: Connection) {
       if (and.length > 0) filter['$and'] = and;
       return m.Link.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.size).lean<LinkDoc[]>();
     },
+    /** How many links of a group were made in [from, to) (deleted ones too: they were made). */
+    countLinksCreated(groupGuid: string, from: Date, to: Date, customOnly = false): Promise<number> {
+      const filter: Record<string, unknown> = { group_guid: groupGuid, created_at: { $gte: from, $lt: to } };
+      if (customOnly) filter['custom'] = true;
+      return m.Link.countDocuments(filter);
+    },
+    getCampaign: (guid: string) => m.Campaign.findById(guid).lean<CampaignDoc>().then((c) => (c ? { ...c, channel_guids: c.channel_guids ?? [] } : null)),
+    async campaignsOf(organizationId: string, groupGuids: string[]): Promise<CampaignDoc[]> {
+      const found = await m.Campaign.find({ organization_id: organizationId, group_guid: { $in: groupGuids } }).sort({ created_at: -1, _id: -1 }).limit(1000).lean<CampaignDoc[]>();
+      return found.map((c) => ({ ...c, channel_guids: c.channel_guids ?? [] }));
+    },
+    getChannel: (guid: string) => m.Channel.findById(guid).lean<ChannelDoc>().then((c) => (c ? { ...c, shortlinks: c.shortlinks ?? [] } : null)),
+    async channelsOf(organizationId: string, groupGuids: string[]): Promise<ChannelDoc[]> {
+      const found = await m.Channel.find({ organization_id: organizationId, group_guid: { $in: groupGuids } }).sort({ created_at: -1, _id: -1 }).limit(1000).lean<ChannelDoc[]>();
+      return found.map((c) => ({ ...c, shortlinks: c.shortlinks ?? [] }));
+    },
     async tagsOfGroup(groupGuid: string): Promise<string[]> {
       const tags = (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[];
       return tags.sort().slice(0, 1000);
@@ -263,6 +331,45 @@ export function createLinksWriter(connection: Connection) {
       ).catch((error: unknown) => {
         if (!isDuplicateKeyError(error)) throw error;
       });
+    },
+    /** Sets the named group fields; a new bsds list also updates which groups each domain lists. */
+    async updateGroup(guid: string, changes: Partial<Pick<GroupDoc, 'name' | 'bsds' | 'domain_preference'>>, at: Date): Promise<void> {
+      const before = await m.Group.findById(guid, { bsds: 1 }).lean<Pick<GroupDoc, 'bsds'>>();
+      await m.Group.updateOne({ _id: guid }, { $set: { ...changes, modified_at: at } });
+      if (changes.bsds) {
+        const removed = (before?.bsds ?? []).filter((d) => !changes.bsds!.includes(d));
+        if (changes.bsds.length > 0) await m.Domain.updateMany({ _id: { $in: changes.bsds } }, { $addToSet: { group_guids: guid } });
+        if (removed.length > 0) await m.Domain.updateMany({ _id: { $in: removed } }, { $pull: { group_guids: guid } });
+      }
+    },
+    async updateProfile(userId: string, changes: Partial<Pick<ProfileDoc, 'name' | 'default_group_guid'>>, at: Date): Promise<void> {
+      await m.Profile.updateOne({ _id: userId }, { $set: { ...changes, modified_at: at } });
+    },
+    /** Creates the campaign if missing (a redelivered create finds it), then sets the given fields. */
+    async saveCampaign(doc: CampaignDoc, changes: Partial<Pick<CampaignDoc, 'name' | 'description' | 'channel_guids'>>, create: boolean): Promise<void> {
+      if (create) {
+        const { _id, ...fields } = doc;
+        await m.Campaign.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
+          if (!isDuplicateKeyError(error)) throw error;
+        });
+      } else {
+        await m.Campaign.updateOne({ _id: doc._id }, { $set: { ...changes, modified_at: doc.modified_at } });
+      }
+    },
+    async saveChannel(doc: ChannelDoc, changes: Partial<Pick<ChannelDoc, 'name' | 'shortlinks'>>, create: boolean): Promise<void> {
+      if (create) {
+        const { _id, ...fields } = doc;
+        await m.Channel.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
+          if (!isDuplicateKeyError(error)) throw error;
+        });
+      } else {
+        await m.Channel.updateOne({ _id: doc._id }, { $set: { ...changes, modified_at: doc.modified_at } });
+      }
+    },
+    /** Links of a channel enter a campaign (what `campaign_guid` filters and `campaign_ids` shows), and the channel with them. */
+    async addLinksToCampaign(campaignGuid: string, linkIds: string[], channelGuid: string): Promise<void> {
+      if (linkIds.length > 0) await m.Link.updateMany({ _id: { $in: linkIds } }, { $addToSet: { campaign_ids: campaignGuid } });
+      await m.Campaign.updateOne({ _id: campaignGuid }, { $addToSet: { channel_guids: channelGuid } });
     },
     async addDomain(doc: DomainDoc): Promise<void> {
       await m.Domain.updateOne(

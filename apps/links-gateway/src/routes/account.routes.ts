@@ -1,23 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import type { MemberRecord } from '@platform/accounts';
+import { MessageTypeNames } from '@platform/contracts';
 import type { HttpApp } from '@platform/http';
-import { bitlyTime, type GroupDoc } from '@platform/links';
-import { accessTo } from '../access.js';
+import { LINKS_TOPICS, bitlyTime } from '@platform/links';
+import { bodyOf, invalid, stringField } from '../body.js';
 import type { GatewayDeps } from '../deps.js';
+import type { PlatformLimits } from '../platform-limits.js';
 
-export function accountRoutes(app: HttpApp, deps: GatewayDeps) {
-  const groupJson = (group: GroupDoc, userId: string) => ({
-    references: { organization: `${deps.publicBaseUrl}/v4/organizations/${group.organization_id}` },
-    name: group.name,
-    guid: group._id,
-    created: bitlyTime(group.created_at),
-    modified: bitlyTime(group.modified_at),
-    is_active: group.is_active,
-    role: group.members.find((m) => m.user_id === userId)?.role ?? '',
-    organization_guid: group.organization_id,
-    bsds: group.bsds,
-  });
-
-  app.get('/v4/user', { schema: { summary: 'The user of the token', tags: ['user'] } }, async (request) => {
-    const caller = request.caller!;
+export function accountRoutes(app: HttpApp, deps: GatewayDeps & { platformLimits: PlatformLimits }) {
+  async function userJson(caller: MemberRecord) {
     const profile = await deps.store.getProfile(caller._id);
     return {
       login: caller.username,
@@ -30,20 +21,38 @@ export function accountRoutes(app: HttpApp, deps: GatewayDeps) {
       default_group_guid: profile?.default_group_guid ?? '',
       emails: caller.email ? [{ email: caller.email, is_primary: true, is_verified: false }] : [],
     };
-  });
+  }
 
-  app.get<{ Querystring: { organization_guid?: string } }>('/v4/groups', { schema: { summary: "The user's groups", tags: ['groups'] } }, async (request) => {
+  app.get('/v4/user', { schema: { summary: 'The user of the token', tags: ['user'] } }, async (request) => userJson(request.caller!));
+
+  app.patch('/v4/user', { schema: { summary: "Set the user's name or default group", tags: ['user'] } }, async (request) => {
     const caller = request.caller!;
-    const groups = (await deps.store.groupsOfUser(caller._id)).filter(
-      (g) => g.organization_id === caller.environment_id && (!request.query.organization_guid || g.organization_id === request.query.organization_guid),
-    );
-    return { groups: groups.map((g) => groupJson(g, caller._id)) };
+    const body = bodyOf(request);
+    const name = stringField(body, 'name', 200);
+    const defaultGroup = stringField(body, 'default_group_guid', 100);
+    if (name !== null && name.trim() === '') throw invalid('name', 'name must not be empty');
+    if (name !== null || defaultGroup !== null) {
+      await deps.commands.send({
+        topic: LINKS_TOPICS.commands,
+        key: caller._id,
+        type: MessageTypeNames.UpdateLinksUser,
+        value: { organization_id: caller.environment_id, user_id: caller._id, name, default_group_guid: defaultGroup, requested_at: Date.now() },
+        commandId: randomUUID(),
+        timeoutMs: deps.commandTimeoutMs,
+      });
+    }
+    return userJson(caller);
   });
 
-  app.get<{ Params: { group_guid: string } }>('/v4/groups/:group_guid', { schema: { summary: 'A group', tags: ['groups'] } }, async (request) => {
-    const { group } = await accessTo(deps, request.caller!, request.params.group_guid);
-    return groupJson(group, request.caller!._id);
-  });
+  app.get<{ Querystring: { path?: string } }>(
+    '/v4/user/platform_limits',
+    { schema: { summary: "The organization's hourly limit and this hour's count per endpoint and method", tags: ['user'] } },
+    async (request) => {
+      const path = request.query.path;
+      if (path !== undefined && (typeof path !== 'string' || path.length > 300 || !path.startsWith('/'))) throw invalid('path', 'path is an API path such as /v4/shorten');
+      return { platform_limits: await deps.platformLimits.report(request.caller!.environment_id, path || undefined) };
+    },
+  );
 
   app.get('/v4/bsds', { schema: { summary: "The organization's branded short domains", tags: ['bsds'] } }, async (request) => ({
     bsds: (await deps.store.domainsOfOrganization(request.caller!.environment_id)).map((d) => d._id),

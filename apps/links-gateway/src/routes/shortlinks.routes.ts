@@ -16,31 +16,12 @@ import {
   type LinkDoc,
 } from '@platform/links';
 import { accessTo, assertDomain, assertMayEdit, requestedGroup } from '../access.js';
+import { bodyOf, booleanField, invalid, isObject, present, stringField, stringListField } from '../body.js';
 import type { GatewayDeps } from '../deps.js';
 
 const MAX_TAGS = 100;
+const MAX_BULK = 100;
 const YEAR_MS = 366 * 24 * 3600_000;
-
-const invalid = (field: string, message: string, code = `INVALID_ARG_${field.toUpperCase()}`) =>
-  new InputError(code, message, { issues: [{ field, code: 'invalid', message }] });
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Bitly's clients send explicit nulls for members they do not set: null is absent. */
-const present = (v: unknown) => v !== undefined && v !== null;
-
-function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  const body: unknown = request.body;
-  if (body === undefined || body === null) return {};
-  if (!isObject(body)) throw new InputError('INVALID_BODY', 'The body must be a JSON object.');
-  return body;
-}
-
-function stringField(body: Record<string, unknown>, field: string, max: number): string | null {
-  const v = body[field];
-  if (!present(v)) return null;
-  if (typeof v !== 'string' || v.length > max) throw invalid(field, `${field} must be a string of at most ${max} characters`);
-  return v;
-}
 
 function tagsField(body: Record<string, unknown>): string[] | null {
   const v = body['tags'];
@@ -219,6 +200,43 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
   });
 
   for (const base of ['/v4/groups/:group_guid/shortlinks', '/v4/groups/:group_guid/bitlinks']) {
+    app.patch<{ Params: { group_guid: string } }>(base, { schema: { summary: 'Archive or retag up to 100 links of a group', tags: ['shortlinks'] } }, async (request) => {
+      const caller = request.caller!;
+      const access = await accessTo(deps, caller, request.params.group_guid);
+      const body = bodyOf(request);
+      const action = body['action'];
+      if (action !== 'archive' && action !== 'edit_tags') throw invalid('action', 'action is archive or edit_tags');
+      const raw = body['links'] ?? body['bitlinks'];
+      if (!Array.isArray(raw) || raw.length === 0) throw invalid('links', 'links is a list of 1 to 100 short link ids');
+      if (raw.length > MAX_BULK) throw invalid('links', `At most ${MAX_BULK} short links per update`, 'INVALID_ARG_LINKS');
+      const ids = raw.map((r) => (typeof r === 'string' ? parseShortlinkId(r) : null));
+      if (ids.some((id) => id === null)) throw invalid('links', 'links is a list of short link ids such as sho.rt/abc1234');
+      const archive = booleanField(body, 'archive');
+      const addTags = stringListField(body, 'add_tags', MAX_TAGS, 50) ?? [];
+      const removeTags = stringListField(body, 'remove_tags', MAX_TAGS, 50) ?? [];
+      if (action === 'edit_tags' && addTags.length + removeTags.length === 0) throw invalid('add_tags', 'edit_tags needs add_tags or remove_tags');
+      const result = await deps.commands.send({
+        topic: LINKS_TOPICS.commands,
+        key: access.group._id,
+        type: MessageTypeNames.BulkEditShortlinks,
+        value: {
+          organization_id: caller.environment_id,
+          user_id: caller._id,
+          group_guid: access.group._id,
+          action,
+          archive: archive ?? true,
+          add_tags: addTags,
+          remove_tags: removeTags,
+          ids: ids.map((id) => `${id!.domain}/${id!.hash}`),
+          own_links_only: access.role === 'GROUP_USER',
+          requested_at: Date.now(),
+        },
+        commandId: randomUUID(),
+        timeoutMs: deps.commandTimeoutMs,
+      });
+      return { links: result.ids };
+    });
+
     app.get<{ Params: { group_guid: string } }>(base, { schema: { summary: "A group's short links, newest first", tags: ['shortlinks'] } }, async (request) => {
       const access = await accessTo(deps, request.caller!, request.params.group_guid);
       const query = readLinkListQuery(request.query as Record<string, string | string[] | undefined>);
@@ -226,7 +244,13 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         const first = query.problems[0]!;
         throw new InputError(`INVALID_ARG_${first.field.toUpperCase()}`, first.message, { issues: query.problems.map((p) => ({ field: p.field, code: 'invalid', message: p.message })) });
       }
-      const links = await deps.store.listLinks(access.group._id, query.value);
+      let linkIds: string[] | undefined;
+      if (query.value.channelGuid) {
+        // channel_guid overrides every other filter: the channel's links, newest first.
+        const channel = await deps.store.getChannel(query.value.channelGuid);
+        linkIds = channel && channel.group_guid === access.group._id ? channel.shortlinks.map((s) => s.shortlink_id) : [];
+      }
+      const links = await deps.store.listLinks(access.group._id, query.value, linkIds);
       const last = links.length === query.value.size ? links.at(-1) : undefined;
       const searchAfter = last ? encodeSearchAfter({ createdAt: last.created_at.getTime(), id: last._id }) : '';
       const next = searchAfter ? `${deps.publicBaseUrl}/v4/groups/${access.group._id}/shortlinks?size=${query.value.size}&search_after=${searchAfter}` : '';

@@ -2,7 +2,9 @@ import type { MessageTypeNames } from '@platform/contracts';
 import type { CommandHandlerMap } from '@platform/kafka';
 import type { HandlerDeps } from './deps.js';
 import { addBrandedDomain, addGroupMember, setUpOrganization } from './organization.handlers.js';
-import { createShortlink, deleteShortlink, updateShortlink } from './shortlink.handlers.js';
+import { saveCampaign, saveChannel } from './campaign.handlers.js';
+import { updateGroup, updateUser } from './group.handlers.js';
+import { bulkEditShortlinks, createShortlink, deleteShortlink, updateShortlink } from './shortlink.handlers.js';
 
 type N = typeof MessageTypeNames;
 export type LinksCommand =
@@ -11,7 +13,12 @@ export type LinksCommand =
   | N['AddBrandedDomain']
   | N['CreateShortlink']
   | N['UpdateShortlink']
-  | N['DeleteShortlink'];
+  | N['DeleteShortlink']
+  | N['BulkEditShortlinks']
+  | N['UpdateLinksGroup']
+  | N['UpdateLinksUser']
+  | N['SaveCampaign']
+  | N['SaveChannel'];
 
 /** Every links command has exactly one handler: a missing entry is a type error. */
 export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
@@ -21,6 +28,11 @@ export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
   'platform.links.commands.CreateShortlink': createShortlink,
   'platform.links.commands.UpdateShortlink': updateShortlink,
   'platform.links.commands.DeleteShortlink': deleteShortlink,
+  'platform.links.commands.BulkEditShortlinks': bulkEditShortlinks,
+  'platform.links.commands.UpdateLinksGroup': updateGroup,
+  'platform.links.commands.UpdateLinksUser': updateUser,
+  'platform.links.commands.SaveCampaign': saveCampaign,
+  'platform.links.commands.SaveChannel': saveChannel,
 };
 
 export type { HandlerDeps } from './deps.js';

@@ -124,3 +124,43 @@ export async function deleteShortlink(deps: HandlerDeps, message: IncomingMessag
   }
   return { id: doc._id };
 }
+
+const MAX_BULK = 100;
+
+/**
+ * Archive or retag up to 100 links of a group; answers every id that is now in the asked state (so that a
+ * redelivered command answers the same), and each link actually changed reports it in a ShortlinkChanged.
+ */
+export async function bulkEditShortlinks(deps: HandlerDeps, message: IncomingMessage<N['BulkEditShortlinks']>): Promise<{ ids: string[] }> {
+  const v = message.value;
+  if (v.ids.length > MAX_BULK) throw new InputError('INVALID_ARG_LINKS', `At most ${MAX_BULK} short links per update.`);
+  const login = v.own_links_only ? ((await deps.members.get(v.organization_id, v.user_id))?.username ?? v.user_id) : null;
+  const updated: string[] = [];
+  for (const id of [...new Set(v.ids)]) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const doc = await deps.store.getLink(id);
+      if (!doc || doc.organization_id !== v.organization_id || doc.group_guid !== v.group_guid) break;
+      if (login !== null && doc.created_by !== login) break;
+      const changes: Partial<Stored> = {};
+      if (v.action === 'archive') {
+        if (doc.archived !== v.archive) changes.archived = v.archive;
+      } else {
+        const tags = [...new Set([...doc.tags.filter((t) => !v.remove_tags.includes(t)), ...v.add_tags])];
+        if (tags.length !== doc.tags.length || tags.some((t, i) => t !== doc.tags[i])) changes.tags = tags;
+      }
+      if (Object.keys(changes).length === 0) {
+        updated.push(id);
+        break;
+      }
+      changes.modified_at = new Date(Math.max(v.requested_at, doc.modified_at.getTime() + 1));
+      const after: Stored = { ...strip(doc), ...changes };
+      const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, { ...stateOf(after), deleted: false, occurred_at: Date.now() });
+      if (await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [event])) {
+        deps.touched(deps.writer.links.source, doc._id);
+        updated.push(id);
+        break;
+      }
+    }
+  }
+  return { ids: updated };
+}

@@ -90,6 +90,23 @@ export interface AddLinksGroupMember {
   requested_at: number;
 }
 
+/** PATCH /v4/groups/{group_guid}/shortlinks: archive (or unarchive) or edit the tags of up to 100 links of a group at once. */
+export interface BulkEditShortlinks {
+  organization_id: string;
+  user_id: string;
+  group_guid: string;
+  action: 'archive' | 'edit_tags';
+  /** For archive: true archives, false brings back. */
+  archive: boolean;
+  add_tags: Array<string>;
+  remove_tags: Array<string>;
+  /** domain/hash of each link, at most 100. */
+  ids: Array<string>;
+  /** The user is a GROUP_USER: only the links they made are edited. */
+  own_links_only: boolean;
+  requested_at: number;
+}
+
 /** POST /v4/shorten and POST /v4/shortlinks: a short link in a group, or the group's existing one for the same long URL unless force_new_link. */
 export interface CreateShortlink {
   organization_id: string;
@@ -125,12 +142,70 @@ export interface DeleteShortlink {
   requested_at: number;
 }
 
+/** POST /v4/campaigns (create) and PATCH /v4/campaigns/{campaign_guid}: each member null leaves that field as it is. */
+export interface SaveCampaign {
+  organization_id: string;
+  user_id: string;
+  /** Chosen by the gateway on create, so that a redelivered create makes one campaign. */
+  campaign_guid: string;
+  create: boolean;
+  group_guid: string;
+  name: null | string;
+  description: null | string;
+  channel_guids: null | Array<string>;
+  requested_at: number;
+}
+
+/** POST /v4/channels (create) and PATCH /v4/channels/{channel_guid}: each member null leaves that field as it is. */
+export interface SaveChannel {
+  organization_id: string;
+  user_id: string;
+  /** Chosen by the gateway on create, so that a redelivered create makes one channel. */
+  channel_guid: string;
+  create: boolean;
+  group_guid: string;
+  name: null | string;
+  /** The links in the channel (replaces the list); a campaign_guid also tags the link with that campaign. */
+  shortlinks: null | Array<{
+  campaign_guid: string;
+  shortlink_id: string;
+}>;
+  requested_at: number;
+}
+
 /** cli keys create links: an organization's default group, with its first user as the group's admin. */
 export interface SetUpLinksOrganization {
   organization_id: string;
   group_guid: string;
   group_name: string;
   admin_user_id: string;
+  requested_at: number;
+}
+
+/** PATCH /v4/groups/{group_guid} and PATCH /v4/groups/{group_guid}/preferences: each member null leaves that field as it is. */
+export interface UpdateLinksGroup {
+  organization_id: string;
+  /** The acting user (a GROUP_ADMIN of the group, checked by the gateway). */
+  user_id: string;
+  group_guid: string;
+  name: null | string;
+  /** The branded domains of the organization the group may use (replaces the list). */
+  bsds: null | Array<string>;
+  /** The domain a shorten without domain uses. */
+  domain_preference: null | string;
+  clear_domain_preference: boolean;
+  /** The platform's default short domain (always allowed as a preference). */
+  default_domain: string;
+  requested_at: number;
+}
+
+/** PATCH /v4/user: the user's display name and default group; each member null leaves that field as it is. */
+export interface UpdateLinksUser {
+  organization_id: string;
+  user_id: string;
+  name: null | string;
+  /** A group the user is a member of. */
+  default_group_guid: null | string;
   requested_at: number;
 }
 
@@ -1150,9 +1225,14 @@ export interface MessageTypes {
   'platform.images.events.ImageCompressed': ImageCompressed;
   'platform.links.commands.AddBrandedDomain': AddBrandedDomain;
   'platform.links.commands.AddLinksGroupMember': AddLinksGroupMember;
+  'platform.links.commands.BulkEditShortlinks': BulkEditShortlinks;
   'platform.links.commands.CreateShortlink': CreateShortlink;
   'platform.links.commands.DeleteShortlink': DeleteShortlink;
+  'platform.links.commands.SaveCampaign': SaveCampaign;
+  'platform.links.commands.SaveChannel': SaveChannel;
   'platform.links.commands.SetUpLinksOrganization': SetUpLinksOrganization;
+  'platform.links.commands.UpdateLinksGroup': UpdateLinksGroup;
+  'platform.links.commands.UpdateLinksUser': UpdateLinksUser;
   'platform.links.commands.UpdateShortlink': UpdateShortlink;
   'platform.links.events.ShortlinkChanged': ShortlinkChanged;
   'platform.links.clicks.ShortlinkClicked': ShortlinkClicked;
@@ -1247,9 +1327,14 @@ export const MessageTypeNames = {
   ImageCompressed: 'platform.images.events.ImageCompressed',
   AddBrandedDomain: 'platform.links.commands.AddBrandedDomain',
   AddLinksGroupMember: 'platform.links.commands.AddLinksGroupMember',
+  BulkEditShortlinks: 'platform.links.commands.BulkEditShortlinks',
   CreateShortlink: 'platform.links.commands.CreateShortlink',
   DeleteShortlink: 'platform.links.commands.DeleteShortlink',
+  SaveCampaign: 'platform.links.commands.SaveCampaign',
+  SaveChannel: 'platform.links.commands.SaveChannel',
   SetUpLinksOrganization: 'platform.links.commands.SetUpLinksOrganization',
+  UpdateLinksGroup: 'platform.links.commands.UpdateLinksGroup',
+  UpdateLinksUser: 'platform.links.commands.UpdateLinksUser',
   UpdateShortlink: 'platform.links.commands.UpdateShortlink',
   ShortlinkChanged: 'platform.links.events.ShortlinkChanged',
   ShortlinkClicked: 'platform.links.clicks.ShortlinkClicked',

@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import { InputError } from '@platform/errors';
+
+/** A 400 naming the member: `INVALID_ARG_<FIELD>` unless a code of its own is given. */
+export const invalid = (field: string, message: string, code = `INVALID_ARG_${field.toUpperCase()}`) =>
+  new InputError(code, message, { issues: [{ field, code: 'invalid', message }] });
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Bitly's clients send explicit nulls for members they do not set: null is absent. */
+export const present = (v: unknown) => v !== undefined && v !== null;
+
+/** The JSON object body (none is an empty one); unknown members are ignored, as Bitly does. */
+export function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const body: unknown = request.body;
+  if (body === undefined || body === null) return {};
+  if (!isObject(body)) throw new InputError('INVALID_BODY', 'The body must be a JSON object.');
+  return body;
+}
+
+export function stringField(body: Record<string, unknown>, field: string, max: number): string | null {
+  const v = body[field];
+  if (!present(v)) return null;
+  if (typeof v !== 'string' || v.length > max) throw invalid(field, `${field} must be a string of at most ${max} characters`);
+  return v;
+}
+
+/** A list of strings (each 1 to `maxLength` characters, at most `maxItems`), or null when absent. */
+export function stringListField(body: Record<string, unknown>, field: string, maxItems: number, maxLength: number): string[] | null {
+  const v = body[field];
+  if (!present(v)) return null;
+  if (!Array.isArray(v) || v.length > maxItems || v.some((t) => typeof t !== 'string' || t.length === 0 || t.length > maxLength)) {
+    throw invalid(field, `${field} is a list of at most ${maxItems} strings of 1 to ${maxLength} characters`);
+  }
+  return v as string[];
+}
+
+export function booleanField(body: Record<string, unknown>, field: string): boolean | null {
+  const v = body[field];
+  if (!present(v)) return null;
+  if (typeof v !== 'boolean') throw invalid(field, `${field} is true or false`);
+  return v;
+}
