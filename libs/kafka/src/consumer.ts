@@ -7,7 +7,7 @@ import { backoffDelay } from './backoff.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import type { KafkaClient } from './client.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
-import { topicName } from './topics.js';
+import { joinGroup } from './join-group.js';
 
 export interface IncomingMessage<T extends MessageType = MessageType> {
   topic: string;
@@ -182,20 +182,7 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     }
   }
 
-  await deadLetters.connect();
-  await consumer.connect();
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => markReady());
-  consumer.on(consumer.events.CRASH, (event) => {
-    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
-  });
-  for (const topic of options.topics) {
-    await consumer.subscribe({ topic: topicName(client, topic), fromBeginning: options.fromBeginning ?? true });
-  }
-  await consumer.run({
-    autoCommit: true,
-    autoCommitInterval: 1000,
+  const { ready } = await joinGroup(client, { consumer, deadLetters, logger }, { topics: options.topics, fromBeginning: options.fromBeginning ?? true }, {
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachMessage: handle,
   });
