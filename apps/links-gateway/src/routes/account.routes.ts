@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import type { HttpApp } from '@platform/http';
-import { LINKS_TOPICS, bitlyTime } from '@platform/links';
+import { bitlyTime } from '@platform/links';
 import { bodyOf, invalid, stringField } from '../body.js';
+import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 import type { PlatformLimits } from '../platform-limits.js';
 
@@ -32,14 +32,7 @@ export function accountRoutes(app: HttpApp, deps: GatewayDeps & { platformLimits
     const defaultGroup = stringField(body, 'default_group_guid', 100);
     if (name !== null && name.trim() === '') throw invalid('name', 'name must not be empty');
     if (name !== null || defaultGroup !== null) {
-      await deps.commands.send({
-        topic: LINKS_TOPICS.commands,
-        key: caller._id,
-        type: MessageTypeNames.UpdateLinksUser,
-        value: { organization_id: caller.environment_id, user_id: caller._id, name, default_group_guid: defaultGroup, requested_at: Date.now() },
-        commandId: randomUUID(),
-        timeoutMs: deps.commandTimeoutMs,
-      });
+      await sendLinksCommand(deps, MessageTypeNames.UpdateLinksUser, caller._id, { organization_id: caller.environment_id, user_id: caller._id, name, default_group_guid: defaultGroup, requested_at: Date.now() });
     }
     return userJson(caller);
   });

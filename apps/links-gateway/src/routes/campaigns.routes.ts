@@ -3,9 +3,10 @@ import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import { NotAllowedError, NotFoundError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { LINKS_TOPICS, bitlyTime, parseShortlinkId, type CampaignDoc, type ChannelDoc } from '@platform/links';
+import { bitlyTime, parseShortlinkId, type CampaignDoc, type ChannelDoc } from '@platform/links';
 import { accessTo, requestedGroup, type GroupAccess } from '../access.js';
 import { bodyOf, invalid, isObject, present, stringField, stringListField } from '../body.js';
+import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 const MAX_CHANNEL_LINKS = 1000;
@@ -73,11 +74,7 @@ export function campaignRoutes(app: HttpApp, deps: GatewayDeps) {
     mayOrganize(access);
     const name = stringField(body, 'name', 200);
     if (create && (name === null || name.trim() === '')) throw invalid('name', 'name is required');
-    await deps.commands.send({
-      topic: LINKS_TOPICS.commands,
-      key: access.group._id,
-      type: MessageTypeNames.SaveCampaign,
-      value: {
+    await sendLinksCommand(deps, MessageTypeNames.SaveCampaign, access.group._id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         campaign_guid: guid,
@@ -87,10 +84,7 @@ export function campaignRoutes(app: HttpApp, deps: GatewayDeps) {
         description: stringField(body, 'description', 2000),
         channel_guids: stringListField(body, 'channel_guids', 100, 100),
         requested_at: Date.now(),
-      },
-      commandId: randomUUID(),
-      timeoutMs: deps.commandTimeoutMs,
-    });
+      });
     return campaignJson((await deps.store.getCampaign(guid))!);
   }
 
@@ -98,14 +92,7 @@ export function campaignRoutes(app: HttpApp, deps: GatewayDeps) {
     mayOrganize(access);
     const name = stringField(body, 'name', 200);
     if (create && (name === null || name.trim() === '')) throw invalid('name', 'name is required');
-    await deps.commands.send({
-      topic: LINKS_TOPICS.commands,
-      key: access.group._id,
-      type: MessageTypeNames.SaveChannel,
-      value: { organization_id: caller.environment_id, user_id: caller._id, channel_guid: guid, create, group_guid: access.group._id, name, shortlinks: channelLinks(body), requested_at: Date.now() },
-      commandId: randomUUID(),
-      timeoutMs: deps.commandTimeoutMs,
-    });
+    await sendLinksCommand(deps, MessageTypeNames.SaveChannel, access.group._id, { organization_id: caller.environment_id, user_id: caller._id, channel_guid: guid, create, group_guid: access.group._id, name, shortlinks: channelLinks(body), requested_at: Date.now() });
     return channelJson((await deps.store.getChannel(guid))!);
   }
 

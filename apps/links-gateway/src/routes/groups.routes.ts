@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import { NotAllowedError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import {
-  LINKS_TOPICS,
   USAGE_LIMITS,
   USAGE_UNITS,
   bitlyTime,
@@ -18,6 +16,7 @@ import {
 } from '@platform/links';
 import { accessTo, type GroupAccess } from '../access.js';
 import { bodyOf, invalid, present, stringField, stringListField } from '../body.js';
+import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 type GroupParams = { Params: { group_guid: string } };
@@ -52,11 +51,7 @@ export function groupRoutes(app: HttpApp, deps: GatewayDeps) {
   const preferencesJson = (group: GroupDoc) => ({ group_guid: group._id, domain_preference: group.domain_preference ?? deps.defaultDomain });
 
   async function updateGroup(caller: MemberRecord, group: GroupDoc, fields: { name?: string | null; bsds?: string[] | null; domain_preference?: string | null }) {
-    await deps.commands.send({
-      topic: LINKS_TOPICS.commands,
-      key: group._id,
-      type: MessageTypeNames.UpdateLinksGroup,
-      value: {
+    await sendLinksCommand(deps, MessageTypeNames.UpdateLinksGroup, group._id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         group_guid: group._id,
@@ -66,10 +61,7 @@ export function groupRoutes(app: HttpApp, deps: GatewayDeps) {
         clear_domain_preference: false,
         default_domain: deps.defaultDomain,
         requested_at: Date.now(),
-      },
-      commandId: randomUUID(),
-      timeoutMs: deps.commandTimeoutMs,
-    });
+      });
     return (await deps.store.getGroup(group._id))!;
   }
 
@@ -121,9 +113,7 @@ export function groupRoutes(app: HttpApp, deps: GatewayDeps) {
     if (guid !== null && guid !== access.group._id) throw invalid('group_guid', 'group_guid must be the group of the path');
     const preference = stringField(body, 'domain_preference', 64)?.toLowerCase() ?? null;
     if (!present(preference)) throw invalid('domain_preference', 'domain_preference is required');
-    if (preference !== deps.defaultDomain && !access.group.bsds.includes(preference!)) {
-      throw invalid('domain_preference', `The group cannot use the domain ${preference}.`);
-    }
+    // Whether the group may use the domain is the worker's check (against the group as it is then).
     return preferencesJson(await updateGroup(caller, access.group, { domain_preference: preference }));
   });
 

@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError, NotFoundError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import {
-  LINKS_TOPICS,
   bitlyTime,
   encodeSearchAfter,
   keywordProblem,
@@ -17,6 +15,7 @@ import {
 } from '@platform/links';
 import { accessTo, assertDomain, assertMayEdit, requestedGroup } from '../access.js';
 import { bodyOf, booleanField, invalid, isObject, present, stringField, stringListField } from '../body.js';
+import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 const MAX_TAGS = 100;
@@ -93,11 +92,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
       if (problem) throw invalid('keyword', problem, 'INVALID_ARG_KEYWORD');
     }
     const expiration = full ? expirationField(body) : { at: null, clear: false };
-    const reply = await deps.commands.send({
-      topic: LINKS_TOPICS.commands,
-      key: access.group._id,
-      type: MessageTypeNames.CreateShortlink,
-      value: {
+    const reply = await sendLinksCommand(deps, MessageTypeNames.CreateShortlink, access.group._id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         group_guid: access.group._id,
@@ -110,10 +105,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         expiration_at: expiration.at,
         force_new_link: body['force_new_link'] === true,
         requested_at: Date.now(),
-      },
-      commandId: randomUUID(),
-      timeoutMs: deps.commandTimeoutMs,
-    });
+      });
     return { reply, json: shortlinkJson(reply.link as LinkDoc, view) };
   }
 
@@ -151,11 +143,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         }
         if (present(body['archived']) && typeof body['archived'] !== 'boolean') throw invalid('archived', 'archived is true or false');
         const expiration = expirationField(body);
-        const result = await deps.commands.send({
-          topic: LINKS_TOPICS.commands,
-          key: link.group_guid,
-          type: MessageTypeNames.UpdateShortlink,
-          value: {
+        const result = await sendLinksCommand(deps, MessageTypeNames.UpdateShortlink, link.group_guid, {
             organization_id: caller.environment_id,
             user_id: caller._id,
             id: link._id,
@@ -166,10 +154,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
             expiration_at: expiration.at,
             clear_expiration: expiration.clear,
             requested_at: Date.now(),
-          },
-          commandId: randomUUID(),
-          timeoutMs: deps.commandTimeoutMs,
-        });
+          });
         return shortlinkJson(result.link as LinkDoc, view);
       });
 
@@ -177,14 +162,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         const caller = request.caller!;
         const { link, access } = await linkFor(caller, rawId(request));
         assertMayEdit(access, caller, link);
-        const result = await deps.commands.send({
-          topic: LINKS_TOPICS.commands,
-          key: link.group_guid,
-          type: MessageTypeNames.DeleteShortlink,
-          value: { organization_id: caller.environment_id, user_id: caller._id, id: link._id, requested_at: Date.now() },
-          commandId: randomUUID(),
-          timeoutMs: deps.commandTimeoutMs,
-        });
+        const result = await sendLinksCommand(deps, MessageTypeNames.DeleteShortlink, link.group_guid, { organization_id: caller.environment_id, user_id: caller._id, id: link._id, requested_at: Date.now() });
         return { links_deleted: [{ id: result.id }] };
       });
     }
@@ -215,11 +193,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
       const addTags = stringListField(body, 'add_tags', MAX_TAGS, 50) ?? [];
       const removeTags = stringListField(body, 'remove_tags', MAX_TAGS, 50) ?? [];
       if (action === 'edit_tags' && addTags.length + removeTags.length === 0) throw invalid('add_tags', 'edit_tags needs add_tags or remove_tags');
-      const result = await deps.commands.send({
-        topic: LINKS_TOPICS.commands,
-        key: access.group._id,
-        type: MessageTypeNames.BulkEditShortlinks,
-        value: {
+      const result = await sendLinksCommand(deps, MessageTypeNames.BulkEditShortlinks, access.group._id, {
           organization_id: caller.environment_id,
           user_id: caller._id,
           group_guid: access.group._id,
@@ -230,10 +204,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
           ids: ids.map((id) => `${id!.domain}/${id!.hash}`),
           own_links_only: access.role === 'GROUP_USER',
           requested_at: Date.now(),
-        },
-        commandId: randomUUID(),
-        timeoutMs: deps.commandTimeoutMs,
-      });
+        });
       return { links: result.ids };
     });
 
