@@ -17,7 +17,7 @@ export interface RedirectorOptions {
   cacheControl: string;
   trustProxy?: boolean | number | string[];
   metrics?: MetricsHandler;
-  /** Spans for a sample of redirects (the process does not trace every request: ADR 0015). */
+  /** Spans for a sample of redirects (the process does not trace every request: ADR 0017). */
   tracing?: RedirectTracing;
   /** Counts every answer by status, read by the metrics at scrape time. */
   onAnswer?: (status: 301 | 302 | 404) => void;
