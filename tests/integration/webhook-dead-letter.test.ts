@@ -23,7 +23,7 @@ describe('after the last attempt', () => {
     await waitFor(async () => (await harness.store.get(deliveryId))?.status === 'dead_lettered', { what: 'dead-lettered' });
     expect((await harness.store.attemptsFor(deliveryId)).map((a) => a.status)).toEqual([500, 500, 500, 500]);
     expect(receiver.requests).toHaveLength(4);
-    const outcome = await waitFor(() => harness.outcomes.find((o) => o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
+    const outcome = await waitFor(() => harness.outcomes.find((o) => o.type === 'outcome' && o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
     expect(outcome.value).toMatchObject({ outcome: 'dead_lettered', attempts: 4, last_status: 500, event_id: eventId });
     // Finished deliveries and their attempts are kept for the retention period, then swept.
     const archived = await waitFor(async () => (await harness.store.get(deliveryId))?.expires_at ?? undefined, { what: 'archived' });

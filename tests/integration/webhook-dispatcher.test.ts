@@ -38,7 +38,8 @@ describe('webhook dispatcher', () => {
       if (calls === 2) return { status: 302, headers: { location: 'http://127.0.0.2/elsewhere' } };
       return { status: 204 };
     });
-    const { deliveryId, eventId } = await request(uniqueName('t'), `${allowedUrl()}/retry`);
+    const target = uniqueName('t');
+    const { deliveryId, eventId } = await request(target, `${allowedUrl()}/retry`);
     await waitFor(async () => (await store.get(deliveryId))?.status === 'delivered', { what: 'delivered after retries' });
     const hits = receiver.requests.filter((r) => r.path.includes('retry'));
     expect(hits).toHaveLength(3);
@@ -54,7 +55,10 @@ describe('webhook dispatcher', () => {
     }
     const attempts = await store.attemptsFor(deliveryId);
     expect(attempts.map((a) => a.status)).toEqual([500, 302, 204]);
-    await waitFor(() => outcomes.find((o) => o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
+    await waitFor(() => outcomes.find((o) => o.type === 'outcome' && o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
+    // Two failed attempts in one streak: the producer hears of the first only.
+    const failing = outcomes.filter((o) => o.type === 'failing' && o.value['target_id'] === target);
+    expect(failing).toEqual([{ type: 'failing', value: expect.objectContaining({ producer: 'test', tenant_id: 'tenant_1', delivery_id: deliveryId, last_status: 500 }) }]);
   });
 
   it('retries a target that times out, and honours Retry-After on 429', async () => {

@@ -24,8 +24,8 @@ export interface DispatcherHarness {
   seal(plaintext: string): string;
   /** Publishes a delivery request the way producers do; returns its ids. */
   request(targetId: string, url: string, eventId?: string, oauth?: OAuthTargetInput | null): Promise<{ deliveryId: string; eventId: string }>;
-  /** DeliveryOutcome and TargetDisabled events seen on webhooks.events. */
-  outcomes: Array<{ type: 'outcome' | 'disabled'; value: Record<string, unknown> }>;
+  /** DeliveryOutcome, TargetDisabled and TargetFailing events seen on webhooks.events. */
+  outcomes: Array<{ type: 'outcome' | 'disabled' | 'failing'; value: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -64,6 +64,7 @@ export async function startDispatcherHarness(
     handlers: {
       [MessageTypeNames.DeliveryOutcome]: async (m) => void outcomes.push({ type: 'outcome', value: { ...m.value } }),
       [MessageTypeNames.TargetDisabled]: async (m) => void outcomes.push({ type: 'disabled', value: { ...m.value } }),
+      [MessageTypeNames.TargetFailing]: async (m) => void outcomes.push({ type: 'failing', value: { ...m.value } }),
     },
   });
   await dispatcher.service.ready?.();

@@ -15,6 +15,8 @@ import { config as workerConfig } from '../../apps/links-worker/src/config.js';
 import { build as buildWorker } from '../../apps/links-worker/src/service.js';
 import { config as redirectorConfig } from '../../apps/redirector/src/config.js';
 import { build as buildRedirector } from '../../apps/redirector/src/service.js';
+import { config as dispatcherConfig } from '../../apps/webhook-dispatcher/src/config.js';
+import { build as buildDispatcher } from '../../apps/webhook-dispatcher/src/service.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,8 +45,11 @@ export interface LinksStack {
   close(): Promise<void>;
 }
 
-/** links-gateway and links-worker in one process on real Kafka, FerretDB and Redis, isolated by name. */
-export async function startLinksStack(extraEnv: Record<string, string> = {}): Promise<LinksStack> {
+/**
+ * links-gateway, links-worker and two redirectors in one process on real Kafka, FerretDB and Redis, isolated by
+ * name; with `dispatcher`, the webhook dispatcher too (allowed to reach loopback receivers, retrying quickly).
+ */
+export async function startLinksStack(extraEnv: Record<string, string> = {}, options: { dispatcher?: boolean } = {}): Promise<LinksStack> {
   const name = uniqueName('lk');
   const port = await freePort();
   const env = isolatedAppEnv(name, {
@@ -55,12 +60,17 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}): Pr
     COMMAND_TIMEOUT_MS: '20000',
     OUTBOX_INTERVAL_MS: '200',
     KAFKA_SESSION_TIMEOUT_MS: '6000',
+    EGRESS_ALLOW: '127.0.0.0/8',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_POLL_INTERVAL_MS: '25',
+    WEBHOOK_RETRY_SCHEDULE_MS: '0,200,3000',
     ...extraEnv,
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const worker = await startService('links-worker', buildWorker, { settings: workerConfig.read(env), logger });
   const gatewaySettings = gatewayConfig.read(env);
   const gateway = await startService('links-gateway', buildGateway, { settings: gatewaySettings, logger });
+  const dispatcher = options.dispatcher ? await startService('webhook-dispatcher', buildDispatcher, { settings: dispatcherConfig.read(env), logger }) : null;
   const redirectors: Array<{ settings: ReturnType<typeof redirectorConfig.read>; started: { stop(): Promise<void>; service: { ready?(): Promise<void> } } }> = [];
   for (const replica of ['a', 'b']) {
     const settings = redirectorConfig.read({
@@ -71,7 +81,7 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}): Pr
     });
     redirectors.push({ settings, started: await startService('redirector', buildRedirector, { settings, logger }) });
   }
-  await Promise.all([worker.service.ready?.(), ...redirectors.map((r) => r.started.service.ready?.())]);
+  await Promise.all([worker.service.ready?.(), dispatcher?.service.ready?.(), ...redirectors.map((r) => r.started.service.ready?.())]);
   const mongo = await gateway.context.mongo();
   const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
   const members = createMembers(mongo);
@@ -112,6 +122,7 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}): Pr
     },
     async close() {
       for (const r of redirectors) await r.started.stop();
+      await dispatcher?.stop();
       await worker.stop();
       await mongo.dropDatabase().catch(() => undefined);
       await gateway.stop();

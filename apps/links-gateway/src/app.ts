@@ -10,6 +10,7 @@ import { groupRoutes } from './routes/groups.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
 import type { PlatformLimits } from './platform-limits.js';
 import { shortlinkRoutes } from './routes/shortlinks.routes.js';
+import { webhookRoutes } from './routes/webhooks.routes.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -35,7 +36,7 @@ const ErrorBody = {
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Link-shortening API',
-    description: 'Short links on a default and branded domains, groups, users and domains (Bitly API v4 compatible).',
+    description: 'Short links on a default and branded domains, groups, campaigns, channels, users, domains and webhooks (Bitly API v4 compatible).',
     logger: options.logger,
     renderError,
     readiness: options.readiness,
@@ -57,6 +58,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     groupRoutes(api as HttpApp, options);
     campaignRoutes(api as HttpApp, options);
     metricsRoutes(api as HttpApp, options);
+    webhookRoutes(api as HttpApp, options);
   });
   // The analytics pages authenticate themselves (a form, then a cookie): outside the API's token hook.
   await app.register(async (pages) => chartRoutes(pages as HttpApp, options));

@@ -3,6 +3,7 @@ import { createAnalyticsStore, createReports } from '@platform/analytics';
 import { ensureTopics } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
+import { createSealer } from '@platform/secrets';
 import { buildApp } from './app.js';
 import { createPlatformLimits } from './platform-limits.js';
 import type { GatewayConfig } from './config.js';
@@ -24,6 +25,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     members: createMembers(mongo),
     store: createLinksStore(mongo),
     analytics: createReports(createAnalyticsStore(mongo)),
+    sealer: createSealer(settings.sealingKey),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     commandTimeoutMs: settings.commandTimeoutMs,
     publicBaseUrl: settings.publicBaseUrl,

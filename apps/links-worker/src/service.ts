@@ -1,35 +1,70 @@
 import { createMembers } from '@platform/accounts';
-import { createCommandWorker, runHandler } from '@platform/kafka';
+import { MessageTypeNames } from '@platform/contracts';
+import { createCommandWorker, reaction, runHandler } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore, createLinksWriter } from '@platform/links';
 import { createMongoCommandResultStore, createMongoOutboxSource } from '@platform/mongo';
 import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
+import { WEBHOOK_TOPICS } from '@platform/webhooks';
 import type { LinksWorkerConfig } from './config.js';
 import { commandHandlers, type LinksCommand } from './handlers/index.js';
+import { createWebhookFanOut } from './webhooks/fanout.js';
+import { createWebhookState } from './webhooks/state.js';
 
-/** The links worker: owns every links collection; one command group, events from the links it writes. */
+type N = typeof MessageTypeNames;
+
+/**
+ * The links worker: owns every links collection; one command group, events from the links it writes, and two
+ * reactions: link events and clicks fanned out to webhooks, and the delivery layer's reports made webhook state.
+ */
 export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
   const store = createLinksStore(mongo);
   const writer = createLinksWriter(mongo);
   const members = createMembers(mongo);
+  const sealer = createSealer(settings.sealingKey);
   await Promise.all([store.ensureIndexes(), members.ensureIndexes()]);
-  const results = createMongoCommandResultStore(mongo, { sealer: createSealer(settings.sealingKey), collection: 'links_command_results' });
+  const results = createMongoCommandResultStore(mongo, { sealer, collection: 'links_command_results' });
   await results.ensureIndexes();
   ctx.sweep([results.collection]);
+  const state = createWebhookState({ store, writer, logger: ctx.logger });
   const worker = createCommandWorker<LinksCommand>({
     kafka: ctx.kafka(),
     name: 'links-worker',
     commandTopic: LINKS_TOPICS.commands,
-    topics: [LINKS_TOPICS.commands, LINKS_TOPICS.events, LINKS_TOPICS.clicks],
+    topics: [LINKS_TOPICS.commands, LINKS_TOPICS.events, LINKS_TOPICS.clicks, WEBHOOK_TOPICS.deliveries, WEBHOOK_TOPICS.events],
     outboxSources: store.outboxCollections().map((c) => createMongoOutboxSource(c)),
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     logger: ctx.logger,
     commandTypes: Object.keys(commandHandlers) as LinksCommand[],
-    handle: (_type, message, touched) => runHandler(commandHandlers, { store, writer, members, touched }, message),
+    handle: (_type, message, touched) => runHandler(commandHandlers, { store, writer, members, sealer, apiBase: settings.publicBaseUrl, touched }, message),
+    reactions: ({ publisher }) => {
+      const fanOut = createWebhookFanOut({ store, publisher, apiBase: settings.publicBaseUrl });
+      return [
+        reaction<N['ShortlinkClicked'] | N['ShortlinkCreated'] | N['ShortlinkChanged']>({
+          groupId: 'links-webhook-fanout',
+          topics: [LINKS_TOPICS.clicks, LINKS_TOPICS.events],
+          partitionsConsumedConcurrently: settings.partitionsConcurrency,
+          handlers: {
+            [MessageTypeNames.ShortlinkClicked]: (message) => fanOut.clicked(message),
+            [MessageTypeNames.ShortlinkCreated]: (message) => fanOut.created(message),
+            [MessageTypeNames.ShortlinkChanged]: (message) => fanOut.changed(message),
+          },
+        }),
+        reaction<N['TargetFailing'] | N['DeliveryOutcome'] | N['TargetDisabled']>({
+          groupId: 'links-webhook-state',
+          topics: [WEBHOOK_TOPICS.events],
+          handlers: {
+            [MessageTypeNames.TargetFailing]: (message) => state.failing(message),
+            [MessageTypeNames.DeliveryOutcome]: (message) => state.outcome(message),
+            [MessageTypeNames.TargetDisabled]: (message) => state.disabled(message),
+          },
+        }),
+      ];
+    },
     partitionsConcurrency: settings.partitionsConcurrency,
     outboxIntervalMs: settings.outboxIntervalMs,
     sessionTimeoutMs: settings.sessionTimeoutMs,

@@ -53,28 +53,32 @@ export function createScheduler(options: SchedulerOptions) {
         await options.store.disableTarget(delivery, record, `target answered ${record.status}`);
         log.warn({ status: record.status }, 'webhook target gone; disabled');
         break;
-      case 'give_up':
-        await options.store.deadLetter(delivery, record);
-        await options.store.noteFailure(delivery, options.disableAfterMs);
+      case 'give_up': {
+        const failing = await options.store.noteFailure(delivery, options.disableAfterMs);
+        await options.store.deadLetter(delivery, record, failing.started ? [options.store.failingEvent(delivery, record)] : []);
         log.warn({ error: record.error }, 'webhook target refused; dead-lettered');
         break;
+      }
       case 'retry': {
-        if (await options.store.noteFailure(delivery, options.disableAfterMs)) {
+        const failing = await options.store.noteFailure(delivery, options.disableAfterMs);
+        if (failing.expired) {
           await options.store.disableTarget(delivery, record, `failing for more than ${Math.round(options.disableAfterMs / 1000)} s`);
           log.warn({ status: record.status, error: record.error }, 'webhook target failing too long; disabled');
           break;
         }
+        // The first failure of a streak tells the producer (TargetFailing), in the same write as the outcome.
+        const events = failing.started ? [options.store.failingEvent(delivery, record)] : [];
         const scheduled = retryDelayMs(delivery.attempts - (delivery.schedule_offset ?? 0) + 2, {
           scale: options.retryScale,
           ...(options.retrySchedule ? { schedule: options.retrySchedule } : {}),
         });
         if (scheduled === undefined) {
-          await options.store.deadLetter(delivery, record);
+          await options.store.deadLetter(delivery, record, events);
           log.warn({ status: record.status, error: record.error }, 'webhook dead-lettered after last attempt');
           break;
         }
         const delay = Math.max(scheduled, decision.notBeforeMs ?? 0);
-        await options.store.scheduleRetry(delivery, record, new Date(Date.now() + delay));
+        await options.store.scheduleRetry(delivery, record, new Date(Date.now() + delay), events);
         log.info({ status: record.status, error: record.error, delay }, 'webhook attempt failed; retry scheduled');
         break;
       }

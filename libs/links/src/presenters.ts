@@ -1,4 +1,4 @@
-import type { LinkDoc } from './store.js';
+import type { LinkDoc, WebhookDoc } from './store.js';
 
 /** Bitly's timestamp form: `2006-01-02T15:04:05+0000`. */
 export function bitlyTime(at: Date | number): string {
@@ -56,4 +56,55 @@ export function shortlinkJson(doc: LinkDoc, view: { apiBase: string; scheme: 'ht
   };
   if (doc.expiration_at) json.expiration_at = bitlyTime(doc.expiration_at);
   return json;
+}
+
+export interface WebhookJson {
+  references: Record<string, string>;
+  guid: string;
+  created: string;
+  modified: string;
+  modified_by: string;
+  alerted: string;
+  deactivated: string;
+  is_active: boolean;
+  is_alert: boolean;
+  organization_guid: string;
+  group_guid: string;
+  name: string;
+  event: string;
+  url: string;
+  /** `active`, `inactive` (turned off by its owner) or `deactivated` (turned off after failed deliveries). */
+  status: 'active' | 'inactive' | 'deactivated';
+  oauth_url: string;
+  client_id: string;
+  /** Never the secret itself: `********` when one is set. */
+  client_secret: string;
+  fetch_tags: boolean;
+}
+
+/** A webhook as the API shows it; empty strings for the times and OAuth members it does not have. */
+export function webhookJson(doc: WebhookDoc, view: { apiBase: string }): WebhookJson {
+  const references: Record<string, string> = { organization: `${view.apiBase}/v4/organizations/${doc.organization_id}` };
+  if (doc.group_guid) references['group'] = `${view.apiBase}/v4/groups/${doc.group_guid}`;
+  return {
+    references,
+    guid: doc._id,
+    created: bitlyTime(doc.created_at),
+    modified: bitlyTime(doc.modified_at),
+    modified_by: doc.modified_by,
+    alerted: doc.alerted_at ? bitlyTime(doc.alerted_at) : '',
+    deactivated: doc.deactivated_at ? bitlyTime(doc.deactivated_at) : '',
+    is_active: doc.is_active,
+    is_alert: doc.is_alert,
+    organization_guid: doc.organization_id,
+    group_guid: doc.group_guid ?? '',
+    name: doc.name,
+    event: doc.event,
+    url: doc.url,
+    status: doc.is_active ? 'active' : doc.deactivated_at ? 'deactivated' : 'inactive',
+    oauth_url: doc.oauth?.url ?? '',
+    client_id: doc.oauth?.client_id ?? '',
+    client_secret: doc.oauth ? '********' : '',
+    fetch_tags: doc.fetch_tags,
+  };
 }

@@ -19,5 +19,9 @@ declare module '@platform/contracts' {
     'platform.links.commands.UpdateLinksUser': { user_id: string };
     'platform.links.commands.SaveCampaign': { campaign_guid: string };
     'platform.links.commands.SaveChannel': { channel_guid: string };
+    /** `signing_secret` is the new webhook's secret, answered on create only. */
+    'platform.links.commands.SaveWebhook': { webhook_guid: string; signing_secret: string | null };
+    'platform.links.commands.DeleteWebhook': { webhook_guid: string };
+    'platform.links.commands.VerifyWebhook': { webhook_guid: string };
   }
 }

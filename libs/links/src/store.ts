@@ -111,6 +111,35 @@ export interface ChannelDoc {
   modified_at: Date;
 }
 
+/** The events a webhook may name: Bitly's click (`decodes`) and the life of a link. */
+export const WEBHOOK_EVENTS = ['decodes', 'shortlink_created', 'shortlink_changed'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookDoc extends Outboxed {
+  _id: string;
+  organization_id: string;
+  /** Only this group's links; null for every group of the organization. */
+  group_guid: string | null;
+  name: string;
+  event: WebhookEvent;
+  url: string;
+  is_active: boolean;
+  /** When deliveries last started failing (Bitly's `alerted`); `is_alert` while they still fail. */
+  alerted_at: Date | null;
+  is_alert: boolean;
+  /** When the platform turned it off after failed deliveries (a user's is_active false is not this). */
+  deactivated_at: Date | null;
+  /** Client-credentials grant towards the receiver, its secret sealed. */
+  oauth: { url: string; client_id: string; sealed_client_secret: string } | null;
+  fetch_tags: boolean;
+  /** The Standard Webhooks signing secret (`whsec_...`), sealed. */
+  sealed_signing_secret: string;
+  created_at: Date;
+  modified_at: Date;
+  /** The login of who last changed it. */
+  modified_by: string;
+}
+
 const options = { versionKey: false as const, minimize: false };
 
 /** The links collections (private to this lib: readers use the store, links-worker the writer). */
@@ -194,6 +223,29 @@ function linkModels(connection: Connection) {
     { ...options, collection: 'links_channels' },
   ).index({ organization_id: 1, group_guid: 1, created_at: -1 });
 
+  const webhook = new Schema<WebhookDoc>(
+    {
+      _id: String,
+      organization_id: { type: String, required: true, index: true },
+      group_guid: { type: String, default: null },
+      name: String,
+      event: String,
+      url: String,
+      is_active: Boolean,
+      alerted_at: { type: Date, default: null },
+      is_alert: { type: Boolean, default: false },
+      deactivated_at: { type: Date, default: null },
+      oauth: { type: Schema.Types.Mixed, default: null },
+      fetch_tags: { type: Boolean, default: false },
+      sealed_signing_secret: String,
+      created_at: Date,
+      modified_at: Date,
+      modified_by: String,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'links_webhooks' },
+  );
+
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
   return {
     Group: model('LinksGroup', group),
@@ -202,6 +254,7 @@ function linkModels(connection: Connection) {
     Link: model('LinksLink', link),
     Campaign: model('LinksCampaign', campaign),
     Channel: model('LinksChannel', channel),
+    Webhook: model('LinksWebhook', webhook),
   };
 }
 
@@ -287,8 +340,14 @@ export function createLinksStore(connection: Connection) {
       const tags = (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[];
       return tags.sort().slice(0, 1000);
     },
+    getWebhook: (guid: string) => m.Webhook.findById(guid).lean<WebhookDoc>().exec(),
+    webhooksOfOrganization: (organizationId: string) =>
+      m.Webhook.find({ organization_id: organizationId }).sort({ created_at: 1, _id: 1 }).limit(1000).lean<WebhookDoc[]>().exec(),
+    /** The organization's active webhooks for an event (organization-wide and group ones alike). */
+    activeWebhooks: (organizationId: string, event: WebhookEvent) =>
+      m.Webhook.find({ organization_id: organizationId, event, is_active: true }).lean<WebhookDoc[]>().exec(),
     outboxCollections(): OutboxCollection[] {
-      return [connection.db!.collection(m.Link.collection.collectionName)];
+      return [m.Link, m.Webhook].map((x) => connection.db!.collection(x.collection.collectionName));
     },
     async ensureIndexes() {
       await Promise.all(Object.values(m).map((x) => x.init()));
@@ -302,8 +361,21 @@ export type LinksStore = ReturnType<typeof createLinksStore>;
 export function createLinksWriter(connection: Connection) {
   const m = linkModels(connection);
   const links = aggregateWriter<LinkDoc>(m.Link);
+  const webhooks = aggregateWriter<WebhookDoc>(m.Webhook);
   return {
     links,
+    /** Inserts a webhook; false when a redelivered create already made it. */
+    insertWebhook: (doc: Omit<WebhookDoc, 'outbox' | 'has_outbox'>) => webhooks.insertOnce(doc, []),
+    async updateWebhook(guid: string, changes: Partial<Omit<WebhookDoc, '_id' | 'outbox' | 'has_outbox'>>): Promise<void> {
+      await m.Webhook.updateOne({ _id: guid }, { $set: changes });
+    },
+    async deleteWebhook(guid: string): Promise<void> {
+      await m.Webhook.deleteOne({ _id: guid });
+    },
+    /** Queues events (a ping's delivery request) with the webhook, for the outbox relay to publish. */
+    async queueWebhookEvents(guid: string, events: StoredOutboxEntry[]): Promise<boolean> {
+      return webhooks.change({ _id: guid }, {}, events);
+    },
     /** Inserts a link; false when its id is taken (a hash collided, a keyword is in use, or a redone command made it). */
     insertLink(doc: Omit<LinkDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]): Promise<boolean> {
       return links.insertOnce(doc, events);

@@ -1,6 +1,6 @@
 import type { RequestDelivery } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
-import { changeWithEvents, isDuplicateKeyError, outboxEvent, paginate, type Connection, type OutboxCollection, type PageRequest } from '@platform/mongo';
+import { changeWithEvents, isDuplicateKeyError, outboxEvent, paginate, type Connection, type OutboxCollection, type PageRequest, type StoredOutboxEntry } from '@platform/mongo';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
@@ -155,13 +155,13 @@ export function createDeliveryStore(connection: Connection) {
       await archive(d._id);
     },
 
-    async scheduleRetry(d: DeliveryDoc, record: AttemptRecord, nextAt: Date, now = new Date()) {
+    async scheduleRetry(d: DeliveryDoc, record: AttemptRecord, nextAt: Date, events: StoredOutboxEntry[] = [], now = new Date()) {
       const attempt = d.attempts + 1;
       await saveAttempt(d, attempt, record);
       await Delivery.updateOne(
         { _id: d._id, attempts: d.attempts },
-        {
-          $set: {
+        changeWithEvents(
+          {
             attempts: attempt,
             next_attempt_at: nextAt,
             lease_until: EPOCH,
@@ -169,11 +169,12 @@ export function createDeliveryStore(connection: Connection) {
             last_error: record.error,
             updated_at: now,
           },
-        },
+          events,
+        ),
       );
     },
 
-    async deadLetter(d: DeliveryDoc, record: AttemptRecord | null, now = new Date()) {
+    async deadLetter(d: DeliveryDoc, record: AttemptRecord | null, events: StoredOutboxEntry[] = [], now = new Date()) {
       const attempt = record ? d.attempts + 1 : d.attempts;
       if (record) await saveAttempt(d, attempt, record);
       await Delivery.updateOne(
@@ -188,7 +189,7 @@ export function createDeliveryStore(connection: Connection) {
             updated_at: now,
             finished_at: now,
           },
-          [outcomeEvent(d, 'dead_lettered', attempt, record?.status ?? null, now)],
+          [...events, outcomeEvent(d, 'dead_lettered', attempt, record?.status ?? null, now)],
         ),
       );
       await archive(d._id);
@@ -295,7 +296,12 @@ export function createDeliveryStore(connection: Connection) {
     },
 
     /** Records a failed attempt against its target; true when the target has failed for longer than `windowMs`. */
-    async noteFailure(d: DeliveryDoc, windowMs: number, now = new Date()): Promise<boolean> {
+    /**
+     * Records a failed attempt against its target. `started`: this failure begins a streak (the target was
+     * answering until now), which producers hear of as TargetFailing; `expired`: the streak is older than
+     * `windowMs`, so the target is to be disabled.
+     */
+    async noteFailure(d: DeliveryDoc, windowMs: number, now = new Date()): Promise<{ started: boolean; expired: boolean }> {
       const key = targetKey(d.producer, d.target.id);
       const state = await TargetState.findOneAndUpdate(
         { _id: key },
@@ -303,10 +309,24 @@ export function createDeliveryStore(connection: Connection) {
         { upsert: true, new: true },
       ).lean();
       if (!state?.failing_since) {
-        await TargetState.updateOne({ _id: key, failing_since: null }, { $set: { failing_since: now } });
-        return windowMs <= 0;
+        const set = await TargetState.updateOne({ _id: key, failing_since: null }, { $set: { failing_since: now } });
+        return { started: set.modifiedCount === 1, expired: windowMs <= 0 };
       }
-      return now.getTime() - state.failing_since.getTime() >= windowMs;
+      const since = state.failing_since.getTime();
+      return { started: since === now.getTime(), expired: now.getTime() - since >= windowMs };
+    },
+
+    /** The event a producer hears when a target starts failing (see noteFailure). */
+    failingEvent(d: DeliveryDoc, record: AttemptRecord, now = new Date()): StoredOutboxEntry {
+      return outboxEvent(MessageTypeNames.TargetFailing, d.target.id, {
+        producer: d.producer,
+        tenant_id: d.tenant_id,
+        target_id: d.target.id,
+        delivery_id: d._id,
+        last_status: record.status,
+        error: record.error,
+        occurred_at: now.getTime(),
+      });
     },
 
     async noteSuccess(d: DeliveryDoc) {

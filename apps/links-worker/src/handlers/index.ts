@@ -4,6 +4,7 @@ import type { HandlerDeps } from './deps.js';
 import { addBrandedDomain, addGroupMember, setUpOrganization } from './organization.handlers.js';
 import { saveCampaign, saveChannel } from './campaign.handlers.js';
 import { updateGroup, updateUser } from './group.handlers.js';
+import { deleteWebhook, saveWebhook, verifyWebhook } from './webhook.handlers.js';
 import { bulkEditShortlinks, createShortlink, deleteShortlink, updateShortlink } from './shortlink.handlers.js';
 
 type N = typeof MessageTypeNames;
@@ -18,7 +19,10 @@ export type LinksCommand =
   | N['UpdateLinksGroup']
   | N['UpdateLinksUser']
   | N['SaveCampaign']
-  | N['SaveChannel'];
+  | N['SaveChannel']
+  | N['SaveWebhook']
+  | N['DeleteWebhook']
+  | N['VerifyWebhook'];
 
 /** Every links command has exactly one handler: a missing entry is a type error. */
 export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
@@ -33,6 +37,9 @@ export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
   'platform.links.commands.UpdateLinksUser': updateUser,
   'platform.links.commands.SaveCampaign': saveCampaign,
   'platform.links.commands.SaveChannel': saveChannel,
+  'platform.links.commands.SaveWebhook': saveWebhook,
+  'platform.links.commands.DeleteWebhook': deleteWebhook,
+  'platform.links.commands.VerifyWebhook': verifyWebhook,
 };
 
 export type { HandlerDeps } from './deps.js';

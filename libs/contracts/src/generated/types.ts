@@ -142,6 +142,13 @@ export interface DeleteShortlink {
   requested_at: number;
 }
 
+/** DELETE /v4/webhooks/{webhook_guid}: no event reaches it afterwards. */
+export interface DeleteWebhook {
+  organization_id: string;
+  webhook_guid: string;
+  requested_at: number;
+}
+
 /** POST /v4/campaigns (create) and PATCH /v4/campaigns/{campaign_guid}: each member null leaves that field as it is. */
 export interface SaveCampaign {
   organization_id: string;
@@ -170,6 +177,28 @@ export interface SaveChannel {
   campaign_guid: string;
   shortlink_id: string;
 }>;
+  requested_at: number;
+}
+
+/** POST /v4/webhooks (create) and PATCH /v4/webhooks/{webhook_guid}: each member null leaves that field as it is. */
+export interface SaveWebhook {
+  organization_id: string;
+  user_id: string;
+  /** Chosen by the gateway on create, so that a redelivered create makes one webhook. */
+  webhook_guid: string;
+  create: boolean;
+  name: null | string;
+  event: null | string;
+  url: null | string;
+  is_active: null | boolean;
+  /** The empty string makes the webhook organization-wide again. */
+  group_guid: null | string;
+  /** The empty string removes the OAuth client credentials. */
+  oauth_url: null | string;
+  client_id: null | string;
+  /** Sealed by the gateway with the platform's sealing key; never plaintext on a topic. */
+  sealed_client_secret: null | string;
+  fetch_tags: null | boolean;
   requested_at: number;
 }
 
@@ -223,6 +252,15 @@ export interface UpdateShortlink {
   expiration_at: null | number;
   /** expiration_at was sent as null or empty: the link stops expiring. */
   clear_expiration: boolean;
+  requested_at: number;
+}
+
+/** POST /v4/webhooks/{webhook_guid}/verify: one ping event to the webhook through the delivery layer. */
+export interface VerifyWebhook {
+  organization_id: string;
+  webhook_guid: string;
+  /** Chosen by the gateway: a redelivered command sends the same ping once. */
+  ping_id: string;
   requested_at: number;
 }
 
@@ -1218,6 +1256,17 @@ export interface TargetDisabled {
   occurred_at: number;
 }
 
+/** A target that was answering failed an attempt: the first failure of a streak (a success ends the streak). Producers alert the owner. */
+export interface TargetFailing {
+  producer: string;
+  tenant_id: string;
+  target_id: string;
+  delivery_id: string;
+  last_status: null | number;
+  error: null | string;
+  occurred_at: number;
+}
+
 export interface MessageTypes {
   'platform.images.commands.CompressImage': CompressImage;
   'platform.images.commands.RenderOutput': RenderOutput;
@@ -1228,12 +1277,15 @@ export interface MessageTypes {
   'platform.links.commands.BulkEditShortlinks': BulkEditShortlinks;
   'platform.links.commands.CreateShortlink': CreateShortlink;
   'platform.links.commands.DeleteShortlink': DeleteShortlink;
+  'platform.links.commands.DeleteWebhook': DeleteWebhook;
   'platform.links.commands.SaveCampaign': SaveCampaign;
   'platform.links.commands.SaveChannel': SaveChannel;
+  'platform.links.commands.SaveWebhook': SaveWebhook;
   'platform.links.commands.SetUpLinksOrganization': SetUpLinksOrganization;
   'platform.links.commands.UpdateLinksGroup': UpdateLinksGroup;
   'platform.links.commands.UpdateLinksUser': UpdateLinksUser;
   'platform.links.commands.UpdateShortlink': UpdateShortlink;
+  'platform.links.commands.VerifyWebhook': VerifyWebhook;
   'platform.links.events.ShortlinkChanged': ShortlinkChanged;
   'platform.links.clicks.ShortlinkClicked': ShortlinkClicked;
   'platform.links.events.ShortlinkCreated': ShortlinkCreated;
@@ -1316,6 +1368,7 @@ export interface MessageTypes {
   'platform.webhooks.commands.RequestDelivery': RequestDelivery;
   'platform.webhooks.events.DeliveryOutcome': DeliveryOutcome;
   'platform.webhooks.events.TargetDisabled': TargetDisabled;
+  'platform.webhooks.events.TargetFailing': TargetFailing;
 }
 
 export type MessageType = keyof MessageTypes;
@@ -1330,12 +1383,15 @@ export const MessageTypeNames = {
   BulkEditShortlinks: 'platform.links.commands.BulkEditShortlinks',
   CreateShortlink: 'platform.links.commands.CreateShortlink',
   DeleteShortlink: 'platform.links.commands.DeleteShortlink',
+  DeleteWebhook: 'platform.links.commands.DeleteWebhook',
   SaveCampaign: 'platform.links.commands.SaveCampaign',
   SaveChannel: 'platform.links.commands.SaveChannel',
+  SaveWebhook: 'platform.links.commands.SaveWebhook',
   SetUpLinksOrganization: 'platform.links.commands.SetUpLinksOrganization',
   UpdateLinksGroup: 'platform.links.commands.UpdateLinksGroup',
   UpdateLinksUser: 'platform.links.commands.UpdateLinksUser',
   UpdateShortlink: 'platform.links.commands.UpdateShortlink',
+  VerifyWebhook: 'platform.links.commands.VerifyWebhook',
   ShortlinkChanged: 'platform.links.events.ShortlinkChanged',
   ShortlinkClicked: 'platform.links.clicks.ShortlinkClicked',
   ShortlinkCreated: 'platform.links.events.ShortlinkCreated',
@@ -1418,4 +1474,5 @@ export const MessageTypeNames = {
   RequestDelivery: 'platform.webhooks.commands.RequestDelivery',
   DeliveryOutcome: 'platform.webhooks.events.DeliveryOutcome',
   TargetDisabled: 'platform.webhooks.events.TargetDisabled',
+  TargetFailing: 'platform.webhooks.events.TargetFailing',
 } as const satisfies Record<string, MessageType>;

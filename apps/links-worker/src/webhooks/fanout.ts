@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { createFacetReader, openGeoDatabase, type FacetReader } from '@platform/analytics';
+import type { IncomingMessage, Publisher } from '@platform/kafka';
+import { bitlyTime, type LinksStore, type WebhookDoc, type WebhookEvent } from '@platform/links';
+import { deliveryRequest, references } from './delivery.js';
+
+type Clicked = IncomingMessage<'platform.links.clicks.ShortlinkClicked'>;
+type Created = IncomingMessage<'platform.links.events.ShortlinkCreated'>;
+type Changed = IncomingMessage<'platform.links.events.ShortlinkChanged'>;
+
+export interface WebhookFanOutOptions {
+  store: LinksStore;
+  publisher: Publisher;
+  apiBase: string;
+  /** How long an organization's list of active webhooks is reused (every click looks it up). */
+  cacheMs?: number;
+  /** The click facets (country, device); the GeoLite2 reader by default, opened on the first click that needs it. */
+  facets?: () => Promise<FacetReader>;
+}
+
+/** A UUID for an event from a stable key (a click id), so that a redelivered click is the same event. */
+function eventUuid(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Link events to the organization's active webhooks for them: clicks (`decodes`, Bitly's payload), new links
+ * (`shortlink_created`) and changed ones (`shortlink_changed`). A group webhook hears only its group's links, and
+ * no webhook hears what happened before it was created (a consumer replaying history sends nothing old).
+ */
+export function createWebhookFanOut(options: WebhookFanOutOptions) {
+  const cacheMs = options.cacheMs ?? 1000;
+  const cache = new Map<string, { at: number; hooks: Promise<WebhookDoc[]> }>();
+  let facets: Promise<FacetReader> | undefined;
+  const facetReader = () => (facets ??= options.facets ? options.facets() : openGeoDatabase().then((geo) => createFacetReader(geo)));
+
+  function activeWebhooks(organizationId: string, event: WebhookEvent): Promise<WebhookDoc[]> {
+    const key = `${organizationId}\n${event}`;
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < cacheMs) return hit.hooks;
+    const hooks = options.store.activeWebhooks(organizationId, event);
+    cache.set(key, { at: Date.now(), hooks });
+    hooks.catch(() => cache.delete(key));
+    if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
+    return hooks;
+  }
+
+  async function listening(event: WebhookEvent, organizationId: string, groupGuid: string, at: number): Promise<WebhookDoc[]> {
+    const hooks = await activeWebhooks(organizationId, event);
+    return hooks.filter((w) => (w.group_guid === null || w.group_guid === groupGuid) && w.created_at.getTime() <= at);
+  }
+
+  async function tagsOf(hooks: WebhookDoc[], id: string): Promise<string[] | null> {
+    if (!hooks.some((w) => w.fetch_tags)) return null;
+    return (await options.store.getLink(id))?.tags ?? [];
+  }
+
+  async function send(hooks: WebhookDoc[], eventId: string, type: WebhookEvent, body: (w: WebhookDoc) => Record<string, unknown>) {
+    if (hooks.length === 0) return;
+    await options.publisher.publishMany(hooks.map((w) => deliveryRequest(w, { id: eventId, type, payload: body(w) })));
+  }
+
+  return {
+    async clicked(message: Clicked): Promise<void> {
+      const click = message.value;
+      const hooks = await listening('decodes', click.organization_id, click.group_guid, click.clicked_at);
+      if (hooks.length === 0) return;
+      const seen = (await facetReader())({ clientIp: click.client_ip, userAgent: click.user_agent, referrer: click.referrer });
+      const tags = await tagsOf(hooks, click.id);
+      const eventId = eventUuid(click.click_id);
+      await send(hooks, eventId, 'decodes', (w) => ({
+        event_id: eventId,
+        event: 'decodes',
+        datetime: bitlyTime(click.clicked_at),
+        url: click.long_url,
+        shortlink: click.id,
+        passed_params: '',
+        country: seen.place.country ?? '',
+        referrer: seen.referrer.url,
+        device_type: seen.device,
+        bot: click.bot,
+        qr: click.qr,
+        webhook_guid: w._id,
+        organization_guid: click.organization_id,
+        group_guid: click.group_guid,
+        ...(w.fetch_tags ? { tags: tags ?? [] } : {}),
+        references: references(options.apiBase, w, click.group_guid, click.id),
+      }));
+    },
+
+    async created(message: Created): Promise<void> {
+      const link = message.value;
+      const hooks = await listening('shortlink_created', link.organization_id, link.group_guid, link.occurred_at);
+      await send(hooks, message.meta.id, 'shortlink_created', (w) => ({
+        event_id: message.meta.id,
+        event: 'shortlink_created',
+        datetime: bitlyTime(link.occurred_at),
+        shortlink: link.id,
+        url: link.long_url,
+        title: link.title ?? '',
+        tags: link.tags,
+        custom: link.custom,
+        created_by: link.created_by,
+        webhook_guid: w._id,
+        organization_guid: link.organization_id,
+        group_guid: link.group_guid,
+        references: references(options.apiBase, w, link.group_guid, link.id),
+      }));
+    },
+
+    async changed(message: Changed): Promise<void> {
+      const link = message.value;
+      const hooks = await listening('shortlink_changed', link.organization_id, link.group_guid, link.occurred_at);
+      await send(hooks, message.meta.id, 'shortlink_changed', (w) => ({
+        event_id: message.meta.id,
+        event: 'shortlink_changed',
+        datetime: bitlyTime(link.occurred_at),
+        shortlink: link.id,
+        url: link.long_url,
+        title: link.title ?? '',
+        tags: link.tags,
+        archived: link.archived,
+        deleted: link.deleted,
+        ...(link.expiration_at !== null ? { expiration_at: bitlyTime(link.expiration_at) } : {}),
+        webhook_guid: w._id,
+        organization_guid: link.organization_id,
+        group_guid: link.group_guid,
+        references: references(options.apiBase, w, link.group_guid, link.id),
+      }));
+    },
+  };
+}
