@@ -10,7 +10,10 @@
  *    unknown fields (a typo like `livenesProbe` passes JSON-schema validation but not this) that walks
  *    the package's TypeScript declarations, generated from the same OpenAPI spec;
  * 4. the project's rules hold (probes, non-root, limits, graceful shutdown, PDB and HPA per app, ...),
- *    and mutated copies show that each rule does fail when broken.
+ *    and mutated copies show that each rule does fail when broken;
+ * 5. each app's own config loader (apps/<app>/src/config.ts) accepts the environment its Deployment gives it,
+ *    the workers' HPAs are sized by the topic catalogue, and what particular apps need holds (the redirector's
+ *    click spool, the notifications gateway's watch streams, the notifier's SMTP drain).
  */
 import { topicEntry } from '@platform/contracts';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -46,17 +49,33 @@ interface AppSpec {
   env: Record<string, string>;
   /** Variables that must be read from a key of the shared ConfigMap (valueFrom.configMapKeyRef): variable -> key. */
   configRefs?: Record<string, string>;
+  /** Variables that must come from the pod's own fields (valueFrom.fieldRef): variable -> fieldPath. */
+  fieldRefs?: Record<string, string>;
   /** Variables that must not be set at all (the app's default is the production behaviour). */
   unset?: string[];
+  /** The app's own configuration loader (apps/<app>/src/config.ts): the rendered environment must satisfy it. */
+  config: () => Promise<{ config: { read(env: Record<string, string | undefined>): unknown } }>;
 }
 
 /** Partitions of images.commands, as the image apps create the topic (apps/image-worker, apps/images-gateway). */
 const IMAGE_COMMAND_PARTITIONS = 12;
 /** Partitions of scheduling.commands, as the scheduling apps create the topic (apps/scheduling-worker, apps/scheduling-gateway). */
 const SCHEDULING_COMMAND_PARTITIONS = 12;
+/**
+ * Consumer-group workers whose HPA maximum is the partition count of the topic that carries their work (the topic
+ * catalogue, libs/contracts/src/topics.ts, from which the apps create their topics): one member per partition.
+ */
+const PARTITION_BOUND: Record<string, { topic: string; group: string }> = {
+  'image-worker': { topic: 'images.commands', group: 'image-worker' },
+  'scheduling-worker': { topic: 'scheduling.commands', group: 'scheduling-worker' },
+  notifier: { topic: 'notifications.commands', group: 'notifier' },
+  'links-worker': { topic: 'links.commands', group: 'links-worker' },
+  'analytics-aggregator': { topic: 'links.clicks', group: 'analytics-aggregator' },
+};
 
 const APPS: Record<string, AppSpec> = {
   'usermgmt-gateway': {
+    config: () => import('../../apps/usermgmt-gateway/src/config.js'),
     port: 3002,
     service: true,
     hpa: { min: 2, max: 10 },
@@ -64,6 +83,7 @@ const APPS: Record<string, AppSpec> = {
     env: { HOST: '0.0.0.0', PORT: '3002' },
   },
   'usermgmt-worker': {
+    config: () => import('../../apps/usermgmt-worker/src/config.js'),
     port: 9090,
     service: false,
     hpa: { min: 2, max: 8 },
@@ -71,6 +91,7 @@ const APPS: Record<string, AppSpec> = {
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090' },
   },
   'webhook-dispatcher': {
+    config: () => import('../../apps/webhook-dispatcher/src/config.js'),
     port: 9090,
     service: false,
     hpa: { min: 2, max: 6 },
@@ -78,6 +99,7 @@ const APPS: Record<string, AppSpec> = {
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', EGRESS_ALLOW: '', WEBHOOK_TIMEOUT_MS: '15000' },
   },
   'scheduling-gateway': {
+    config: () => import('../../apps/scheduling-gateway/src/config.js'),
     port: 3001,
     service: true,
     hpa: { min: 2, max: 10 },
@@ -92,6 +114,7 @@ const APPS: Record<string, AppSpec> = {
     configRefs: { PUBLIC_BASE_URL: 'SCHEDULING_API_URL', WEB_PUBLIC_URL: 'SCHEDULING_APP_URL' },
   },
   'scheduling-web': {
+    config: () => import('../../apps/scheduling-web/src/config.js'),
     port: 3000,
     service: true,
     hpa: { min: 2, max: 6 },
@@ -105,6 +128,7 @@ const APPS: Record<string, AppSpec> = {
     configRefs: { PUBLIC_URL: 'SCHEDULING_APP_URL', OAUTH_ISSUER: 'SCHEDULING_API_URL' },
   },
   'oauth-worker': {
+    config: () => import('../../apps/oauth-worker/src/config.js'),
     port: 9090,
     service: false,
     hpa: { min: 2, max: 6 },
@@ -116,6 +140,7 @@ const APPS: Record<string, AppSpec> = {
     configRefs: {},
   },
   'scheduling-worker': {
+    config: () => import('../../apps/scheduling-worker/src/config.js'),
     port: 9090,
     service: false,
     // one consumer per partition at most; min 2 so that one pod can die
@@ -129,6 +154,7 @@ const APPS: Record<string, AppSpec> = {
     configRefs: { WEB_PUBLIC_URL: 'SCHEDULING_APP_URL' },
   },
   'images-gateway': {
+    config: () => import('../../apps/images-gateway/src/config.js'),
     port: 3003,
     service: true,
     hpa: { min: 2, max: 10 },
@@ -150,6 +176,7 @@ const APPS: Record<string, AppSpec> = {
     },
   },
   'image-worker': {
+    config: () => import('../../apps/image-worker/src/config.js'),
     port: 9090,
     service: false,
     // one consumer per partition at most; min 2 so that one pod can die
@@ -168,6 +195,94 @@ const APPS: Record<string, AppSpec> = {
     configRefs: { IMAGE_MONTHLY_QUOTA: 'IMAGE_MONTHLY_QUOTA', IMAGE_RETENTION_SECONDS: 'IMAGE_RETENTION_SECONDS' },
     // unset = the real AWS and GCS endpoints; the overrides are for local S3/GCS-compatible servers only
     unset: ['STORE_S3_ENDPOINT', 'STORE_GCS_ENDPOINT'],
+  },
+  'notifications-gateway': {
+    config: () => import('../../apps/notifications-gateway/src/config.js'),
+    port: 3004,
+    service: true,
+    hpa: { min: 2, max: 10 },
+    secrets: ['API_KEY_PEPPER'],
+    env: { HOST: '0.0.0.0', PORT: '3004', COMMAND_TIMEOUT_MS: '10000', NOTIFIER_METHODS: 'smtp' },
+    configRefs: { NOTIFIER_METHODS: 'NOTIFIER_METHODS' },
+    // the app names each process (pod, pid, random): a restarted container gets its own reply channel and watch group
+    unset: ['REPLICA_ID'],
+  },
+  notifier: {
+    config: () => import('../../apps/notifier/src/config.js'),
+    port: 9090,
+    service: false,
+    // one consumer per partition of notifications.commands at most; min 2 so that one pod can die
+    hpa: { min: 2, max: 12 },
+    secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
+    env: {
+      HEALTH_HOST: '0.0.0.0',
+      HEALTH_PORT: '9090',
+      // a send may take 3 x SMTP_TIMEOUT_MS: a longer drain than the other apps (grace period 45 s)
+      SHUTDOWN_TIMEOUT_MS: '40000',
+      SMTP_TIMEOUT_MS: '10000',
+      NOTIFIER_METHODS: 'smtp',
+      WEB_PUBLIC_URL: 'https://app.scheduling.example.com',
+      SMTP_URL: 'smtp://smtp-relay.mail:587',
+    },
+    configRefs: { NOTIFIER_METHODS: 'NOTIFIER_METHODS', WEB_PUBLIC_URL: 'SCHEDULING_APP_URL' },
+    fieldRefs: { REPLICA_ID: 'metadata.name' },
+  },
+  'links-gateway': {
+    config: () => import('../../apps/links-gateway/src/config.js'),
+    port: 3005,
+    service: true,
+    hpa: { min: 2, max: 10 },
+    secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
+    env: {
+      HOST: '0.0.0.0',
+      PORT: '3005',
+      TRUST_PROXY: '1',
+      COMMAND_TIMEOUT_MS: '10000',
+      PUBLIC_BASE_URL: 'https://api.links.example.com',
+      LINKS_DEFAULT_DOMAIN: 'lnk.example.com',
+    },
+    configRefs: { PUBLIC_BASE_URL: 'LINKS_API_URL', LINKS_DEFAULT_DOMAIN: 'LINKS_DEFAULT_DOMAIN' },
+    // unset = https short links
+    unset: ['LINKS_SHORT_URL_SCHEME'],
+  },
+  'links-worker': {
+    config: () => import('../../apps/links-worker/src/config.js'),
+    port: 9090,
+    service: false,
+    // one consumer per partition of links.commands at most; min 2 so that one pod can die
+    hpa: { min: 2, max: 12 },
+    secrets: ['SECRETS_SEALING_KEY'],
+    env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', PUBLIC_BASE_URL: 'https://api.links.example.com' },
+    configRefs: { PUBLIC_BASE_URL: 'LINKS_API_URL' },
+  },
+  redirector: {
+    config: () => import('../../apps/redirector/src/config.js'),
+    port: 3006,
+    service: true,
+    // no partition bound: every replica reads links.events in a group of its own
+    hpa: { min: 2, max: 20 },
+    secrets: [],
+    env: {
+      HOST: '0.0.0.0',
+      PORT: '3006',
+      TRUST_PROXY: '1',
+      LINKS_DEFAULT_DOMAIN: 'lnk.example.com',
+      CLICK_SPOOL_DIR: '/var/spool/clicks',
+      CLICK_SPOOL_MAX_BYTES: '536870912',
+    },
+    configRefs: { LINKS_DEFAULT_DOMAIN: 'LINKS_DEFAULT_DOMAIN' },
+    fieldRefs: { REPLICA_ID: 'metadata.name' },
+  },
+  'analytics-aggregator': {
+    config: () => import('../../apps/analytics-aggregator/src/config.js'),
+    port: 9090,
+    service: false,
+    // one consumer per partition of links.clicks at most; min 2 so that one pod can die
+    hpa: { min: 2, max: 12 },
+    secrets: [],
+    env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', PARTITIONS_CONCURRENCY: '4' },
+    // unset = the GeoLite2 databases of the npm package in the image
+    unset: ['GEOIP_DIR'],
   },
 };
 
@@ -674,7 +789,10 @@ function secretKeysFromExample(): Set<string> {
   );
 }
 
-type EnvValue = { value: string } | { secret: string; key: string };
+type EnvValue = { value: string } | { secret: string; key: string } | { field: string };
+
+/** Pod fields an app may read (downward API): its own identity, nothing that changes while it runs. */
+const POD_FIELDS = new Set(['metadata.name', 'metadata.namespace']);
 
 /** The container's environment as the kubelet builds it: envFrom first, env entries override. */
 function resolveEnv(c: IContainer, configMaps: IConfigMap[], problems: string[], where: string): Map<string, EnvValue> {
@@ -693,7 +811,11 @@ function resolveEnv(c: IContainer, configMaps: IConfigMap[], problems: string[],
   }
   for (const e of c.env ?? []) {
     if (e.valueFrom?.secretKeyRef) env.set(e.name, { secret: e.valueFrom.secretKeyRef.name ?? '', key: e.valueFrom.secretKeyRef.key });
-    else if (e.valueFrom?.configMapKeyRef) {
+    else if (e.valueFrom?.fieldRef) {
+      const path = e.valueFrom.fieldRef.fieldPath;
+      if (!POD_FIELDS.has(path)) problems.push(`${where}: ${e.name} reads pod field ${path}; only ${[...POD_FIELDS].join(', ')}`);
+      env.set(e.name, { field: path });
+    } else if (e.valueFrom?.configMapKeyRef) {
       const ref = e.valueFrom.configMapKeyRef;
       const value = configMap(ref.name ?? '')?.data?.[ref.key];
       if (value === undefined) problems.push(`${where}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`);
@@ -702,6 +824,15 @@ function resolveEnv(c: IContainer, configMaps: IConfigMap[], problems: string[],
     else env.set(e.name, { value: e.value ?? '' });
   }
   return env;
+}
+
+/** The volume mount that holds a path of the container's filesystem (the deepest one), if any. */
+function mountOf(c: IContainer, path: string): NonNullable<IContainer['volumeMounts']>[number] | undefined {
+  const inside = (c.volumeMounts ?? []).filter((m) => {
+    const root = m.mountPath.replace(/\/+$/, '');
+    return path === root || path.startsWith(`${root}/`);
+  });
+  return inside.sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
 }
 
 /** Rules every Deployment (present or future) and its companions must satisfy. */
@@ -771,6 +902,10 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
       );
     if (!spread) problems.push(`${at}: needs a topologySpreadConstraint or preferred podAntiAffinity by kubernetes.io/hostname`);
 
+    // scratch space: an emptyDir without a bound can fill the node's disk (or its memory) for every pod there
+    for (const v of spec.volumes ?? [])
+      if (v.emptyDir && quantity(v.emptyDir.sizeLimit) === undefined) problems.push(`${at}: emptyDir ${v.name} needs a sizeLimit`);
+
     // services
     const myServices = services.filter((s) => matches(s.spec?.selector, podLabels));
     if (spec.containers.length !== 1) problems.push(`${at}: expected one container`);
@@ -833,6 +968,12 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
           if (v.secret !== SECRET_NAME) problems.push(`${cat}: ${k} must come from Secret ${SECRET_NAME}, not ${v.secret}`);
           if (!secretKeys.has(v.key)) problems.push(`${cat}: ${k} uses key ${v.key}, missing from k8s/base/secrets.example.env`);
         }
+
+      // directories the app is pointed at (a spool, a data folder): the root filesystem is read-only and the image's
+      // own files are found by default, so a *_DIR must be on a volume mounted into the container
+      for (const [k, v] of env)
+        if (k.endsWith('_DIR') && 'value' in v && v.value !== '' && !mountOf(c, v.value))
+          problems.push(`${cat}: ${k}=${v.value} is not on a mounted volume (the root filesystem is read-only)`);
 
       // graceful shutdown
       const shutdown = env.get('SHUTDOWN_TIMEOUT_MS');
@@ -905,6 +1046,10 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
       const ref = c.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
       if (ref?.name !== CONFIG_NAME || ref.key !== key) problems.push(`${at}: ${variable} must come from configMapKeyRef ${CONFIG_NAME}/${key}`);
     }
+    for (const [variable, path] of Object.entries(app.fieldRefs ?? {})) {
+      const v = env.get(variable);
+      if (!v || !('field' in v) || v.field !== path) problems.push(`${at}: ${variable} must come from fieldRef ${path}`);
+    }
     for (const variable of app.unset ?? [])
       if (env.has(variable)) problems.push(`${at}: ${variable} must not be set (production uses the default)`);
     const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
@@ -916,6 +1061,98 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
     if (!app.service && service) problems.push(`${at}: has a Service although nothing calls it`);
   }
   return problems;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// What particular apps need (checked on every environment, and shown to fail when broken)
+// ---------------------------------------------------------------------------------------------
+
+const deploymentOf = (objects: Manifest[], name: string): IDeployment | undefined =>
+  of<IDeployment>(objects, 'Deployment').find((d) => d.metadata?.name === name);
+const containerOf = (objects: Manifest[], name: string): IContainer | undefined => deploymentOf(objects, name)?.spec?.template.spec?.containers[0];
+const literalEnv = (c: IContainer | undefined, variable: string): string | undefined => c?.env?.find((e) => e.name === variable)?.value;
+
+/**
+ * The redirector's click spool (apps/redirector/src/click-buffer.ts): while Kafka is down, clicks past
+ * CLICK_BUFFER_MAX go to a spool file, replayed first once the broker is back; the file being replayed and a new
+ * spool can exist at once, each up to CLICK_SPOOL_MAX_BYTES. The choice here (k8s/README.md) is a disk-backed
+ * emptyDir of its own: it survives container restarts, not the pod. Going over an emptyDir's sizeLimit gets the pod
+ * evicted, spool and all, so the limit must hold both files.
+ */
+function spoolViolations(objects: Manifest[]): string[] {
+  const at = 'Deployment/redirector';
+  const d = deploymentOf(objects, 'redirector');
+  const c = containerOf(objects, 'redirector');
+  if (!d || !c) return [`${at}: missing`];
+  const problems: string[] = [];
+  const dir = literalEnv(c, 'CLICK_SPOOL_DIR');
+  const max = Number(literalEnv(c, 'CLICK_SPOOL_MAX_BYTES'));
+  if (!dir?.startsWith('/')) problems.push(`${at}: CLICK_SPOOL_DIR must be an absolute path (the default is under $HOME, on the read-only root)`);
+  if (!Number.isInteger(max) || max <= 0) problems.push(`${at}: CLICK_SPOOL_MAX_BYTES must be set, so that the volume can be sized for it`);
+  const mount = dir ? mountOf(c, dir) : undefined;
+  const volume = d.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name);
+  if (!mount || !volume) return [...problems, `${at}: CLICK_SPOOL_DIR must be on a mounted volume`];
+  if (mount.readOnly) problems.push(`${at}: the spool volume is mounted read-only`);
+  if (c.volumeMounts?.find((m) => m.mountPath === '/tmp')?.name === mount.name) problems.push(`${at}: the spool needs a volume of its own, not /tmp's`);
+  if (!volume.emptyDir) return [...problems, `${at}: the spool volume must be an emptyDir (k8s/README.md: why not a PersistentVolume)`];
+  if (volume.emptyDir.medium === 'Memory') problems.push(`${at}: the spool volume must be on disk (medium Memory counts against the memory limit)`);
+  const size = quantity(volume.emptyDir.sizeLimit);
+  if (size === undefined || size < 2 * max + 64 * 2 ** 20)
+    problems.push(`${at}: the spool volume's sizeLimit must hold the spool and its replay (2 x CLICK_SPOOL_MAX_BYTES + 64Mi)`);
+  const requested = quantity(c.resources?.requests?.['ephemeral-storage']);
+  if (size !== undefined && (requested === undefined || requested < size))
+    problems.push(`${at}: requests.ephemeral-storage must cover the spool volume (the scheduler then places the pod where it fits)`);
+  return problems;
+}
+
+/**
+ * notifications-gateway holds long-lived watch streams (WebSocket, SSE). On SIGTERM the runtime closes them with a
+ * reason while it drains the requests in flight, and the clients reconnect to another pod: rollouts, scale-in and
+ * disruptions should move one pod's streams at a time, and any pod must be able to take any stream.
+ */
+function watchStreamViolations(objects: Manifest[]): string[] {
+  const name = 'notifications-gateway';
+  const d = deploymentOf(objects, name);
+  if (!d) return [`Deployment/${name}: missing`];
+  const problems: string[] = [];
+  const rolling = d.spec?.strategy?.rollingUpdate;
+  if (rolling?.maxSurge !== 1 || rolling.maxUnavailable !== 0)
+    problems.push(`Deployment/${name}: roll out one pod at a time (maxSurge 1, maxUnavailable 0): each replaced pod's streams reconnect`);
+  const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+  const down = hpa?.spec?.behavior?.scaleDown;
+  if ((down?.stabilizationWindowSeconds ?? 300) < 600 || !down?.policies?.length || down.policies.some((p) => p.type !== 'Pods' || p.value !== 1))
+    problems.push(`HPA/${name}: scale in one pod at a time, after >= 600 s of low load (each removed pod's streams reconnect)`);
+  const pdb = of<IPodDisruptionBudget>(objects, 'PodDisruptionBudget').find((p) => p.metadata?.name === name);
+  if (pdb?.spec?.maxUnavailable !== 1) problems.push(`PDB/${name}: maxUnavailable 1 (one pod's streams at a time)`);
+  const service = of<IService>(objects, 'Service').find((x) => x.metadata?.name === name);
+  if ((service?.spec?.sessionAffinity ?? 'None') !== 'None')
+    problems.push(`Service/${name}: no session affinity (every replica reads every inbox event; SSE resumes by Last-Event-ID anywhere)`);
+  return problems;
+}
+
+/** A value in place of each Secret key: as long as `openssl rand -base64 32`, which k8s/README.md asks for. */
+const SECRET_PLACEHOLDER = 'x'.repeat(44);
+const podField = (app: string, path: string): string => (path === 'metadata.name' ? `${app}-7d9c8b6f5d-x2x7q` : 'platform');
+
+/** The app's settings, read by its own config loader from the environment its Deployment gives it (throws as the app would). */
+async function appSettings(objects: Manifest[], name: string): Promise<unknown> {
+  const app = APPS[name];
+  const c = containerOf(objects, name);
+  if (!app || !c) throw new Error(`no app or no container: ${name}`);
+  const problems: string[] = [];
+  const env = resolveEnv(c, of<IConfigMap>(objects, 'ConfigMap'), problems, name);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  const raw: Record<string, string> = {};
+  for (const [k, v] of env) raw[k] = 'value' in v ? v.value : 'secret' in v ? SECRET_PLACEHOLDER : podField(name, v.field);
+  return (await app.config()).config.read(raw);
+}
+
+/** Where the app listens for its probes: its HTTP server, or a worker's health server. */
+function listener(settings: unknown, http: boolean): unknown {
+  const s = settings as { http?: { port?: unknown; host?: unknown }; health?: { port?: unknown; host?: unknown } };
+  const server = http ? s.http : s.health;
+  return server && { port: server.port, host: server.host };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1051,16 +1288,6 @@ describe('k8s manifests: image compression', () => {
     }
   });
 
-  it('image-worker scales up to the partitions of images.commands, and never below two pods outside dev', () => {
-    // the apps create the topic from the catalogue: the HPA is sized for the catalogue's partitions
-    expect(topicEntry('images.commands').partitions).toBe(IMAGE_COMMAND_PARTITIONS);
-    for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
-      const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'image-worker');
-      expect(hpa?.spec?.maxReplicas, dir).toBe(IMAGE_COMMAND_PARTITIONS);
-      expect(hpa?.spec?.minReplicas, dir).toBeGreaterThanOrEqual(2);
-    }
-  });
-
   it('image-worker gets CPU and memory for its concurrent images in prod (>= 1 CPU / 1Gi requested, 2 CPU / 2Gi limit)', () => {
     const c = container('k8s/overlays/prod', 'image-worker');
     expect(quantity(c.resources?.requests?.['cpu'])).toBeGreaterThanOrEqual(1);
@@ -1073,14 +1300,82 @@ describe('k8s manifests: image compression', () => {
   });
 });
 
-describe('k8s manifests: scheduling', () => {
-  it('scheduling-worker scales up to the partitions of scheduling.commands, and never below two pods outside dev', () => {
-    expect(topicEntry('scheduling.commands').partitions).toBe(SCHEDULING_COMMAND_PARTITIONS);
+describe.each(ENVIRONMENTS.map((e) => [e.dir] as const))('k8s manifests: %s: the apps accept their environment', (dir) => {
+  it.each(Object.keys(APPS))('%s: its own config schema (apps/<app>/src/config.ts) accepts what its Deployment gives it', async (name) => {
+    const settings = await appSettings(renderedOf(dir), name);
+    const app = APPS[name];
+    // the probes reach what the app serves: all interfaces, on the probed port
+    expect(listener(settings, app?.service ?? false)).toEqual({ port: app?.port, host: '0.0.0.0' });
+  });
+});
+
+describe('k8s manifests: consumer groups and partitions', () => {
+  it.each(Object.entries(PARTITION_BOUND))('%s scales up to the partitions of its topic, and never below two pods outside dev', (name, { topic, group }) => {
+    // the apps create their topics from the catalogue: the HPA is sized for the catalogue's partitions
+    const entry = topicEntry(topic);
+    expect(entry.consumers).toContain(group);
+    expect(APPS[name]?.hpa.max).toBe(entry.partitions);
     for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
-      const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'scheduling-worker');
-      expect(hpa?.spec?.maxReplicas, dir).toBe(SCHEDULING_COMMAND_PARTITIONS);
+      const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+      expect(hpa?.spec?.maxReplicas, dir).toBe(entry.partitions);
       expect(hpa?.spec?.minReplicas, dir).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('the analytics aggregator folds no more partitions at once than links.clicks has', () => {
+    const concurrency = Number(literalEnv(containerOf(renderedOf('k8s/overlays/prod'), 'analytics-aggregator'), 'PARTITIONS_CONCURRENCY'));
+    expect(concurrency).toBeGreaterThanOrEqual(1);
+    expect(concurrency).toBeLessThanOrEqual(topicEntry('links.clicks').partitions);
+  });
+});
+
+describe('k8s manifests: notifications', () => {
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the gateway and the notifier read the dispatch methods from the same ConfigMap key', (dir) => {
+    const objects = renderedOf(dir);
+    const refs = ['notifications-gateway', 'notifier'].map((name) => containerOf(objects, name)?.env?.find((e) => e.name === 'NOTIFIER_METHODS')?.valueFrom?.configMapKeyRef);
+    expect(refs[0]).toEqual({ name: CONFIG_NAME, key: 'NOTIFIER_METHODS' });
+    expect(refs[1]).toEqual(refs[0]);
+  });
+
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the gateway closes its watch streams one pod at a time and anywhere', (dir) => {
+    expect(watchStreamViolations(renderedOf(dir))).toEqual([]);
+  });
+
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the notifier has time to finish a send in progress (3 x SMTP_TIMEOUT_MS) before it is killed', (dir) => {
+    const c = containerOf(renderedOf(dir), 'notifier');
+    const grace = deploymentOf(renderedOf(dir), 'notifier')?.spec?.template.spec?.terminationGracePeriodSeconds ?? 0;
+    const shutdown = Number(literalEnv(c, 'SHUTDOWN_TIMEOUT_MS'));
+    expect(shutdown).toBeGreaterThan(3 * Number(literalEnv(c, 'SMTP_TIMEOUT_MS')));
+    expect(shutdown).toBeLessThanOrEqual(grace * 1000 - SHUTDOWN_MARGIN_MS);
+  });
+});
+
+describe('k8s manifests: link shortening', () => {
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: links-gateway and the redirector agree on the default short domain, links-gateway and links-worker on the API address', (dir) => {
+    const objects = renderedOf(dir);
+    const ref = (name: string, variable: string) => containerOf(objects, name)?.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
+    expect(ref('links-gateway', 'LINKS_DEFAULT_DOMAIN')).toEqual({ name: CONFIG_NAME, key: 'LINKS_DEFAULT_DOMAIN' });
+    expect(ref('redirector', 'LINKS_DEFAULT_DOMAIN')).toEqual(ref('links-gateway', 'LINKS_DEFAULT_DOMAIN'));
+    expect(ref('links-gateway', 'PUBLIC_BASE_URL')).toEqual({ name: CONFIG_NAME, key: 'LINKS_API_URL' });
+    expect(ref('links-worker', 'PUBLIC_BASE_URL')).toEqual(ref('links-gateway', 'PUBLIC_BASE_URL'));
+    const data = of<IConfigMap>(objects, 'ConfigMap').find((cm) => cm.metadata?.name === CONFIG_NAME)?.data ?? {};
+    // a host as the redirector compares it with the request's Host (lower case, no scheme, no path)
+    expect(data['LINKS_DEFAULT_DOMAIN']).toMatch(/^[a-z0-9.-]+(:\d+)?$/);
+    expect(data['LINKS_API_URL']).toMatch(/^https:\/\/[^/]+$/);
+  });
+
+  it.each(['notifications-gateway', 'links-gateway'])('%s drains the requests waiting for a reply: SHUTDOWN_TIMEOUT_MS > COMMAND_TIMEOUT_MS', (name) => {
+    const c = containerOf(renderedOf('k8s/overlays/prod'), name);
+    expect(Number(literalEnv(c, 'SHUTDOWN_TIMEOUT_MS'))).toBeGreaterThan(Number(literalEnv(c, 'COMMAND_TIMEOUT_MS')));
+  });
+
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the redirector spools clicks to a disk-backed emptyDir of its own, sized for the spool and its replay', (dir) => {
+    expect(spoolViolations(renderedOf(dir))).toEqual([]);
+  });
+
+  it('the redirector gets two CPUs in prod (the redirect thread and the click publisher thread)', () => {
+    const c = containerOf(renderedOf('k8s/overlays/prod'), 'redirector');
+    expect(quantity(c?.resources?.limits?.['cpu'])).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -1161,6 +1456,18 @@ describe('k8s manifests: the checks catch broken manifests', () => {
       const ref = container(o, 'scheduling-gateway').env?.find((x) => x.name === 'OAUTH_SECRET_PEPPER')?.valueFrom?.secretKeyRef;
       if (ref) ref.key = 'OAUTH_PEPPER';
     }, /uses key OAUTH_PEPPER, missing from k8s\/base\/secrets.example.env/],
+    ['a *_DIR on the read-only root', (o) => {
+      const c = container(o, 'redirector');
+      c.volumeMounts = c.volumeMounts?.filter((m) => m.mountPath !== '/var/spool/clicks');
+    }, /CLICK_SPOOL_DIR=\/var\/spool\/clicks is not on a mounted volume/],
+    ['an unbounded emptyDir', (o) => {
+      const tmp = deployment(o, 'usermgmt-worker').spec?.template.spec?.volumes?.find((v) => v.name === 'tmp');
+      if (tmp?.emptyDir) delete tmp.emptyDir.sizeLimit;
+    }, /emptyDir tmp needs a sizeLimit/],
+    ['a pod field that changes while the pod runs', (o) => {
+      const ref = container(o, 'notifier').env?.find((x) => x.name === 'REPLICA_ID')?.valueFrom?.fieldRef;
+      if (ref) ref.fieldPath = 'status.podIP';
+    }, /REPLICA_ID reads pod field status.podIP/],
   ];
 
   it('the unmodified prod render passes (the baseline for the mutations below)', () => {
@@ -1172,6 +1479,75 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     mutate(objects);
     const problems = ruleViolations(objects, { imageTag: /^\d+\.\d+\.\d+$/ });
     expect(problems.some((p) => expected.test(p)), problems.join('\n')).toBe(true);
+  });
+
+  it('a redirector spool on /tmp, in memory, too small or not reserved is a spool violation', () => {
+    const volumes = (o: Manifest[]) => deployment(o, 'redirector').spec?.template.spec?.volumes ?? [];
+    const spool = (o: Manifest[]) => volumes(o).find((v) => v.name === 'click-spool');
+
+    let objects = prod();
+    const env = container(objects, 'redirector').env?.find((x) => x.name === 'CLICK_SPOOL_DIR');
+    if (env) env.value = '/tmp/clicks';
+    expect(spoolViolations(objects)).toContain(`Deployment/redirector: the spool needs a volume of its own, not /tmp's`);
+
+    objects = prod();
+    const memory = spool(objects);
+    if (memory) memory.emptyDir = { medium: 'Memory', sizeLimit: '1280Mi' };
+    expect(spoolViolations(objects)).toEqual([expect.stringMatching(/must be on disk/)]);
+
+    objects = prod();
+    const small = spool(objects);
+    if (small) small.emptyDir = { sizeLimit: '1Gi' }; // exactly 2 x 512 MiB: no room for the progress file and a batch
+    expect(spoolViolations(objects)).toEqual([expect.stringMatching(/sizeLimit must hold the spool and its replay/)]);
+
+    objects = prod();
+    delete container(objects, 'redirector').resources?.requests?.['ephemeral-storage'];
+    expect(spoolViolations(objects)).toEqual([expect.stringMatching(/ephemeral-storage must cover the spool volume/)]);
+
+    objects = prod();
+    const persistent = spool(objects);
+    if (persistent) {
+      delete persistent.emptyDir;
+      persistent.persistentVolumeClaim = { claimName: 'clicks' };
+    }
+    expect(spoolViolations(objects)).toEqual([expect.stringMatching(/must be an emptyDir/)]);
+  });
+
+  it('a notifications gateway that rolls, scales in or is disrupted several pods at a time is a watch-stream violation', () => {
+    const objects = prod();
+    const spec = deployment(objects, 'notifications-gateway').spec;
+    if (spec) spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } };
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'notifications-gateway') as unknown as IHorizontalPodAutoscaler;
+    if (hpa.spec) hpa.spec.behavior = { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] } };
+    const pdb = find(objects, 'PodDisruptionBudget', 'notifications-gateway') as unknown as IPodDisruptionBudget;
+    if (pdb.spec) pdb.spec.maxUnavailable = '50%';
+    const service = find(objects, 'Service', 'notifications-gateway') as unknown as IService;
+    if (service.spec) service.spec.sessionAffinity = 'ClientIP';
+    expect(watchStreamViolations(objects)).toEqual([
+      expect.stringMatching(/^Deployment\/notifications-gateway: roll out one pod at a time/),
+      expect.stringMatching(/^HPA\/notifications-gateway: scale in one pod at a time/),
+      expect.stringMatching(/^PDB\/notifications-gateway: maxUnavailable 1/),
+      expect.stringMatching(/^Service\/notifications-gateway: no session affinity/),
+    ]);
+  });
+
+  it('an app that would not start with its environment is caught by its own config schema', async () => {
+    let objects = prod();
+    const c = container(objects, 'notifier');
+    c.env = c.env?.filter((x) => x.name !== 'API_KEY_PEPPER');
+    await expect(appSettings(objects, 'notifier')).rejects.toThrow(/API_KEY_PEPPER is required/);
+
+    // the webhook method without its target: the notifier refuses to start
+    objects = prod();
+    const config = find(objects, 'ConfigMap', CONFIG_NAME) as unknown as IConfigMap;
+    if (config.data) config.data['NOTIFIER_METHODS'] = 'smtp,webhook';
+    await expect(appSettings(objects, 'notifier')).rejects.toThrow(/NOTIFIER_WEBHOOK_URL and NOTIFIER_WEBHOOK_SECRET are required/);
+    await expect(appSettings(objects, 'notifications-gateway')).resolves.toBeDefined();
+
+    objects = prod();
+    const port = container(objects, 'links-worker').env?.find((x) => x.name === 'HEALTH_PORT');
+    if (port) port.value = 'ninety';
+    await expect(appSettings(objects, 'links-worker')).rejects.toThrow(/HEALTH_PORT is invalid/);
   });
 
   it('a public URL copied as a literal instead of read from the ConfigMap is an app violation', () => {
