@@ -68,6 +68,7 @@ const clickOf = (i: number, id: string, group: string, organization: string, at:
   client_ip: IPS[i % IPS.length]!,
   bot: false,
   qr: i % 10 === 0,
+  qrcode_id: i % 10 === 0 ? `Q${i % 7}` : null,
 });
 
 /** Publishes `count` clicks made by `make` (in batches of 2 000), and says how long it took. */

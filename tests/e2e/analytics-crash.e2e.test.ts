@@ -82,6 +82,7 @@ describe('an aggregator killed in the middle of a burst', () => {
       client_ip: i % 2 ? '81.2.69.160' : '89.160.20.112',
       bot: false,
       qr: false,
+      qrcode_id: null,
     }));
     const send = (list: ShortlinkClicked[]) =>
       publisher.publishMany(list.map((c) => ({ topic: LINKS_TOPICS.clicks, key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c })));

@@ -92,6 +92,7 @@ function message(link: { id: string; group: string }, c: ClickSpec): BatchMessag
     client_ip: c.ip === undefined ? GB : c.ip,
     bot: c.bot ?? false,
     qr: c.qr ?? false,
+    qrcode_id: null,
   };
   const meta = { id: value.click_id, type: MessageTypeNames.ShortlinkClicked, source: '/redirector', time: '', schema: '', raw: {} };
   return { offset: String(c.offset), key: link.id, type: MessageTypeNames.ShortlinkClicked, value, meta };

@@ -60,6 +60,7 @@ beforeAll(async () => {
         client_ip: ['81.2.69.160', '89.160.20.112', '8.8.8.8'][i % 3]!,
         bot: false,
         qr: new Date(at).getUTCDay() === 0 && i % 2 === 0,
+        qrcode_id: null,
       });
     }
   }

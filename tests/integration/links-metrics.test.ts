@@ -106,6 +106,50 @@ describe('from real redirects to the endpoints', () => {
   });
 });
 
+describe('QR code scans', () => {
+  it("counts the scans through a code's URL, apart from the link's clicks, by device OS and browser", async () => {
+    const qr = await post('/v4/qr-codes', { group_guid: groupGuid, destination: { long_url: 'https://example.com/metrics-qr' } });
+    const id = qr['qrcode_id'] as string;
+    const [, hash] = (qr['shortlink_id'] as string).split('/');
+    // The redirectors know the code once the link's change event reached them: scan until one counts.
+    await waitFor(
+      async () => {
+        await visit(`${hash!}?qr=${id}`, { 'user-agent': IPHONE });
+        const r = await call(admin, `/v4/qr-codes/${id}/scans/summary`);
+        return (r.body['total_scans'] as number) >= 1;
+      },
+      { what: 'a first scan counted', timeoutMs: 30_000 },
+    );
+    const first = (await call(admin, `/v4/qr-codes/${id}/scans/summary`)).body['total_scans'] as number;
+    expect(await visit(`${hash!}?qr=${id}`, { 'user-agent': FIREFOX })).toBe(301);
+    expect(await visit(hash!, { 'user-agent': FIREFOX })).toBe(301);
+    const summary = await waitFor(
+      async () => {
+        const r = await call(admin, `/v4/qr-codes/${id}/scans/summary`);
+        return r.body['total_scans'] === first + 1 && r;
+      },
+      { what: 'the second scan counted', timeoutMs: 30_000 },
+    );
+    expect(summary.body).toEqual({ total_scans: first + 1, units: -1, unit: 'day', unit_reference: expect.stringMatching(/\+0000$/) });
+    const days = await call(admin, `/v4/qr-codes/${id}/scans`);
+    expect(days.body).toEqual({ scans: [{ scans: first + 1, date: expect.stringMatching(/T00:00:00\+0000$/) }], units: -1, unit: 'day', unit_reference: expect.any(String) });
+    const os = await call(admin, `/v4/qr-codes/${id}/scans/device_os`);
+    expect(os.body).toMatchObject({ facet: 'device_os', metrics: [{ scans: first, value: 'iOS' }, { scans: 1, value: 'Linux' }] });
+    const browsers = await call(admin, `/v4/qr-codes/${id}/scans/browsers`);
+    expect(browsers.body['metrics']).toEqual([{ scans: first, value: 'Safari' }, { scans: 1, value: 'Firefox' }]);
+    // The link's own engagements hold the plain click apart from the scans.
+    const link = await waitFor(
+      async () => {
+        const r = await call(admin, `/v4/shortlinks/${qr['shortlink_id'] as string}/engagements/summary`);
+        return (r.body['engagements'] as { clicks: number }).clicks === 1 && r;
+      },
+      { what: 'the click counted', timeoutMs: 30_000 },
+    );
+    expect(link.body['engagements']).toEqual({ clicks: 1, scans: first + 1, lib_button_clicks: 0 });
+    expect(await call(admin, '/v4/qr-codes/Qnosuchcode/scans')).toMatchObject({ status: 404 });
+  });
+});
+
 describe('a known stream of clicks', () => {
   let id: string;
   let customId: string;
@@ -127,6 +171,7 @@ describe('a known stream of clicks', () => {
       client_ip: '81.2.69.160',
       bot: false,
       qr: false,
+      qrcode_id: null,
       ...extra,
     });
     const clicks = [

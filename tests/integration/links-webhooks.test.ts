@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newGroupGuid } from '@platform/links';
+import { waitFor } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLinksStack, DEFAULT_DOMAIN, type LinksStack, type LinksUser } from '../support/links-stack.js';
 
@@ -42,15 +43,6 @@ async function call(who: LinksUser, method: string, path: string, body?: unknown
   return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
 }
 
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The Standard Webhooks signature, computed here from the spec rather than with the platform's own code. */
 function expectSigned(delivery: Received, secret: string) {
@@ -211,7 +203,7 @@ describe('deliveries', () => {
     const hook = await createWebhook({ name: 'Ping me', event: 'decodes', url: `${receiverUrl}/ping` });
     const verified = await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
     expect(verified).toMatchObject({ status: 200, body: { guid: hook.guid, name: 'Ping me' } });
-    const ping = await eventually(() => received.find((r) => r.path === '/ping'), 'the ping');
+    const ping = await waitFor(() => received.find((r) => r.path === '/ping'), { what: 'the ping' });
     expect(ping.json).toMatchObject({ event: 'ping', webhook_guid: hook.guid, organization_guid: organizationId, references: { webhook: `${stack.url}/v4/webhooks/${hook.guid}` } });
     expect(ping.headers['content-type']).toMatch(/^application\/json/);
     expectSigned(ping, hook.signing_secret);
@@ -232,7 +224,7 @@ describe('deliveries', () => {
     const hash = id.slice(DEFAULT_DOMAIN.length + 1);
     expect(await visit(DEFAULT_DOMAIN, hash)).toBe(301);
 
-    const click = await eventually(() => received.find((r) => r.path === '/decodes'), 'the click');
+    const click = await waitFor(() => received.find((r) => r.path === '/decodes'), { what: 'the click' });
     expect(click.json).toMatchObject({
       event: 'decodes',
       url: 'https://example.com/webhooked',
@@ -256,12 +248,12 @@ describe('deliveries', () => {
     expect(click.json['datetime']).toMatch(TIME);
     expect(click.json['event_id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expectSigned(click, decodes.signing_secret);
-    const groupClick = await eventually(() => received.find((r) => r.path === '/group-decodes'), 'the group click');
+    const groupClick = await waitFor(() => received.find((r) => r.path === '/group-decodes'), { what: 'the group click' });
     expect(groupClick.json).toMatchObject({ shortlink: id, webhook_guid: inGroup.guid, event_id: click.json['event_id'] });
     expect(groupClick.json).not.toHaveProperty('tags');
     expectSigned(groupClick, inGroup.signing_secret);
 
-    const createdEvent = await eventually(() => received.find((r) => r.path === '/created' && r.json['shortlink'] === id), 'the new link');
+    const createdEvent = await waitFor(() => received.find((r) => r.path === '/created' && r.json['shortlink'] === id), { what: 'the new link' });
     expect(createdEvent.json).toMatchObject({ event: 'shortlink_created', url: 'https://example.com/webhooked', tags: ['spring'], webhook_guid: created.guid, group_guid: groupGuid });
     expectSigned(createdEvent, created.signing_secret);
 
@@ -269,7 +261,7 @@ describe('deliveries', () => {
     const foreign = await call(elsewhere, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/elsewhere' });
     const foreignId = foreign.body['id'] as string;
     expect(await visit(DEFAULT_DOMAIN, foreignId.slice(DEFAULT_DOMAIN.length + 1))).toBe(301);
-    await eventually(() => received.find((r) => r.path === '/decodes' && r.json['shortlink'] === foreignId), 'the other group click');
+    await waitFor(() => received.find((r) => r.path === '/decodes' && r.json['shortlink'] === foreignId), { what: 'the other group click' });
     // Give the group webhook the same time to (wrongly) receive it; the inactive one never hears anything.
     await new Promise((r) => setTimeout(r, 1500));
     expect(foreign.body['references']).toMatchObject({ group: `${stack.url}/v4/groups/${otherGroup}` });
@@ -282,7 +274,7 @@ describe('deliveries', () => {
   it('gets a client-credentials token first, sends it as a bearer, and gets a new one on 401', async () => {
     const hook = await createWebhook({ name: 'OAuth', event: 'decodes', url: `${receiverUrl}/oauth-hook`, oauth_url: `${receiverUrl}/token`, client_id: 'client-1', client_secret: 's3cret' });
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    const first = await eventually(() => received.find((r) => r.path === '/oauth-hook'), 'the first OAuth delivery');
+    const first = await waitFor(() => received.find((r) => r.path === '/oauth-hook'), { what: 'the first OAuth delivery' });
     expect(first.headers.authorization).toBe('Bearer token-1');
     expect(tokenRequests[0]).toEqual({ authorization: `Basic ${Buffer.from('client-1:s3cret').toString('base64')}`, body: expect.stringContaining('grant_type=client_credentials') });
     expectSigned(first, hook.signing_secret);
@@ -290,7 +282,7 @@ describe('deliveries', () => {
     // The receiver revokes the token: the next delivery meets a 401, fetches a new token and goes through.
     currentToken = 'token-2';
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    const second = await eventually(() => received.filter((r) => r.path === '/oauth-hook')[1], 'the delivery with a new token');
+    const second = await waitFor(() => received.filter((r) => r.path === '/oauth-hook')[1], { what: 'the delivery with a new token' });
     expect(second.headers.authorization).toBe('Bearer token-2');
     expect(tokenRequests).toHaveLength(2);
     await call(admin, 'DELETE', `/v4/webhooks/${hook.guid}`);
@@ -302,10 +294,10 @@ describe('deliveries', () => {
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
     // Three attempts (the stack's retry schedule: now, 0.2 s, 3 s), then the ping is dead-lettered and the
     // webhook turned off.
-    const deactivated = await eventually(async () => {
+    const deactivated = await waitFor(async () => {
       const r = await call(admin, 'GET', `/v4/webhooks/${hook.guid}`);
       return r.body['is_active'] === false ? r.body : undefined;
-    }, 'the deactivation');
+    }, { what: 'the deactivation' });
     expect(received.filter((r) => r.path === '/flaky')).toHaveLength(3);
     expect(deactivated).toMatchObject({ is_active: false, is_alert: true, status: 'deactivated' });
     expect(deactivated['alerted']).toMatch(TIME);
@@ -317,21 +309,21 @@ describe('deliveries', () => {
     const on = await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: hook.guid, is_active: true });
     expect(on.body).toMatchObject({ is_active: true, is_alert: true, deactivated: '', status: 'active' });
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    await eventually(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === false ? true : undefined), 'the alert cleared by a delivery');
+    await waitFor(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === false ? true : undefined), { what: 'the alert cleared by a delivery' });
     answers.set('/flaky', 503);
     const failures = received.filter((r) => r.path === '/flaky').length;
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    await eventually(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === true ? true : undefined), 'the second alert');
+    await waitFor(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === true ? true : undefined), { what: 'the second alert' });
     answers.set('/flaky', 200);
-    await eventually(async () => {
+    await waitFor(async () => {
       const r = await call(admin, 'GET', `/v4/webhooks/${hook.guid}`);
       return r.body['is_alert'] === false && r.body['is_active'] === true ? true : undefined;
-    }, 'the alert cleared by a retry');
+    }, { what: 'the alert cleared by a retry' });
     expect(received.filter((r) => r.path === '/flaky').length - failures).toBeGreaterThanOrEqual(2);
 
     // A receiver that answers 410 Gone is deactivated at once.
     answers.set('/flaky', 410);
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    await eventually(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['status'] === 'deactivated' ? true : undefined), 'the 410 deactivation');
+    await waitFor(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['status'] === 'deactivated' ? true : undefined), { what: 'the 410 deactivation' });
   });
 });

@@ -42,6 +42,8 @@ export interface LinksStack {
   newOrganization(): Promise<{ organizationId: string; groupGuid: string; admin: LinksUser }>;
   addUser(organizationId: string, groupGuid: string, role: GroupRole, newGroupName?: string): Promise<LinksUser>;
   addDomain(organizationId: string, domain: string, groupGuids: string[], redirectStatus?: 301 | 302): Promise<void>;
+  /** A links command as an operator (the CLI) sends it. */
+  send(type: Parameters<CommandBus['send']>[0]['type'], key: string, value: Record<string, unknown>): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}, opt
     members,
     store: createLinksStore(mongo),
     mongo,
+    send,
     async newOrganization() {
       const org = await accounts.createEnvironment('links', name);
       const admin = await userWithKey(org._id, 'owner');

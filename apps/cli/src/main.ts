@@ -27,6 +27,7 @@ const USAGE = `usage:
   cli links groups list --org <id>
   cli links domains add --org <id> --domain <host> --group <guid>[,<guid>] [--redirect 301|302]   a branded short domain
   cli links domains list --org <id>
+  cli links features set --org <id> --static-qr-codes on|off     static QR codes for the organization
   cli keys list --environment <id>
   cli keys revoke <key_id>
   cli environments create <service> [--name <name>]

@@ -11,6 +11,8 @@ import { metricsRoutes } from './routes/metrics.routes.js';
 import type { PlatformLimits } from './platform-limits.js';
 import { shortlinkRoutes } from './routes/shortlinks.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
+import { qrCodeRoutes } from './routes/qr-codes.routes.js';
+import { createQrImages } from './qr-images.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -46,6 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     errorBody: () => ErrorBody,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The access token (the Bearer prefix is optional)' } },
   });
+  const qrImages = createQrImages(options.store);
   await app.register(async (api) => {
     api.decorateRequest('caller', undefined);
     api.addHook('onRoute', (route) => {
@@ -59,6 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     campaignRoutes(api as HttpApp, options);
     metricsRoutes(api as HttpApp, options);
     webhookRoutes(api as HttpApp, options);
+    qrCodeRoutes(api as HttpApp, { ...options, qrImages });
   });
   // The analytics pages authenticate themselves (a form, then a cookie): outside the API's token hook.
   await app.register(async (pages) => chartRoutes(pages as HttpApp, options));

@@ -9,6 +9,7 @@ import { createSealer } from '@platform/secrets';
 import { WEBHOOK_TOPICS } from '@platform/webhooks';
 import type { LinksWorkerConfig } from './config.js';
 import { commandHandlers, type LinksCommand } from './handlers/index.js';
+import { createRedirectMarks } from './redirect-marks.js';
 import { createWebhookFanOut } from './webhooks/fanout.js';
 import { createWebhookState } from './webhooks/state.js';
 
@@ -16,7 +17,8 @@ type N = typeof MessageTypeNames;
 
 /**
  * The links worker: owns every links collection; one command group, events from the links it writes, and two
- * reactions: link events and clicks fanned out to webhooks, and the delivery layer's reports made webhook state.
+ * reactions: link events and clicks (fanned out to webhooks; a link's first redirect noted for the QR code
+ * delete rule), and the delivery layer's reports made webhook state.
  */
 export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
   const { settings } = ctx;
@@ -43,13 +45,16 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
     handle: (_type, message, touched) => runHandler(commandHandlers, { store, writer, members, sealer, apiBase: settings.publicBaseUrl, touched }, message),
     reactions: ({ publisher }) => {
       const fanOut = createWebhookFanOut({ store, publisher, apiBase: settings.publicBaseUrl });
+      const redirects = createRedirectMarks(writer);
       return [
         reaction<N['ShortlinkClicked'] | N['ShortlinkCreated'] | N['ShortlinkChanged']>({
-          groupId: 'links-webhook-fanout',
+          groupId: 'links-reactions',
           topics: [LINKS_TOPICS.clicks, LINKS_TOPICS.events],
           partitionsConsumedConcurrently: settings.partitionsConcurrency,
           handlers: {
-            [MessageTypeNames.ShortlinkClicked]: (message) => fanOut.clicked(message),
+            [MessageTypeNames.ShortlinkClicked]: async (message) => {
+              await Promise.all([redirects.note(message), fanOut.clicked(message)]);
+            },
             [MessageTypeNames.ShortlinkCreated]: (message) => fanOut.created(message),
             [MessageTypeNames.ShortlinkChanged]: (message) => fanOut.changed(message),
           },

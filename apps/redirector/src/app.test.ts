@@ -6,7 +6,15 @@ import type { ClickBuffer } from './click-buffer.js';
 import type { Resolver, Target } from './resolver.js';
 import type { RedirectTracing } from './tracing.js';
 
-const target = (id: string, status: 301 | 302 = 301): Target => ({ id, organization_id: 'o', group_guid: 'g', long_url: `https://example.com/${id}`, status, expires_at: null });
+const target = (id: string, status: 301 | 302 = 301, qrCodes: string[] = []): Target => ({
+  id,
+  organization_id: 'o',
+  group_guid: 'g',
+  long_url: `https://example.com/${id}`,
+  status,
+  expires_at: null,
+  qr_code_ids: qrCodes,
+});
 
 /** A resolver with `memory` already cached and `store` behind it. */
 function resolver(memory: Record<string, Target | null>, store: Record<string, Target> = {}) {
@@ -54,6 +62,20 @@ describe('the redirect route', () => {
     expect(clicks[0]).toMatchObject({ id: 'sho.rt/abc', referrer: 'https://news.example/', client_ip: '203.0.113.7', bot: false, qr: false });
     expect(clicks[0]!.click_id).toMatch(/^r1:[0-9a-z]+:1$/);
     expect(answers).toEqual([301]);
+  });
+
+  it("counts a redirect with the marker of one of the link's QR codes as that code's scan, any other as a click", async () => {
+    const { app, clicks } = await redirector(resolver({ 'sho.rt/qr1': target('sho.rt/qr1', 301, ['Qaaaa', 'Qbbbb']) }).resolver);
+    for (const url of ['/qr1?qr=Qbbbb', '/qr1?utm=1&qr=Qaaaa', '/qr1?qr=Qzzzz', '/qr1', '/qr1?qr=Qaaaa%00']) {
+      expect((await app.inject({ url, headers: { host: 'sho.rt' } })).statusCode).toBe(301);
+    }
+    expect(clicks.map((c) => [c.qr, c.qrcode_id])).toEqual([
+      [true, 'Qbbbb'],
+      [true, 'Qaaaa'],
+      [false, null],
+      [false, null],
+      [false, null],
+    ]);
   });
 
   it('reads a link that is not in memory, decodes an escaped back-half, and flags a crawler', async () => {

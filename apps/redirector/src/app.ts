@@ -27,6 +27,13 @@ const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
   '<body><h1>Link not found</h1><p>This short link does not exist, has expired or was turned off by its owner.</p></body></html>';
 const HASH = /^[A-Za-z0-9_-]{1,100}$/;
+const QR_MARKER = /[?&]qr=([A-Za-z0-9_-]{1,40})(?:&|$)/;
+
+/** The QR code a request names (`?qr=<id>`, what a QR code of ours encodes), or null. */
+function qrCodeOf(url: string): string | null {
+  if (url.indexOf('?') === -1) return null;
+  return QR_MARKER.exec(url)?.[1] ?? null;
+}
 
 /**
  * Answers `host + path` with the link's redirect and records the click without waiting for Kafka. The hot path
@@ -76,6 +83,9 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
     }
     const userAgent = request.headers['user-agent'];
     const referrer = request.headers.referer;
+    // Only a code of this link is a scan: a marker copied onto another link is a plain click.
+    const qr = target.qr_code_ids.length > 0 ? qrCodeOf(request.url) : null;
+    const scanned = qr !== null && target.qr_code_ids.includes(qr);
     options.clicks.add({
       click_id: clickIdPrefix + ++sequence,
       id: target.id,
@@ -87,7 +97,8 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
       user_agent: userAgent ? userAgent.slice(0, 512) : null,
       client_ip: request.ip ?? null,
       bot: isBot(userAgent),
-      qr: false,
+      qr: scanned,
+      qrcode_id: scanned ? qr : null,
     });
     onAnswer?.(target.status);
     return reply.code(target.status).header('location', target.long_url).header('cache-control', options.cacheControl).send();

@@ -18,6 +18,7 @@ const click = (i: number): ShortlinkClicked => ({
   client_ip: null,
   bot: false,
   qr: false,
+  qrcode_id: null,
 });
 
 /** A broker that can be switched off: what it took, in order, and every batch it was offered. */

@@ -8,6 +8,8 @@ export interface Target {
   status: 301 | 302;
   /** ms; null: never */
   expires_at: number | null;
+  /** The link's QR codes: a redirect with `?qr=<one of them>` is that code's scan. */
+  qr_code_ids: readonly string[];
 }
 
 /**
@@ -29,6 +31,7 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
           long_url: doc.long_url,
           status: doc.redirect_status === 302 ? 302 : 301,
           expires_at: doc.expiration_at ? doc.expiration_at.getTime() : null,
+          qr_code_ids: doc.qr_code_ids ?? [],
         }
       : null;
 

@@ -18,7 +18,7 @@ export interface Engagement {
   groupGuid: string;
   /** The destination it went to (a custom link's destinations change over time). */
   longUrl: string;
-  /** The QR code scanned, once scan events name it (issue 15). */
+  /** The QR code scanned (a scan event names it). */
   qrcodeId: string | null;
   referrer: string | null;
   userAgent: string | null;
@@ -47,7 +47,7 @@ export function engagementOfClick(id: string, click: ShortlinkClicked): Engageme
     linkId: click.id,
     groupGuid: click.group_guid,
     longUrl: click.long_url,
-    qrcodeId: null,
+    qrcodeId: click.qrcode_id ?? null,
     referrer: click.referrer,
     userAgent: click.user_agent,
     clientIp: click.client_ip,

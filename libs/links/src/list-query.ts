@@ -54,8 +54,8 @@ export function decodeSearchAfter(token: string): { createdAt: number; id: strin
   return null;
 }
 
-/** Reads the query; unknown parameters are ignored (as Bitly does), bad values are problems naming the field. */
-export function readLinkListQuery(raw: Raw): { ok: true; value: LinkListQuery } | { ok: false; problems: FieldProblem[] } {
+/** The parameter readers both list queries share; bad values are collected as problems naming the field. */
+function queryReaders(raw: Raw) {
   const problems: FieldProblem[] = [];
   const bad = (field: string, message: string) => problems.push({ field, error_code: 'invalid', message });
   const one = (name: string): string | null => {
@@ -84,35 +84,84 @@ export function readLinkListQuery(raw: Raw): { ok: true; value: LinkListQuery } 
     }
     return Number(v);
   };
-  let size = DEFAULT_PAGE_SIZE;
-  const sizeRaw = one('size');
-  if (sizeRaw !== null) {
-    if (!/^\d{1,4}$/.test(sizeRaw) || Number(sizeRaw) < 1 || Number(sizeRaw) > MAX_PAGE_SIZE) bad('size', `size is an integer from 1 to ${MAX_PAGE_SIZE}`);
-    else size = Number(sizeRaw);
-  }
-  let searchAfter: LinkListQuery['searchAfter'] = null;
-  const token = one('search_after');
-  if (token !== null) {
-    searchAfter = decodeSearchAfter(token);
-    if (!searchAfter) bad('search_after', 'search_after must be a value from a previous response');
-  }
-  const value: LinkListQuery = {
-    size,
-    searchAfter,
+  const size = (): number => {
+    const sizeRaw = one('size');
+    if (sizeRaw === null) return DEFAULT_PAGE_SIZE;
+    if (!/^\d{1,4}$/.test(sizeRaw) || Number(sizeRaw) < 1 || Number(sizeRaw) > MAX_PAGE_SIZE) {
+      bad('size', `size is an integer from 1 to ${MAX_PAGE_SIZE}`);
+      return DEFAULT_PAGE_SIZE;
+    }
+    return Number(sizeRaw);
+  };
+  const searchAfter = (): LinkListQuery['searchAfter'] => {
+    const token = one('search_after');
+    if (token === null) return null;
+    const position = decodeSearchAfter(token);
+    if (!position) bad('search_after', 'search_after must be a value from a previous response');
+    return position;
+  };
+  /** The paging and search parameters both lists have. */
+  const common = () => ({
+    size: size(),
+    searchAfter: searchAfter(),
     query: one('query'),
     hostnamePathQuery: one('hostname_path_query')?.toLowerCase() ?? null,
     createdBefore: epoch('created_before'),
     createdAfter: epoch('created_after'),
-    archived: tristate('archived', 'off'),
-    deeplinks: tristate('deeplinks', 'both'),
-    domainDeeplinks: tristate('domain_deeplinks', 'both'),
-    campaignGuid: one('campaign_guid'),
-    channelGuid: one('channel_guid'),
-    customShortlink: tristate('custom_shortlink', 'both'),
-    hasQrCodes: tristate('has_qr_codes', 'both'),
-    tags: many('tags'),
-    launchpadIds: many('launchpad_ids'),
-    encodingLogin: many('encoding_login'),
+  });
+  return { problems, bad, one, many, tristate, common };
+}
+
+/** Reads the query; unknown parameters are ignored (as Bitly does), bad values are problems naming the field. */
+export function readLinkListQuery(raw: Raw): { ok: true; value: LinkListQuery } | { ok: false; problems: FieldProblem[] } {
+  const r = queryReaders(raw);
+  const value: LinkListQuery = {
+    ...r.common(),
+    archived: r.tristate('archived', 'off'),
+    deeplinks: r.tristate('deeplinks', 'both'),
+    domainDeeplinks: r.tristate('domain_deeplinks', 'both'),
+    campaignGuid: r.one('campaign_guid'),
+    channelGuid: r.one('channel_guid'),
+    customShortlink: r.tristate('custom_shortlink', 'both'),
+    hasQrCodes: r.tristate('has_qr_codes', 'both'),
+    tags: r.many('tags'),
+    launchpadIds: r.many('launchpad_ids'),
+    encodingLogin: r.many('encoding_login'),
   };
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
+  return r.problems.length > 0 ? { ok: false, problems: r.problems } : { ok: true, value };
+}
+
+export const QR_CODE_TYPES = ['shortlink', 'long_url'] as const;
+export type QrCodeType = (typeof QR_CODE_TYPES)[number];
+
+export interface QrListQuery {
+  size: number;
+  searchAfter: { createdAt: number; id: string } | null;
+  query: string | null;
+  hostnamePathQuery: string | null;
+  createdBefore: number | null;
+  createdAfter: number | null;
+  archived: Tristate;
+  hasRenderCustomizations: Tristate;
+  isGs1: Tristate;
+  creatingLogin: string[];
+  qrcTypes: QrCodeType[];
+  tags: string[];
+}
+
+/** `GET /v4/groups/{group_guid}/qr-codes`: the spec's parameters and defaults (qrc_type shortlink and long_url). */
+export function readQrListQuery(raw: Raw): { ok: true; value: QrListQuery } | { ok: false; problems: FieldProblem[] } {
+  const r = queryReaders(raw);
+  const types = r.many('qrc_type');
+  if (types.some((t) => !(QR_CODE_TYPES as readonly string[]).includes(t))) r.bad('qrc_type', `qrc_type is a list of ${QR_CODE_TYPES.join(', ')}`);
+  const value: QrListQuery = {
+    ...r.common(),
+    archived: r.tristate('archived', 'off'),
+    hasRenderCustomizations: r.tristate('has_render_customizations', 'both'),
+    isGs1: r.tristate('is_gs1', 'both'),
+    creatingLogin: r.many('creating_login'),
+    qrcTypes: types.length > 0 ? (types as QrCodeType[]) : [...QR_CODE_TYPES],
+    tags: r.many('tags'),
+  };
+  return r.problems.length > 0 ? { ok: false, problems: r.problems } : { ok: true, value };
 }

@@ -1,4 +1,4 @@
-import type { LinkDoc, WebhookDoc } from './store.js';
+import type { LinkDoc, QrCodeDoc, WebhookDoc } from './store.js';
 
 /** Bitly's timestamp form: `2006-01-02T15:04:05+0000`. */
 export function bitlyTime(at: Date | number): string {
@@ -39,7 +39,7 @@ export function shortlinkJson(doc: LinkDoc, view: { apiBase: string; scheme: 'ht
     custom_shortlinks: doc.custom ? [`${view.scheme}://${doc._id}`] : [],
     tags: doc.tags,
     launchpad_ids: [],
-    qr_code_ids: [],
+    qr_code_ids: doc.qr_code_ids ?? [],
     deeplinks: doc.deeplinks.map((d) => ({
       guid: d.guid,
       shortlink: doc._id,
@@ -106,5 +106,69 @@ export function webhookJson(doc: WebhookDoc, view: { apiBase: string }): Webhook
     client_id: doc.oauth?.client_id ?? '',
     client_secret: doc.oauth ? '********' : '',
     fetch_tags: doc.fetch_tags,
+  };
+}
+
+/** What a QR code encodes: its short link with the `qr` marker by which the redirector counts a scan. */
+export function qrContent(scheme: 'http' | 'https', shortlinkId: string, qrcodeId: string): string {
+  return `${scheme}://${shortlinkId}?qr=${qrcodeId}`;
+}
+
+export interface QrSummaryJson {
+  qrcode_id: string;
+  group_guid: string;
+  title: string;
+  is_customized: boolean;
+  serialized_content: string;
+  qr_code_type: string;
+  long_urls: string[];
+  shortlink_id: string;
+  is_gs1: boolean;
+  created_by: string;
+  tags: string[];
+  archived: boolean;
+  expiration_at: string;
+  created: string;
+  modified: string;
+}
+
+/** The summary form (create, update, list); `link` is the code's short link as it is now, if it still exists. */
+export function qrSummaryJson(doc: QrCodeDoc, link: LinkDoc | null, view: { scheme: 'http' | 'https' }): QrSummaryJson {
+  return {
+    qrcode_id: doc._id,
+    group_guid: doc.group_guid,
+    title: doc.title,
+    is_customized: doc.is_customized,
+    serialized_content: qrContent(view.scheme, doc.shortlink_id, doc._id),
+    qr_code_type: doc.qr_code_type,
+    long_urls: [link?.long_url ?? doc.long_url],
+    shortlink_id: doc.shortlink_id,
+    is_gs1: doc.gs1 !== null,
+    created_by: doc.created_by,
+    tags: doc.tags,
+    archived: doc.archived,
+    expiration_at: link?.expiration_at ? bitlyTime(link.expiration_at) : '',
+    created: bitlyTime(doc.created_at),
+    modified: bitlyTime(doc.modified_at),
+  };
+}
+
+/** The full form (retrieve). */
+export function qrFullJson(doc: QrCodeDoc, link: LinkDoc | null, view: { scheme: 'http' | 'https' }) {
+  const summary = qrSummaryJson(doc, link, view);
+  return {
+    qrcode_id: summary.qrcode_id,
+    group_guid: summary.group_guid,
+    title: summary.title,
+    gs1: doc.gs1 ?? { values: [] },
+    render_customizations: doc.render_customizations,
+    qr_code_type: summary.qr_code_type,
+    shortlink_id: summary.shortlink_id,
+    long_urls: summary.long_urls,
+    serialized_content: summary.serialized_content,
+    archived: summary.archived,
+    created: summary.created,
+    modified: summary.modified,
+    expiration_at: summary.expiration_at,
   };
 }

@@ -23,5 +23,10 @@ declare module '@platform/contracts' {
     'platform.links.commands.SaveWebhook': { webhook_guid: string; signing_secret: string | null };
     'platform.links.commands.DeleteWebhook': { webhook_guid: string };
     'platform.links.commands.VerifyWebhook': { webhook_guid: string };
+    'platform.links.commands.CreateQrCode': { qrcode_id: string; shortlink_id: string };
+    'platform.links.commands.UpdateQrCode': { qrcode_id: string };
+    'platform.links.commands.DeleteQrCode': { qrcodes_deleted: Array<{ id: string }>; links_deleted: Array<{ id: string }> };
+    'platform.links.commands.SaveQrLogo': { image_guid: string };
+    'platform.links.commands.SetLinksOrganizationFeatures': { static_qr_codes: boolean };
   }
 }

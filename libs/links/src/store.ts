@@ -8,7 +8,7 @@ import {
   type OutboxCollection,
   type StoredOutboxEntry,
 } from '@platform/mongo';
-import type { LinkListQuery } from './list-query.js';
+import type { LinkListQuery, QrCodeType, QrListQuery } from './list-query.js';
 
 interface Outboxed {
   outbox: StoredOutboxEntry[];
@@ -76,6 +76,10 @@ export interface LinkDoc extends Outboxed {
   tags: string[];
   deeplinks: Deeplink[];
   campaign_ids: string[];
+  /** Its QR codes: the redirector counts a redirect through one of them (`?qr=<id>`) as a scan. */
+  qr_code_ids?: string[];
+  /** The first redirect seen (a click or a scan); a QR code whose link was redirected cannot be deleted. */
+  redirected_at?: Date | null;
   archived: boolean;
   expiration_at: Date | null;
   redirect_status: 301 | 302;
@@ -108,6 +112,45 @@ export interface ChannelDoc {
   name: string;
   shortlinks: Array<{ campaign_guid: string; shortlink_id: string }>;
   created_at: Date;
+  modified_at: Date;
+}
+
+export interface QrCodeDoc {
+  _id: string;
+  organization_id: string;
+  group_guid: string;
+  title: string;
+  qr_code_type: QrCodeType;
+  /** The short link it encodes (with `?qr=<id>`), made for it when it was created from a long URL. */
+  shortlink_id: string;
+  long_url: string;
+  /** The validated render customizations, as given. */
+  render_customizations: Record<string, unknown>;
+  is_customized: boolean;
+  gs1: { values: Array<{ key: string; value: string }> } | null;
+  tags: string[];
+  archived: boolean;
+  created_by: string;
+  created_at: Date;
+  modified_at: Date;
+  command_id: string;
+}
+
+export interface QrLogoDoc {
+  _id: string;
+  organization_id: string;
+  media_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  created_by: string;
+  created_at: Date;
+}
+
+/** What an operator enabled for an organization. */
+export interface LinksOrganizationDoc {
+  _id: string;
+  static_qr_codes: boolean;
   modified_at: Date;
 }
 
@@ -183,6 +226,8 @@ function linkModels(connection: Connection) {
         default: [],
       },
       campaign_ids: { type: [String], default: [] },
+      qr_code_ids: { type: [String], default: [] },
+      redirected_at: { type: Date, default: null },
       archived: { type: Boolean, default: false },
       expiration_at: { type: Date, default: null },
       redirect_status: Number,
@@ -246,6 +291,36 @@ function linkModels(connection: Connection) {
     { ...options, collection: 'links_webhooks' },
   );
 
+  const qrCode = new Schema<QrCodeDoc>(
+    {
+      _id: String,
+      organization_id: { type: String, required: true },
+      group_guid: { type: String, required: true },
+      title: String,
+      qr_code_type: String,
+      shortlink_id: { type: String, index: true },
+      long_url: String,
+      render_customizations: { type: Schema.Types.Mixed, default: {} },
+      is_customized: Boolean,
+      gs1: { type: Schema.Types.Mixed, default: null },
+      tags: { type: [String], default: [] },
+      archived: { type: Boolean, default: false },
+      created_by: String,
+      created_at: Date,
+      modified_at: Date,
+      command_id: String,
+    },
+    { ...options, collection: 'links_qr_codes' },
+  ).index({ group_guid: 1, created_at: -1, _id: -1 });
+  const qrLogo = new Schema<QrLogoDoc>(
+    { _id: String, organization_id: String, media_type: String, width: Number, height: Number, bytes: Buffer, created_by: String, created_at: Date },
+    { ...options, collection: 'links_qr_logos' },
+  );
+  const organization = new Schema<LinksOrganizationDoc>(
+    { _id: String, static_qr_codes: { type: Boolean, default: false }, modified_at: Date },
+    { ...options, collection: 'links_organizations' },
+  );
+
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
   return {
     Group: model('LinksGroup', group),
@@ -255,12 +330,39 @@ function linkModels(connection: Connection) {
     Campaign: model('LinksCampaign', campaign),
     Channel: model('LinksChannel', channel),
     Webhook: model('LinksWebhook', webhook),
+    QrCode: model('LinksQrCode', qrCode),
+    QrLogo: model('LinksQrLogo', qrLogo),
+    Organization: model('LinksOrganization', organization),
   };
 }
 
 export const reuseKeyOf = (groupGuid: string, longUrl: string) => `${groupGuid}\n${longUrl}`;
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type SearchQuery = Pick<LinkListQuery, 'createdBefore' | 'createdAfter' | 'query' | 'hostnamePathQuery'>;
+
+/** The filters both lists share: creation time, a search over `searchIn`, and host and path of the long URL. */
+function searchFilters(query: SearchQuery, searchIn: string[], filter: Record<string, unknown>, and: Array<Record<string, unknown>>): void {
+  const created: Record<string, Date> = {};
+  if (query.createdBefore !== null) created['$lt'] = new Date(query.createdBefore * 1000);
+  if (query.createdAfter !== null) created['$gt'] = new Date(query.createdAfter * 1000);
+  if (Object.keys(created).length > 0) filter['created_at'] = created;
+  if (query.query) {
+    const pattern = new RegExp(escapeRegex(query.query), 'i');
+    and.push({ $or: searchIn.map((field) => ({ [field]: pattern })) });
+  }
+  if (query.hostnamePathQuery) {
+    // Host (subdomains included) and/or path of the long URL, ignoring its query and fragment.
+    and.push({ long_url: new RegExp(`^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery.replace(/^https?:\/\//, ''))}`, 'i') });
+  }
+}
+
+/** After the `search_after` position: older, or as old with a smaller id. */
+function after(position: { createdAt: number; id: string }): Record<string, unknown> {
+  const at = new Date(position.createdAt);
+  return { $or: [{ created_at: { $lt: at } }, { created_at: at, _id: { $lt: position.id } }] };
+}
 
 /** FerretDB leaves out the empty arrays of an upsert's `$setOnInsert`: reads put them back. */
 const withGroupDefaults = (g: GroupDoc): GroupDoc => ({ ...g, bsds: g.bsds ?? [], members: g.members ?? [], domain_preference: g.domain_preference ?? null });
@@ -297,26 +399,13 @@ export function createLinksStore(connection: Connection) {
         if (query.archived !== 'both') filter['archived'] = query.archived === 'on';
         if (query.customShortlink !== 'both') filter['custom'] = query.customShortlink === 'on';
         if (query.deeplinks !== 'both') filter['deeplinks.0'] = { $exists: query.deeplinks === 'on' };
+        if (query.hasQrCodes !== 'both') filter['qr_code_ids.0'] = { $exists: query.hasQrCodes === 'on' };
         if (query.tags.length > 0) filter['tags'] = { $in: query.tags };
         if (query.campaignGuid) filter['campaign_ids'] = query.campaignGuid;
         if (query.encodingLogin.length > 0) filter['created_by'] = { $in: query.encodingLogin };
-        const created: Record<string, Date> = {};
-        if (query.createdBefore !== null) created['$lt'] = new Date(query.createdBefore * 1000);
-        if (query.createdAfter !== null) created['$gt'] = new Date(query.createdAfter * 1000);
-        if (Object.keys(created).length > 0) filter['created_at'] = created;
-        if (query.query) {
-          const pattern = new RegExp(escapeRegex(query.query), 'i');
-          and.push({ $or: [{ title: pattern }, { long_url: pattern }, { _id: pattern }, { tags: pattern }] });
-        }
-        if (query.hostnamePathQuery) {
-          // Host (subdomains included) and/or path of the long URL, ignoring its query and fragment.
-          and.push({ long_url: new RegExp(`^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery.replace(/^https?:\/\//, ''))}`, 'i') });
-        }
+        searchFilters(query, ['title', 'long_url', '_id', 'tags'], filter, and);
       }
-      if (query.searchAfter) {
-        const at = new Date(query.searchAfter.createdAt);
-        and.push({ $or: [{ created_at: { $lt: at } }, { created_at: at, _id: { $lt: query.searchAfter.id } }] });
-      }
+      if (query.searchAfter) and.push(after(query.searchAfter));
       if (and.length > 0) filter['$and'] = and;
       return m.Link.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.size).lean<LinkDoc[]>();
     },
@@ -339,6 +428,37 @@ export function createLinksStore(connection: Connection) {
     async tagsOfGroup(groupGuid: string): Promise<string[]> {
       const tags = (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[];
       return tags.sort().slice(0, 1000);
+    },
+    getQrCode: (id: string) => m.QrCode.findById(id).lean<QrCodeDoc>().exec().then((q) => (q ? { ...q, tags: q.tags ?? [], render_customizations: q.render_customizations ?? {} } : null)),
+    /** A page of a group's QR codes, newest first, after the `search_after` position. */
+    async listQrCodes(groupGuid: string, query: QrListQuery): Promise<QrCodeDoc[]> {
+      const filter: Record<string, unknown> = { group_guid: groupGuid, qr_code_type: { $in: query.qrcTypes } };
+      const and: Array<Record<string, unknown>> = [];
+      if (query.archived !== 'both') filter['archived'] = query.archived === 'on';
+      if (query.hasRenderCustomizations !== 'both') filter['is_customized'] = query.hasRenderCustomizations === 'on';
+      if (query.isGs1 !== 'both') filter['gs1'] = query.isGs1 === 'on' ? { $ne: null } : null;
+      if (query.tags.length > 0) filter['tags'] = { $in: query.tags };
+      if (query.creatingLogin.length > 0) filter['created_by'] = { $in: query.creatingLogin };
+      searchFilters(query, ['title', 'long_url', 'shortlink_id', 'tags'], filter, and);
+      if (query.searchAfter) and.push(after(query.searchAfter));
+      if (and.length > 0) filter['$and'] = and;
+      const found = await m.QrCode.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.size).lean<QrCodeDoc[]>();
+      return found.map((q) => ({ ...q, tags: q.tags ?? [], render_customizations: q.render_customizations ?? {} }));
+    },
+    async qrTagsOfGroup(groupGuid: string): Promise<string[]> {
+      const tags = (await m.QrCode.distinct('tags', { group_guid: groupGuid })) as string[];
+      return tags.sort().slice(0, 1000);
+    },
+    async getQrLogo(guid: string): Promise<QrLogoDoc | null> {
+      const logo = await m.QrLogo.findById(guid).lean<QrLogoDoc>();
+      if (!logo) return null;
+      // A lean read gives BSON Binary, not a Buffer.
+      const raw = logo.bytes as unknown as Buffer | { buffer: Uint8Array };
+      return { ...logo, bytes: Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer) };
+    },
+    async organizationFeatures(organizationId: string): Promise<{ static_qr_codes: boolean }> {
+      const org = await m.Organization.findById(organizationId).lean<LinksOrganizationDoc>();
+      return { static_qr_codes: org?.static_qr_codes ?? false };
     },
     getWebhook: (guid: string) => m.Webhook.findById(guid).lean<WebhookDoc>().exec(),
     webhooksOfOrganization: (organizationId: string) =>
@@ -364,6 +484,35 @@ export function createLinksWriter(connection: Connection) {
   const webhooks = aggregateWriter<WebhookDoc>(m.Webhook);
   return {
     links,
+    /** Inserts a QR code; false when its id is taken (a redelivered create made it). */
+    async insertQrCode(doc: QrCodeDoc): Promise<boolean> {
+      try {
+        await m.QrCode.create(doc);
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
+    },
+    async updateQrCode(id: string, changes: Partial<Omit<QrCodeDoc, '_id'>>): Promise<void> {
+      await m.QrCode.updateOne({ _id: id }, { $set: changes });
+    },
+    async deleteQrCode(id: string): Promise<void> {
+      await m.QrCode.deleteOne({ _id: id });
+    },
+    async saveQrLogo(doc: QrLogoDoc): Promise<void> {
+      const { _id, ...fields } = doc;
+      await m.QrLogo.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
+        if (!isDuplicateKeyError(error)) throw error;
+      });
+    },
+    async setOrganizationFeatures(organizationId: string, features: { static_qr_codes?: boolean }, at: Date): Promise<void> {
+      await m.Organization.updateOne({ _id: organizationId }, { $set: { ...features, modified_at: at } }, { upsert: true });
+    },
+    /** Notes a link's first redirect (one write per link: later ones match nothing). */
+    async markRedirected(id: string, at: Date): Promise<void> {
+      await m.Link.updateOne({ _id: id, redirected_at: null }, { $set: { redirected_at: at } });
+    },
     /** Inserts a webhook; false when a redelivered create already made it. */
     insertWebhook: (doc: Omit<WebhookDoc, 'outbox' | 'has_outbox'>) => webhooks.insertOnce(doc, []),
     async updateWebhook(guid: string, changes: Partial<Omit<WebhookDoc, '_id' | 'outbox' | 'has_outbox'>>): Promise<void> {

@@ -40,6 +40,7 @@ export function parseGroupRole(value: unknown, fallback: GroupRole): GroupRole {
  * links groups list --org <id>
  * links domains add --org <id> --domain <host> --group <guid>[,<guid>] [--redirect 301|302]
  * links domains list --org <id>
+ * links features set --org <id> --static-qr-codes on|off    static QR codes (POST /v4/qr-codes/static) for the organization
  */
 export async function linksCommand(setup: LinksSetup, store: LinksStore, args: string[], flags: Record<string, string | true>, out: (line: string) => void) {
   const [noun, verb] = args;
@@ -63,7 +64,12 @@ export async function linksCommand(setup: LinksSetup, store: LinksStore, args: s
     out(domain.toLowerCase());
   } else if (noun === 'domains' && verb === 'list') {
     for (const d of await store.domainsOfOrganization(org)) out([d._id, d.group_guids.join(','), String(d.redirect_status)].join('\t'));
+  } else if (noun === 'features' && verb === 'set') {
+    const value = flags['static-qr-codes'];
+    if (value !== 'on' && value !== 'off') throw new UsageError('links features set --org <id> --static-qr-codes on|off');
+    const features = await setup.send(MessageTypeNames.SetLinksOrganizationFeatures, org, { organization_id: org, static_qr_codes: value === 'on' });
+    out(`static_qr_codes\t${features.static_qr_codes ? 'on' : 'off'}`);
   } else {
-    throw new UsageError('links groups create|list, links domains add|list');
+    throw new UsageError('links groups create|list, links domains add|list, links features set');
   }
 }

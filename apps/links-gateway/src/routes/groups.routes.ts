@@ -95,8 +95,7 @@ export function groupRoutes(app: HttpApp, deps: GatewayDeps) {
     const access = await accessTo(deps, request.caller!, request.params.group_guid);
     const type = request.query.type ?? 'shortlink';
     if (type !== 'shortlink' && type !== 'qr_code') throw invalid('type', 'type is shortlink or qr_code');
-    // QR codes carry no tags of their own yet (they arrive with the QR code API).
-    return { tags: type === 'shortlink' ? await deps.store.tagsOfGroup(access.group._id) : [] };
+    return { tags: type === 'shortlink' ? await deps.store.tagsOfGroup(access.group._id) : await deps.store.qrTagsOfGroup(access.group._id) };
   });
 
   app.get<GroupParams>('/v4/groups/:group_guid/preferences', { schema: { summary: "A group's preferences", tags: ['groups'] } }, async (request) => {

@@ -26,8 +26,7 @@ interface Target {
 type Answer = (target: Target, query: MetricsQuery, since: number | null, request: FastifyRequest) => Promise<unknown>;
 
 /**
- * Every metrics operation of the spec for short links and groups (QR code scans come with the QR codes of
- * issue 15). Common parameters: `unit` (default day), `units` (default -1), `unit_reference` (ISO 8601, default
+ * Every metrics operation of the spec for short links, groups and QR codes (their scans). Common parameters: `unit` (default day), `units` (default -1), `unit_reference` (ISO 8601, default
  * now, anything else a 400), `size` (default 50) where the spec marks it.
  */
 export function metricsRoutes(app: HttpApp, deps: GatewayDeps) {
@@ -60,6 +59,13 @@ export function metricsRoutes(app: HttpApp, deps: GatewayDeps) {
     return respond(target, query, since, request);
   }
 
+  async function qrTarget(caller: MemberRecord, id: string): Promise<Target> {
+    const qr = await deps.store.getQrCode(id);
+    if (!qr || qr.organization_id !== caller.environment_id) throw new NotFoundError('NOT_FOUND', 'No such QR code.');
+    await accessTo(deps, caller, qr.group_guid);
+    return { scope: { kind: 'qr', key: qr._id }, began: qr.created_at.getTime() };
+  }
+
   const params = (names: string[]) => ({ type: 'object', required: names, properties: Object.fromEntries(names.map((n) => [n, { type: 'string', maxLength: 2048 }])) });
 
   function linkMetric(suffix: string, summary: string, withSize: boolean, respond: Answer) {
@@ -79,6 +85,28 @@ export function metricsRoutes(app: HttpApp, deps: GatewayDeps) {
       async (request) => answer(request, await groupTarget(request.caller!, request.params.group_guid), withSize, respond),
     );
   }
+
+  function qrMetric(suffix: string, summary: string, withSize: boolean, respond: Answer) {
+    app.get<{ Params: { qrcode_id: string } }>(
+      `/v4/qr-codes/:qrcode_id${suffix}`,
+      { schema: { summary, tags: ['metrics'], params: params(['qrcode_id']), querystring: querystring(withSize) } },
+      async (request) => answer(request, await qrTarget(request.caller!, request.params.qrcode_id), withSize, respond),
+    );
+  }
+
+  // QR codes: the code's scans (redirects through its `?qr=` URL).
+  qrMetric('/scans', 'Scans per unit, most recent first', false, async (t, q, since) => {
+    const { data, ...envelope } = await analytics.series(t.scope, q, since, 'scans');
+    return { scans: data.map((d) => ({ scans: d.count, date: d.ts })), units: envelope.units, unit: envelope.unit, unit_reference: envelope.unit_reference };
+  });
+  qrMetric('/scans/summary', 'Scans over the units, in total', false, async (t, q, since) => {
+    const { engagements, units, unit, unit_reference } = await analytics.engagementsSummary(t.scope, q, since);
+    return { total_scans: engagements.scans, units, unit, unit_reference };
+  });
+  qrMetric('/scans/countries', 'Scans by country (ISO 3166-1 alpha-2)', true, (t, q, since) => analytics.faceted(t.scope, q, since, { kind: 'scans', facet: 'country', name: 'countries' }));
+  qrMetric('/scans/cities', 'Scans by city', true, (t, q, since) => analytics.cities(t.scope, q, since, 'scans'));
+  qrMetric('/scans/device_os', 'Scans by device operating system', true, (t, q, since) => analytics.faceted(t.scope, q, since, { kind: 'scans', facet: 'os', name: 'device_os' }));
+  qrMetric('/scans/browsers', 'Scans by browser', true, (t, q, since) => analytics.faceted(t.scope, q, since, { kind: 'scans', facet: 'browser', name: 'browsers' }));
 
   // Short links: the link's clicks (a scan is counted apart, in engagements).
   linkMetric('/engagements', 'Engagements (clicks, scans, library button clicks) per unit, most recent first', false, (t, q, since) => analytics.engagements(t.scope, q, since));

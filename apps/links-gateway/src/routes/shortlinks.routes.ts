@@ -14,35 +14,11 @@ import {
   type LinkDoc,
 } from '@platform/links';
 import { accessTo, assertDomain, assertMayEdit, requestedGroup } from '../access.js';
-import { bodyOf, booleanField, invalid, isObject, present, stringField, stringListField } from '../body.js';
+import { bodyOf, booleanField, expirationField, invalid, isObject, present, stringField, stringListField, tagsField, MAX_TAGS } from '../body.js';
 import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
-const MAX_TAGS = 100;
 const MAX_BULK = 100;
-const YEAR_MS = 366 * 24 * 3600_000;
-
-function tagsField(body: Record<string, unknown>): string[] | null {
-  const v = body['tags'];
-  if (!present(v)) return null;
-  if (!Array.isArray(v) || v.length > MAX_TAGS || v.some((t) => typeof t !== 'string' || t.length === 0 || t.length > 50)) {
-    throw invalid('tags', `tags is a list of at most ${MAX_TAGS} strings of 1 to 50 characters`, 'INVALID_TAGS');
-  }
-  return v as string[];
-}
-
-/** `2025-01-28T14:30:00+0000` (Bitly's form) or ISO 8601; at least 5 minutes ahead, at most a year. */
-function expirationField(body: Record<string, unknown>): { at: number | null; clear: boolean } {
-  const v = body['expiration_at'];
-  if (v === undefined) return { at: null, clear: false };
-  if (v === null || v === '') return { at: null, clear: true };
-  const at = typeof v === 'string' ? Date.parse(v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : NaN;
-  const now = Date.now();
-  if (!Number.isFinite(at) || at < now + 5 * 60_000 || at > now + YEAR_MS) {
-    throw invalid('expiration_at', 'expiration_at is a time at least 5 minutes and at most a year from now, such as 2026-01-28T14:30:00+0000');
-  }
-  return { at, clear: false };
-}
 
 function deeplinksField(body: Record<string, unknown>) {
   const v = body['deeplinks'];

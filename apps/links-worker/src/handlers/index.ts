@@ -4,6 +4,7 @@ import type { HandlerDeps } from './deps.js';
 import { addBrandedDomain, addGroupMember, setUpOrganization } from './organization.handlers.js';
 import { saveCampaign, saveChannel } from './campaign.handlers.js';
 import { updateGroup, updateUser } from './group.handlers.js';
+import { createQrCode, deleteQrCode, saveQrLogo, setOrganizationFeatures, updateQrCode } from './qr.handlers.js';
 import { deleteWebhook, saveWebhook, verifyWebhook } from './webhook.handlers.js';
 import { bulkEditShortlinks, createShortlink, deleteShortlink, updateShortlink } from './shortlink.handlers.js';
 
@@ -22,7 +23,12 @@ export type LinksCommand =
   | N['SaveChannel']
   | N['SaveWebhook']
   | N['DeleteWebhook']
-  | N['VerifyWebhook'];
+  | N['VerifyWebhook']
+  | N['CreateQrCode']
+  | N['UpdateQrCode']
+  | N['DeleteQrCode']
+  | N['SaveQrLogo']
+  | N['SetLinksOrganizationFeatures'];
 
 /** Every links command has exactly one handler: a missing entry is a type error. */
 export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
@@ -40,6 +46,11 @@ export const commandHandlers: CommandHandlerMap<LinksCommand, HandlerDeps> = {
   'platform.links.commands.SaveWebhook': saveWebhook,
   'platform.links.commands.DeleteWebhook': deleteWebhook,
   'platform.links.commands.VerifyWebhook': verifyWebhook,
+  'platform.links.commands.CreateQrCode': createQrCode,
+  'platform.links.commands.UpdateQrCode': updateQrCode,
+  'platform.links.commands.DeleteQrCode': deleteQrCode,
+  'platform.links.commands.SaveQrLogo': saveQrLogo,
+  'platform.links.commands.SetLinksOrganizationFeatures': setOrganizationFeatures,
 };
 
 export type { HandlerDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import { MessageTypeNames } from '@platform/contracts';
+import { MessageTypeNames, type MessageTypes } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
 import { hashForCommand, reuseKeyOf, type LinkDoc, type ShortlinkReply } from '@platform/links';
@@ -11,7 +11,7 @@ type Stored = Omit<LinkDoc, 'outbox' | 'has_outbox'>;
 
 const HASH_ATTEMPTS = 8;
 
-function stateOf(doc: Stored) {
+export function stateOf(doc: Stored) {
   return {
     id: doc._id,
     organization_id: doc.organization_id,
@@ -26,7 +26,7 @@ function stateOf(doc: Stored) {
   };
 }
 
-const strip = (doc: LinkDoc): Stored => {
+export const strip = (doc: LinkDoc): Stored => {
   const { outbox: _o, has_outbox: _h, ...rest } = doc;
   return rest;
 };
@@ -37,8 +37,11 @@ const strip = (doc: LinkDoc): Stored => {
  * finds its own link.
  */
 export async function createShortlink(deps: HandlerDeps, message: IncomingMessage<N['CreateShortlink']>): Promise<ShortlinkReply> {
-  const v = message.value;
-  const commandId = message.meta.id;
+  return makeShortlink(deps, message.value, message.meta.id);
+}
+
+/** createShortlink's work, for every command that makes a link (a QR code for a long URL makes one too). */
+export async function makeShortlink(deps: HandlerDeps, v: Omit<MessageTypes[N['CreateShortlink']], 'requested_at'> & { requested_at: number }, commandId: string): Promise<ShortlinkReply> {
   const group = await deps.store.getGroup(v.group_guid);
   if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const reusable = !v.force_new_link && v.keyword === null;

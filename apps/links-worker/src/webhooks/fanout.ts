@@ -61,6 +61,25 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     await options.publisher.publishMany(hooks.map((w) => deliveryRequest(w, { id: eventId, type, payload: body(w) })));
   }
 
+  /** A new or changed link to the webhooks for its event: the link as it is, and `extra` for the event. */
+  async function linkEvent(eventId: string, type: 'shortlink_created' | 'shortlink_changed', link: Created['value'] | Changed['value'], extra: Record<string, unknown>) {
+    const hooks = await listening(type, link.organization_id, link.group_guid, link.occurred_at);
+    await send(hooks, eventId, type, (w) => ({
+      event_id: eventId,
+      event: type,
+      datetime: bitlyTime(link.occurred_at),
+      shortlink: link.id,
+      url: link.long_url,
+      title: link.title ?? '',
+      tags: link.tags,
+      ...extra,
+      webhook_guid: w._id,
+      organization_guid: link.organization_id,
+      group_guid: link.group_guid,
+      references: references(options.apiBase, w, link.group_guid, link.id),
+    }));
+  }
+
   return {
     async clicked(message: Clicked): Promise<void> {
       const click = message.value;
@@ -91,43 +110,16 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
 
     async created(message: Created): Promise<void> {
       const link = message.value;
-      const hooks = await listening('shortlink_created', link.organization_id, link.group_guid, link.occurred_at);
-      await send(hooks, message.meta.id, 'shortlink_created', (w) => ({
-        event_id: message.meta.id,
-        event: 'shortlink_created',
-        datetime: bitlyTime(link.occurred_at),
-        shortlink: link.id,
-        url: link.long_url,
-        title: link.title ?? '',
-        tags: link.tags,
-        custom: link.custom,
-        created_by: link.created_by,
-        webhook_guid: w._id,
-        organization_guid: link.organization_id,
-        group_guid: link.group_guid,
-        references: references(options.apiBase, w, link.group_guid, link.id),
-      }));
+      await linkEvent(message.meta.id, 'shortlink_created', link, { custom: link.custom, created_by: link.created_by });
     },
 
     async changed(message: Changed): Promise<void> {
       const link = message.value;
-      const hooks = await listening('shortlink_changed', link.organization_id, link.group_guid, link.occurred_at);
-      await send(hooks, message.meta.id, 'shortlink_changed', (w) => ({
-        event_id: message.meta.id,
-        event: 'shortlink_changed',
-        datetime: bitlyTime(link.occurred_at),
-        shortlink: link.id,
-        url: link.long_url,
-        title: link.title ?? '',
-        tags: link.tags,
+      await linkEvent(message.meta.id, 'shortlink_changed', link, {
         archived: link.archived,
         deleted: link.deleted,
         ...(link.expiration_at !== null ? { expiration_at: bitlyTime(link.expiration_at) } : {}),
-        webhook_guid: w._id,
-        organization_guid: link.organization_id,
-        group_guid: link.group_guid,
-        references: references(options.apiBase, w, link.group_guid, link.id),
-      }));
+      });
     },
   };
 }

@@ -107,6 +107,32 @@ export interface BulkEditShortlinks {
   requested_at: number;
 }
 
+/** POST /v4/qr-codes: a QR code for a short link of the group, or for a long URL (a new short link is made for it). */
+export interface CreateQrCode {
+  organization_id: string;
+  user_id: string;
+  /** Chosen by the gateway: a redelivered create finds its code. */
+  qrcode_id: string;
+  group_guid: string;
+  shortlink_id: null | string;
+  /** Validated by the gateway; with it, a new short link on `domain`. */
+  long_url: null | string;
+  /** The domain of a new short link. */
+  domain: string;
+  title: null | string;
+  /** JSON, validated by the gateway. */
+  render_customizations: string;
+  is_customized: boolean;
+  gs1_values: null | Array<{
+  key: string;
+  value: string;
+}>;
+  archived: boolean;
+  expiration_at: null | number;
+  tags: Array<string>;
+  requested_at: number;
+}
+
 /** POST /v4/shorten and POST /v4/shortlinks: a short link in a group, or the group's existing one for the same long URL unless force_new_link. */
 export interface CreateShortlink {
   organization_id: string;
@@ -130,6 +156,14 @@ export interface CreateShortlink {
 }>;
   expiration_at: null | number;
   force_new_link: boolean;
+  requested_at: number;
+}
+
+/** DELETE /v4/qr-codes/{qrcode_id}: only a code never redirected and not of a custom link; its short link goes too. */
+export interface DeleteQrCode {
+  organization_id: string;
+  user_id: string;
+  qrcode_id: string;
   requested_at: number;
 }
 
@@ -180,6 +214,18 @@ export interface SaveChannel {
   requested_at: number;
 }
 
+/** An uploaded logo image for QR codes (render_customizations.logo.image_guid), checked by the gateway (type, size, no scripts). */
+export interface SaveQrLogo {
+  organization_id: string;
+  user_id: string;
+  image_guid: string;
+  media_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  requested_at: number;
+}
+
 /** POST /v4/webhooks (create) and PATCH /v4/webhooks/{webhook_guid}: each member null leaves that field as it is. */
 export interface SaveWebhook {
   organization_id: string;
@@ -199,6 +245,13 @@ export interface SaveWebhook {
   /** Sealed by the gateway with the platform's sealing key; never plaintext on a topic. */
   sealed_client_secret: null | string;
   fetch_tags: null | boolean;
+  requested_at: number;
+}
+
+/** Features enabled per organization by an operator (the CLI), such as static QR codes. */
+export interface SetLinksOrganizationFeatures {
+  organization_id: string;
+  static_qr_codes: null | boolean;
   requested_at: number;
 }
 
@@ -235,6 +288,23 @@ export interface UpdateLinksUser {
   name: null | string;
   /** A group the user is a member of. */
   default_group_guid: null | string;
+  requested_at: number;
+}
+
+/** PATCH /v4/qr-codes/{qrcode_id}: each member null leaves that field as it is. */
+export interface UpdateQrCode {
+  organization_id: string;
+  user_id: string;
+  qrcode_id: string;
+  title: null | string;
+  /** JSON, the full set, validated by the gateway. */
+  render_customizations: null | string;
+  is_customized: null | boolean;
+  archived: null | boolean;
+  expiration_at: null | number;
+  /** expiration_at null or empty in the body: the short link no longer expires. */
+  clear_expiration: boolean;
+  tags: null | Array<string>;
   requested_at: number;
 }
 
@@ -301,6 +371,8 @@ export interface ShortlinkClicked {
   bot: boolean;
   /** A scan of the link's QR code (the code's URL carries a marker). */
   qr: boolean;
+  /** The QR code scanned (one of the link's), when qr. */
+  qrcode_id: null | string;
 }
 
 /** A new short link (a shorten that returned an existing link is not one). */
@@ -1275,15 +1347,20 @@ export interface MessageTypes {
   'platform.links.commands.AddBrandedDomain': AddBrandedDomain;
   'platform.links.commands.AddLinksGroupMember': AddLinksGroupMember;
   'platform.links.commands.BulkEditShortlinks': BulkEditShortlinks;
+  'platform.links.commands.CreateQrCode': CreateQrCode;
   'platform.links.commands.CreateShortlink': CreateShortlink;
+  'platform.links.commands.DeleteQrCode': DeleteQrCode;
   'platform.links.commands.DeleteShortlink': DeleteShortlink;
   'platform.links.commands.DeleteWebhook': DeleteWebhook;
   'platform.links.commands.SaveCampaign': SaveCampaign;
   'platform.links.commands.SaveChannel': SaveChannel;
+  'platform.links.commands.SaveQrLogo': SaveQrLogo;
   'platform.links.commands.SaveWebhook': SaveWebhook;
+  'platform.links.commands.SetLinksOrganizationFeatures': SetLinksOrganizationFeatures;
   'platform.links.commands.SetUpLinksOrganization': SetUpLinksOrganization;
   'platform.links.commands.UpdateLinksGroup': UpdateLinksGroup;
   'platform.links.commands.UpdateLinksUser': UpdateLinksUser;
+  'platform.links.commands.UpdateQrCode': UpdateQrCode;
   'platform.links.commands.UpdateShortlink': UpdateShortlink;
   'platform.links.commands.VerifyWebhook': VerifyWebhook;
   'platform.links.events.ShortlinkChanged': ShortlinkChanged;
@@ -1381,15 +1458,20 @@ export const MessageTypeNames = {
   AddBrandedDomain: 'platform.links.commands.AddBrandedDomain',
   AddLinksGroupMember: 'platform.links.commands.AddLinksGroupMember',
   BulkEditShortlinks: 'platform.links.commands.BulkEditShortlinks',
+  CreateQrCode: 'platform.links.commands.CreateQrCode',
   CreateShortlink: 'platform.links.commands.CreateShortlink',
+  DeleteQrCode: 'platform.links.commands.DeleteQrCode',
   DeleteShortlink: 'platform.links.commands.DeleteShortlink',
   DeleteWebhook: 'platform.links.commands.DeleteWebhook',
   SaveCampaign: 'platform.links.commands.SaveCampaign',
   SaveChannel: 'platform.links.commands.SaveChannel',
+  SaveQrLogo: 'platform.links.commands.SaveQrLogo',
   SaveWebhook: 'platform.links.commands.SaveWebhook',
+  SetLinksOrganizationFeatures: 'platform.links.commands.SetLinksOrganizationFeatures',
   SetUpLinksOrganization: 'platform.links.commands.SetUpLinksOrganization',
   UpdateLinksGroup: 'platform.links.commands.UpdateLinksGroup',
   UpdateLinksUser: 'platform.links.commands.UpdateLinksUser',
+  UpdateQrCode: 'platform.links.commands.UpdateQrCode',
   UpdateShortlink: 'platform.links.commands.UpdateShortlink',
   VerifyWebhook: 'platform.links.commands.VerifyWebhook',
   ShortlinkChanged: 'platform.links.events.ShortlinkChanged',
