@@ -239,6 +239,10 @@ describe('QR code images', () => {
     const refused = await call(admin, 'POST', '/v4/qr-codes/static', { ...body, render_customizations: { gradient: { style: 'linear', colors: [{ color: '#000000', offset: 0 }, { color: '#333333', offset: 100 }] } } });
     expect(refused).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_RENDER_CUSTOMIZATIONS' } });
     expect(await call(admin, 'POST', '/v4/qr-codes/static', { group_guid: groupGuid })).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_CONTENT' } });
+    // 2 000 characters fit at the lowest error correction, not at the highest.
+    const long = { ...body, content: 'x'.repeat(2000) };
+    expect((await call(admin, 'POST', '/v4/qr-codes/static', { ...long, render_customizations: { spec_settings: { error_correction: 0 } } })).status).toBe(200);
+    expect(await call(admin, 'POST', '/v4/qr-codes/static', { ...long, render_customizations: { spec_settings: { error_correction: 3 } } })).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_CONTENT' } });
   });
 });
 

@@ -80,7 +80,17 @@ export function createQrImages(store: Pick<LinksStore, 'getQrLogo'>, options: { 
       if (logoGuid && (!logo || logo.organization_id !== organizationId)) {
         throw new InputError('INVALID_ARG_LOGO', 'The logo image does not exist.', { issues: [{ field: 'render_customizations.logo.image_guid', code: 'invalid', message: 'no such image' }] });
       }
-      const svg = renderSvg(content, customizations, logo ? { logo: { bytes: logo.bytes, mediaType: logo.media_type } } : {});
+      let svg: string;
+      try {
+        svg = renderSvg(content, customizations, logo ? { logo: { bytes: logo.bytes, mediaType: logo.media_type } } : {});
+      } catch (error) {
+        // The one input a QR code cannot hold: more content than its version and error-correction level fit.
+        if (error instanceof Error && /too big|amount of data/i.test(error.message)) {
+          const message = 'content is too long for a QR code with these settings (a lower error_correction fits more)';
+          throw new InputError('INVALID_ARG_CONTENT', message, { issues: [{ field: 'content', code: 'invalid', message }] });
+        }
+        throw error;
+      }
       const image = format === 'svg' ? Buffer.from(svg) : await renderPng(svg);
       remember(key, image);
       return image;
