@@ -294,7 +294,7 @@ const COMMON_ENV: Record<string, RegExp> = {
   MONGO_URL: /^mongodb:\/\/[^/]+,[^/]+\/.*[?&]replicaSet=[\w-]+/,
   MONGO_DB: /^platform$/,
   REDIS_URL: /^rediss?:\/\//,
-  SHUTDOWN_TIMEOUT_MS: /^25000$/,
+  SHUTDOWN_TIMEOUT_MS: /^\d{4,6}$/,
 };
 
 interface Environment {
@@ -982,6 +982,11 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
       if (!Number.isInteger(shutdownMs)) problems.push(`${cat}: SHUTDOWN_TIMEOUT_MS must be set`);
       else if (grace !== undefined && preStopMs + shutdownMs > grace * 1000 - SHUTDOWN_MARGIN_MS)
         problems.push(`${cat}: preStop sleep + SHUTDOWN_TIMEOUT_MS must end ${SHUTDOWN_MARGIN_MS} ms before terminationGracePeriodSeconds (${grace} s)`);
+      // A request waiting for its command's reply is in flight: shutdown must outlast the longest wait.
+      const commandTimeout = env.get('COMMAND_TIMEOUT_MS');
+      const commandTimeoutMs = commandTimeout && 'value' in commandTimeout ? Number(commandTimeout.value) : NaN;
+      if (Number.isInteger(shutdownMs) && Number.isInteger(commandTimeoutMs) && shutdownMs < commandTimeoutMs)
+        problems.push(`${cat}: SHUTDOWN_TIMEOUT_MS (${shutdownMs}) is shorter than COMMAND_TIMEOUT_MS (${commandTimeoutMs}): requests waiting for a reply would be cut off`);
       if (c.lifecycle?.preStop?.exec) problems.push(`${cat}: use the preStop sleep action, not exec`);
       if (myServices.length > 0 && preStopMs < 2000)
         problems.push(`${cat}: behind a Service, needs a preStop sleep of >= 2 s so endpoints deregister before SIGTERM`);
