@@ -3,8 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { freePort, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { closedLoop } from './load.js';
+import { linksBenchEnv } from './links-env.js';
 import { round2 } from './stores.js';
 
 const run = promisify(execFile);
@@ -14,12 +15,7 @@ const total = Number(process.env['BENCH_REQUESTS'] ?? 2000);
 const cold = Number(process.env['BENCH_QR_CODES'] ?? 100);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
 const warmup = 50;
-const env = isolatedAppEnv(name, {
-  API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
-  SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
-  LINKS_DEFAULT_DOMAIN: 'sho.rt',
-  LINKS_HOURLY_LIMIT: '100000000',
-});
+const env = linksBenchEnv(name);
 
 /** Fully customized (every member the renderer draws but a logo): the expensive case the cache is for. */
 const CUSTOMIZED = {

@@ -3,9 +3,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { freePort, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { cpuPerRequest, cpuSeconds } from './cpu.js';
 import { closedLoop } from './load.js';
+import { linksBenchEnv } from './links-env.js';
 import type { LatencyStats } from './stats.js';
 import { round2 } from './stores.js';
 
@@ -15,13 +16,7 @@ const name = uniqueName('benchshort');
 const total = Number(process.env['BENCH_REQUESTS'] ?? 2000);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
 const warmup = 50;
-const env = isolatedAppEnv(name, {
-  API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
-  SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
-  LINKS_DEFAULT_DOMAIN: 'sho.rt',
-  // Bitly-style platform limits (an hour's calls, a tenth of them a minute) would stop a benchmark at 1 000 a minute.
-  LINKS_HOURLY_LIMIT: '100000000',
-});
+const env = linksBenchEnv(name);
 
 interface Pipeline {
   label: string;

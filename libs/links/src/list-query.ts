@@ -5,7 +5,8 @@
  */
 export type Tristate = 'on' | 'off' | 'both';
 
-export interface LinkListQuery {
+/** Paging and search, the same in both lists. */
+export interface ListSearch {
   size: number;
   searchAfter: { createdAt: number; id: string } | null;
   query: string | null;
@@ -13,6 +14,9 @@ export interface LinkListQuery {
   createdBefore: number | null;
   createdAfter: number | null;
   archived: Tristate;
+}
+
+export interface LinkListQuery extends ListSearch {
   deeplinks: Tristate;
   domainDeeplinks: Tristate;
   campaignGuid: string | null;
@@ -134,14 +138,7 @@ export function readLinkListQuery(raw: Raw): { ok: true; value: LinkListQuery } 
 export const QR_CODE_TYPES = ['shortlink', 'long_url'] as const;
 export type QrCodeType = (typeof QR_CODE_TYPES)[number];
 
-export interface QrListQuery {
-  size: number;
-  searchAfter: { createdAt: number; id: string } | null;
-  query: string | null;
-  hostnamePathQuery: string | null;
-  createdBefore: number | null;
-  createdAfter: number | null;
-  archived: Tristate;
+export interface QrListQuery extends ListSearch {
   hasRenderCustomizations: Tristate;
   isGs1: Tristate;
   creatingLogin: string[];
