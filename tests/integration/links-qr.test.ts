@@ -257,8 +257,13 @@ describe('scans', () => {
       return clicks.some((c) => c['id'] === made['shortlink_id'] && c['qr'] === true) ? status : undefined;
     }, { what: 'a scan', intervalMs: 300 });
     const scans = () => clicks.filter((c) => c['id'] === made['shortlink_id'] && c['qr'] === true);
-    // Let the visits of the loop above all arrive before counting.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Count once the visits of the loop above have all arrived (no new click for a second).
+    let seen = -1;
+    await waitFor(() => {
+      const settled = clicks.length === seen;
+      seen = clicks.length;
+      return settled || undefined;
+    }, { what: 'the loop visits settled', intervalMs: 1000 });
     const before = scans().length;
     const plain = () => clicks.filter((c) => c['id'] === made['shortlink_id'] && c['qr'] === false);
     // Visits of the loop that came before the redirector knew the code were plain clicks.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from '@platform/kafka';
-import type { LinksStore, LinksWriter } from '@platform/links';
+import type { LinksStore, LinksWriter, WebhookDoc } from '@platform/links';
 import type { Logger } from '@platform/telemetry';
 import { WEBHOOK_PRODUCER } from './delivery.js';
 
@@ -21,6 +21,10 @@ async function activeWebhook(deps: Deps, tenantId: string, targetId: string) {
  * (`is_active` false, `deactivated`). Each step is idempotent: a redelivered report changes nothing more.
  */
 export function createWebhookState(deps: Deps) {
+  /** Turned off by the platform: alerted too, if it was not yet. */
+  const deactivate = (webhook: WebhookDoc, at: number) =>
+    deps.writer.updateWebhook(webhook._id, { is_active: false, is_alert: true, deactivated_at: new Date(at), ...(webhook.alerted_at ? {} : { alerted_at: new Date(at) }) });
+
   return {
     async failing(message: IncomingMessage<'platform.webhooks.events.TargetFailing'>): Promise<void> {
       const v = message.value;
@@ -40,7 +44,7 @@ export function createWebhookState(deps: Deps) {
         if (webhook.is_alert) await deps.writer.updateWebhook(webhook._id, { is_alert: false });
         return;
       }
-      await deps.writer.updateWebhook(webhook._id, { is_active: false, is_alert: true, deactivated_at: new Date(v.occurred_at), ...(webhook.alerted_at ? {} : { alerted_at: new Date(v.occurred_at) }) });
+      await deactivate(webhook, v.occurred_at);
       deps.logger.warn({ webhook: webhook._id, attempts: v.attempts, status: v.last_status }, 'links webhook deactivated: an event failed every attempt');
     },
 
@@ -49,7 +53,7 @@ export function createWebhookState(deps: Deps) {
       if (v.producer !== WEBHOOK_PRODUCER) return;
       const webhook = await activeWebhook(deps, v.tenant_id, v.target_id);
       if (!webhook) return;
-      await deps.writer.updateWebhook(webhook._id, { is_active: false, is_alert: true, deactivated_at: new Date(v.occurred_at), ...(webhook.alerted_at ? {} : { alerted_at: new Date(v.occurred_at) }) });
+      await deactivate(webhook, v.occurred_at);
       deps.logger.warn({ webhook: webhook._id, reason: v.reason }, 'links webhook deactivated by the delivery layer');
     },
   };
