@@ -50,6 +50,8 @@ export default defineConfig({
           name: 'k8s',
           include: ['tests/k8s/**/*.test.ts'],
           environment: 'node',
+          // kustomize and the CRDs, built or fetched once by deploy/local (cached)
+          globalSetup: ['tests/k8s/global-setup.ts'],
         },
       },
     ],

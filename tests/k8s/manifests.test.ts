@@ -15,7 +15,8 @@
  *    the workers' HPAs are sized by the topic catalogue, and what particular apps need holds (the redirector's
  *    click spool, the notifications gateway's watch streams, the notifier's SMTP drain).
  */
-import { topicEntry } from '@platform/contracts';
+import { DEAD_LETTER, TOPIC_CATALOGUE, topicEntry } from '@platform/contracts';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,8 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { loadCrds, type CrdValidator } from './crd-schemas.js';
+import { allowed, type Endpoint } from './network-policy.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const K8S = join(ROOT, 'k8s');
@@ -44,7 +47,11 @@ const SHUTDOWN_MARGIN_MS = 2000;
 interface AppSpec {
   port: number;
   service: boolean;
-  hpa: { min: number; max: number };
+  /**
+   * The autoscaler: an HPA on CPU (gateways, the redirector, and workers whose load is CPU), or a KEDA ScaledObject on
+   * the consumer-group lag of PARTITION_BOUND[app] (workers that wait on I/O or must keep up with a topic).
+   */
+  scaling: { by: 'cpu' | 'lag'; min: number; max: number };
   secrets: string[];
   env: Record<string, string>;
   /** Variables that must be read from a key of the shared ConfigMap (valueFrom.configMapKeyRef): variable -> key. */
@@ -71,6 +78,7 @@ const PARTITION_BOUND: Record<string, { topic: string; group: string }> = {
   notifier: { topic: 'notifications.commands', group: 'notifier' },
   'links-worker': { topic: 'links.commands', group: 'links-worker' },
   'analytics-aggregator': { topic: 'links.clicks', group: 'analytics-aggregator' },
+  'webhook-dispatcher': { topic: 'webhooks.deliveries', group: 'webhook-dispatcher' },
 };
 
 const APPS: Record<string, AppSpec> = {
@@ -78,7 +86,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/usermgmt-gateway/src/config.js'),
     port: 3002,
     service: true,
-    hpa: { min: 2, max: 10 },
+    scaling: { by: 'cpu', min: 2, max: 10 },
     secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
     env: { HOST: '0.0.0.0', PORT: '3002' },
   },
@@ -86,7 +94,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/usermgmt-worker/src/config.js'),
     port: 9090,
     service: false,
-    hpa: { min: 2, max: 8 },
+    scaling: { by: 'cpu', min: 2, max: 8 },
     secrets: ['SECRETS_SEALING_KEY'],
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090' },
   },
@@ -94,7 +102,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/webhook-dispatcher/src/config.js'),
     port: 9090,
     service: false,
-    hpa: { min: 2, max: 6 },
+    scaling: { by: 'lag', min: 2, max: 4 },
     secrets: ['SECRETS_SEALING_KEY'],
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', EGRESS_ALLOW: '', WEBHOOK_TIMEOUT_MS: '15000' },
   },
@@ -102,7 +110,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/scheduling-gateway/src/config.js'),
     port: 3001,
     service: true,
-    hpa: { min: 2, max: 10 },
+    scaling: { by: 'cpu', min: 2, max: 10 },
     secrets: ['OAUTH_ACCESS_TOKEN_KEYS', 'OAUTH_SECRET_PEPPER'],
     env: {
       HOST: '0.0.0.0',
@@ -117,7 +125,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/scheduling-web/src/config.js'),
     port: 3000,
     service: true,
-    hpa: { min: 2, max: 6 },
+    scaling: { by: 'cpu', min: 2, max: 6 },
     secrets: ['SESSION_SECRET', 'OAUTH_SECRET_PEPPER'],
     env: {
       HOST: '0.0.0.0',
@@ -131,7 +139,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/oauth-worker/src/config.js'),
     port: 9090,
     service: false,
-    hpa: { min: 2, max: 6 },
+    scaling: { by: 'cpu', min: 2, max: 6 },
     secrets: ['SECRETS_SEALING_KEY'],
     env: {
       HEALTH_HOST: '0.0.0.0',
@@ -144,7 +152,7 @@ const APPS: Record<string, AppSpec> = {
     port: 9090,
     service: false,
     // one consumer per partition at most; min 2 so that one pod can die
-    hpa: { min: 2, max: SCHEDULING_COMMAND_PARTITIONS },
+    scaling: { by: 'cpu', min: 2, max: SCHEDULING_COMMAND_PARTITIONS },
     secrets: ['SECRETS_SEALING_KEY'],
     env: {
       HEALTH_HOST: '0.0.0.0',
@@ -157,7 +165,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/images-gateway/src/config.js'),
     port: 3003,
     service: true,
-    hpa: { min: 2, max: 10 },
+    scaling: { by: 'cpu', min: 2, max: 10 },
     secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
     env: {
       HOST: '0.0.0.0',
@@ -180,7 +188,7 @@ const APPS: Record<string, AppSpec> = {
     port: 9090,
     service: false,
     // one consumer per partition at most; min 2 so that one pod can die
-    hpa: { min: 2, max: IMAGE_COMMAND_PARTITIONS },
+    scaling: { by: 'lag', min: 2, max: IMAGE_COMMAND_PARTITIONS },
     secrets: ['SECRETS_SEALING_KEY'],
     env: {
       HEALTH_HOST: '0.0.0.0',
@@ -200,7 +208,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/notifications-gateway/src/config.js'),
     port: 3004,
     service: true,
-    hpa: { min: 2, max: 10 },
+    scaling: { by: 'cpu', min: 2, max: 10 },
     secrets: ['API_KEY_PEPPER'],
     env: { HOST: '0.0.0.0', PORT: '3004', COMMAND_TIMEOUT_MS: '10000', NOTIFIER_METHODS: 'smtp' },
     configRefs: { NOTIFIER_METHODS: 'NOTIFIER_METHODS' },
@@ -212,7 +220,7 @@ const APPS: Record<string, AppSpec> = {
     port: 9090,
     service: false,
     // one consumer per partition of notifications.commands at most; min 2 so that one pod can die
-    hpa: { min: 2, max: 12 },
+    scaling: { by: 'lag', min: 2, max: 12 },
     secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
     env: {
       HEALTH_HOST: '0.0.0.0',
@@ -231,7 +239,7 @@ const APPS: Record<string, AppSpec> = {
     config: () => import('../../apps/links-gateway/src/config.js'),
     port: 3005,
     service: true,
-    hpa: { min: 2, max: 10 },
+    scaling: { by: 'cpu', min: 2, max: 10 },
     secrets: ['API_KEY_PEPPER', 'SECRETS_SEALING_KEY'],
     env: {
       HOST: '0.0.0.0',
@@ -250,7 +258,7 @@ const APPS: Record<string, AppSpec> = {
     port: 9090,
     service: false,
     // one consumer per partition of links.commands at most; min 2 so that one pod can die
-    hpa: { min: 2, max: 12 },
+    scaling: { by: 'lag', min: 2, max: 12 },
     secrets: ['SECRETS_SEALING_KEY'],
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', PUBLIC_BASE_URL: 'https://api.links.example.com' },
     configRefs: { PUBLIC_BASE_URL: 'LINKS_API_URL' },
@@ -260,7 +268,7 @@ const APPS: Record<string, AppSpec> = {
     port: 3006,
     service: true,
     // no partition bound: every replica reads links.events in a group of its own
-    hpa: { min: 2, max: 20 },
+    scaling: { by: 'cpu', min: 2, max: 20 },
     secrets: [],
     env: {
       HOST: '0.0.0.0',
@@ -278,7 +286,7 @@ const APPS: Record<string, AppSpec> = {
     port: 9090,
     service: false,
     // one consumer per partition of links.clicks at most; min 2 so that one pod can die
-    hpa: { min: 2, max: 12 },
+    scaling: { by: 'lag', min: 2, max: 12 },
     secrets: [],
     env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', PARTITIONS_CONCURRENCY: '4' },
     // unset = the GeoLite2 databases of the npm package in the image
@@ -291,7 +299,8 @@ const COMMON_ENV: Record<string, RegExp> = {
   NODE_ENV: /^production$/,
   LOG_LEVEL: /^(fatal|error|warn|info|debug|trace|silent)$/,
   KAFKA_BROKERS: /^[^,\s]+:\d+(,[^,\s]+:\d+)*$/,
-  MONGO_URL: /^mongodb:\/\/[^/]+,[^/]+\/.*[?&]replicaSet=[\w-]+/,
+  // a replica set (prod lists its three members, dev its one: 'the dependencies' below)
+  MONGO_URL: /^mongodb:\/\/[^/]+\/.*[?&]replicaSet=[\w-]+/,
   MONGO_DB: /^platform$/,
   REDIS_URL: /^rediss?:\/\//,
   SHUTDOWN_TIMEOUT_MS: /^\d{4,6}$/,
@@ -302,13 +311,38 @@ interface Environment {
   logLevel: string;
   hpaMin?: number;
   imageTag?: RegExp;
+  /** The dependencies the overlay brings: Kafka through Strimzi or a StatefulSet, MongoDB's members, Redis. */
+  dependencies?: { kafka: 'strimzi' | 'statefulset'; mongoMembers: number };
 }
 
 const ENVIRONMENTS: Environment[] = [
   { dir: 'k8s/base', logLevel: 'info' },
-  { dir: 'k8s/overlays/dev', logLevel: 'debug', hpaMin: 1, imageTag: /^dev$/ },
-  { dir: 'k8s/overlays/prod', logLevel: 'info', imageTag: /^\d+\.\d+\.\d+$/ },
+  { dir: 'k8s/overlays/dev', logLevel: 'debug', hpaMin: 1, imageTag: /^dev$/, dependencies: { kafka: 'statefulset', mongoMembers: 1 } },
+  { dir: 'k8s/overlays/prod', logLevel: 'info', imageTag: /^\d+\.\d+\.\d+$/, dependencies: { kafka: 'strimzi', mongoMembers: 3 } },
 ];
+
+/** The objects every environment has besides the apps' own: the public hosts and the network policies. */
+const INGRESSES = ['images', 'links', 'notifications', 'scheduling', 'short-domains', 'usermgmt'];
+const NETWORK_POLICIES = [
+  'apps-to-kafka-and-mongo', 'apps-to-otel-collector', 'apps-to-redis', 'default-deny', 'dns',
+  'ingress-controller-to-http-apps', 'internet-egress', 'notifier-to-smtp', 'prometheus-to-apps',
+];
+
+/** What an overlay's dependencies render to (the topics: one KafkaTopic per catalogue topic and its dead letters). */
+function dependencyObjects(dependencies: NonNullable<Environment['dependencies']>): string[] {
+  const kafka =
+    dependencies.kafka === 'strimzi'
+      ? [
+          'Kafka/kafka', 'KafkaNodePool/dual-role', 'NetworkPolicy/strimzi-egress', 'NetworkPolicy/strimzi-entity-operator-to-api-server',
+          ...TOPIC_CATALOGUE.flatMap((t) => [`KafkaTopic/${t.name}`, `KafkaTopic/${t.name}${DEAD_LETTER.suffix}`]),
+        ]
+      : ['StatefulSet/kafka', 'Service/kafka', 'NetworkPolicy/kafka'];
+  return [
+    ...kafka,
+    'StatefulSet/mongo', 'Service/mongo', 'PodDisruptionBudget/mongo', 'Job/mongo-init-replica-set', 'NetworkPolicy/mongo',
+    'StatefulSet/redis', 'Service/redis', 'NetworkPolicy/redis',
+  ];
+}
 
 // ---------------------------------------------------------------------------------------------
 // YAML
@@ -363,239 +397,50 @@ function yamlFilesUnder(dir: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A minimal kustomize
+// kustomize: the real one (deploy/local/kustomize.sh builds it; tests/k8s/global-setup.ts finds it)
 // ---------------------------------------------------------------------------------------------
 
-const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'images', 'patches']);
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'StorageClass', 'PersistentVolume']);
-const POD_TEMPLATE_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
-
-/**
- * Strategic-merge keys of the list fields a patch may touch (from the Kubernetes API's
- * `patchMergeKey`s). Lists of scalars and the atomic lists named in ATOMIC_LISTS are replaced
- * whole, as kustomize does; any other list of objects in a patch is an error, so the renderer
- * never guesses.
- */
-const MERGE_KEYS: Record<string, string> = {
-  containers: 'name',
-  initContainers: 'name',
-  env: 'name',
-  volumes: 'name',
-  volumeMounts: 'mountPath',
-  imagePullSecrets: 'name',
-  topologySpreadConstraints: 'topologyKey',
-};
-const ATOMIC_LISTS = new Set(['envFrom', 'tolerations', 'metrics', 'policies', 'matchExpressions']);
+function kustomizeBin(): string {
+  const bin = process.env['KUSTOMIZE_BIN'];
+  if (!bin) throw new Error('KUSTOMIZE_BIN is not set: run through vitest (tests/k8s/global-setup.ts runs deploy/local/kustomize.sh)');
+  return bin;
+}
 
 interface RenderResult {
   objects: Manifest[];
-  /** Every file the render read: kustomizations, resources and patches. */
+  /** Every file the kustomizations name: kustomizations, resources and patches. */
   files: Set<string>;
 }
 
+/** `kustomize build <dir>`, parsed as kubectl would read it. */
 function render(dir: string): RenderResult {
-  const files = new Set<string>();
-  return { objects: renderDir(resolve(ROOT, dir), files), files };
+  const text = execFileSync(kustomizeBin(), ['build', resolve(ROOT, dir)], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  return { objects: parseYaml(text, `kustomize build ${dir}`).map((doc) => asManifest(doc, dir)), files: kustomizationFiles(resolve(ROOT, dir)) };
 }
 
-function renderDir(dir: string, files: Set<string>): Manifest[] {
+/** The files a kustomization and the ones it includes name (kustomize itself fails on a missing one). */
+function kustomizationFiles(dir: string, files = new Set<string>()): Set<string> {
   const file = join(dir, 'kustomization.yaml');
   files.add(file);
-  const [k, ...extra] = readYaml(file);
-  if (!isObject(k) || extra.length > 0) throw new Error(`${rel(file)}: expected one Kustomization document`);
-  if (k['apiVersion'] !== 'kustomize.config.k8s.io/v1beta1' || k['kind'] !== 'Kustomization')
-    throw new Error(`${rel(file)}: not a kustomize.config.k8s.io/v1beta1 Kustomization`);
-  for (const key of Object.keys(k))
-    if (!KUSTOMIZATION_FIELDS.has(key)) throw new Error(`${rel(file)}: '${key}' is not supported by the test's kustomize renderer`);
-
-  const objects: Manifest[] = [];
-  for (const entry of asList(k['resources'], `${rel(file)} resources`)) {
-    if (typeof entry !== 'string') throw new Error(`${rel(file)}: resources entries are paths`);
+  const [k] = readYaml(file);
+  if (!isObject(k)) throw new Error(`${rel(file)}: not a mapping`);
+  for (const entry of [...asList(k['resources']), ...asList(k['components'])]) {
+    if (typeof entry !== 'string') continue;
     const path = resolve(dir, entry);
-    if (statSync(path).isDirectory()) objects.push(...renderDir(path, files));
-    else {
-      files.add(path);
-      objects.push(...readYaml(path).map((doc) => asManifest(doc, rel(path))));
-    }
+    if (statSync(path).isDirectory()) kustomizationFiles(path, files);
+    else files.add(path);
   }
-  const ids = new Set<string>();
-  for (const o of objects) {
-    const id = `${o.apiVersion}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-    if (ids.has(id)) throw new Error(`${rel(file)}: ${id} is defined twice`);
-    ids.add(id);
-  }
-
-  for (const patch of asList(k['patches'], `${rel(file)} patches`)) applyPatch(objects, patch, dir, files);
-  const namespace = k['namespace'];
-  if (namespace !== undefined) {
-    if (typeof namespace !== 'string') throw new Error(`${rel(file)}: namespace must be a string`);
-    for (const o of objects) {
-      if (CLUSTER_SCOPED.has(o.kind)) throw new Error(`${rel(file)}: the renderer does not handle cluster-scoped ${o.kind}`);
-      o.metadata.namespace = namespace;
-    }
-  }
-  for (const spec of asList(k['labels'], `${rel(file)} labels`)) applyLabels(objects, spec, rel(file));
-  for (const spec of asList(k['images'], `${rel(file)} images`)) applyImage(objects, spec, rel(file));
-  return objects;
+  for (const patch of asList(k['patches'])) if (isObject(patch) && typeof patch['path'] === 'string') files.add(resolve(dir, patch['path']));
+  return files;
 }
 
-function asList(value: Json | undefined, what: string): Json[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new Error(`${what}: expected a list`);
-  return value;
-}
-
-function onlyKeys(value: JsonObject, allowed: string[], what: string): void {
-  for (const key of Object.keys(value))
-    if (!allowed.includes(key)) throw new Error(`${what}: '${key}' is not supported by the test's kustomize renderer`);
+function asList(value: Json | undefined): Json[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function groupVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
-
-function selectTargets(objects: Manifest[], target: JsonObject, what: string): Manifest[] {
-  onlyKeys(target, ['group', 'version', 'kind', 'name', 'namespace'], `${what} target`);
-  const matches = objects.filter((o) => {
-    const gv = groupVersion(o.apiVersion);
-    return (
-      (target['group'] === undefined || target['group'] === gv.group) &&
-      (target['version'] === undefined || target['version'] === gv.version) &&
-      (target['kind'] === undefined || target['kind'] === o.kind) &&
-      (target['name'] === undefined || new RegExp(`^(?:${String(target['name'])})$`).test(o.metadata.name)) &&
-      (target['namespace'] === undefined || target['namespace'] === o.metadata.namespace)
-    );
-  });
-  if (matches.length === 0) throw new Error(`${what}: target ${JSON.stringify(target)} matches no resource`);
-  return matches;
-}
-
-function applyPatch(objects: Manifest[], spec: Json, dir: string, files: Set<string>): void {
-  if (!isObject(spec)) throw new Error('a patches entry is not a mapping');
-  onlyKeys(spec, ['path', 'patch', 'target'], 'patches entry');
-  let docs: Json[];
-  let what: string;
-  if (typeof spec['path'] === 'string') {
-    const path = resolve(dir, spec['path']);
-    files.add(path);
-    docs = readYaml(path);
-    what = rel(path);
-  } else if (typeof spec['patch'] === 'string') {
-    what = `inline patch in ${rel(dir)}`;
-    docs = parseYaml(spec['patch'], what);
-  } else throw new Error(`patches entry in ${rel(dir)} has neither path nor patch`);
-  const target = spec['target'];
-  if (target !== undefined && !isObject(target)) throw new Error(`${what}: target must be a mapping`);
-
-  const [first] = docs;
-  if (docs.length === 1 && Array.isArray(first)) {
-    if (!target) throw new Error(`${what}: a JSON 6902 patch needs a target`);
-    for (const o of selectTargets(objects, target, what)) applyJsonPatch(o, first, `${what} on ${o.kind}/${o.metadata.name}`);
-    return;
-  }
-  for (const doc of docs) {
-    if (!isObject(doc)) throw new Error(`${what}: a strategic-merge patch is a mapping`);
-    const targets = target
-      ? selectTargets(objects, target, what)
-      : (() => {
-          const p = asManifest(doc, what);
-          const found = objects.filter((o) => o.apiVersion === p.apiVersion && o.kind === p.kind && o.metadata.name === p.metadata.name);
-          if (found.length !== 1) throw new Error(`${what}: no unique ${p.kind}/${p.metadata.name} to patch`);
-          return found;
-        })();
-    for (const o of targets) {
-      const merged = strategicMerge(o as unknown as JsonObject, doc, what);
-      for (const key of Object.keys(o)) delete o[key];
-      Object.assign(o, merged);
-    }
-  }
-}
-
-function strategicMerge(base: JsonObject, patch: JsonObject, what: string): JsonObject {
-  const out = clone(base);
-  for (const [key, value] of Object.entries(patch)) {
-    if (key.startsWith('$')) throw new Error(`${what}: directive '${key}' is not supported by the test's renderer`);
-    const current = out[key];
-    if (value === null) delete out[key];
-    else if (isObject(value) && isObject(current)) out[key] = strategicMerge(current, value, what);
-    else if (Array.isArray(value) && value.some(isObject)) {
-      const mergeKey = MERGE_KEYS[key];
-      if (mergeKey) out[key] = mergeList(Array.isArray(current) ? current : [], value, mergeKey, `${what}: ${key}`);
-      else if (ATOMIC_LISTS.has(key)) out[key] = clone(value);
-      else throw new Error(`${what}: the renderer does not know how kustomize merges list '${key}'`);
-    } else out[key] = clone(value);
-  }
-  return out;
-}
-
-function mergeList(base: Json[], patch: Json[], mergeKey: string, what: string): Json[] {
-  const out = clone(base);
-  for (const item of patch) {
-    if (!isObject(item) || item[mergeKey] === undefined) throw new Error(`${what}: every item needs '${mergeKey}'`);
-    const index = out.findIndex((o) => isObject(o) && o[mergeKey] === item[mergeKey]);
-    const existing = out[index];
-    if (index >= 0 && isObject(existing)) out[index] = strategicMerge(existing, item, what);
-    else out.push(clone(item));
-  }
-  return out;
-}
-
-function applyJsonPatch(target: object, ops: Json[], what: string): void {
-  for (const op of ops) {
-    if (!isObject(op) || typeof op['op'] !== 'string' || typeof op['path'] !== 'string')
-      throw new Error(`${what}: a JSON patch operation needs op and path`);
-    const segments = op['path']
-      .split('/')
-      .slice(1)
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const last = segments.pop();
-    if (last === undefined) throw new Error(`${what}: cannot patch the document root`);
-    let parent: unknown = target;
-    for (const segment of segments) {
-      parent = Array.isArray(parent) ? parent[Number(segment)] : isObject(parent) ? parent[segment] : undefined;
-      if (parent === undefined) throw new Error(`${what}: path ${op['path']} does not exist`);
-    }
-    const container = parent as Record<string, Json> | Json[];
-    const exists = Array.isArray(container) ? Number(last) < container.length : last in container;
-    switch (op['op']) {
-      case 'add':
-        if (Array.isArray(container)) {
-          if (last === '-') container.push(clone(op['value'] ?? null));
-          else container.splice(Number(last), 0, clone(op['value'] ?? null));
-        } else container[last] = clone(op['value'] ?? null);
-        break;
-      case 'replace':
-        if (!exists) throw new Error(`${what}: replace of missing ${op['path']}`);
-        if (Array.isArray(container)) container[Number(last)] = clone(op['value'] ?? null);
-        else container[last] = clone(op['value'] ?? null);
-        break;
-      case 'remove':
-        if (!exists) throw new Error(`${what}: remove of missing ${op['path']}`);
-        if (Array.isArray(container)) container.splice(Number(last), 1);
-        else delete container[last];
-        break;
-      default:
-        throw new Error(`${what}: op '${op['op']}' is not supported by the test's renderer`);
-    }
-  }
-}
-
-function applyLabels(objects: Manifest[], spec: Json, what: string): void {
-  if (!isObject(spec) || !isObject(spec['pairs'])) throw new Error(`${what}: labels entries need pairs`);
-  onlyKeys(spec, ['pairs', 'includeSelectors', 'includeTemplates'], `${what} labels`);
-  if (spec['includeSelectors'] === true)
-    throw new Error(`${what}: includeSelectors is not supported (selectors are immutable; keep them on app.kubernetes.io/name)`);
-  const pairs = spec['pairs'];
-  for (const value of Object.values(pairs)) if (typeof value !== 'string') throw new Error(`${what}: label values are strings`);
-  for (const o of objects) {
-    o.metadata.labels = { ...o.metadata.labels, ...(pairs as Record<string, string>) };
-    const template = (o as { spec?: { template?: { metadata?: { labels?: Record<string, string> } } } }).spec?.template;
-    if (spec['includeTemplates'] === true && POD_TEMPLATE_KINDS.has(o.kind) && template) {
-      template.metadata ??= {};
-      template.metadata.labels = { ...template.metadata.labels, ...(pairs as Record<string, string>) };
-    }
-  }
 }
 
 function splitImage(image: string): { name: string; tag?: string; digest?: string } {
@@ -609,30 +454,9 @@ function splitImage(image: string): { name: string; tag?: string; digest?: strin
   };
 }
 
-function applyImage(objects: Manifest[], spec: Json, what: string): void {
-  if (!isObject(spec) || typeof spec['name'] !== 'string') throw new Error(`${what}: images entries need a name`);
-  onlyKeys(spec, ['name', 'newName', 'newTag', 'digest'], `${what} images`);
-  let matched = 0;
-  for (const c of objects.flatMap(podContainers)) {
-    const image = splitImage(c.image ?? '');
-    if (image.name !== spec['name']) continue;
-    matched++;
-    const name = typeof spec['newName'] === 'string' ? spec['newName'] : image.name;
-    if (typeof spec['digest'] === 'string') c.image = `${name}@${spec['digest']}`;
-    else if (typeof spec['newTag'] === 'string') c.image = `${name}:${spec['newTag']}`;
-    else c.image = `${name}${image.tag ? `:${image.tag}` : ''}${image.digest ? `@${image.digest}` : ''}`;
-  }
-  if (matched === 0) throw new Error(`${what}: images entry ${spec['name']} matches no container`);
-}
-
-function podContainers(o: Manifest): IContainer[] {
-  if (!POD_TEMPLATE_KINDS.has(o.kind)) return [];
-  const spec = (o as unknown as IDeployment).spec?.template.spec;
-  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])];
-}
-
 // ---------------------------------------------------------------------------------------------
-// Schema validation: kubernetes-models (JSON schema) + unknown-field check (TypeScript declarations)
+// Schema validation: kubernetes-models (JSON schema) + unknown-field check (TypeScript declarations) for the
+// Kubernetes API; the CRDs' own schemas (./crd-schemas.ts) for custom resources
 // ---------------------------------------------------------------------------------------------
 
 interface ModelClass {
@@ -658,8 +482,25 @@ async function loadModel(apiVersion: string, kind: string): Promise<ModelClass> 
   return model as ModelClass;
 }
 
+/** The API groups of custom resources: validated against their CRDs, which alone decide their versions. */
+const CUSTOM_GROUPS = new Set(['keda.sh', 'kafka.strimzi.io']);
+const isCustom = (o: { apiVersion: string }): boolean => CUSTOM_GROUPS.has(groupVersion(o.apiVersion).group);
+
+let crdValidator: CrdValidator | undefined;
+function crds(): CrdValidator {
+  const dir = process.env['PLATFORM_CRDS_DIR'];
+  if (!dir) throw new Error('PLATFORM_CRDS_DIR is not set: run through vitest (tests/k8s/global-setup.ts runs deploy/local/crds.sh)');
+  crdValidator ??= loadCrds(dir);
+  return crdValidator;
+}
+
 /** Returns the schema errors of an object ([] when valid). */
 async function schemaErrors(o: Manifest): Promise<string[]> {
+  if (isCustom(o)) {
+    const errors = crds().errors(o);
+    if (!errors) return [`${o.kind}/${o.metadata.name}: no CustomResourceDefinition for ${o.apiVersion} ${o.kind}`];
+    return errors.map((e) => `${o.kind}/${o.metadata.name}: ${e}`);
+  }
   const errors: string[] = [];
   if (/(alpha|beta)/.test(groupVersion(o.apiVersion).version))
     errors.push(`${o.kind}/${o.metadata.name}: ${o.apiVersion} is not a GA API version`);
@@ -682,7 +523,7 @@ class UnknownFieldChecker {
   private readonly types = new Map<string, ts.Type>();
 
   constructor(kinds: Array<{ apiVersion: string; kind: string }>) {
-    const unique = [...new Map(kinds.map((k) => [`${k.apiVersion} ${k.kind}`, k])).values()];
+    const unique = [...new Map(kinds.filter((k) => !isCustom(k)).map((k) => [`${k.apiVersion} ${k.kind}`, k])).values()];
     const entry = join(ROOT, 'tests/k8s/__k8s_kinds__.ts');
     const source = unique
       .map((k, i) => `export type T${i} = import('${modelPath(k.apiVersion, k.kind)}').I${k.kind};`)
@@ -718,6 +559,7 @@ class UnknownFieldChecker {
   }
 
   unknownFields(o: Manifest): string[] {
+    if (isCustom(o)) return []; // the CRD schemas reject unknown fields themselves (schemaErrors)
     const type = this.types.get(`${o.apiVersion} ${o.kind}`);
     if (!type) return [`${o.kind}/${o.metadata.name}: no declarations for ${o.apiVersion} ${o.kind}`];
     const out: string[] = [];
@@ -777,6 +619,31 @@ const matches = (selector: Record<string, string> | undefined, labels: Record<st
   !!selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 
 const of = <T>(objects: Manifest[], kind: string): T[] => objects.filter((o) => o.kind === kind) as unknown as T[];
+
+/** The fields of a KEDA ScaledObject (keda.sh/v1alpha1) that the checks read; the CRD schema validates the rest. */
+interface ScaledObject {
+  metadata: { name: string };
+  spec: {
+    scaleTargetRef: { apiVersion?: string; kind?: string; name: string };
+    minReplicaCount?: number;
+    maxReplicaCount?: number;
+    triggers: Array<{ type: string; metadata?: Record<string, string> }>;
+  };
+}
+
+/** The autoscaler of a Deployment: its HPA, or the ScaledObject (KEDA makes the HPA from it at run time). */
+function autoscalerOf(objects: Manifest[], name: string): { kind: 'hpa' | 'keda'; min: number | undefined; max: number | undefined } | undefined {
+  const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+  if (hpa) return { kind: 'hpa', min: hpa.spec?.minReplicas, max: hpa.spec?.maxReplicas };
+  const so = of<ScaledObject>(objects, 'ScaledObject').find((x) => x.spec.scaleTargetRef.name === name);
+  return so && { kind: 'keda', min: so.spec.minReplicaCount, max: so.spec.maxReplicaCount };
+}
+
+/** Pod templates of the workloads: Deployments (the apps) and StatefulSets (the dependencies). */
+const workloadPodLabels = (objects: Manifest[]): Array<Record<string, string> | undefined> =>
+  objects
+    .filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet')
+    .map((o) => (o as unknown as IDeployment).spec?.template.metadata?.labels);
 
 function secretKeysFromExample(): Set<string> {
   const text = readFileSync(join(K8S, 'base/secrets.example.env'), 'utf8');
@@ -840,6 +707,7 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
   const problems: string[] = [];
   const deployments = of<IDeployment>(objects, 'Deployment');
   const hpas = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
+  const scaledObjects = of<ScaledObject>(objects, 'ScaledObject');
   const pdbs = of<IPodDisruptionBudget>(objects, 'PodDisruptionBudget');
   const services = of<IService>(objects, 'Service');
   const configMaps = of<IConfigMap>(objects, 'ConfigMap');
@@ -869,7 +737,17 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
 
     // autoscaling and disruption budget
     const myHpas = hpas.filter((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === name);
-    if (myHpas.length !== 1) problems.push(`${at}: needs exactly one HPA targeting it (found ${myHpas.length})`);
+    const myScaled = scaledObjects.filter((x) => (x.spec.scaleTargetRef.kind ?? 'Deployment') === 'Deployment' && x.spec.scaleTargetRef.name === name);
+    // two autoscalers (an HPA beside KEDA's own) would fight over the replica count
+    if (myHpas.length + myScaled.length !== 1)
+      problems.push(`${at}: needs exactly one autoscaler, an HPA or a KEDA ScaledObject, targeting it (found ${myHpas.length} HPA, ${myScaled.length} ScaledObject)`);
+    for (const x of myScaled) {
+      if ((x.spec.scaleTargetRef.apiVersion ?? 'apps/v1') !== 'apps/v1') problems.push(`ScaledObject/${x.metadata.name}: scaleTargetRef.apiVersion must be apps/v1`);
+      const min = x.spec.minReplicaCount ?? 0;
+      if (x.spec.maxReplicaCount === undefined) problems.push(`ScaledObject/${x.metadata.name}: maxReplicaCount must be set (KEDA's default is 100)`);
+      else if (min < 1 || x.spec.maxReplicaCount < min) problems.push(`ScaledObject/${x.metadata.name}: needs 1 <= minReplicaCount <= maxReplicaCount`);
+      if (x.spec.triggers.length === 0) problems.push(`ScaledObject/${x.metadata.name}: has no trigger`);
+    }
     for (const h of myHpas) {
       if (h.spec?.scaleTargetRef.apiVersion !== 'apps/v1') problems.push(`HPA/${h.metadata?.name}: scaleTargetRef.apiVersion must be apps/v1`);
       const min = h.spec?.minReplicas ?? 1;
@@ -877,8 +755,8 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
       if (!h.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu'))
         problems.push(`HPA/${h.metadata?.name}: scales on CPU`);
     }
-    if (myHpas.length > 0 && d.spec?.replicas !== undefined)
-      problems.push(`${at}: spec.replicas is set although an HPA manages it (every apply would reset the replica count)`);
+    if (myHpas.length + myScaled.length > 0 && d.spec?.replicas !== undefined)
+      problems.push(`${at}: spec.replicas is set although an autoscaler manages it (every apply would reset the replica count)`);
     const myPdbs = pdbs.filter((p) => matches(p.spec?.selector?.matchLabels, podLabels));
     if (myPdbs.length !== 1) problems.push(`${at}: needs exactly one PDB selecting its pods (found ${myPdbs.length})`);
     for (const p of myPdbs) {
@@ -1003,12 +881,16 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
   for (const h of hpas)
     if (h.spec?.scaleTargetRef.kind !== 'Deployment' || !deploymentNames.has(h.spec.scaleTargetRef.name))
       problems.push(`HPA/${h.metadata?.name}: scaleTargetRef ${h.spec?.scaleTargetRef.kind}/${h.spec?.scaleTargetRef.name} is not a Deployment here`);
+  for (const x of scaledObjects)
+    if ((x.spec.scaleTargetRef.kind ?? 'Deployment') !== 'Deployment' || !deploymentNames.has(x.spec.scaleTargetRef.name))
+      problems.push(`ScaledObject/${x.metadata.name}: scaleTargetRef ${x.spec.scaleTargetRef.kind ?? 'Deployment'}/${x.spec.scaleTargetRef.name} is not a Deployment here`);
+  const workloads = workloadPodLabels(objects);
   for (const p of pdbs)
-    if (!deployments.some((d) => matches(p.spec?.selector?.matchLabels, d.spec?.template.metadata?.labels)))
-      problems.push(`PDB/${p.metadata?.name}: selects no Deployment's pods`);
+    if (!workloads.some((labels) => matches(p.spec?.selector?.matchLabels, labels)))
+      problems.push(`PDB/${p.metadata?.name}: selects no workload's pods`);
   for (const s of services)
-    if (!deployments.some((d) => matches(s.spec?.selector, d.spec?.template.metadata?.labels)))
-      problems.push(`Service/${s.metadata?.name}: selects no Deployment's pods`);
+    if (!workloads.some((labels) => matches(s.spec?.selector, labels)))
+      problems.push(`Service/${s.metadata?.name}: selects no workload's pods`);
   return problems;
 }
 
@@ -1057,10 +939,22 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
     }
     for (const variable of app.unset ?? [])
       if (env.has(variable)) problems.push(`${at}: ${variable} must not be set (production uses the default)`);
-    const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
-    const min = environment.hpaMin ?? app.hpa.min;
-    if (hpa?.spec?.minReplicas !== min || hpa.spec.maxReplicas !== app.hpa.max)
-      problems.push(`${at}: HPA must scale ${min}..${app.hpa.max}`);
+    const scaler = autoscalerOf(objects, name);
+    const min = environment.hpaMin ?? app.scaling.min;
+    const kind = app.scaling.by === 'cpu' ? 'hpa' : 'keda';
+    if (scaler?.kind !== kind || scaler.min !== min || scaler.max !== app.scaling.max)
+      problems.push(`${at}: ${kind === 'hpa' ? 'an HPA on CPU' : 'a KEDA ScaledObject on consumer lag'} must scale ${min}..${app.scaling.max}`);
+    if (kind === 'keda') {
+      const bound = PARTITION_BOUND[name];
+      const trigger = of<ScaledObject>(objects, 'ScaledObject').find((x) => x.spec.scaleTargetRef.name === name)?.spec.triggers[0];
+      const m = trigger?.metadata ?? {};
+      if (trigger?.type !== 'kafka' || m['topic'] !== bound?.topic || m['consumerGroup'] !== bound?.group)
+        problems.push(`ScaledObject/${name}: must scale on the lag of consumer group ${bound?.group} on ${bound?.topic} (a kafka trigger)`);
+      if (m['bootstrapServersFromEnv'] !== 'KAFKA_BROKERS' || !env.has('KAFKA_BROKERS'))
+        problems.push(`ScaledObject/${name}: must read the brokers from the Deployment's KAFKA_BROKERS (bootstrapServersFromEnv)`);
+      if (!(Number(m['lagThreshold']) > 0)) problems.push(`ScaledObject/${name}: needs a positive lagThreshold`);
+      if (m['allowIdleConsumers'] === 'true') problems.push(`ScaledObject/${name}: allowIdleConsumers would scale past the partitions`);
+    }
     const service = of<IService>(objects, 'Service').find((s) => matches(s.spec?.selector, d.spec?.template.metadata?.labels));
     if (app.service && (!service || (service.spec?.type ?? 'ClusterIP') !== 'ClusterIP')) problems.push(`${at}: needs a ClusterIP Service`);
     if (!app.service && service) problems.push(`${at}: has a Service although nothing calls it`);
@@ -1173,8 +1067,11 @@ const renderedOf = (dir: string): Manifest[] => {
 let fields: UnknownFieldChecker;
 
 beforeAll(() => {
-  fields = new UnknownFieldChecker([...rendered.values()].flatMap((r) => r.objects));
-});
+  const all = [...rendered.values()].flatMap((r) => r.objects);
+  fields = new UnknownFieldChecker(all);
+  // compiles the CRD schemas of the kinds rendered (seconds for Strimzi's Kafka)
+  for (const o of all) if (isCustom(o)) crds().errors(o);
+}, 120_000);
 
 describe('k8s manifests: files', () => {
   const files = yamlFilesUnder(K8S);
@@ -1218,15 +1115,18 @@ describe.each(ENVIRONMENTS.map((e) => [e.dir, e] as const))('k8s manifests: %s',
         'ConfigMap/platform-config',
         ...Object.entries(APPS).flatMap(([name, app]) => [
           `Deployment/${name}`,
-          `HorizontalPodAutoscaler/${name}`,
+          app.scaling.by === 'cpu' ? `HorizontalPodAutoscaler/${name}` : `ScaledObject/${name}`,
           `PodDisruptionBudget/${name}`,
           ...(app.service ? [`Service/${name}`] : []),
         ]),
+        ...INGRESSES.map((name) => `Ingress/${name}`),
+        ...NETWORK_POLICIES.map((name) => `NetworkPolicy/${name}`),
+        ...(environment.dependencies ? dependencyObjects(environment.dependencies) : []),
       ].sort(),
     );
   });
 
-  it('every object validates against the Kubernetes schema', async () => {
+  it('every object validates against the Kubernetes schema, and every custom resource against its CRD', async () => {
     const errors = (await Promise.all(objects.map(schemaErrors))).flat();
     expect(errors).toEqual([]);
   });
@@ -1316,15 +1216,23 @@ describe.each(ENVIRONMENTS.map((e) => [e.dir] as const))('k8s manifests: %s: the
 
 describe('k8s manifests: consumer groups and partitions', () => {
   it.each(Object.entries(PARTITION_BOUND))('%s scales up to the partitions of its topic, and never below two pods outside dev', (name, { topic, group }) => {
-    // the apps create their topics from the catalogue: the HPA is sized for the catalogue's partitions
+    // the apps create their topics from the catalogue (and prod's KafkaTopics are checked against it): the autoscaler
+    // is sized for the catalogue's partitions
     const entry = topicEntry(topic);
     expect(entry.consumers).toContain(group);
-    expect(APPS[name]?.hpa.max).toBe(entry.partitions);
+    expect(APPS[name]?.scaling.max).toBe(entry.partitions);
     for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
-      const hpa = of<IHorizontalPodAutoscaler>(renderedOf(dir), 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
-      expect(hpa?.spec?.maxReplicas, dir).toBe(entry.partitions);
-      expect(hpa?.spec?.minReplicas, dir).toBeGreaterThanOrEqual(2);
+      const scaler = autoscalerOf(renderedOf(dir), name);
+      expect(scaler?.max, dir).toBe(entry.partitions);
+      expect(scaler?.min, dir).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('image-worker, notifier, analytics-aggregator, links-worker and webhook-dispatcher scale on consumer lag; gateways and the redirector on CPU', () => {
+    const byLag = Object.entries(APPS).filter(([, app]) => app.scaling.by === 'lag').map(([name]) => name).sort();
+    expect(byLag).toEqual(['analytics-aggregator', 'image-worker', 'links-worker', 'notifier', 'webhook-dispatcher']);
+    for (const [name, app] of Object.entries(APPS))
+      if (app.service) expect(app.scaling.by, name).toBe('cpu');
   });
 
   it('the analytics aggregator folds no more partitions at once than links.clicks has', () => {
@@ -1424,11 +1332,20 @@ describe('k8s manifests: the checks catch broken manifests', () => {
         selector: { matchLabels: { 'app.kubernetes.io/name': 'usermgmt-workers' } },
       };
     }, /Deployment\/usermgmt-worker: needs exactly one PDB/],
-    ['HPA targeting another name', (o) => {
-      const spec = (find(o, 'HorizontalPodAutoscaler', 'webhook-dispatcher') as unknown as IHorizontalPodAutoscaler).spec;
-      if (spec) spec.scaleTargetRef.name = 'webhook-dispatch';
-    }, /Deployment\/webhook-dispatcher: needs exactly one HPA/],
-    ['a missing HPA', (o) => void o.splice(o.indexOf(find(o, 'HorizontalPodAutoscaler', 'usermgmt-gateway')), 1), /usermgmt-gateway: needs exactly one HPA/],
+    ['ScaledObject targeting another name', (o) => {
+      (find(o, 'ScaledObject', 'webhook-dispatcher') as unknown as ScaledObject).spec.scaleTargetRef.name = 'webhook-dispatch';
+    }, /Deployment\/webhook-dispatcher: needs exactly one autoscaler/],
+    ['a missing HPA', (o) => void o.splice(o.indexOf(find(o, 'HorizontalPodAutoscaler', 'usermgmt-gateway')), 1), /usermgmt-gateway: needs exactly one autoscaler/],
+    ['an HPA beside a ScaledObject', (o) => {
+      const hpa = clone(find(o, 'HorizontalPodAutoscaler', 'usermgmt-worker')) as unknown as IHorizontalPodAutoscaler;
+      if (hpa.metadata && hpa.spec) [hpa.metadata.name, hpa.spec.scaleTargetRef.name] = ['notifier', 'notifier'];
+      o.push(hpa as unknown as Manifest);
+    }, /Deployment\/notifier: needs exactly one autoscaler.*found 1 HPA, 1 ScaledObject/],
+    ['a ScaledObject without maxReplicaCount', (o) => void delete (find(o, 'ScaledObject', 'links-worker') as unknown as ScaledObject).spec.maxReplicaCount, /ScaledObject\/links-worker: maxReplicaCount must be set/],
+    ['a PDB selecting no workload', (o) => {
+      const pdb = find(o, 'PodDisruptionBudget', 'mongo') as unknown as IPodDisruptionBudget;
+      if (pdb.spec?.selector?.matchLabels) pdb.spec.selector.matchLabels['app.kubernetes.io/name'] = 'mongodb';
+    }, /PDB\/mongo: selects no workload's pods/],
     ['replicas next to an HPA', (o) => {
       const spec = deployment(o, 'usermgmt-worker').spec;
       if (spec) spec.replicas = 3;
@@ -1632,40 +1549,7 @@ describe('k8s manifests: the checks catch broken manifests', () => {
   });
 });
 
-describe('k8s manifests: the renderer', () => {
-  it('merges containers and env by name and replaces scalars (strategic merge)', () => {
-    const base = {
-      spec: {
-        containers: [
-          { name: 'a', image: 'x', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], args: ['--one'] },
-          { name: 'b', image: 'y' },
-        ],
-      },
-    } as unknown as JsonObject;
-    const patch = { spec: { containers: [{ name: 'a', env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }], args: ['--two'] }] } } as unknown as JsonObject;
-    expect(strategicMerge(base, patch, 'test')).toEqual({
-      spec: {
-        containers: [
-          { name: 'a', image: 'x', env: [{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }], args: ['--two'] },
-          { name: 'b', image: 'y' },
-        ],
-      },
-    });
-    expect(() => strategicMerge(base, { spec: { hostAliases: [{ ip: '1.2.3.4' }] } } as unknown as JsonObject, 'test')).toThrow(/does not know how kustomize merges/);
-    expect(() => strategicMerge(base, { $patch: 'replace' }, 'test')).toThrow(/not supported/);
-  });
-
-  it('applies JSON 6902 operations and refuses to replace what is missing', () => {
-    const doc = { spec: { minReplicas: 2, list: [1, 2] } };
-    applyJsonPatch(doc, [
-      { op: 'replace', path: '/spec/minReplicas', value: 1 },
-      { op: 'add', path: '/spec/list/-', value: 3 },
-      { op: 'add', path: '/spec/a~1b', value: true },
-    ], 'test');
-    expect(doc).toEqual({ spec: { minReplicas: 1, list: [1, 2, 3], 'a/b': true } });
-    expect(() => applyJsonPatch(doc, [{ op: 'replace', path: '/spec/maxReplicas', value: 1 }], 'test')).toThrow(/missing/);
-  });
-
+describe('k8s manifests: helpers', () => {
   it('splits image references like kustomize', () => {
     expect(splitImage('platform/a')).toEqual({ name: 'platform/a' });
     expect(splitImage('registry:5000/platform/a:1.2.3')).toEqual({ name: 'registry:5000/platform/a', tag: '1.2.3' });
