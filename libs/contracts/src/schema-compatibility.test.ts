@@ -5,6 +5,7 @@ import avro from 'avsc';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM helper shared with the generator scripts
 import { historyDir, listCurrentSchemaFiles, readSchema, repoRoot } from '../scripts/schema-files.mjs';
+import { TOPIC_CATALOGUE } from './topics.js';
 
 type SchemaFile = { file: string };
 const current = (listCurrentSchemaFiles() as SchemaFile[]).map(({ file }) => ({
@@ -15,6 +16,8 @@ const released = fs.readdirSync(historyDir).map((name) => ({
   name,
   type: avro.Type.forSchema(readSchema(path.join(historyDir, name))),
 }));
+// The id a producer puts in the `ce_schema` header (libs/contracts codec.ts `schemaIdOf`).
+const schemaId = (type: avro.Type) => type.fingerprint('sha256').toString('hex').slice(0, 16);
 
 function fullyCompatible(next: avro.Type, previous: avro.Type): string | undefined {
   try {
@@ -31,6 +34,21 @@ describe('schema compatibility', () => {
     const versions = released.filter((r) => r.type.name === type.name);
     expect(versions.length, `${type.name} is not released: run npm run schemas:release`).toBeGreaterThan(0);
     for (const version of versions) expect(fullyCompatible(type, version.type), version.name).toBeUndefined();
+  });
+
+  it.each(current)('$file is released as it is, so every id a producer writes names a published file', ({ type }) => {
+    expect(released.map((r) => r.name), 'run npm run schemas:release').toContain(`${type.name}@${schemaId(type)}.avsc`);
+  });
+
+  it('covers every record of every topic of the catalogue', () => {
+    const tested = new Set(current.map((c) => c.type.name));
+    for (const topic of TOPIC_CATALOGUE) {
+      for (const record of topic.records) expect(tested.has(record), `${topic.name}: ${record}`).toBe(true);
+    }
+  });
+
+  it('never changes a released file: each is named by the id of its content', () => {
+    for (const version of released) expect(version.name).toBe(`${version.type.name}@${schemaId(version.type)}.avsc`);
   });
 
   it('matches the version on main, where git knows main', () => {

@@ -12,8 +12,10 @@ export interface TopicEntry {
   /** The process that owns the topic: it consumes the commands, or produces the events. */
   owner: string;
   producers: readonly string[];
-  /** Known consumer groups (downstream systems add their own). */
+  /** Known consumer group ids (downstream systems add their own): the `group` of each of `consumerGroups`. */
   consumers: readonly string[];
+  /** The platform's own consumer groups on this topic, with the app that runs them and why. */
+  consumerGroups: readonly ConsumerGroup[];
   /** Messages of one key stay in order; the most consumers one group can use at once. */
   partitions: number;
   retentionMs: number;
@@ -21,6 +23,17 @@ export interface TopicEntry {
   key: string;
   /** The record types (Avro full names) a message on this topic may carry, from schemas/. */
   records: readonly MessageType[];
+}
+
+export interface ConsumerGroup {
+  /**
+   * The group id, as the app passes it to libs/kafka (which puts the deployment's `KAFKA_TOPIC_PREFIX` in front
+   * of it). `<replica>` stands for the replica id of an app whose every replica reads the whole topic.
+   */
+  group: string;
+  /** The app (apps/<app>) whose processes join the group. */
+  app: string;
+  purpose: string;
 }
 
 /** A message that keeps failing goes to `<topic>.dlq`: one partition, kept long enough to inspect and replay. */
@@ -57,14 +70,14 @@ export function topicOfRecord(type: MessageType): string {
 
 const recordsOf = (topic: string): MessageType[] => Object.values(MessageTypeNames).filter((type) => topicOfRecord(type) === topic);
 
-type Entry = Omit<TopicEntry, 'records'>;
+type Entry = Omit<TopicEntry, 'records' | 'consumers'>;
 const entries: Entry[] = [
   {
     name: 'usermgmt.commands',
     kind: 'commands',
     owner: 'usermgmt-worker',
     producers: ['usermgmt-gateway'],
-    consumers: ['usermgmt-worker'],
+    consumerGroups: [{ group: 'usermgmt-worker', app: 'usermgmt-worker', purpose: 'handles the commands and replies to the sender' }],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the aggregate: the user id, or the environment id for environment-wide settings',
@@ -74,7 +87,7 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'usermgmt-worker',
     producers: ['usermgmt-worker'],
-    consumers: ['usermgmt-webhook-fanout'],
+    consumerGroups: [{ group: 'usermgmt-webhook-fanout', app: 'usermgmt-worker', purpose: 'turns UserCreated into webhook deliveries' }],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the environment id',
@@ -84,7 +97,7 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'oauth-worker',
     producers: ['scheduling-gateway', 'scheduling-web'],
-    consumers: ['oauth-worker'],
+    consumerGroups: [{ group: 'oauth-worker', app: 'oauth-worker', purpose: 'handles the commands and replies to the sender' }],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the client id, or the code or refresh token hash for token requests',
@@ -94,7 +107,7 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'oauth-worker',
     producers: ['oauth-worker'],
-    consumers: ['notifier-oauth-reviews'],
+    consumerGroups: [{ group: 'notifier-oauth-reviews', app: 'notifier', purpose: "e-mails a client's owner the review outcome" }],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the client id',
@@ -104,7 +117,7 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'scheduling-worker',
     producers: ['scheduling-gateway', 'scheduling-web'],
-    consumers: ['scheduling-worker'],
+    consumerGroups: [{ group: 'scheduling-worker', app: 'scheduling-worker', purpose: 'handles the commands and replies to the sender' }],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the aggregate: team, event type, schedule or booking uid',
@@ -114,7 +127,7 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'scheduling-worker',
     producers: ['scheduling-worker'],
-    consumers: [],
+    consumerGroups: [],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the aggregate (a booking by its uid)',
@@ -124,7 +137,7 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'image-worker',
     producers: ['images-gateway'],
-    consumers: ['image-worker'],
+    consumerGroups: [{ group: 'image-worker', app: 'image-worker', purpose: 'compresses and renders images, and replies to the sender' }],
     partitions: 12,
     retentionMs: 1 * DAY,
     key: 'the output id',
@@ -134,7 +147,7 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'image-worker',
     producers: ['image-worker'],
-    consumers: ['notifier-image-quota'],
+    consumerGroups: [{ group: 'notifier-image-quota', app: 'notifier', purpose: 'notifies an account whose compression quota is nearly used' }],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the account (environment) id',
@@ -144,7 +157,7 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'notifier',
     producers: ['notifications-gateway'],
-    consumers: ['notifier'],
+    consumerGroups: [{ group: 'notifier', app: 'notifier', purpose: 'handles the commands and replies to the sender' }],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the user the command is about (settings: the deployment id)',
@@ -154,7 +167,7 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'notifier',
     producers: ['notifier'],
-    consumers: ['notifications-gateway (one group per replica, for the watch streams)'],
+    consumerGroups: [{ group: 'notifications-watch.<replica>', app: 'notifications-gateway', purpose: 'every replica feeds its own inbox watch streams (WebSocket, SSE), from the newest event on' }],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the user id (a deployment id for settings), so one user\'s inbox changes stay in order',
@@ -164,7 +177,7 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'links-worker',
     producers: ['links-gateway', 'cli'],
-    consumers: ['links-worker'],
+    consumerGroups: [{ group: 'links-worker', app: 'links-worker', purpose: 'handles the commands and replies to the sender' }],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the group guid (links of one group in order), or the organization id for organization-wide changes',
@@ -174,7 +187,11 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'links-worker',
     producers: ['links-worker'],
-    consumers: ['redirector (one group per replica, to evict changed links)', 'analytics-aggregator (shorten counts)', 'links-reactions'],
+    consumerGroups: [
+      { group: 'redirector.<replica>', app: 'redirector', purpose: 'every replica forgets a changed link, from the newest event on' },
+      { group: 'analytics-aggregator', app: 'analytics-aggregator', purpose: 'counts shortened links' },
+      { group: 'links-reactions', app: 'links-worker', purpose: 'webhook deliveries for new and changed links' },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the short link id (domain/hash)',
@@ -184,7 +201,10 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'redirector',
     producers: ['redirector'],
-    consumers: ['analytics-aggregator', 'links-reactions'],
+    consumerGroups: [
+      { group: 'analytics-aggregator', app: 'analytics-aggregator', purpose: 'folds clicks and QR scans into metric buckets' },
+      { group: 'links-reactions', app: 'links-worker', purpose: 'marks first redirects and delivers click webhooks' },
+    ],
     partitions: 12,
     retentionMs: 30 * DAY,
     key: 'the short link id (domain/hash), so one link\'s clicks stay in order',
@@ -194,7 +214,7 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'webhook-dispatcher',
     producers: ['usermgmt-worker', 'usermgmt-gateway', 'notifier', 'links-worker'],
-    consumers: ['webhook-dispatcher'],
+    consumerGroups: [{ group: 'webhook-dispatcher', app: 'webhook-dispatcher', purpose: 'delivers, signs and retries webhooks' }],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the target (endpoint) id: one target, one partition',
@@ -204,14 +224,19 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'webhook-dispatcher',
     producers: ['webhook-dispatcher'],
-    consumers: ['usermgmt-webhook-state', 'links-webhook-state'],
+    consumerGroups: [
+      { group: 'usermgmt-webhook-state', app: 'usermgmt-worker', purpose: 'marks a disabled webhook endpoint' },
+      { group: 'links-webhook-state', app: 'links-worker', purpose: 'alerts on a failing webhook and deactivates a disabled one' },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the target (endpoint) id',
   },
 ];
 
-export const TOPIC_CATALOGUE: readonly TopicEntry[] = entries.map((entry) => Object.freeze({ ...entry, records: recordsOf(entry.name) }));
+export const TOPIC_CATALOGUE: readonly TopicEntry[] = entries.map((entry) =>
+  Object.freeze({ ...entry, consumers: entry.consumerGroups.map((g) => g.group), records: recordsOf(entry.name) }),
+);
 
 export function topicEntry(name: string): TopicEntry {
   const entry = TOPIC_CATALOGUE.find((t) => t.name === name);
