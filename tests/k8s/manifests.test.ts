@@ -1,19 +1,19 @@
 /**
- * Validates the Kubernetes manifests under k8s/ without a cluster, kubectl or kustomize:
+ * Validates the Kubernetes manifests under k8s/ without a cluster:
  *
- * 1. every YAML file parses (as YAML 1.1, the dialect kubectl reads; duplicate keys are errors);
- * 2. the kustomize base and overlays are rendered by a small in-test renderer that implements the
- *    kustomize features the manifests use (resources, namespace, labels, images, strategic-merge and
- *    JSON 6902 patches) and refuses anything else, so it cannot silently ignore a new feature;
- * 3. every rendered object is validated against the Kubernetes OpenAPI schemas shipped in the
- *    `kubernetes-models` package (types, required fields, enums, formats), plus a strict check for
- *    unknown fields (a typo like `livenesProbe` passes JSON-schema validation but not this) that walks
- *    the package's TypeScript declarations, generated from the same OpenAPI spec;
- * 4. the project's rules hold (probes, non-root, limits, graceful shutdown, PDB and HPA per app, ...),
+ * 1. every YAML file parses (as YAML 1.1, the dialect kubectl reads; duplicate keys are errors), and every one is
+ *    named by a kustomization;
+ * 2. the base and the overlays are rendered by the real kustomize (deploy/local/kustomize.sh, found by
+ *    tests/k8s/global-setup.ts);
+ * 3. every rendered object is validated against the Kubernetes OpenAPI schemas shipped in the `kubernetes-models`
+ *    package, plus a strict check for unknown fields that walks the package's TypeScript declarations; custom
+ *    resources (KEDA, Strimzi) against their CRDs' schemas (./crd-schemas.ts, CRDs from deploy/local/crds.sh);
+ * 4. the project's rules hold (probes, non-root, limits, graceful shutdown, PDB and one autoscaler per app, ...),
  *    and mutated copies show that each rule does fail when broken;
- * 5. each app's own config loader (apps/<app>/src/config.ts) accepts the environment its Deployment gives it,
- *    the workers' HPAs are sized by the topic catalogue, and what particular apps need holds (the redirector's
- *    click spool, the notifications gateway's watch streams, the notifier's SMTP drain).
+ * 5. each app's own config loader (apps/<app>/src/config.ts) accepts the environment its Deployment gives it, the
+ *    autoscalers are sized by the topic catalogue, the KafkaTopics match it, the Ingresses carry what the apps need,
+ *    the NetworkPolicies let each app reach only what it needs (./network-policy.ts), and what particular apps need
+ *    holds (the redirector's click spool, the notifications gateway's watch streams, the notifier's SMTP drain).
  */
 import { DEAD_LETTER, TOPIC_CATALOGUE, topicEntry } from '@platform/contracts';
 import { execFileSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IService } from 'kubernetes-models/v1/Service';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -1562,5 +1563,309 @@ describe('k8s manifests: helpers', () => {
     expect(quantity('512Mi')).toBe(512 * 2 ** 20);
     expect(quantity('1Gi')).toBeGreaterThan(quantity('768Mi') ?? Infinity);
     expect(quantity('lots')).toBeUndefined();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Kafka topics, public hosts, network policies and the dependencies' addresses
+// ---------------------------------------------------------------------------------------------
+
+interface KafkaTopic {
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: { topicName?: string; partitions?: number; replicas?: number; config?: Record<string, unknown> };
+}
+
+/** The KafkaTopics against the topic catalogue in code: every topic and its dead-letter topic, nothing else. */
+function topicViolations(objects: Manifest[]): string[] {
+  const problems: string[] = [];
+  const topics = of<KafkaTopic>(objects, 'KafkaTopic');
+  const expected = TOPIC_CATALOGUE.flatMap((t) => [
+    { name: t.name, partitions: t.partitions, retentionMs: t.retentionMs },
+    { name: `${t.name}${DEAD_LETTER.suffix}`, partitions: DEAD_LETTER.partitions, retentionMs: DEAD_LETTER.retentionMs },
+  ]);
+  const cluster = of<Manifest>(objects, 'Kafka')[0]?.metadata.name;
+  for (const e of expected) {
+    const t = topics.find((x) => (x.spec.topicName ?? x.metadata.name) === e.name);
+    if (!t) {
+      problems.push(`KafkaTopic ${e.name}: missing`);
+      continue;
+    }
+    if (t.spec.partitions !== e.partitions) problems.push(`KafkaTopic ${e.name}: ${t.spec.partitions} partitions, the catalogue says ${e.partitions}`);
+    if (Number(t.spec.config?.['retention.ms']) !== e.retentionMs) problems.push(`KafkaTopic ${e.name}: retention.ms ${String(t.spec.config?.['retention.ms'])}, the catalogue says ${e.retentionMs}`);
+    if ((t.spec.replicas ?? 0) < 3 || Number(t.spec.config?.['min.insync.replicas']) !== 2) problems.push(`KafkaTopic ${e.name}: needs 3 replicas, 2 in sync`);
+    if (t.metadata.labels?.['strimzi.io/cluster'] !== cluster) problems.push(`KafkaTopic ${e.name}: strimzi.io/cluster must name the Kafka cluster ${cluster}`);
+  }
+  for (const t of topics)
+    if (!expected.some((e) => e.name === (t.spec.topicName ?? t.metadata.name))) problems.push(`KafkaTopic ${t.metadata.name}: not in the topic catalogue`);
+  return problems;
+}
+
+interface Ingress {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: {
+    ingressClassName?: string;
+    defaultBackend?: { service?: { name: string; port: { name?: string; number?: number } } };
+    tls?: Array<{ hosts?: string[]; secretName?: string }>;
+    rules?: Array<{ host?: string; http?: { paths: Array<{ path?: string; backend: { service?: { name: string; port: { name?: string; number?: number } } } }> } }>;
+  };
+}
+
+const NGINX = 'nginx.ingress.kubernetes.io/';
+const hostOf = (url: string | undefined): string | undefined => (url ? new URL(url.includes('://') ? url : `https://${url}`).hostname : undefined);
+
+/** The public hosts reach the right Service, over TLS, with the body size and timeouts the apps need. */
+function ingressViolations(objects: Manifest[]): string[] {
+  const problems: string[] = [];
+  const ingresses = of<Ingress>(objects, 'Ingress');
+  const services = of<IService>(objects, 'Service');
+  const data = of<IConfigMap>(objects, 'ConfigMap').find((cm) => cm.metadata?.name === CONFIG_NAME)?.data ?? {};
+  const routes = ingresses.flatMap((i) => (i.spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => ({ ingress: i, host: r.host, path: p.path, service: p.backend.service }))));
+  const backendOk = (b: { name: string; port: { name?: string; number?: number } } | undefined): boolean =>
+    !!b && !!services.find((s) => s.metadata?.name === b.name)?.spec?.ports?.some((p) => (b.port.name !== undefined ? p.name === b.port.name : p.port === b.port.number));
+  for (const r of routes) if (!backendOk(r.service)) problems.push(`Ingress/${r.ingress.metadata.name}: ${r.host}${r.path} goes to no Service port (${r.service?.name})`);
+  for (const i of ingresses) {
+    if (i.spec.ingressClassName !== 'nginx') problems.push(`Ingress/${i.metadata.name}: ingressClassName must be nginx (the annotations are ingress-nginx's)`);
+    for (const r of i.spec.rules ?? [])
+      if (!i.spec.tls?.some((t) => t.hosts?.includes(r.host ?? ''))) problems.push(`Ingress/${i.metadata.name}: ${r.host} has no TLS`);
+  }
+  const expectHost = (host: string | undefined, service: string, what: string): Ingress | undefined => {
+    const route = routes.find((r) => r.host === host && r.path === '/' && r.service?.name === service);
+    if (!route) problems.push(`${what} (${host}) must be routed to Service ${service}`);
+    return route?.ingress;
+  };
+  expectHost(hostOf(data['SCHEDULING_API_URL']), 'scheduling-gateway', 'SCHEDULING_API_URL');
+  expectHost(hostOf(data['SCHEDULING_APP_URL']), 'scheduling-web', 'SCHEDULING_APP_URL');
+  expectHost(hostOf(data['LINKS_API_URL']), 'links-gateway', 'LINKS_API_URL');
+  const short = expectHost(hostOf(data['LINKS_DEFAULT_DOMAIN']), 'redirector', 'LINKS_DEFAULT_DOMAIN');
+  if (short?.spec.defaultBackend?.service?.name !== 'redirector' || !backendOk(short.spec.defaultBackend.service))
+    problems.push(`Ingress/${short?.metadata.name ?? '?'}: branded short domains need the redirector as the default backend`);
+  for (const name of ['usermgmt-gateway', 'notifications-gateway'])
+    if (!routes.some((r) => r.service?.name === name && r.path === '/')) problems.push(`Service ${name} is not public`);
+
+  const images = expectHost(hostOf(data['IMAGES_API_URL']), 'images-gateway', 'IMAGES_API_URL');
+  const gateway = containerOf(objects, 'images-gateway');
+  const upload = Number(literalEnv(gateway, 'UPLOAD_LIMIT_BYTES'));
+  const wait = Number(literalEnv(gateway, 'COMMAND_TIMEOUT_MS')) / 1000;
+  const a = images?.metadata.annotations ?? {};
+  if (!((quantity(a[`${NGINX}proxy-body-size`]?.replace(/([kmg])$/i, (u) => `${u.toUpperCase()}i`)) ?? 0) >= upload))
+    problems.push(`Ingress/images: proxy-body-size must allow UPLOAD_LIMIT_BYTES (${upload})`);
+  for (const timeout of ['proxy-read-timeout', 'proxy-send-timeout'])
+    if (!(Number(a[`${NGINX}${timeout}`]) > wait)) problems.push(`Ingress/images: ${timeout} must exceed COMMAND_TIMEOUT_MS (${wait} s)`);
+
+  const watch = routes.find((r) => r.service?.name === 'notifications-gateway')?.ingress.metadata.annotations ?? {};
+  const ping = Number(literalEnv(containerOf(objects, 'notifications-gateway'), 'WATCH_PING_MS') ?? 15_000) / 1000;
+  for (const timeout of ['proxy-read-timeout', 'proxy-send-timeout'])
+    if (!(Number(watch[`${NGINX}${timeout}`]) >= 60 * ping)) problems.push(`Ingress/notifications: ${timeout} must keep watch streams open (>= 60 pings)`);
+  if (watch[`${NGINX}proxy-buffering`] !== 'off') problems.push('Ingress/notifications: proxy-buffering must be off (Server-Sent Events)');
+  return problems;
+}
+
+const NAMESPACE_OF = (objects: Manifest[]): string => objects[0]?.metadata.namespace ?? 'default';
+/** A workload's pod labels; without the workload (the base has no dependencies), the labels the policies expect of it. */
+const podLabelsOf = (objects: Manifest[], kind: string, name: string): Record<string, string> =>
+  (objects.find((o) => o.kind === kind && o.metadata.name === name) as unknown as IDeployment | undefined)?.spec?.template.metadata?.labels ?? {
+    'app.kubernetes.io/name': name,
+  };
+/** Pod labels of a Kafka node: a dev StatefulSet's, or what Strimzi gives its broker pods. */
+function kafkaPod(objects: Manifest[]): Record<string, string> {
+  const cluster = of<Manifest>(objects, 'Kafka')[0]?.metadata.name;
+  return cluster ? { 'app.kubernetes.io/name': 'kafka', 'strimzi.io/cluster': cluster, 'strimzi.io/kind': 'Kafka' } : podLabelsOf(objects, 'StatefulSet', 'kafka');
+}
+
+/** Strimzi writes the Kafka pods' ingress policy from the listener's networkPolicyPeers: evaluate those instead. */
+function strimziAdmits(objects: Manifest[], from: Endpoint, namespace: string, port: number): boolean {
+  const kafka = of<{ spec: { kafka: { listeners: Array<{ port: number; networkPolicyPeers?: unknown[] }> } } }>(objects, 'Kafka')[0];
+  const listener = kafka?.spec.kafka.listeners.find((l) => l.port === port);
+  if (!listener) return false;
+  if (!listener.networkPolicyPeers?.length) return true;
+  const policy = { spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: listener.networkPolicyPeers }] } };
+  return allowed([policy as never], namespace, from, { namespace, labels: { 'strimzi.io/cluster': 'x' } }, port);
+}
+
+const INTERNET = '93.184.216.34';
+const PRIVATE = ['10.0.0.10', '172.20.0.1', '192.168.1.1', '169.254.169.254'];
+
+/** Each app reaches only what it needs; the dependencies admit only the apps. */
+function networkViolations(objects: Manifest[], environment: Environment): string[] {
+  const problems: string[] = [];
+  const policies = of<INetworkPolicy>(objects, 'NetworkPolicy');
+  const ns = NAMESPACE_OF(objects);
+  const deny = policies.find((p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 && !p.spec?.ingress && !p.spec?.egress);
+  if (!deny || !(['Ingress', 'Egress'] as const).every((t) => deny.spec?.policyTypes?.includes(t))) problems.push('no default-deny NetworkPolicy (all pods, Ingress and Egress, no rules)');
+  const pod = (labels: Record<string, string>, namespace = ns): Endpoint => ({ namespace, labels });
+  const dns = pod({ 'k8s-app': 'kube-dns' }, 'kube-system');
+  const controller = pod({ 'app.kubernetes.io/name': 'ingress-nginx' }, 'ingress-nginx');
+  const kafka = pod(kafkaPod(objects));
+  const mongo = pod(podLabelsOf(objects, 'StatefulSet', 'mongo'));
+  const redis = pod(podLabelsOf(objects, 'StatefulSet', 'redis'));
+  const smtp = pod({ 'app.kubernetes.io/name': 'relay' }, 'mail');
+  const withDependencies = environment.dependencies !== undefined;
+  const strimzi = of(objects, 'Kafka').length > 0;
+  const dependencies = [kafka, mongo, redis];
+  const reach = (from: Endpoint, to: Endpoint, port: number, protocol = 'TCP'): boolean =>
+    to === kafka && strimzi
+      ? allowed(policies, ns, from, to, port, protocol, false) && strimziAdmits(objects, from, ns, port)
+      : // the base deploys no dependencies, so none of their ingress policies: the apps' egress is what it decides
+        allowed(policies, ns, from, to, port, protocol, withDependencies || !dependencies.includes(to));
+  for (const [name, app] of Object.entries(APPS)) {
+    const me = pod(podLabelsOf(objects, 'Deployment', name));
+    const check = (what: string, actual: boolean, expected: boolean): void => {
+      if (actual !== expected) problems.push(`${name}: ${what} ${expected ? 'must be allowed' : 'must be denied'}`);
+    };
+    check('DNS', reach(me, dns, 53, 'UDP'), true);
+    check('Kafka', reach(me, kafka, 9092), true);
+    check('MongoDB', reach(me, mongo, 27017), true);
+    check('Redis', reach(me, redis, 6379), !['redirector', 'webhook-dispatcher'].includes(name));
+    check('the SMTP relay', reach(me, smtp, 587), name === 'notifier');
+    check('the internet on 443', reach(me, { ip: INTERNET }, 443), ['image-worker', 'webhook-dispatcher'].includes(name));
+    for (const ip of PRIVATE) check(`${ip} (private)`, reach(me, { ip }, 443) || reach(me, { ip }, 80), false);
+    check(`ingress-nginx to port ${app.port}`, reach(controller, me, app.port), app.service);
+    check('another app to it', reach(pod(podLabelsOf(objects, 'Deployment', 'usermgmt-worker')), me, app.port), false);
+  }
+  if (withDependencies) {
+    const stranger = pod({ 'app.kubernetes.io/name': 'debug' });
+    if (reach(stranger, mongo, 27017) || reach(stranger, redis, 6379) || reach(stranger, kafka, 9092))
+      problems.push('a pod that is not a platform app reaches MongoDB, Redis or Kafka');
+    if (!reach(pod({ 'app.kubernetes.io/name': 'keda-operator' }, 'keda'), kafka, 9092)) problems.push('KEDA cannot read the consumer lag from Kafka');
+    const members = podLabelsOf(objects, 'StatefulSet', 'mongo');
+    if (!reach(pod(members), pod(members), 27017)) problems.push('MongoDB members cannot replicate');
+    if (!reach(pod(podLabelsOf(objects, 'Job', 'mongo-init-replica-set')), mongo, 27017)) problems.push('the replica-set init Job cannot reach MongoDB');
+  }
+  return problems;
+}
+
+/** The apps' addresses of Kafka, MongoDB and Redis are what the overlay brings. */
+function addressViolations(objects: Manifest[], dependencies: NonNullable<Environment['dependencies']>): string[] {
+  const problems: string[] = [];
+  const data = of<IConfigMap>(objects, 'ConfigMap').find((cm) => cm.metadata?.name === CONFIG_NAME)?.data ?? {};
+  const services = new Set(of<IService>(objects, 'Service').map((s) => s.metadata?.name));
+  const kafka = of<Manifest>(objects, 'Kafka')[0];
+  if (kafka) services.add(`${kafka.metadata.name}-kafka-bootstrap`); // Strimzi's bootstrap Service
+  const statefulSet = (name: string) => of<{ metadata: { name: string }; spec: { replicas?: number; serviceName?: string } }>(objects, 'StatefulSet').find((s) => s.metadata.name === name);
+  /** host `<set>-<n>.<service>` is a member of a StatefulSet here; a plain host is a Service here. */
+  const known = (host: string): boolean => {
+    const m = /^([a-z0-9-]+)-(\d+)\.([a-z0-9-]+)$/.exec(host);
+    if (!m) return services.has(host);
+    const set = statefulSet(m[1] ?? '');
+    return !!set && set.spec.serviceName === m[3] && Number(m[2]) < (set.spec.replicas ?? 1) && services.has(m[3] ?? '');
+  };
+  for (const broker of (data['KAFKA_BROKERS'] ?? '').split(','))
+    if (!known(broker.split(':')[0] ?? '')) problems.push(`KAFKA_BROKERS: ${broker} is nothing this overlay deploys`);
+  if (dependencies.kafka === 'strimzi' && data['KAFKA_BROKERS'] !== `${kafka?.metadata.name}-kafka-bootstrap:9092`)
+    problems.push('KAFKA_BROKERS must be the Strimzi bootstrap Service');
+  const mongoHosts = /^mongodb:\/\/([^/]+)\//.exec(data['MONGO_URL'] ?? '')?.[1]?.split(',') ?? [];
+  for (const h of mongoHosts) if (!known(h.split(':')[0] ?? '')) problems.push(`MONGO_URL: ${h} is nothing this overlay deploys`);
+  if (mongoHosts.length !== dependencies.mongoMembers || statefulSet('mongo')?.spec.replicas !== dependencies.mongoMembers)
+    problems.push(`MongoDB must be a replica set of ${dependencies.mongoMembers}, every member in MONGO_URL`);
+  const init = containerOfKind(objects, 'Job', 'mongo-init-replica-set');
+  if (init?.env?.find((e) => e.name === 'MEMBERS')?.value !== mongoHosts.join(',')) problems.push('the init Job must initiate the members MONGO_URL lists');
+  const redis = hostOf((data['REDIS_URL'] ?? '').replace(/^rediss?:\/\//, 'https://'));
+  if (!redis || !known(redis)) problems.push(`REDIS_URL: ${redis} is nothing this overlay deploys`);
+  return problems;
+}
+
+const containerOfKind = (objects: Manifest[], kind: string, name: string): IContainer | undefined =>
+  (objects.find((o) => o.kind === kind && o.metadata.name === name) as unknown as IDeployment | undefined)?.spec?.template.spec?.containers[0];
+
+describe.each(ENVIRONMENTS.map((e) => [e.dir, e] as const))('k8s manifests: %s: public hosts and network policies', (dir, environment) => {
+  it('routes every public host to its app with the body size and timeouts the app needs', () => {
+    expect(ingressViolations(renderedOf(dir))).toEqual([]);
+  });
+
+  it('denies by default and lets each app reach only what it needs', () => {
+    expect(networkViolations(renderedOf(dir), environment)).toEqual([]);
+  });
+});
+
+describe('k8s manifests: the dependencies the overlays bring', () => {
+  it.each(ENVIRONMENTS.filter((e) => e.dependencies).map((e) => [e.dir, e] as const))('%s: the apps address the Kafka, MongoDB and Redis it deploys', (dir, environment) => {
+    expect(addressViolations(renderedOf(dir), environment.dependencies ?? { kafka: 'strimzi', mongoMembers: 3 })).toEqual([]);
+  });
+
+  it('prod: one KafkaTopic per topic of the catalogue (libs/contracts) and per dead-letter topic, with its partitions and retention', () => {
+    expect(topicViolations(renderedOf('k8s/overlays/prod'))).toEqual([]);
+  });
+
+  it('prod: Kafka runs in KRaft mode on node pools, three nodes that are controllers and brokers, on Kafka 3.9', () => {
+    const objects = renderedOf('k8s/overlays/prod');
+    const kafka = of<{ metadata: { name: string; annotations?: Record<string, string> }; spec: { kafka: { version: string; config: Record<string, unknown> }; entityOperator?: { topicOperator?: unknown } } }>(objects, 'Kafka');
+    expect(kafka).toHaveLength(1);
+    expect(kafka[0]?.metadata.annotations).toMatchObject({ 'strimzi.io/kraft': 'enabled', 'strimzi.io/node-pools': 'enabled' });
+    expect(kafka[0]?.spec.kafka.version).toMatch(/^3\.9\./);
+    expect(kafka[0]?.spec.entityOperator?.topicOperator).toBeDefined();
+    const pools = of<{ metadata: { labels?: Record<string, string> }; spec: { replicas: number; roles: string[] } }>(objects, 'KafkaNodePool');
+    expect(pools.map((p) => [p.metadata.labels?.['strimzi.io/cluster'], p.spec.replicas, [...p.spec.roles].sort()])).toEqual([['kafka', 3, ['broker', 'controller']]]);
+    expect(Number(kafka[0]?.spec.kafka.config['min.insync.replicas'])).toBe(2);
+  });
+
+  const prod = (): Manifest[] => clone(renderedOf('k8s/overlays/prod'));
+  const find = (objects: Manifest[], kind: string, name: string): Manifest => {
+    const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
+    if (!o) throw new Error(`${kind}/${name} not found`);
+    return o;
+  };
+
+  it('a KafkaTopic that differs from the catalogue, or a topic missing, is a topic violation', () => {
+    const objects = prod();
+    (find(objects, 'KafkaTopic', 'links.clicks') as unknown as KafkaTopic).spec.partitions = 6;
+    (find(objects, 'KafkaTopic', 'images.commands') as unknown as KafkaTopic).spec.config = { 'retention.ms': 1000, 'min.insync.replicas': 2 };
+    objects.splice(objects.indexOf(find(objects, 'KafkaTopic', 'webhooks.deliveries.dlq')), 1);
+    expect(topicViolations(objects)).toEqual([
+      'KafkaTopic images.commands: retention.ms 1000, the catalogue says 86400000',
+      'KafkaTopic links.clicks: 6 partitions, the catalogue says 12',
+      'KafkaTopic webhooks.deliveries.dlq: missing',
+    ]);
+  });
+
+  it('a custom resource that its CRD rejects is a schema error (wrong type, unknown field, bad enum)', async () => {
+    const objects = prod();
+    const topic = find(objects, 'KafkaTopic', 'links.clicks') as unknown as { spec: Record<string, unknown> };
+    topic.spec['partitions'] = 'twelve';
+    expect(await schemaErrors(topic as unknown as Manifest)).toEqual([expect.stringMatching(/KafkaTopic\/links.clicks: \/spec\/partitions must be integer/)]);
+    const scaled = find(objects, 'ScaledObject', 'notifier') as unknown as { spec: Record<string, unknown> };
+    scaled.spec['maxReplicas'] = 12;
+    expect(await schemaErrors(scaled as unknown as Manifest)).toEqual([`ScaledObject/notifier: /spec unknown field 'maxReplicas'`]);
+    const pool = find(objects, 'KafkaNodePool', 'dual-role') as unknown as { spec: { roles: string[] } };
+    pool.spec.roles = ['broker', 'zookeeper'];
+    expect((await schemaErrors(pool as unknown as Manifest)).join('\n')).toMatch(/roles\/1 must be equal to one of the allowed values/);
+    expect(await schemaErrors({ ...find(objects, 'Kafka', 'kafka'), apiVersion: 'kafka.strimzi.io/v1beta1' })).toEqual([
+      expect.stringMatching(/no CustomResourceDefinition for kafka.strimzi.io\/v1beta1 Kafka/),
+    ]);
+  });
+
+  it('a ScaledObject above its partitions, on another group, or an Ingress that cuts uploads short are caught', () => {
+    const objects = prod();
+    const so = find(objects, 'ScaledObject', 'webhook-dispatcher') as unknown as ScaledObject;
+    so.spec.maxReplicaCount = 6;
+    const trigger = so.spec.triggers[0]?.metadata;
+    if (trigger) trigger['consumerGroup'] = 'webhooks';
+    expect(appExpectationViolations(objects, { dir: 'k8s/overlays/prod', logLevel: 'info' })).toEqual([
+      'Deployment/webhook-dispatcher: a KEDA ScaledObject on consumer lag must scale 2..4',
+      'ScaledObject/webhook-dispatcher: must scale on the lag of consumer group webhook-dispatcher on webhooks.deliveries (a kafka trigger)',
+    ]);
+    const ingress = find(objects, 'Ingress', 'images') as unknown as Ingress;
+    ingress.metadata.annotations = { ...ingress.metadata.annotations, [`${NGINX}proxy-body-size`]: '8m', [`${NGINX}proxy-read-timeout`]: '60' };
+    expect(ingressViolations(objects)).toEqual([
+      'Ingress/images: proxy-body-size must allow UPLOAD_LIMIT_BYTES (33554432)',
+      'Ingress/images: proxy-read-timeout must exceed COMMAND_TIMEOUT_MS (90 s)',
+    ]);
+  });
+
+  it('a policy that opens private ranges, the internet to a worker, or drops the default deny is a network violation', () => {
+    let objects = prod();
+    const internet = find(objects, 'NetworkPolicy', 'internet-egress') as unknown as INetworkPolicy;
+    const block = internet.spec?.egress?.[0]?.to?.[0]?.ipBlock;
+    if (block) block.except = [];
+    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual(
+      expect.arrayContaining(['image-worker: 10.0.0.10 (private) must be denied', 'webhook-dispatcher: 169.254.169.254 (private) must be denied']),
+    );
+    objects = prod();
+    const values = (find(objects, 'NetworkPolicy', 'internet-egress') as unknown as INetworkPolicy).spec?.podSelector.matchExpressions?.[0]?.values;
+    values?.push('links-worker');
+    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual(['links-worker: the internet on 443 must be denied']);
+    objects = prod();
+    objects.splice(objects.indexOf(find(objects, 'NetworkPolicy', 'default-deny')), 1);
+    // (the other policies still isolate every pod they select; the check asks for the explicit default)
+    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual(['no default-deny NetworkPolicy (all pods, Ingress and Egress, no rules)']);
   });
 });

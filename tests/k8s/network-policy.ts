@@ -60,14 +60,15 @@ function portMatches(ports: Array<{ port?: number | string; protocol?: string; e
 const isPod = (e: Endpoint): e is { namespace: string; labels: Record<string, string> } => 'namespace' in e;
 
 /** True when a connection from `from` to `to` on port/protocol is allowed by the policies of `namespace`. */
-export function allowed(policies: INetworkPolicy[], namespace: string, from: Endpoint, to: Endpoint, port: number, protocol = 'TCP'): boolean {
+export function allowed(policies: INetworkPolicy[], namespace: string, from: Endpoint, to: Endpoint, port: number, protocol = 'TCP', ingressByPolicies = true): boolean {
   const types = (p: INetworkPolicy): string[] => p.spec?.policyTypes ?? (p.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress']);
   if (isPod(from) && from.namespace === namespace) {
     const egress = policies.filter((p) => types(p).includes('Egress') && selects(p.spec?.podSelector, from.labels));
     if (egress.length > 0 && !egress.some((p) => (p.spec?.egress ?? []).some((r) => (r.to === undefined || r.to.some((peer) => peerMatches(peer, namespace, to))) && portMatches(r.ports, port, protocol))))
       return false;
   }
-  if (isPod(to) && to.namespace === namespace) {
+  // ingressByPolicies false: the destination's ingress policies are not among these (an operator writes them)
+  if (ingressByPolicies && isPod(to) && to.namespace === namespace) {
     const ingress = policies.filter((p) => types(p).includes('Ingress') && selects(p.spec?.podSelector, to.labels));
     if (ingress.length > 0 && !ingress.some((p) => (p.spec?.ingress ?? []).some((r) => (r.from === undefined || r.from.some((peer) => peerMatches(peer, namespace, from))) && portMatches(r.ports, port, protocol))))
       return false;
