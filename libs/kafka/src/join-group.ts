@@ -1,6 +1,7 @@
 import type { Consumer, ConsumerRunConfig, Producer } from 'kafkajs';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
+import { trackConsumerLag } from './consumer-lag.js';
 import { topicName } from './topics.js';
 
 /**
@@ -22,6 +23,7 @@ export async function joinGroup(
   consumer.on(consumer.events.CRASH, (event) => {
     logger.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
   });
+  trackConsumerLag(consumer, client.topicPrefix);
   for (const topic of subscription.topics) {
     await consumer.subscribe({ topic: topicName(client, topic), fromBeginning: subscription.fromBeginning });
   }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { NodeSDK, metrics } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 export interface TelemetryOptions {
@@ -25,6 +25,19 @@ const discardingExporter: SpanExporter = {
   export: (_spans, done) => done({ code: 0 }),
   shutdown: async () => undefined,
 };
+
+/**
+ * Seconds histograms get buckets from 5 ms to 2 minutes. Without a view the SDK's default boundaries (0, 5, 10,
+ * 25 ... 10 000) are meant for milliseconds: every handler faster than 5 s would share one bucket. The HTTP
+ * server histogram's own advice stops at 10 s, below the images gateway's 90 s command timeout.
+ */
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 15, 30, 60, 90, 120];
+const secondsHistogram = (instrumentName: string): metrics.ViewOptions => ({
+  instrumentName,
+  instrumentType: metrics.InstrumentType.HISTOGRAM,
+  instrumentUnit: 's',
+  aggregation: { type: metrics.AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: SECONDS_BUCKETS } },
+});
 
 export type MetricsHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -53,6 +66,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: processors,
     metricReaders: [prometheus],
+    views: [secondsHistogram('platform.*'), secondsHistogram('http.server.request.duration')],
     instrumentations:
       options.autoInstrument === false
         ? []
