@@ -6,6 +6,7 @@ import { createRedis } from '@platform/redis';
 import { cliCommandBus } from './command-bus.js';
 import { createSchedulingStore } from '@platform/scheduling';
 import { parseArgs } from './args.js';
+import { deadLettersCommand } from './commands/dead-letters.js';
 import { environmentsCommand } from './commands/environments.js';
 import { keysCommand } from './commands/keys.js';
 import { linksCommand, linksSetup } from './commands/links.js';
@@ -39,6 +40,8 @@ const USAGE = `usage:
                                                                    an organization of the scheduling service, owned by that user; prints its id
   cli orgs add-member --org <id> --email <e-mail> [--role MEMBER|ADMIN|OWNER]
   cli orgs list
+  cli dlq list <topic> [--type <record type>]      the dead letters of <topic>.dlq: offset, time, type, id, key, attempts, error
+  cli dlq replay <topic> [--type <record type>]    publish them to <topic> again (consumers drop what they already applied)
 services: usermgmt, images, notifications, links`;
 
 async function main(argv: string[]): Promise<number> {
@@ -49,6 +52,10 @@ async function main(argv: string[]): Promise<number> {
     return group ? 0 : 64;
   }
   const cfg = config.get();
+  if (group === 'dlq') {
+    await deadLettersCommand(cfg, rest, flags, (line) => process.stdout.write(`${line}\n`));
+    return 0;
+  }
   const mongo = await connectMongo({ url: cfg.mongo.url, dbName: cfg.mongo.db, appName: 'cli' });
   const redis = createRedis(cfg.redisUrl, { name: 'cli' });
   const accounts = createAccounts({ connection: mongo, redis, pepper: cfg.apiKeyPepper });

@@ -20,6 +20,8 @@ export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandle
 export { createEventWorker, reaction } from './event-worker.js';
 export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';
+export { listDeadLetters, replayDeadLetters } from './dead-letter-replay.js';
+export type { DeadLetter, DeadLetterOptions } from './dead-letter-replay.js';
 export { backoffDelay } from './backoff.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';
