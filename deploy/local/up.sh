@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs (cached) and starts the local dependencies on loopback, in parallel, and waits until each
 # one answers. Running it again while they run is a quick no-op.
-#   deploy/local/up.sh [kafka|ferretdb|redis|smtp|s3|gcs ...]   (default: all six)
+#   deploy/local/up.sh [kafka|ferretdb|redis|smtp|s3|gcs|promtool|otelcol ...]   (default: all of them)
+# promtool and otelcol are tools, not servers: they are only built into the cache (tests/k8s/observability.test.ts).
 # Exit 0 when all answer; otherwise non-zero, naming each component that failed with the tail of its log.
 # Then: eval "$(deploy/local/env.sh)"
 set -euo pipefail
@@ -10,7 +11,8 @@ COMPONENT=up
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 components=("$@")
-((${#components[@]})) || components=(kafka ferretdb redis smtp s3 gcs)
+tools=(promtool otelcol)
+((${#components[@]})) || components=(kafka ferretdb redis smtp s3 gcs "${tools[@]}")
 
 run_dir="$PLATFORM_STATE_DIR/up"
 mkdir -p "$run_dir"
@@ -18,10 +20,12 @@ start_all=$SECONDS
 
 declare -A component_of=()
 for c in "${components[@]}"; do
-  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, postgres, redis, smtp, s3 or gcs)"
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, postgres, redis, smtp, s3, gcs, promtool or otelcol)"
 done
 for c in "${components[@]}"; do
-  "$DEPLOY_LOCAL_DIR/$c.sh" start >"$run_dir/$c.log.$$" 2>&1 &
+  action=start
+  [[ " ${tools[*]} " == *" $c "* ]] && action=install
+  "$DEPLOY_LOCAL_DIR/$c.sh" "$action" >"$run_dir/$c.log.$$" 2>&1 &
   component_of[$!]=$c
 done
 
