@@ -192,7 +192,7 @@ export function buildAsyncApiDocument(files: { current: SchemaFile[]; released: 
       dlq,
       DEAD_LETTER.partitions,
       DEAD_LETTER.retentionMs,
-      `Dead letters of ${topic.name}: the original message (key, body, headers) with \`error\` and \`attempt\` headers, written by the consumer group that gave up. Kept ${days(DEAD_LETTER.retentionMs)} to inspect and replay.`,
+      `Dead letters of ${topic.name}: the original message (key, body, headers) with \`error\` and \`attempt\` headers, written by the consumer group that gave up. Kept ${days(DEAD_LETTER.retentionMs)}: \`cli dlq list ${topic.name}\` shows them, \`cli dlq replay ${topic.name}\` publishes them to ${topic.name} again (group \`dlq-replay.${topic.name}\`).`,
     );
     Object.assign(ops, operations(topic));
   }
