@@ -6,7 +6,8 @@
  * 2. the Prometheus configuration and alert rules with `promtool check config` / `check rules`, and the alerts'
  *    behaviour with `promtool test rules` (deploy/observability/prometheus/tests/);
  * 3. the Grafana dashboards' structure, and every query in them parsed by promtool (as a generated rule file);
- * 4. every metric that an alert, a dashboard query or a dashboard variable names is one the platform exposes:
+ * 4. the collector's Kubernetes objects (deploy/observability/kustomization.yaml) against the Kubernetes schemas;
+ * 5. every metric that an alert, a dashboard query or a dashboard variable names is one the platform exposes:
  *    the instruments registered in apps/ and libs/ (createCounter('platform.x') and the like, named the way the
  *    Prometheus exporter names them) plus what a real process started by @platform/telemetry serves at /metrics
  *    (HTTP server durations, Node.js runtime), which also proves that naming.
@@ -16,6 +17,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 
@@ -459,5 +461,51 @@ describe('OpenTelemetry Collector configuration', () => {
     expect(traces.exporters.length).toBeGreaterThan(0);
     // The apps send OTLP/HTTP to <endpoint>/v1/traces (libs/telemetry): the receiver must listen on 4318.
     expect(readFileSync(COLLECTOR_CONFIG, 'utf8')).toMatch(/http:\s*\n\s*endpoint: \$\{env:MY_POD_IP:-0\.0\.0\.0\}:4318/);
+  });
+});
+
+describe('the collector\'s Kubernetes objects', () => {
+  const kustomization = parse(readFileSync(join(OBSERVABILITY, 'kustomization.yaml'), 'utf8')) as {
+    resources: string[];
+    configMapGenerator: Array<{ name: string; files: string[] }>;
+  };
+  const objects = (): Array<{ file: string; object: { apiVersion: string; kind: string; metadata: { name: string } } }> =>
+    kustomization.resources.map((resource) => {
+      const file = join(OBSERVABILITY, resource);
+      return { file, object: parse(readFileSync(file, 'utf8')) as { apiVersion: string; kind: string; metadata: { name: string } } };
+    });
+
+  it('are every file of collector/, each valid against the Kubernetes schema of its kind', async () => {
+    expect([...kustomization.resources].sort()).toEqual(files(join(OBSERVABILITY, 'collector'), '.yaml').map((f) => relative(OBSERVABILITY, f)));
+    const errors: string[] = [];
+    for (const { file, object } of objects()) {
+      const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
+      const path = group ? `kubernetes-models/${group}/${version}/${object.kind}` : `kubernetes-models/${version}/${object.kind}`;
+      try {
+        const Model = ((await import(path)) as Record<string, new (data: unknown) => { validate(): void }>)[object.kind]!;
+        new Model(object).validate();
+      } catch (error) {
+        errors.push(`${rel(file)}: ${(error as Error).message}`);
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('run the collector on the generated config, reachable where the apps send (OTLP/HTTP 4318)', () => {
+    const generator = kustomization.configMapGenerator.find((g) => g.files.includes('otel-collector.yaml'));
+    const deployment = objects().find(({ object }) => object.kind === 'Deployment')!.object as unknown as IDeployment;
+    const pod = deployment.spec!.template.spec!;
+    const container = pod.containers[0]!;
+    const volume = pod.volumes?.find((v) => v.configMap?.name === generator?.name);
+    const mount = container.volumeMounts?.find((m) => m.name === volume?.name);
+    expect(container.args).toContain(`--config=${mount?.mountPath}/otel-collector.yaml`);
+    expect(container.env?.find((e) => e.name === 'MY_POD_IP')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
+    expect(container.ports?.map((p) => p.containerPort)).toEqual(expect.arrayContaining([4317, 4318, 13133]));
+    expect(pod.serviceAccountName).toBe('otel-collector');
+    // The image is the contrib release of the components the test validated the config with.
+    const release = /^ {2}version: (\S+)$/m.exec(readFileSync(join(ROOT, 'deploy/local/otelcol/builder-config.yaml'), 'utf8'))?.[1];
+    expect(container.image).toBe(`otel/opentelemetry-collector-contrib:${release}`);
+    const service = objects().find(({ object }) => object.kind === 'Service')!.object as unknown as { spec: { ports: Array<{ port: number }> } };
+    expect(service.spec.ports.map((p) => p.port).sort()).toEqual([4317, 4318]);
   });
 });
