@@ -169,6 +169,7 @@ const balancers: Balancer[] = [];
 const clients: Pool[] = [];
 
 beforeAll(async () => {
+  const setupBegan = Date.now();
   for (const role of [links, usermgmt, redirector]) {
     role.balancer = await startBalancer();
     balancers.push(role.balancer);
@@ -183,10 +184,12 @@ beforeAll(async () => {
       role.balancer?.add(role.current.url);
     }),
   );
+  console.log(`processes ready in ${Date.now() - setupBegan} ms`);
   const cli = async (...args: string[]) => (await run(process.execPath, ['apps/cli/dist/main.js', ...args], { env: { ...process.env, ...env } })).stdout.trim();
   [linksToken, usermgmtKey] = await Promise.all([cli('keys', 'create', 'links'), cli('keys', 'create', 'usermgmt')]);
   mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: name, appName: name });
   kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: `${name}-reader`, topicPrefix: env['KAFKA_TOPIC_PREFIX']!, logger: createLogger({ name, level: 'warn' }) });
+  console.log(`set up in ${Date.now() - setupBegan} ms`);
 }, 180_000);
 
 afterAll(async () => {
@@ -300,28 +303,41 @@ async function readTopics(expected: { links: number; users: number; markers: Set
       intervalMs: 200,
     });
     // Read to the end of every topic, so that a copy published after the original would have been seen too.
-    await waitFor(() => caughtUp(`${name}-reader`, ['links.events', 'links.clicks', 'usermgmt.events']), { what: 'the reader at the end of the topics', timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(() => caughtUp(`${name}-reader`, ['links.events', 'links.clicks', 'usermgmt.events']), {
+      what: 'the reader at the end of the topics',
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      failFast: () => (consumer?.isRunning() === false ? `the reader stopped; behind: ${lag.get(`${name}-reader`)}` : undefined),
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; behind: ${lag.get(`${name}-reader`)}`);
+    });
   } finally {
     await consumer?.stop();
   }
   return { created, usersCreated, clicks };
 }
 
-/** Whether a group has committed every partition's end offset. */
+/** Whether a group has committed every partition's end offset (a partition nothing was written to needs nothing). */
 async function caughtUp(group: string, topics: string[]): Promise<boolean> {
   const admin = kafka.kafka.admin();
   await admin.connect();
   try {
+    const behind: string[] = [];
     for (const topic of topics.map((t) => `${kafka.topicPrefix}${t}`)) {
       const ends = await admin.fetchTopicOffsets(topic);
       const [committed] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${group}`, topics: [topic] });
-      if (!ends.every((end) => committed!.partitions.find((p) => p.partition === end.partition)?.offset === end.offset)) return false;
+      for (const end of ends) {
+        const at = committed!.partitions.find((p) => p.partition === end.partition)?.offset;
+        if (end.offset !== '0' && at !== end.offset) behind.push(`${topic}[${end.partition}] ${at}/${end.offset}`);
+      }
     }
-    return true;
+    lag.set(group, behind.join(', '));
+    return behind.length === 0;
   } finally {
     await admin.disconnect();
   }
 }
+const lag = new Map<string, string>();
 
 const duplicates = (map: Map<string, Set<string>>) => [...map].filter(([, ids]) => ids.size > 1).map(([key, ids]) => `${key}: ${[...ids].join(', ')}`);
 
@@ -340,13 +356,23 @@ describe('a rolling restart of every process under load', () => {
     const heldClient = new Pool(links.balancer!.url, { connections: HELD * 2 });
     const heldUsers = new Pool(usermgmt.balancer!.url, { connections: HELD * 2 });
     clients.push(heldClient, heldUsers);
-    const restarts: Restart[] = [];
-    for (const role of [workers['links-worker']!, links, redirector, workers['analytics-aggregator']!, workers['usermgmt-worker']!, usermgmt, workers['webhook-dispatcher']!]) {
-      restarts.push(await roll(role, role === usermgmt ? heldUsers : heldClient));
-    }
+    // Each domain's Deployments one after another; the two domains side by side, as one release applied to the
+    // cluster rolls them.
+    const lane = async (roles: Role[], heldPool: Pool) => {
+      const done: Restart[] = [];
+      for (const role of roles) done.push(await roll(role, heldPool));
+      return done;
+    };
+    const restarts = (
+      await Promise.all([
+        lane([workers['links-worker']!, links, redirector, workers['analytics-aggregator']!], heldClient),
+        lane([workers['usermgmt-worker']!, usermgmt, workers['webhook-dispatcher']!], heldUsers),
+      ])
+    ).flat();
+    const rolledAt = Date.now();
     // A last stretch of load on the new replicas only.
     const before = load.links.size;
-    await waitFor(() => load.links.size >= before + 10, { what: 'load on the new replicas', timeoutMs: 30_000 });
+    await waitFor(() => load.links.size >= before + 3, { what: 'load on the new replicas', timeoutMs: 30_000 });
     await load.stop();
 
     // Every process stopped by itself, in time (exit code 0), and every request was answered in full.
@@ -360,9 +386,12 @@ describe('a rolling restart of every process under load', () => {
     expect(load.users.size).toBeGreaterThan(20);
     expect(load.markers.size).toBeGreaterThan(200);
 
+    console.log(`last stretch ${Date.now() - rolledAt} ms`);
+    const verifying = Date.now();
     // Every created link and user is stored exactly once.
-    const heldLinks = held.slice(0, HELD).map((h) => JSON.parse(h.body) as { id: string; long_url: string });
-    const heldUserIds = held.slice(HELD).map((h) => (JSON.parse(h.body) as { id: string }).id);
+    const heldBy = (app: string) => restarts.find((r) => r.app === app)!.held;
+    const heldLinks = heldBy('links-gateway').map((h) => JSON.parse(h.body) as { id: string; long_url: string });
+    const heldUserIds = heldBy('usermgmt-gateway').map((h) => (JSON.parse(h.body) as { id: string }).id);
     const linkDocs = await mongo.db!.collection('links_links').find({}, { projection: { long_url: 1, domain: 1, hash: 1 } }).toArray();
     const storedLongUrls = linkDocs.map((d) => d['long_url'] as string).filter((u) => u.includes('/rolling/') || u.includes('/held/'));
     expect(storedLongUrls.sort()).toEqual([...load.links.values(), ...heldLinks.map((l) => l.long_url)].sort());
@@ -405,5 +434,6 @@ describe('a rolling restart of every process under load', () => {
     expect([...deliveries.keys()].sort()).toEqual([...userIds].sort());
     expect(duplicates(deliveries)).toEqual([]);
     expect(receiver.requests.length).toBe(userIds.size);
+    console.log(`verified in ${Date.now() - verifying} ms`);
   }, 300_000);
 });
