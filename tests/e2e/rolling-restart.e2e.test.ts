@@ -15,6 +15,7 @@ import { connectMongo, type MongoConnection } from '@platform/mongo';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
 import { startBalancer, type Balancer } from '../support/balancer.js';
+import { rawConnection, type RawAnswer, type RawConnection } from '../support/raw-http.js';
 import { TEST_SECRETS } from '../support/secrets.js';
 
 // A rolling update of every kind of process while users keep working: each gateway, worker, the redirector,
@@ -107,9 +108,32 @@ function heldRequest(client: Pool, request: { path: string; headers: Record<stri
 interface Restart {
   app: string;
   exitCode: number | null;
-  /** Requests the old gateway was serving when it got SIGTERM, and what they got. */
+  /** Requests the old gateway was serving when it got SIGTERM (through the balancer), and what they got. */
   held: Array<{ status: number; body: string }>;
+  /**
+   * A client's own keep-alive connections straight to the old replica (an L4 Service keeps a connection on its
+   * pod): how the idle one was ended, and the answer to the request that was inside on the other.
+   */
+  direct?: { idle: { ending: string; extraBytes: number }; answer: RawAnswer | undefined; ending: string };
   tookMs: number;
+}
+
+/** A request whose headers the server has read (it said 100 Continue) and whose body has not been sent. */
+async function heldDirect(port: number, request: { path: string; headers: Record<string, string>; body: string }) {
+  const body = Buffer.from(request.body);
+  const connection = await rawConnection(port);
+  const headers = Object.entries({ ...request.headers, host: '127.0.0.1', 'content-type': 'application/json', 'content-length': String(body.length), expect: '100-continue' });
+  connection.write(`POST ${request.path} HTTP/1.1\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  await waitFor(() => connection.received().startsWith('HTTP/1.1 100 Continue\r\n'), { what: 'the server reading the held request' });
+  return { connection, finish: () => connection.write(body) };
+}
+
+/** A keep-alive connection that has had one answer and sits idle. */
+async function idleConnection(port: number): Promise<RawConnection> {
+  const connection = await rawConnection(port);
+  connection.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+  await waitFor(() => connection.answer()?.status === 200, { what: 'an answer on the idle connection' });
+  return connection;
 }
 
 /** One step of the rolling update: surge a replacement, move the traffic, SIGTERM the old replica, await its exit. */
@@ -118,7 +142,13 @@ async function roll(role: Role, heldClient: Pool): Promise<Restart> {
   const old = role.current!;
   const next = await startReplica(role);
   const held: Array<ReturnType<typeof heldRequest>> = [];
+  let idle: RawConnection | undefined;
+  let idleBytes = 0;
+  let direct: Awaited<ReturnType<typeof heldDirect>> | undefined;
   if (role.balancer) {
+    idle = await idleConnection(old.port);
+    idleBytes = idle.received().length;
+    if (role.held) direct = await heldDirect(old.port, role.held(`held-${randomUUID()}`));
     // Requests that are inside the old gateway when it is told to stop: sent while it is the only replica in
     // rotation, their bodies still arriving.
     const ids = Array.from({ length: role.held ? HELD : 0 }, () => `held-${randomUUID()}`);
@@ -135,12 +165,22 @@ async function roll(role: Role, heldClient: Pool): Promise<Restart> {
     // The old gateway has closed its listener (it is draining) while these requests are still being sent.
     await waitFor(async () => !(await accepting(old.port)), { what: `the old ${role.app} draining`, timeoutMs: 10_000 });
     for (const h of held) h.finish();
+    direct?.finish();
   }
   const terminatedAt = Date.now();
   const exitCode = await old.process.exit;
+  // Both connections end with the process at the latest; how they ended is what the client saw.
+  await waitFor(() => [idle, direct?.connection].every((c) => c === undefined || c.ending() !== 'open'), { what: `the direct connections to the old ${role.app} ended` });
+  const report = idle && {
+    idle: { ending: idle.ending(), extraBytes: idle.received().length - idleBytes },
+    answer: direct?.connection.answer(),
+    ending: direct?.connection.ending() ?? 'none',
+  };
+  idle?.destroy();
+  direct?.connection.destroy();
   console.log(`${role.app}: ready after ${terminatedAt - began} ms, drained in ${Date.now() - terminatedAt} ms`);
   role.current = next;
-  return { app: role.app, exitCode, held: await Promise.all(held.map((h) => h.answer)), tookMs: Date.now() - began };
+  return { app: role.app, exitCode, held: await Promise.all(held.map((h) => h.answer)), ...(report ? { direct: report } : {}), tookMs: Date.now() - began };
 }
 
 const links: Role = {
@@ -381,6 +421,14 @@ describe('a rolling restart of every process under load', () => {
     const held = restarts.flatMap((r) => r.held);
     expect(held).toHaveLength(2 * HELD);
     expect(held.map((h) => h.status)).toEqual(held.map(() => 201));
+    // On its own keep-alive connections a client saw the idle one closed cleanly (FIN, nothing sent), and the
+    // request inside the other answered in full, with `Connection: close` so that nothing more is sent on it.
+    const direct = restarts.filter((r) => r.direct);
+    expect(direct.map((r) => [r.app, r.direct!.idle])).toEqual(direct.map((r) => [r.app, { ending: 'end', extraBytes: 0 }]));
+    const directHeld = direct.filter((r) => r.app !== 'redirector');
+    expect(directHeld.map((r) => [r.app, r.direct!.answer?.status, r.direct!.answer?.headers['connection'], r.direct!.ending])).toEqual(
+      directHeld.map((r) => [r.app, 201, 'close', 'end']),
+    );
     console.log(`rolling restart: ${restarts.map((r) => `${r.app} ${r.tookMs} ms`).join(', ')}; ${load.links.size} links, ${load.users.size} users, ${load.markers.size} clicks`);
     expect(load.links.size).toBeGreaterThan(50);
     expect(load.users.size).toBeGreaterThan(20);
@@ -389,7 +437,10 @@ describe('a rolling restart of every process under load', () => {
     console.log(`last stretch ${Date.now() - rolledAt} ms`);
     const verifying = Date.now();
     // Every created link and user is stored exactly once.
-    const heldBy = (app: string) => restarts.find((r) => r.app === app)!.held;
+    const heldBy = (app: string) => {
+      const restart = restarts.find((r) => r.app === app)!;
+      return [...restart.held, { status: restart.direct!.answer!.status, body: restart.direct!.answer!.body }];
+    };
     const heldLinks = heldBy('links-gateway').map((h) => JSON.parse(h.body) as { id: string; long_url: string });
     const heldUserIds = heldBy('usermgmt-gateway').map((h) => (JSON.parse(h.body) as { id: string }).id);
     const linkDocs = await mongo.db!.collection('links_links').find({}, { projection: { long_url: 1, domain: 1, hash: 1 } }).toArray();
@@ -399,7 +450,7 @@ describe('a rolling restart of every process under load', () => {
     expect(userDocs.map((d) => String(d._id)).sort()).toEqual([...load.users.keys(), ...heldUserIds].sort());
 
     // One event per change (a copy would carry the same id), and one click per answered redirect.
-    const topics = await readTopics({ links: load.links.size + HELD, users: load.users.size + HELD, markers: load.markers });
+    const topics = await readTopics({ links: load.links.size + heldLinks.length, users: load.users.size + heldUserIds.length, markers: load.markers });
     expect([...topics.created.keys()].sort()).toEqual([...load.links.keys(), ...heldLinks.map((l) => l.id)].sort());
     expect(duplicates(topics.created)).toEqual([]);
     expect([...topics.usersCreated.keys()].sort()).toEqual([...load.users.keys(), ...heldUserIds].sort());

@@ -108,7 +108,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // A draining process serves every request that still reaches it: one whose bytes arrive just after SIGTERM
+    // was sent before it (a balancer's pooled connection), and a 503 would cut it off, since balancers retry
+    // neither a POST nor a 503. The runtime answers with `Connection: close` while draining, so each open
+    // connection carries at most that one more request, and the closed listener takes no new ones.
+    return503OnClosing: false,
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
