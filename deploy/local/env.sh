@@ -24,3 +24,5 @@ printf 'export S3_URL=%s\n' "http://$h:$PLATFORM_S3_PORT"
 printf 'export S3_ACCESS_KEY_ID=%s\n' "$PLATFORM_S3_ACCESS_KEY_ID"
 printf 'export S3_SECRET_ACCESS_KEY=%s\n' "$PLATFORM_S3_SECRET_ACCESS_KEY"
 printf 'export GCS_URL=%s\n' "http://$h:$PLATFORM_GCS_PORT"
+# Not SCHEMA_REGISTRY_URL: with that set, every app would write the registry's wire format (ADR 0021).
+printf 'export LOCAL_SCHEMA_REGISTRY_URL=%s\n' "http://$h:$PLATFORM_SCHEMA_REGISTRY_PORT/apis/ccompat/v7"

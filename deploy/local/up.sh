@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs (cached) and starts the local dependencies on loopback, in parallel, and waits until each
 # one answers. Running it again while they run is a quick no-op.
-#   deploy/local/up.sh [kafka|ferretdb|redis|smtp|s3|gcs|promtool|otelcol ...]   (default: all of them)
+#   deploy/local/up.sh [kafka|ferretdb|redis|smtp|s3|gcs|apicurio|promtool|otelcol ...]   (default: all of them)
 # promtool and otelcol are tools, not servers: they are only built into the cache (tests/k8s/observability.test.ts).
 # Exit 0 when all answer; otherwise non-zero, naming each component that failed with the tail of its log.
 # Then: eval "$(deploy/local/env.sh)"
@@ -12,7 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 components=("$@")
 tools=(promtool otelcol)
-((${#components[@]})) || components=(kafka ferretdb redis smtp s3 gcs "${tools[@]}")
+((${#components[@]})) || components=(kafka ferretdb redis smtp s3 gcs apicurio "${tools[@]}")
 
 run_dir="$PLATFORM_STATE_DIR/up"
 mkdir -p "$run_dir"
@@ -20,7 +20,7 @@ start_all=$SECONDS
 
 declare -A component_of=()
 for c in "${components[@]}"; do
-  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, postgres, redis, smtp, s3, gcs, promtool or otelcol)"
+  [[ -x "$DEPLOY_LOCAL_DIR/$c.sh" ]] || die "unknown component '$c' (expected kafka, ferretdb, postgres, redis, smtp, s3, gcs, apicurio, promtool or otelcol)"
 done
 for c in "${components[@]}"; do
   action=start
@@ -68,6 +68,7 @@ for c in "${components[@]}"; do
       ;;
     s3) echo "  S3        S3_URL=http://$h:$PLATFORM_S3_PORT  (S3Proxy, key $PLATFORM_S3_ACCESS_KEY_ID)" ;;
     gcs) echo "  GCS       GCS_URL=http://$h:$PLATFORM_GCS_PORT  (fake-gcs-server)" ;;
+    apicurio) echo "  Registry  LOCAL_SCHEMA_REGISTRY_URL=http://$h:$PLATFORM_SCHEMA_REGISTRY_PORT/apis/ccompat/v7  (Apicurio; apps use it only when SCHEMA_REGISTRY_URL is set)" ;;
   esac
 done
 # shellcheck disable=SC2016 # printed literally

@@ -22,7 +22,7 @@ export interface PlatformEvent {
   schemaId: string;
   headers: Record<string, string>;
   value: Record<string, unknown>;
-  /** The Avro body as it came. */
+  /** The Avro body (without the schema registry's 5-byte prefix, where the deployment has one). */
   body: Buffer;
 }
 
@@ -109,7 +109,10 @@ export async function startDownstreamConsumer(options: {
       const headers = headerStrings(message.headers);
       const { ce_id: id, ce_type: type, ce_schema: schemaId } = headers;
       if (!id || !type || !schemaId || !message.value || handled.has(id)) return;
-      const value = options.schemas.decode(type, schemaId, message.value);
+      // A deployment with a schema registry prefixes the same Avro body with magic byte 0 and the 4-byte
+      // registry id (the `schema_registry_id` header); `ce_schema` still names the writer schema.
+      const body = headers['schema_registry_id'] !== undefined && message.value[0] === 0 ? message.value.subarray(5) : message.value;
+      const value = options.schemas.decode(type, schemaId, body);
       if (value === undefined) return; // a record type newer than our copy of the schemas
       await options.onEvent({
         topic,
@@ -123,7 +126,7 @@ export async function startDownstreamConsumer(options: {
         schemaId,
         headers,
         value,
-        body: message.value,
+        body,
       });
       handled.add(id);
     },

@@ -10,6 +10,7 @@ export interface PublisherThreadData {
   logLevel: string;
   brokers: string[];
   topicPrefix: string;
+  schemaRegistry?: { url: string; timeoutMs: number } | undefined;
   /** The clicks topic (its logical name: the client adds the prefix). */
   topic: string;
 }

@@ -8,7 +8,7 @@ import type { PublisherThreadData, ToPublisher, FromPublisher } from './click-pu
 const data = workerData as PublisherThreadData;
 const port = parentPort!;
 const logger = createLogger({ name: data.name, level: data.logLevel }).child({ thread: 'click-publisher' });
-const publisher = createPublisher(createKafka({ brokers: data.brokers, clientId: data.name, logger, topicPrefix: data.topicPrefix }), { source: `/${data.name}` });
+const publisher = createPublisher(createKafka({ brokers: data.brokers, clientId: data.name, logger, topicPrefix: data.topicPrefix, schemaRegistry: data.schemaRegistry }), { source: `/${data.name}` });
 let connected: Promise<void> | undefined;
 
 async function publish(clicks: ShortlinkClicked[]): Promise<void> {

@@ -39,7 +39,7 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
     });
   // Encoding and producing cost more CPU than answering the redirect: they run in a thread of their own.
   const thread = settings.publisherThread && publisherThreadAvailable()
-    ? startPublisherThread({ name: ctx.name, logLevel: settings.logLevel, brokers: settings.kafka.brokers, topicPrefix: settings.kafka.topicPrefix, topic: LINKS_TOPICS.clicks }, ctx.logger)
+    ? startPublisherThread({ name: ctx.name, logLevel: settings.logLevel, brokers: settings.kafka.brokers, topicPrefix: settings.kafka.topicPrefix, schemaRegistry: settings.kafka.schemaRegistry, topic: LINKS_TOPICS.clicks }, ctx.logger)
     : undefined;
   const sink: ClickSink = thread ?? inlineSink(ctx.publisher());
   const clicks = createClickBuffer({

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Type, commonEnv, createConfigLoader, csv, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import { Type, commonEnv, createConfigLoader, kafkaSettings, csv, parseTrustProxy, trustProxyEnv } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -29,7 +29,7 @@ const schema = Type.Object({
 export const config = createConfigLoader(schema, (env) => ({
   logLevel: env.LOG_LEVEL,
   http: { port: env.PORT, host: env.HOST, bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
-  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+  kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   redisUrl: env.REDIS_URL,
   otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -1,4 +1,4 @@
-import { Type, commonEnv, createConfigLoader, csv } from '@platform/config';
+import { Type, commonEnv, createConfigLoader, kafkaSettings, csv } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -24,7 +24,7 @@ const schema = Type.Object({
 
 export const config = createConfigLoader(schema, (env) => ({
   logLevel: env.LOG_LEVEL,
-  kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+  kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
   sealingKey: env.SECRETS_SEALING_KEY,

@@ -11,6 +11,12 @@ export const commonEnv = {
   ),
   KAFKA_BROKERS: Type.String({ default: '127.0.0.1:9092', minLength: 1 }),
   KAFKA_TOPIC_PREFIX: Type.String({ default: '' }),
+  /**
+   * A Confluent-compatible schema registry API (Apicurio: `http://host:port/apis/ccompat/v7`): produced bodies
+   * are then in the Confluent wire format. Unset: bare Avro, the schema named by the `ce_schema` header.
+   */
+  SCHEMA_REGISTRY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  SCHEMA_REGISTRY_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100, maximum: 120_000 }),
   MONGO_URL: Type.String({ default: 'mongodb://127.0.0.1:27017', pattern: '^mongodb(\\+srv)?://' }),
   MONGO_DB: Type.String({ default: 'platform', minLength: 1 }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
@@ -42,11 +48,22 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
   return csv(value);
 }
 
+/** The Kafka settings of {@link commonEnv}, for libs/kafka `createKafka`. */
+export function kafkaSettings(env: { KAFKA_BROKERS: string; KAFKA_TOPIC_PREFIX: string; SCHEMA_REGISTRY_URL?: string | undefined; SCHEMA_REGISTRY_TIMEOUT_MS?: number | undefined }) {
+  return {
+    brokers: env.KAFKA_BROKERS.split(','),
+    topicPrefix: env.KAFKA_TOPIC_PREFIX,
+    schemaRegistry: env.SCHEMA_REGISTRY_URL ? { url: env.SCHEMA_REGISTRY_URL, timeoutMs: env.SCHEMA_REGISTRY_TIMEOUT_MS ?? 5000 } : undefined,
+  };
+}
+
 /** What every process derives from {@link commonEnv}. */
 export function commonSettings(env: {
   LOG_LEVEL: string;
   KAFKA_BROKERS: string;
   KAFKA_TOPIC_PREFIX: string;
+  SCHEMA_REGISTRY_URL?: string | undefined;
+  SCHEMA_REGISTRY_TIMEOUT_MS?: number | undefined;
   MONGO_URL: string;
   MONGO_DB: string;
   REDIS_URL: string;
@@ -55,7 +72,7 @@ export function commonSettings(env: {
 }) {
   return {
     logLevel: env.LOG_LEVEL,
-    kafka: { brokers: env.KAFKA_BROKERS.split(','), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+    kafka: kafkaSettings(env),
     mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
     redisUrl: env.REDIS_URL,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,

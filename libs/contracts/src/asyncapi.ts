@@ -32,6 +32,12 @@ const HEADER_DOCS: Record<string, JsonObject> = {
     description:
       'The id of the writer schema: the first 16 hex digits of the SHA-256 Avro fingerprint of its canonical form. Every id names a published file, `schemas/history/<ce_type>@<ce_schema>.avsc`; resolve it into your reader schema.',
   },
+  schema_registry_id: {
+    type: 'string',
+    pattern: '^[0-9]+$',
+    description:
+      'Only where the deployment has a schema registry (`SCHEMA_REGISTRY_URL`): the body is then in the Confluent wire format, and this is the registry id of its 4-byte prefix (ADR 0021).',
+  },
   traceparent: { type: 'string', description: 'W3C Trace Context of the change that produced the message, when it was traced.' },
   tracestate: { type: 'string', description: 'W3C Trace Context vendor state, with traceparent.' },
 };
@@ -109,6 +115,14 @@ function message(record: PublishedRecord): JsonObject {
     'x-schema-file': record.file.path,
     'x-schema-id': record.id,
     'x-released-schemas': Object.fromEntries(record.released.map((r) => [r.id, r.path])),
+    // The Kafka binding holds one schemaIdLocation; the registry form a deployment may switch on is stated here.
+    'x-schema-registry': {
+      schemaIdLocation: 'payload',
+      schemaIdPayloadEncoding: 'confluent',
+      schemaLookupStrategy: 'TopicRecordNameStrategy',
+      subject: `<KAFKA_TOPIC_PREFIX>${record.topic.name}-${record.name}`,
+      compatibility: 'FULL_TRANSITIVE',
+    },
   };
 }
 
@@ -210,6 +224,7 @@ export function buildAsyncApiDocument(files: { current: SchemaFile[]; released: 
         '',
         'Names: a deployment puts its `KAFKA_TOPIC_PREFIX` (empty by default) in front of every topic and consumer group named here.',
         "Bodies: the Avro binary encoding of the record named by the `ce_type` header, written with the schema whose id is the `ce_schema` header (`schemas/history/<ce_type>@<ce_schema>.avsc`). Read them with your own reader schema through Avro schema resolution: every schema is fully compatible (backward and forward) with each of its released versions.",
+        'With a schema registry (a deployment that sets `SCHEMA_REGISTRY_URL`), bodies are in the Confluent wire format instead: magic byte 0, the 4-byte big-endian registry id (also in the `schema_registry_id` header), then the same Avro binary; `ce_schema` still names the writer schema. Subjects follow TopicRecordNameStrategy, `<topic>-<ce_type>` (`x-schema-registry` on each message), so stock Confluent deserializers read every topic (docs/events.md, ADR 0021).',
         'Keys: UTF-8 strings, the aggregate id, so the messages of one aggregate stay in order on one partition. Delivery is at least once: dedupe on `ce_id`.',
       ].join('\n'),
     },

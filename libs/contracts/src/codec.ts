@@ -70,6 +70,44 @@ export function decodeMessage<T extends MessageType>(type: T, schemaId: string, 
   }
 }
 
+/** Whether `schemaId` is the current or a released schema of `type` (readable without asking a registry). */
+export function isKnownSchema(type: MessageType, schemaId: string): boolean {
+  return schemaIdOf(readerFor(type)) === schemaId || writers.get(schemaId)?.name === type;
+}
+
+/**
+ * Decodes with a writer schema that came from elsewhere (a schema registry). A writer that is a released schema
+ * takes the path of {@link decodeMessage}; one this build has never seen (a newer producer's) is resolved too.
+ */
+export function decodeWithWriter<T extends MessageType>(type: T, writer: avro.Type, value: Buffer): MessageTypes[T] {
+  const schemaId = schemaIdOf(writer);
+  const reader = readerFor(type);
+  if (schemaIdOf(reader) === schemaId || writers.has(schemaId)) return decodeMessage(type, schemaId, value);
+  if (writer.name !== type) throw new InputError('unknown_schema', `Schema ${schemaId} is ${writer.name}, not ${type}`);
+  const key = `${type}@${schemaId}`;
+  let resolver = resolvers.get(key);
+  if (!resolver) {
+    try {
+      resolver = reader.createResolver(writer);
+    } catch (cause) {
+      throw new InputError('unknown_schema', `Schema ${schemaId} cannot be read as the current ${type}`, { cause });
+    }
+    resolvers.set(key, resolver);
+  }
+  try {
+    return reader.fromBuffer(value, resolver as never) as MessageTypes[T];
+  } catch (cause) {
+    throw new InputError('undecodable_message', `Could not decode ${type} with schema ${schemaId}`, { cause });
+  }
+}
+
+/** The current schema of a record as JSON text, as it is registered in a schema registry. */
+export function schemaTextOf(type: MessageType): string {
+  const schema = currentSchemas[type];
+  if (!schema) throw new InputError('unknown_message_type', `Unknown message type ${type}`);
+  return JSON.stringify(schema);
+}
+
 function resolverFor(type: string, reader: avro.Type, schemaId: string): unknown {
   const key = `${type}@${schemaId}`;
   let resolver = resolvers.get(key);

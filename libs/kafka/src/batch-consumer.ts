@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
-import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
+import { isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
 import { SpanKind, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
+import { decodeBody } from './decode.js';
 import type { KafkaClient } from './client.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
@@ -102,7 +103,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     processed.add(messages.length, { group: options.groupId, outcome: 'dead_lettered' });
   }
 
-  function decode(topic: string, raw: KafkaMessage[]) {
+  async function decode(topic: string, raw: KafkaMessage[]) {
     const messages: Array<BatchMessage<K>> = [];
     const bad: Array<{ message: KafkaMessage; reason: string }> = [];
     for (const message of raw) {
@@ -113,8 +114,9 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       else {
         try {
           const type = meta.type as K;
-          messages.push({ offset: message.offset, key: message.key?.toString() ?? null, type, value: decodeMessage(type, meta.schema, message.value), meta });
+          messages.push({ offset: message.offset, key: message.key?.toString() ?? null, type, value: await decodeBody(client.registry, type, meta, message.value), meta });
         } catch (error) {
+          if (isPlatformError(error) && error.retriable) throw error; // the registry is away: the batch comes again
           bad.push({ message, reason: (error as Error).message });
         }
       }
@@ -127,7 +129,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     for (let i = 0; i < batch.messages.length; i += maxBatchSize) {
       if (!payload.isRunning() || payload.isStale()) return;
       const raw = batch.messages.slice(i, i + maxBatchSize);
-      const { messages, bad } = decode(batch.topic, raw);
+      const { messages, bad } = await decode(batch.topic, raw);
       for (const { message, reason } of bad) await deadLetter(batch.topic, [message], reason, 0);
       const incoming: IncomingBatch<K> = {
         topic: batch.topic,

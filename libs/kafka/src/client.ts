@@ -1,4 +1,5 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { createRegistrySchemas, createSchemaRegistryClient, type RegistrySchemas } from '@platform/contracts';
 
 // Known, understood notices: the v2 partitioner change (we never relied on the old one) and the idempotent
 // producer's retry cap (bounded retries are deliberate: a publish must fail rather than hang).
@@ -13,6 +14,8 @@ export interface KafkaOptions {
   topicPrefix?: string;
   connectionTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** With a registry, bodies are written in the Confluent wire format (ADR 0021); without, bare Avro. */
+  schemaRegistry?: { url: string; timeoutMs?: number } | undefined;
 }
 
 export interface KafkaClient {
@@ -20,6 +23,7 @@ export interface KafkaClient {
   clientId: string;
   topicPrefix: string;
   logger: Logger;
+  registry?: RegistrySchemas;
 }
 
 const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -47,5 +51,7 @@ export function createKafka(options: KafkaOptions): KafkaClient {
         logger[levels[level] ?? 'info']({ ...extra }, message);
       },
   });
-  return { kafka, clientId: options.clientId, topicPrefix: options.topicPrefix ?? '', logger };
+  const client: KafkaClient = { kafka, clientId: options.clientId, topicPrefix: options.topicPrefix ?? '', logger };
+  if (options.schemaRegistry) client.registry = createRegistrySchemas(createSchemaRegistryClient(options.schemaRegistry));
+  return client;
 }

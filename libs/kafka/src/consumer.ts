@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachMessagePayload, Producer } from 'kafkajs';
-import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
+import { isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
 import { SpanKind, extractTraceContext, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
+import { decodeBody } from './decode.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import type { KafkaClient } from './client.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
@@ -118,8 +119,9 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     }
     let value: MessageTypes[MessageType];
     try {
-      value = decodeMessage(meta.type, meta.schema, message.value);
+      value = await decodeBody(client.registry, meta.type, meta, message.value);
     } catch (error) {
+      if (isPlatformError(error) && error.retriable) throw error; // the registry is away: the message comes again
       await deadLetter(payload, (error as Error).message, 0);
       return;
     }

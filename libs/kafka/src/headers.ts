@@ -7,6 +7,8 @@ export const HEADERS = {
   source: 'ce_source',
   time: 'ce_time',
   schema: 'ce_schema',
+  /** Only on a body in the Confluent wire format: the registry id it starts with (`ce_schema` still names the schema). */
+  registryId: 'schema_registry_id',
   traceparent: 'traceparent',
   tracestate: 'tracestate',
   correlationId: 'correlation_id',

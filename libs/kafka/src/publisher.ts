@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CompressionTypes, type Producer } from 'kafkajs';
-import { encodeMessage, type MessageType, type MessageTypes } from '@platform/contracts';
+import { TOPIC_CATALOGUE, encodeMessage, frameConfluent, registrySubject, type MessageType, type MessageTypes } from '@platform/contracts';
 import { SpanKind, injectTraceContext, withSpan } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import { HEADERS } from './headers.js';
@@ -31,9 +31,20 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     allowAutoTopicCreation: false,
   });
 
+  /** The registry id of each (topic, record) of a batch; none without a registry. */
+  async function registryIdsOf(messages: ReadonlyArray<{ topic: string; type: MessageType }>): Promise<Map<string, number> | undefined> {
+    const { registry } = client;
+    if (!registry) return undefined;
+    const wanted = new Map<string, [string, MessageType]>();
+    for (const m of messages) wanted.set(registrySubject(topicName(client, m.topic), m.type), [topicName(client, m.topic), m.type]);
+    const ids = await Promise.all([...wanted.values()].map(([topic, type]) => registry.idOf(topic, type)));
+    return new Map([...wanted.keys()].map((subject, i) => [subject, ids[i]!]));
+  }
+
   /** `time` and `trace` are the batch's: one clock read and one trace context for all its messages. */
-  function toRecord(message: OutgoingMessage, time: string, trace: Record<string, string>) {
+  function toRecord(message: OutgoingMessage, time: string, trace: Record<string, string>, registryIds?: Map<string, number>) {
     const encoded = encodeMessage(message.type, message.value as never);
+    const registryId = registryIds?.get(registrySubject(topicName(client, message.topic), message.type));
     const id = message.id ?? randomUUID();
     const headers: Record<string, string> = {
       ...message.headers,
@@ -43,9 +54,11 @@ export function createPublisher(client: KafkaClient, options: { source: string }
       [HEADERS.time]: time,
       [HEADERS.schema]: encoded.schemaId,
     };
+    if (registryId !== undefined) headers[HEADERS.registryId] = String(registryId);
     // An outbox entry carries the trace of the change that wrote it; otherwise the current context is used.
     if (!headers[HEADERS.traceparent]) Object.assign(headers, trace);
-    return { id, topic: topicName(client, message.topic), record: { key: message.key, value: encoded.value, headers } };
+    const value = registryId === undefined ? encoded.value : frameConfluent(registryId, encoded.value);
+    return { id, topic: topicName(client, message.topic), record: { key: message.key, value, headers } };
   }
 
   async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
@@ -53,7 +66,8 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
       const time = new Date().toISOString();
       const trace = injectTraceContext({});
-      const records = messages.map((message) => toRecord(message, time, trace));
+      const registryIds = await registryIdsOf(messages);
+      const records = messages.map((message) => toRecord(message, time, trace, registryIds));
       const byTopic = new Map<string, (typeof records)[number]['record'][]>();
       for (const r of records) {
         const list = byTopic.get(r.topic);
@@ -72,7 +86,14 @@ export function createPublisher(client: KafkaClient, options: { source: string }
   }
 
   return {
-    connect: () => producer.connect(),
+    async connect() {
+      await producer.connect();
+      // The ids of what this process produces are looked up now, so that a schema missing from the registry
+      // stops the start rather than the first publish.
+      const app = options.source.replace(/^\//, '');
+      const produced = TOPIC_CATALOGUE.filter((topic) => topic.producers.includes(app));
+      if (client.registry) await registryIdsOf(produced.flatMap((topic) => topic.records.map((type) => ({ topic: topic.name, type }))));
+    },
     disconnect: () => producer.disconnect(),
     publishMany,
     async publish(message) {

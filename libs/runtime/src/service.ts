@@ -7,7 +7,7 @@ import type { Logger, MetricsHandler } from '@platform/telemetry';
 /** What the runtime reads from every process's configuration (libs/config `commonSettings`, `workerSettings`). */
 export interface RuntimeSettings {
   logLevel: string;
-  kafka: { brokers: string[]; topicPrefix: string };
+  kafka: { brokers: string[]; topicPrefix: string; schemaRegistry?: { url: string; timeoutMs: number } | undefined };
   mongo: { url: string; db: string };
   /** Absent for processes without Redis (the webhook dispatcher). */
   redisUrl?: string | undefined;

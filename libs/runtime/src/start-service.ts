@@ -47,7 +47,7 @@ export async function startService<S extends RuntimeSettings, X extends Service>
     metrics: options.metrics,
     readiness,
     kafka() {
-      kafka ??= createKafka({ brokers: settings.kafka.brokers, clientId: name, logger, topicPrefix: settings.kafka.topicPrefix });
+      kafka ??= createKafka({ brokers: settings.kafka.brokers, clientId: name, logger, topicPrefix: settings.kafka.topicPrefix, schemaRegistry: settings.kafka.schemaRegistry });
       return kafka;
     },
     mongo() {
