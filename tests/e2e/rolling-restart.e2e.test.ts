@@ -9,8 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageTypeNames } from '@platform/contracts';
-import { createKafka, runConsumer, type ConsumerHandle, type KafkaClient } from '@platform/kafka';
+import { MessageTypeNames, decodeMessage } from '@platform/contracts';
+import { createKafka, readHeaders, type KafkaClient } from '@platform/kafka';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
@@ -316,25 +316,33 @@ function startLoad(): Load {
   return load;
 }
 
-/** Reads the three topics from the beginning: the event ids of each created link and user, and the click ids of each marker. */
+/**
+ * Reads the three topics from the beginning to their ends, every message (a copy of an event would be seen): the
+ * event ids of each created link and user, and the click ids of each marker.
+ */
 async function readTopics(expected: { links: number; users: number; markers: Set<string> }) {
   const created = new Map<string, Set<string>>();
   const usersCreated = new Map<string, Set<string>>();
   const clicks = new Map<string, Set<string>>();
   const add = (map: Map<string, Set<string>>, key: string, id: string) => map.set(key, (map.get(key) ?? new Set()).add(id));
-  let consumer: ConsumerHandle | undefined;
+  const topics = ['links.events', 'links.clicks', 'usermgmt.events'].map((t) => `${kafka.topicPrefix}${t}`);
+  const next = new Map<string, string>(); // topic:partition -> the offset after the last message read
+  const consumer = kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}${name}-reader` });
+  await consumer.connect();
   try {
-    consumer = await runConsumer({
-      client: kafka,
-      groupId: `${name}-reader`,
-      topics: ['links.events', 'links.clicks', 'usermgmt.events'],
-      fromBeginning: true,
-      handlers: {
-        [MessageTypeNames.ShortlinkCreated]: async ({ value, meta }) => void add(created, value.id, meta.id),
-        [MessageTypeNames.UserCreated]: async ({ value, meta }) => void add(usersCreated, value.user_id, meta.id),
-        [MessageTypeNames.ShortlinkClicked]: async ({ value, meta }) => {
-          if (value.user_agent && expected.markers.has(value.user_agent)) add(clicks, value.user_agent, meta.id);
-        },
+    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        const meta = readHeaders(message.headers);
+        if (meta && message.value) {
+          if (meta.type === MessageTypeNames.ShortlinkCreated) add(created, decodeMessage(meta.type, meta.schema, message.value).id, meta.id);
+          if (meta.type === MessageTypeNames.UserCreated) add(usersCreated, decodeMessage(meta.type, meta.schema, message.value).user_id, meta.id);
+          if (meta.type === MessageTypeNames.ShortlinkClicked) {
+            const agent = decodeMessage(meta.type, meta.schema, message.value).user_agent;
+            if (agent && expected.markers.has(agent)) add(clicks, agent, meta.id);
+          }
+        }
+        next.set(`${topic}:${partition}`, String(Number(message.offset) + 1));
       },
     });
     await waitFor(() => created.size >= expected.links && usersCreated.size >= expected.users && clicks.size >= expected.markers.size, {
@@ -342,17 +350,26 @@ async function readTopics(expected: { links: number; users: number; markers: Set
       timeoutMs: 60_000,
       intervalMs: 200,
     });
-    // Read to the end of every topic, so that a copy published after the original would have been seen too.
-    await waitFor(() => caughtUp(`${name}-reader`, ['links.events', 'links.clicks', 'usermgmt.events']), {
-      what: 'the reader at the end of the topics',
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      failFast: () => (consumer?.isRunning() === false ? `the reader stopped; behind: ${lag.get(`${name}-reader`)}` : undefined),
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}; behind: ${lag.get(`${name}-reader`)}`);
-    });
+    // On to the end of every topic, so that a copy published after the original would have been seen too.
+    const admin = kafka.kafka.admin();
+    await admin.connect();
+    try {
+      await waitFor(
+        async () => {
+          for (const topic of topics) {
+            for (const end of await admin.fetchTopicOffsets(topic)) {
+              if (end.high !== '0' && next.get(`${topic}:${end.partition}`) !== end.high) return false;
+            }
+          }
+          return true;
+        },
+        { what: 'the reader at the end of the topics', timeoutMs: 30_000, intervalMs: 200 },
+      );
+    } finally {
+      await admin.disconnect();
+    }
   } finally {
-    await consumer?.stop();
+    await consumer.disconnect();
   }
   return { created, usersCreated, clicks };
 }
@@ -461,7 +478,9 @@ describe('a rolling restart of every process under load', () => {
 
     // Every click counted once: the aggregator's stored counts equal the redirects answered, link by link,
     // once it has committed everything it read.
-    await waitFor(() => caughtUp('analytics-aggregator', ['links.clicks']), { what: 'the aggregator caught up', timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(() => caughtUp('analytics-aggregator', ['links.clicks']), { what: 'the aggregator caught up', timeoutMs: 60_000, intervalMs: 250 }).catch((error: Error) => {
+      throw new Error(`${error.message}; behind: ${lag.get('analytics-aggregator')}`);
+    });
     const counted = new Map<string, number>();
     for (const id of load.clicks.keys()) {
       const r = await fetch(`${links.balancer!.url}/v4/shortlinks/${id}/engagements/summary`, { headers: { authorization: `Bearer ${linksToken}` } });
