@@ -14,17 +14,31 @@ import sharp, { type Sharp } from 'sharp';
  *   node bench/dist/image-corpus.js      prints the corpus directory
  *
  * Sources: photos and PNG wallpapers from mate-backgrounds, WebP wallpapers from gnome-backgrounds, logos with
- * transparency from adwaita-icon-theme and desktop-base (each .deb fetched with `apt-get download` and
- * unpacked here, never installed), screenshots of three local pages rendered by Debian's Chromium.
+ * transparency from adwaita-icon-theme and desktop-base, small clip art, icons and logos with text from
+ * openclipart-png, oxygen-icon-theme, tango-icon-theme, libreoffice-common and desktop-base (each .deb fetched
+ * with `apt-get download` and unpacked here, never installed), screenshots of three local pages and three
+ * wordmarks on transparent pages rendered by Debian's Chromium.
  */
 
 const run = promisify(execFile);
 
 /** Bump when the selection or a derivation changes: the corpus is rebuilt. */
-const CORPUS_VERSION = 1;
+const CORPUS_VERSION = 2;
 const DSSIM_VERSION = '3.5.1';
 
-export type CorpusKind = 'photo' | 'photo-q95' | 'photo-6mp' | 'wallpaper-png' | 'screenshot' | 'logo' | 'webp' | 'avif';
+export type CorpusKind =
+  | 'photo'
+  | 'photo-q95'
+  | 'photo-6mp'
+  | 'photo-12mp'
+  | 'wallpaper-png'
+  | 'screenshot'
+  | 'logo'
+  | 'clipart'
+  | 'icon'
+  | 'logo-text'
+  | 'webp'
+  | 'avif';
 
 export interface CorpusEntry {
   id: string;
@@ -66,6 +80,36 @@ const PACKAGED: Array<[string, string, string, CorpusKind]> = [
   ['adwaita-icon-theme', 'usr/share/icons/Adwaita/512x512/mimetypes/x-office-presentation.png', 'adwaita-presentation', 'logo'],
   ['desktop-base', 'usr/share/icons/desktop-base/256x256/emblems/emblem-debian.png', 'debian-emblem', 'logo'],
   ['desktop-base', 'usr/share/desktop-base/debian-logos/logo-text-version-256.png', 'debian-logo-text', 'logo'],
+  // Wallpaper-grade JPEGs as their source compressed them (quality 85-95, read from their quantisation tables).
+  ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/Garden.jpg', 'garden', 'photo'],
+  ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/Aqua.jpg', 'aqua', 'photo'],
+  ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/YellowFlower.jpg', 'yellowflower', 'photo'],
+  ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/GreenMeadow.jpg', 'greenmeadow', 'photo'],
+  ['mate-backgrounds', 'usr/share/backgrounds/mate/abstract/Elephants.jpg', 'elephants', 'photo'],
+  ['mate-backgrounds', 'usr/share/backgrounds/mate/desktop/GreenTraditional.jpg', 'greentraditional', 'photo'],
+  // Small flat-colour truecolour PNGs, 1-50 KB: clip art, icons at the sizes they ship in, logos with text.
+  ...(
+    [
+      ['animals/mammals/cartoon_squirrel_mike_sm1.png', 'clipart-squirrel'],
+      ['computer/hardware/laptop_01.png', 'clipart-laptop'],
+      ['food/beverages/milk_ganson.png', 'clipart-milk'],
+      ['food/fruit/orange_wedge.png', 'clipart-orange'],
+      ['people/smilies/chav_01.png', 'clipart-smiley'],
+      ['recreation/music/maracas_ganson.png', 'clipart-maracas'],
+      ['tools/weapons/lightsabers.png', 'clipart-lightsabers'],
+      ['unsorted/Pinguino3.png', 'clipart-penguin'],
+    ] as const
+  ).map(([file, id]): [string, string, string, CorpusKind] => ['openclipart-png', `usr/share/openclipart/png/${file}`, id, 'clipart']),
+  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/16x16/actions/appointment-new.png', 'icon-oxygen-appointment-16', 'icon'],
+  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/48x48/actions/dialog-close.png', 'icon-oxygen-close-48', 'icon'],
+  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/64x64/mimetypes/text-x-pascal.png', 'icon-oxygen-pascal-64', 'icon'],
+  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/128x128/devices/drive-removable-media-usb.png', 'icon-oxygen-usb-128', 'icon'],
+  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/256x256/mimetypes/application-x-font-snf.png', 'icon-oxygen-font-256', 'icon'],
+  ['tango-icon-theme', 'usr/share/icons/Tango/22x22/mimetypes/x-office-spreadsheet-template.png', 'icon-tango-spreadsheet-22', 'icon'],
+  ['tango-icon-theme', 'usr/share/icons/Tango/32x32/actions/process-stop.png', 'icon-tango-stop-32', 'icon'],
+  ['libreoffice-common', 'usr/share/icons/hicolor/128x128/apps/libreoffice-writer.png', 'icon-libreoffice-writer-128', 'icon'],
+  ['desktop-base', 'usr/share/plymouth/themes/spacefun/logo.png', 'logo-text-debian-spacefun', 'logo-text'],
+  ['openclipart-png', 'usr/share/openclipart/png/logos/velocette_frank_warttig_01.png', 'logo-text-velocette', 'logo-text'],
 ];
 
 /**
@@ -95,6 +139,13 @@ const DERIVED: Array<{ id: string; kind: CorpusKind; from: string; ext: string; 
     ext: 'webp',
     make: (input: string) => sharp(input).resize(2048, 2048).webp({ quality: 90 }),
   })),
+  {
+    id: 'elephants-12mp-q92',
+    kind: 'photo-12mp',
+    from: 'mate-backgrounds:usr/share/backgrounds/mate/abstract/Elephants_5640x3172.jpg',
+    ext: 'jpg',
+    make: (input) => sharp(input).resize(4608, 2592).jpeg({ quality: 92 }),
+  },
   ...['raindrops', 'twowings'].map((id) => ({
     id: `${id}-avif`,
     kind: 'avif' as const,
@@ -104,10 +155,25 @@ const DERIVED: Array<{ id: string; kind: CorpusKind; from: string; ext: string; 
   })),
 ];
 
-const SCREENSHOTS: Array<{ id: string; width: number; height: number; scale: number; html: () => string }> = [
-  { id: 'screenshot-dashboard', width: 1280, height: 800, scale: 1, html: dashboardPage },
-  { id: 'screenshot-docs-2x', width: 1280, height: 800, scale: 2, html: docsPage },
-  { id: 'screenshot-settings', width: 1024, height: 768, scale: 1, html: settingsPage },
+interface Rendered {
+  id: string;
+  kind: CorpusKind;
+  width: number;
+  height: number;
+  scale: number;
+  /** Rendered on a transparent page: a logo's anti-aliased edges over alpha, as designers export them. */
+  transparent?: boolean;
+  html: () => string;
+}
+
+const SCREENSHOTS: Rendered[] = [
+  { id: 'screenshot-dashboard', kind: 'screenshot', width: 1280, height: 800, scale: 1, html: dashboardPage },
+  { id: 'screenshot-docs-2x', kind: 'screenshot', width: 1280, height: 800, scale: 2, html: docsPage },
+  { id: 'screenshot-settings', kind: 'screenshot', width: 1024, height: 768, scale: 1, html: settingsPage },
+  // Wordmarks of the size websites put in a header (the official client's own test logo is 137x21).
+  { id: 'logo-text-wordmark', kind: 'logo-text', width: 137, height: 21, scale: 1, transparent: true, html: () => wordmark(137, 21, 15) },
+  { id: 'logo-text-wordmark-2x', kind: 'logo-text', width: 240, height: 48, scale: 2, transparent: true, html: () => wordmark(240, 48, 30) },
+  { id: 'logo-text-badge', kind: 'logo-text', width: 360, height: 120, scale: 1, transparent: true, html: badgeLogo },
 ];
 
 const SUBDIR: Record<string, string> = { jpg: 'jpeg', png: 'png', webp: 'webp', avif: 'avif' };
@@ -136,7 +202,7 @@ export async function ensureCorpus(): Promise<{ dir: string; manifest: CorpusMan
     for (const shot of SCREENSHOTS) {
       const target = `png/${shot.id}.png`;
       await screenshot(shot, path.join(corpusDir, target));
-      entries.push({ id: shot.id, kind: 'screenshot', file: target, source: `Chromium headless, ${shot.width}x${shot.height} at ${shot.scale}x` });
+      entries.push({ id: shot.id, kind: shot.kind, file: target, source: `Chromium headless, ${shot.width}x${shot.height} at ${shot.scale}x${shot.transparent ? ', transparent' : ''}` });
     }
     for (const derived of DERIVED) {
       const [pkg, file] = derived.from.includes(':') ? derived.from.split(':') : [undefined, derived.from];
@@ -221,6 +287,7 @@ async function screenshot(shot: (typeof SCREENSHOTS)[number], target: string): P
       '--no-first-run',
       `--force-device-scale-factor=${shot.scale}`,
       `--window-size=${shot.width},${shot.height}`,
+      ...(shot.transparent ? ['--default-background-color=00000000'] : []),
       `--screenshot=${target}`,
       pathToFileURL(page).href,
     ],
@@ -241,6 +308,24 @@ const PAGE_STYLE = `
   .ok { color: #047857; } .bad { color: #b91c1c; }
   code, pre { font-family: 'DejaVu Sans Mono', monospace; background: #111827; color: #e5e7eb; border-radius: 6px; }
   pre { padding: 14px; font-size: 13px; line-height: 1.5; }`;
+
+function wordmark(width: number, height: number, fontPx: number): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>
+  html, body { margin: 0; background: transparent; }
+  div { width: ${width}px; height: ${height}px; display: flex; align-items: center; gap: ${Math.round(fontPx / 4)}px; font: 700 ${fontPx}px 'DejaVu Sans', sans-serif; }
+  i { width: ${fontPx}px; height: ${fontPx}px; border-radius: 50%; background: #e4572e; display: inline-block; }
+  span { color: #1b2a4a; letter-spacing: -0.5px; } b { color: #e4572e; font-weight: 400; }
+</style></head><body><div><i></i><span>acme<b>media</b></span></div></body></html>`;
+}
+
+function badgeLogo(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>
+  html, body { margin: 0; background: transparent; }
+  .badge { margin: 6px; width: 348px; height: 108px; border-radius: 18px; background: #0f766e; color: #fff; display: flex; align-items: center; gap: 16px; padding: 0 20px; box-sizing: border-box; font-family: 'DejaVu Sans', sans-serif; }
+  .mark { width: 64px; height: 64px; border-radius: 14px; background: #fbbf24; color: #0f766e; font: 700 40px 'DejaVu Serif', serif; display: flex; align-items: center; justify-content: center; }
+  h1 { margin: 0; font-size: 30px; } p { margin: 2px 0 0; font-size: 14px; opacity: .85; }
+</style></head><body><div class="badge"><div class="mark">Q</div><div><h1>Quillhouse</h1><p>Books &amp; stationery since 1987</p></div></div></body></html>`;
+}
 
 function dashboardPage(): string {
   const bars = [42, 65, 31, 80, 57, 92, 48, 73, 66, 88, 35, 59]

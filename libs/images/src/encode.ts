@@ -1,6 +1,7 @@
 import type { Sharp } from 'sharp';
-import { searchJpegQuality } from './jpeg-quality.js';
-import type { ImageType } from './media-types.js';
+import { supportsAlpha, type ImageType } from './media-types.js';
+import { recompressPng } from './png-deflate.js';
+import { pixelsOf, searchQualities, searchQuality, type EncodeAt, type QualityRange } from './quality-search.js';
 
 export interface EncodedImage {
   data: Buffer;
@@ -9,38 +10,64 @@ export interface EncodedImage {
   height: number;
 }
 
-const jpegAt = (p: Sharp, quality: number) => p.jpeg({ mozjpeg: true, quality, chromaSubsampling: '4:2:0' });
-
 /**
- * Lossy settings chosen for a high visual quality, measured by `npm run bench` (image-quality; the numbers and
- * the reasons are in docs/performance.md):
- * - PNG: a libimagequant palette at full quality (256 colours when the image needs them, alpha kept,
- *   dithered), effort 7: a lower quality target lets it drop colours and wrecks gradients and soft alpha;
- *   effort 9–10 saved 0.2–1.6 % for 40–65 % more time.
- * - JPEG: mozjpeg (trellis quantisation, progressive scans) at the lowest quality in 70–95 that keeps the
- *   luma SSIM at 0.985 (searched per image on a sample of tiles, see jpeg-quality.ts).
- * - WebP: quality 80, effort 4 (sharp's defaults), alpha at 90; smart chroma subsampling doubled the time
- *   with no gain in SSIM or DSSIM on the corpus.
- * - AVIF: quality 55 at effort 2, so one large image cannot hold a worker for long: a 6 MP image takes
- *   2–3 s where the default effort (4) takes 19–26 s.
+ * Per image and per type, the lowest encoder quality whose output stays within the type's perceptual distance
+ * (perceptual.ts: dissimilarity of L*a*b* with alpha over five scales; 0 is identical), searched on a sample of
+ * the image (quality-search.ts). Chosen on the corpus of `npm run bench` (image-quality, numbers in
+ * docs/performance.md; reasons in ADR 0020):
+ * - PNG: a libimagequant palette (alpha kept), dithered or not, whichever is smaller within the distance, then
+ *   deflated by Zopfli when small. Flat images, icons and text need few colours; gradients and soft alpha edges
+ *   keep 256 (quality 100). Below 85 sharp's libimagequant scores worse than pngquant at the same setting.
+ * - JPEG: mozjpeg (trellis quantisation, progressive scans, 4:2:0). Smooth photos go down to 50; fine texture
+ *   (foliage, paintings) keeps up to 95, above which the source's own noise is being coded. The luma SSIM floor
+ *   catches the texture loss that the multi-scale distance weighs lightly.
+ * - WebP: lossy at 50–90, alpha at 90. AVIF: 35–70 at effort 2, so one large image cannot hold a worker for long.
  */
-const candidates: Record<ImageType, Array<(pipeline: Sharp) => Sharp | Promise<Sharp>>> = {
-  'image/png': [
-    (p) => p.png({ palette: true, quality: 100, effort: 7, dither: 1, compressionLevel: 9 }),
-    // Rarely smaller than the palette; adaptive filtering made it larger on screenshots and slower on photos.
-    (p) => p.png({ palette: false, compressionLevel: 9 }),
-  ],
-  'image/jpeg': [async (p) => jpegAt(p, await searchJpegQuality(p.clone(), jpegAt))],
-  'image/webp': [(p) => p.webp({ quality: 80, alphaQuality: 90, effort: 4 })],
-  'image/avif': [(p) => p.avif({ quality: 55, effort: 2, chromaSubsampling: '4:2:0' })],
+export const QUALITY_TARGETS: Record<ImageType, QualityRange> = {
+  'image/png': { maxDistance: 0.0015, minQuality: 85, maxQuality: 100, step: 5 },
+  'image/jpeg': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 50, maxQuality: 95 },
+  'image/webp': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 50, maxQuality: 90, step: 5 },
+  'image/avif': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 35, maxQuality: 70, step: 5 },
 };
 
-/** Encodes one prepared pipeline as `type`; the smallest of the type's candidate settings wins. */
-export async function encodeAs(pipeline: Sharp, type: ImageType): Promise<EncodedImage> {
-  let best: EncodedImage | undefined;
-  for (const encode of candidates[type]) {
-    const { data, info } = await (await encode(pipeline.clone())).toBuffer({ resolveWithObject: true });
-    if (!best || data.length < best.data.length) best = { data, type, width: info.width, height: info.height };
+const paletteAt =
+  (dither: number): EncodeAt =>
+  (p, quality) =>
+    p.png({ palette: true, quality, effort: 7, dither, compressionLevel: 9 });
+
+const ENCODERS: Record<Exclude<ImageType, 'image/png'>, EncodeAt> = {
+  'image/jpeg': (p, quality) => p.jpeg({ mozjpeg: true, quality, chromaSubsampling: '4:2:0' }),
+  'image/webp': (p, quality) => p.webp({ quality, alphaQuality: 90, effort: 4 }),
+  'image/avif': (p, quality) => p.avif({ quality, effort: 2, chromaSubsampling: '4:2:0' }),
+};
+
+async function toEncoded(pipeline: Sharp, type: ImageType): Promise<EncodedImage> {
+  const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+  return { data, type, width: info.width, height: info.height };
+}
+
+async function encodePng(pipeline: Sharp): Promise<EncodedImage> {
+  const source = await pixelsOf(pipeline.clone(), true);
+  const range = QUALITY_TARGETS['image/png'];
+  const candidates: EncodedImage[] = [];
+  // Dithering hides banding on ramps but costs bytes on flat areas; each is searched, the smaller within range wins.
+  const dithers = [1, 0];
+  const searches = (await searchQualities(source, range, dithers.map(paletteAt))).map((result, i) => ({ dither: dithers[i]!, ...result }));
+  const within = searches.filter((s) => s.within);
+  for (const { dither, quality } of within.length ? within : searches.slice(0, 1)) {
+    candidates.push(await toEncoded(paletteAt(dither)(pipeline.clone(), quality), 'image/png'));
   }
-  return best!;
+  // Rarely smaller than a palette; adaptive filtering made it larger on screenshots and slower on photos.
+  candidates.push(await toEncoded(pipeline.clone().png({ palette: false, compressionLevel: 9 }), 'image/png'));
+  const best = candidates.reduce((a, b) => (b.data.length < a.data.length ? b : a));
+  return { ...best, data: await recompressPng(best.data) };
+}
+
+/** Encodes one prepared pipeline as `type` at the quality its search finds for this image. */
+export async function encodeAs(pipeline: Sharp, type: ImageType): Promise<EncodedImage> {
+  if (type === 'image/png') return encodePng(pipeline);
+  const encodeAt = ENCODERS[type];
+  const source = await pixelsOf(pipeline.clone(), supportsAlpha(type));
+  const { quality } = await searchQuality(source, QUALITY_TARGETS[type], encodeAt);
+  return toEncoded(encodeAt(pipeline.clone(), quality), type);
 }

@@ -5,7 +5,7 @@ import { buildTestImage, readBack } from './testing.js';
 
 const limits = { maxPixels: 40_000_000 };
 
-describe('compressImage', () => {
+describe('compressImage', { timeout: 30_000 }, () => {
   it.each(['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const)('shrinks a %s and keeps its type', async (type) => {
     const input = await buildTestImage({ type, photo: true });
     const { input: seen, output } = await compressImage(input, limits);
@@ -44,7 +44,7 @@ describe('compressImage', () => {
   });
 });
 
-describe('renderOutput', () => {
+describe('renderOutput', { timeout: 30_000 }, () => {
   it('scale keeps proportions and hits the given dimension', async () => {
     const out = await renderOutput(await buildTestImage({ photo: true }), { resize: { method: 'scale', width: 160 } }, limits);
     expect([out.width, out.height]).toEqual([160, 120]);

@@ -16,8 +16,6 @@ export function lumaOf(pixels: Uint8Array, width: number, height: number, channe
 
 const WINDOW = 11;
 const RADIUS = (WINDOW - 1) / 2;
-const C1 = (0.01 * 255) ** 2;
-const C2 = (0.03 * 255) ** 2;
 const GAUSSIAN = (() => {
   const sigma = 1.5;
   const weights = Array.from({ length: WINDOW }, (_, i) => Math.exp(-((i - RADIUS) ** 2) / (2 * sigma * sigma)));
@@ -54,43 +52,107 @@ export interface SsimReference {
   plane: LumaPlane;
   mu: Float32Array;
   meanOfSquares: Float32Array;
+  /** Stabilising constants (K1 L)² and (K2 L)² for the plane's dynamic range L. */
+  c1: number;
+  c2: number;
 }
 
 function squares(plane: LumaPlane): Float32Array {
   return plane.data.map((v) => v * v);
 }
 
-export function ssimReference(plane: LumaPlane): SsimReference {
+/** `range` is the plane's dynamic range: 255 for 8-bit values, 100 for CIE L*. */
+export function ssimReference(plane: LumaPlane, range = 255): SsimReference {
   const { width, height } = plane;
-  if (width < WINDOW || height < WINDOW) return { plane, mu: new Float32Array(0), meanOfSquares: new Float32Array(0) };
-  return { plane, mu: filter(plane.data, width, height), meanOfSquares: filter(squares(plane), width, height) };
+  const constants = { c1: (0.01 * range) ** 2, c2: (0.03 * range) ** 2 };
+  if (width < WINDOW || height < WINDOW) return { plane, mu: new Float32Array(0), meanOfSquares: new Float32Array(0), ...constants };
+  return { plane, mu: filter(plane.data, width, height), meanOfSquares: filter(squares(plane), width, height), ...constants };
+}
+
+/** One window over the whole of a plane smaller than the Gaussian window (a 16-px icon's chroma at half size). */
+function globalSsim(a: Float32Array, b: Float32Array, c1: number, c2: number): number {
+  const n = a.length;
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i]!;
+    mb += b[i]!;
+  }
+  ma /= n;
+  mb /= n;
+  let va = 0;
+  let vb = 0;
+  let cov = 0;
+  for (let i = 0; i < n; i++) {
+    va += (a[i]! - ma) ** 2;
+    vb += (b[i]! - mb) ** 2;
+    cov += (a[i]! - ma) * (b[i]! - mb);
+  }
+  return ((2 * ma * mb + c1) * ((2 * cov) / n + c2)) / ((ma * ma + mb * mb + c1) * ((va + vb) / n + c2));
 }
 
 /**
  * Mean SSIM (Wang, Bovik, Sheikh & Simoncelli 2004: 11×11 Gaussian window, σ 1.5, K1 0.01, K2 0.03) of a
- * plane against a reference of the same size, at full resolution. Planes smaller than the window compare exactly.
+ * plane against a reference of the same size, at full resolution. A plane smaller than the window is one window.
  */
 export function meanSsimAgainst(reference: SsimReference, b: LumaPlane): number {
   const a = reference.plane;
   if (a.width !== b.width || a.height !== b.height) throw new Error('SSIM needs planes of the same size');
   const { width, height } = a;
-  if (width < WINDOW || height < WINDOW) return a.data.every((v, i) => v === b.data[i]) ? 1 : 0;
-  const products = b.data.map((y, i) => y * a.data[i]!);
+  const { c1: C1, c2: C2 } = reference;
+  if (width < WINDOW || height < WINDOW) return globalSsim(a.data, b.data, C1, C2);
   const muA = reference.mu;
   const sAA = reference.meanOfSquares;
-  const muB = filter(b.data, width, height);
-  const sBB = filter(squares(b), width, height);
-  const sAB = filter(products, width, height);
-  let total = 0;
-  for (let i = 0; i < muA.length; i++) {
-    const ma = muA[i]!;
-    const mb = muB[i]!;
-    const varA = sAA[i]! - ma * ma;
-    const varB = sBB[i]! - mb * mb;
-    const cov = sAB[i]! - ma * mb;
-    total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (varA + varB + C2));
+  const outW = width - 2 * RADIUS;
+  const outH = height - 2 * RADIUS;
+  // The three candidate-side filters (b, b², a·b) share one horizontal pass; the vertical pass feeds SSIM directly.
+  const hB = new Float32Array(outW * height);
+  const hBB = new Float32Array(outW * height);
+  const hAB = new Float32Array(outW * height);
+  const A = a.data;
+  const B = b.data;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < outW; x++) {
+      let sb = 0;
+      let sbb = 0;
+      let sab = 0;
+      for (let k = 0; k < WINDOW; k++) {
+        const g = GAUSSIAN[k]!;
+        const vb = B[row + x + k]!;
+        const gb = g * vb;
+        sb += gb;
+        sbb += gb * vb;
+        sab += gb * A[row + x + k]!;
+      }
+      const o = y * outW + x;
+      hB[o] = sb;
+      hBB[o] = sbb;
+      hAB[o] = sab;
+    }
   }
-  return total / muA.length;
+  let total = 0;
+  for (let y = 0; y < outH; y++) {
+    for (let x = 0; x < outW; x++) {
+      let mb = 0;
+      let bb = 0;
+      let ab = 0;
+      for (let k = 0; k < WINDOW; k++) {
+        const g = GAUSSIAN[k]!;
+        const o = (y + k) * outW + x;
+        mb += g * hB[o]!;
+        bb += g * hBB[o]!;
+        ab += g * hAB[o]!;
+      }
+      const i = y * outW + x;
+      const ma = muA[i]!;
+      const varA = sAA[i]! - ma * ma;
+      const varB = bb - mb * mb;
+      const cov = ab - ma * mb;
+      total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (varA + varB + C2));
+    }
+  }
+  return total / (outW * outH);
 }
 
 export function meanSsim(a: LumaPlane, b: LumaPlane): number {

@@ -1,0 +1,138 @@
+import { meanSsimAgainst, ssimReference, type LumaPlane, type SsimReference } from './ssim.js';
+
+/**
+ * A perceptual distance that sees colour and transparency, for the per-image quality searches: the structural
+ * dissimilarity 1/SSIM − 1 (as dssim reports it) of CIE L*a*b* planes, with
+ * - five scales, each half the size of the one before, weighted as in multi-scale SSIM (Wang, Simoncelli & Bovik
+ *   2003): the finest scale counts little, so dithering noise that the eye averages out is not taken for damage,
+ *   while banding and blur, which span many pixels, are;
+ * - lightness weighted 0.8, and a*, b* (at half resolution) 0.1 each: the eye resolves colour more coarsely than
+ *   lightness, but a palette or chroma subsampling that shifts a hue is seen;
+ * - transparent pixels composited over white and over black, the worse of the two counting, so an edge that
+ *   only shows on one background (a logo's anti-aliasing, a soft shadow) is measured.
+ * 0 is identical. `npm run bench` (image-quality) checks it against dssim itself on the corpus.
+ */
+export const PERCEPTUAL = {
+  scaleWeights: [0.0448, 0.2856, 0.3001, 0.2363, 0.1333],
+  lightnessWeight: 0.8,
+  chromaWeight: 0.1,
+  backgrounds: [255, 0],
+} as const;
+
+export interface RgbaPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** 3 (RGB) or 4 (RGBA). */
+  channels: number;
+}
+
+interface LabReference {
+  /** One entry per scale, finest first. */
+  lightness: SsimReference[];
+  a: SsimReference[];
+  b: SsimReference[];
+}
+
+/** sRGB 8-bit value to linear light. */
+const LINEAR = Float32Array.from({ length: 256 }, (_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+const labF = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+
+/** L*, a*, b* (D65) of the pixels composited over a grey `background` (0–255) in sRGB, as browsers blend. */
+function labOf(pixels: RgbaPixels, background: number): { lightness: LumaPlane; a: LumaPlane; b: LumaPlane } {
+  const { data, width, height, channels } = pixels;
+  const n = width * height;
+  const L = new Float32Array(n);
+  const A = new Float32Array(n);
+  const B = new Float32Array(n);
+  for (let i = 0, p = 0; i < n; i++, p += channels) {
+    let r = data[p]!;
+    let g = data[p + 1]!;
+    let bl = data[p + 2]!;
+    if (channels === 4) {
+      const alpha = data[p + 3]! / 255;
+      const under = background * (1 - alpha);
+      r = Math.round(r * alpha + under);
+      g = Math.round(g * alpha + under);
+      bl = Math.round(bl * alpha + under);
+    }
+    const lr = LINEAR[r]!;
+    const lg = LINEAR[g]!;
+    const lb = LINEAR[bl]!;
+    const fx = labF((0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047);
+    const fy = labF(0.2126 * lr + 0.7152 * lg + 0.0722 * lb);
+    const fz = labF((0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883);
+    L[i] = 116 * fy - 16;
+    A[i] = 500 * (fx - fy);
+    B[i] = 200 * (fy - fz);
+  }
+  return { lightness: { data: L, width, height }, a: half({ data: A, width, height }), b: half({ data: B, width, height }) };
+}
+
+/** 2×2 box average (the last odd row or column dropped); planes of one pixel stay as they are. */
+function half(plane: LumaPlane): LumaPlane {
+  const width = Math.floor(plane.width / 2);
+  const height = Math.floor(plane.height / 2);
+  if (width === 0 || height === 0) return plane;
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const top = 2 * y * plane.width;
+    const bottom = top + plane.width;
+    for (let x = 0; x < width; x++) {
+      data[y * width + x] = (plane.data[top + 2 * x]! + plane.data[top + 2 * x + 1]! + plane.data[bottom + 2 * x]! + plane.data[bottom + 2 * x + 1]!) / 4;
+    }
+  }
+  return { data, width, height };
+}
+
+/** The plane and its successive halvings, one per scale weight. */
+function pyramid(plane: LumaPlane): LumaPlane[] {
+  const levels = [plane];
+  while (levels.length < PERCEPTUAL.scaleWeights.length) levels.push(half(levels[levels.length - 1]!));
+  return levels;
+}
+
+/** The source side, converted and filtered once: a search measures several candidates against it. */
+export interface PerceptualReference {
+  width: number;
+  height: number;
+  perBackground: LabReference[];
+  backgrounds: readonly number[];
+}
+
+export function perceptualReference(source: RgbaPixels): PerceptualReference {
+  const backgrounds = source.channels === 4 ? PERCEPTUAL.backgrounds : PERCEPTUAL.backgrounds.slice(0, 1);
+  const perBackground = backgrounds.map((background) => {
+    const lab = labOf(source, background);
+    const references = (plane: LumaPlane) => pyramid(plane).map((level) => ssimReference(level, 100));
+    return { lightness: references(lab.lightness), a: references(lab.a), b: references(lab.b) };
+  });
+  return { width: source.width, height: source.height, perBackground, backgrounds };
+}
+
+/** Distance of `candidate` (same size as the reference) from the reference: 0 is identical. */
+export function perceptualDistance(reference: PerceptualReference, candidate: RgbaPixels): number {
+  if (candidate.width !== reference.width || candidate.height !== reference.height) {
+    throw new Error('perceptual distance needs images of the same size');
+  }
+  let worst = 0;
+  for (const [i, background] of reference.backgrounds.entries()) {
+    const ref = reference.perBackground[i]!;
+    const lab = labOf(candidate, background);
+    const [lightness, a, b] = [lab.lightness, lab.a, lab.b].map(pyramid) as [LumaPlane[], LumaPlane[], LumaPlane[]];
+    let ssim = 0;
+    for (const [scale, weight] of PERCEPTUAL.scaleWeights.entries()) {
+      ssim +=
+        weight *
+        (PERCEPTUAL.lightnessWeight * meanSsimAgainst(ref.lightness[scale]!, lightness[scale]!) +
+          PERCEPTUAL.chromaWeight * meanSsimAgainst(ref.a[scale]!, a[scale]!) +
+          PERCEPTUAL.chromaWeight * meanSsimAgainst(ref.b[scale]!, b[scale]!));
+    }
+    worst = Math.max(worst, 1 / Math.max(ssim, 1e-6) - 1);
+  }
+  return worst;
+}

@@ -1,0 +1,62 @@
+import sharp, { type Sharp } from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { QUALITY_TARGETS, encodeAs } from './encode.js';
+import { perceptualDistance, perceptualReference } from './perceptual.js';
+import { pixelsOf, sampleOf, searchQuality } from './quality-search.js';
+
+const jpegAt = (p: Sharp, quality: number) => p.jpeg({ mozjpeg: true, quality, chromaSubsampling: '4:2:0' });
+
+function noise(width: number, height: number, amplitude: number): Buffer {
+  const data = Buffer.alloc(width * height * 3);
+  let seed = 7;
+  for (let i = 0; i < data.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const base = 128 + 60 * Math.sin(i / 900);
+    data[i] = Math.max(0, Math.min(255, Math.round(base + ((seed % 1000) / 1000 - 0.5) * amplitude)));
+  }
+  return data;
+}
+
+const raw = (data: Buffer, width: number, height: number) => ({ data, width, height, channels: 3 });
+
+describe('searchQuality', { timeout: 30_000 }, () => {
+  it('gives a smooth image a lower JPEG quality than a finely textured one', async () => {
+    const smooth = await searchQuality(raw(noise(256, 256, 4), 256, 256), QUALITY_TARGETS['image/jpeg'], jpegAt);
+    const textured = await searchQuality(raw(noise(256, 256, 120), 256, 256), QUALITY_TARGETS['image/jpeg'], jpegAt);
+    expect(smooth.within).toBe(true);
+    expect(smooth.quality).toBeLessThan(textured.quality);
+    expect(smooth.quality).toBeGreaterThanOrEqual(QUALITY_TARGETS['image/jpeg'].minQuality);
+  });
+
+  it('samples large images as at most 5 × 5 tiles of 128 px, and small ones whole', () => {
+    const big = sampleOf(raw(Buffer.alloc(2000 * 1500 * 3), 2000, 1500));
+    expect([big.width, big.height]).toEqual([640, 640]);
+    const small = raw(Buffer.alloc(300 * 200 * 3), 300, 200);
+    expect(sampleOf(small)).toBe(small);
+  });
+});
+
+describe('encodeAs', { timeout: 30_000 }, () => {
+  it('gives a flat logo with text a small palette within the PNG target', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="80"><rect x="4" y="4" width="72" height="72" rx="16" fill="#e4572e"/><text x="90" y="56" font-family="DejaVu Sans" font-weight="700" font-size="40" fill="#1b2a4a">acme</text></svg>`;
+    const input = await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
+    const output = await encodeAs(sharp(input), 'image/png');
+    expect(output.data.length).toBeLessThan(input.length * 0.6);
+    const meta = await sharp(output.data).metadata();
+    expect(meta.isPalette).toBe(true);
+    const reference = perceptualReference(await pixelsOf(sharp(input), true));
+    expect(perceptualDistance(reference, await pixelsOf(sharp(output.data), true))).toBeLessThanOrEqual(QUALITY_TARGETS['image/png'].maxDistance);
+  });
+
+  it('keeps a smooth gradient free of banding: within the target, or at full palette quality', async () => {
+    const data = Buffer.alloc(512 * 128 * 3);
+    for (let y = 0; y < 128; y++) for (let x = 0; x < 512; x++) data.set([x / 2, 64 + y / 2, 255 - x / 2], (y * 512 + x) * 3);
+    const input = await sharp(data, { raw: { width: 512, height: 128, channels: 3 } }).png().toBuffer();
+    const output = await encodeAs(sharp(input), 'image/png');
+    const reference = perceptualReference(await pixelsOf(sharp(input), false));
+    const distance = perceptualDistance(reference, await pixelsOf(sharp(output.data), false));
+    const atFullQuality = await sharp(input).png({ palette: true, quality: 100, effort: 7, dither: 1 }).toBuffer();
+    const fullQualityDistance = perceptualDistance(reference, await pixelsOf(sharp(atFullQuality), false));
+    expect(distance).toBeLessThanOrEqual(Math.max(QUALITY_TARGETS['image/png'].maxDistance, fullQualityDistance * 1.001));
+  });
+});
