@@ -103,7 +103,7 @@ function registeredMetrics(): Map<string, string> {
 async function scrapeTelemetryProcess(): Promise<string> {
   const script = `
     import { createRequire } from 'node:module';
-    import { startTelemetry, metrics } from '@platform/telemetry';
+    import { startTelemetry, createLogger, metrics } from '@platform/telemetry';
     const telemetry = startTelemetry({ serviceName: 'observability-test' });
     // Required after telemetry has started, as Fastify requires it in the apps: instrumentation patches
     // CommonJS modules as they load (an ESM import would need the SDK's loader hook).
@@ -115,6 +115,17 @@ async function scrapeTelemetryProcess(): Promise<string> {
       if (request.url === '/metrics') return telemetry.metricsHandler(request, response);
       response.end('ok');
     });
+    // An app of @platform/http, loaded after telemetry like every gateway's: its requests carry the route.
+    const { createHttpApp } = await import('@platform/http');
+    const app = await createHttpApp({
+      name: 'observability-test',
+      logger: createLogger({ name: 'observability-test', level: 'silent' }),
+      renderError: (error) => ({ statusCode: error.kind === 'not_found' ? 404 : 500, body: { error: error.code } }),
+    });
+    app.get('/items/:id', async () => ({ ok: true }));
+    const api = await app.listen({ port: 0, host: '127.0.0.1' });
+    for (const path of ['/items/1', '/items/2', '/nowhere/3']) await (await fetch(api + path)).text();
+    await app.close();
     server.listen(0, '127.0.0.1', async () => {
       const url = 'http://127.0.0.1:' + server.address().port;
       await (await fetch(url + '/hello')).text();
@@ -267,6 +278,10 @@ describe('metrics the platform exposes', () => {
     expect(scraped).toMatch(/^platform_probe_duration_bucket\{[^}]*le="120"[^}]*\} 1$/m);
     expect(scraped).toMatch(/^http_server_request_duration_count\{[^}]*http_response_status_code="200"[^}]*\} 1$/m);
     expect(scraped).toMatch(/^http_server_request_duration_bucket\{[^}]*le="90"[^}]*\} 1$/m);
+    // The route pattern of a @platform/http app, never its URL; a URL that matched no route has a fixed value.
+    expect(scraped).toMatch(/^http_server_request_duration_count\{[^}]*http_route="\/items\/:id"[^}]*\} 2$/m);
+    expect(scraped).toMatch(/^http_server_request_duration_count\{(?=[^}]*http_response_status_code="404")(?=[^}]*http_route="unmatched")[^}]*\} 1$/m);
+    expect(scraped).not.toMatch(/http_route="\/items\/1"/);
   });
 
   it('cover what operations watch: HTTP, consumer lag, handlers, webhooks, images, redirects, clicks, watch streams', () => {

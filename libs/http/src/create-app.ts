@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { InputError, NotFoundError } from '@platform/errors';
 import { fromFastifyError, validationError } from './fastify-errors.js';
 import { documentFrameworkStatuses } from './framework-statuses.js';
+import { UNMATCHED_ROUTE, httpRouteChannel, publishRoute } from './route-label.js';
 import { storeUnsafeKey } from './store-safe-keys.js';
 import type { ErrorRenderer } from './render.js';
 
@@ -98,6 +99,9 @@ export function bodyChecker(schema: object): (body: unknown) => void {
 const MAX_PARAM_LENGTH = 100;
 
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  // Telemetry starts before the app is built; a process without a subscriber (the redirector, which has no
+  // per-request HTTP instrument, or a test) gets no extra hook on its requests.
+  const labelRoutes = httpRouteChannel.hasSubscribers;
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -119,6 +123,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // The router's own rejections (a path parameter over maxParamLength: 414; a malformed URL: 400) in the
     // API's error shape, not Fastify's default body.
     frameworkErrors: (error, request, reply) => {
+      if (labelRoutes) httpRouteChannel.publish({ route: UNMATCHED_ROUTE });
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const rendered = options.renderError(
         tooLong
@@ -135,6 +140,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validators());
+  // First of every onRequest hook, so that a request refused by authentication still carries its route.
+  if (labelRoutes) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      publishRoute(request);
+      done();
+    });
+  }
   await app.register(sensible);
 
   // Official SDKs of some APIs send `Content-Type: application/json` with an empty body on GET and DELETE.

@@ -1,4 +1,6 @@
 export { bodyChecker, createHttpApp, deferredBodyValidation } from './create-app.js';
+export { HTTP_ROUTE_CHANNEL, UNMATCHED_ROUTE } from './route-label.js';
+export type { HttpRouteMessage } from './route-label.js';
 export { startHealthServer } from './health-server.js';
 export type { HttpApp, HttpAppOptions, ReadinessCheck } from './create-app.js';
 export { defaultStatusFor } from './status.js';

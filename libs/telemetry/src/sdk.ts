@@ -1,5 +1,8 @@
 import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { context } from '@opentelemetry/api';
+import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -38,6 +41,19 @@ const secondsHistogram = (instrumentName: string): metrics.ViewOptions => ({
   instrumentUnit: 's',
   aggregation: { type: metrics.AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: SECONDS_BUCKETS } },
 });
+
+/** Where @platform/http publishes each request's matched route pattern (its `route-label.ts`). */
+const HTTP_ROUTE_CHANNEL = 'platform.http.route';
+
+/**
+ * The HTTP instrumentation reads `http.route` for the span name and the duration metric from the RPC metadata
+ * of the request's context when the response finishes, as Express's instrumentation sets it.
+ */
+function labelHttpRoute(message: unknown): void {
+  const rpc = getRPCMetadata(context.active());
+  const route = (message as { route?: unknown }).route;
+  if (rpc?.type === RPCType.HTTP && typeof route === 'string') rpc.route = route;
+}
 
 export type MetricsHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -85,9 +101,12 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
           ],
   });
   sdk.start();
+  const labelsRoutes = options.autoInstrument !== false && options.traceIncomingHttp !== false;
+  if (labelsRoutes) diagnostics.subscribe(HTTP_ROUTE_CHANNEL, labelHttpRoute);
   return {
     metricsHandler: (request, response) => prometheus.getMetricsRequestHandler(request, response),
     async shutdown() {
+      if (labelsRoutes) diagnostics.unsubscribe(HTTP_ROUTE_CHANNEL, labelHttpRoute);
       await sdk.shutdown();
     },
   };
