@@ -34,6 +34,7 @@ function resolver(memory: Record<string, Target | null>, store: Record<string, T
 async function redirector(r: Resolver, options: { tracing?: RedirectTracing; trustProxy?: number } = {}) {
   const clicks: ShortlinkClicked[] = [];
   const answers: number[] = [];
+  const seconds: number[] = [];
   const app = await buildRedirector({
     logger: createLogger({ name: 't', level: 'silent' }),
     readiness: [],
@@ -42,15 +43,18 @@ async function redirector(r: Resolver, options: { tracing?: RedirectTracing; tru
     defaultDomain: 'sho.rt',
     replicaId: 'r1',
     cacheControl: 'private, max-age=90',
-    onAnswer: (status) => void answers.push(status),
+    onAnswer: (status, took) => {
+      answers.push(status);
+      seconds.push(took);
+    },
     ...options,
   });
-  return { app, clicks, answers };
+  return { app, clicks, answers, seconds };
 }
 
 describe('the redirect route', () => {
   it('answers a link in memory at once, with one click carrying what the request said', async () => {
-    const { app, clicks, answers } = await redirector(resolver({ 'sho.rt/abc': target('sho.rt/abc') }).resolver, { trustProxy: 1 });
+    const { app, clicks, answers, seconds } = await redirector(resolver({ 'sho.rt/abc': target('sho.rt/abc') }).resolver, { trustProxy: 1 });
     const response = await app.inject({
       url: '/abc?utm=x',
       headers: { host: 'SHO.RT', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0', referer: 'https://news.example/', 'x-forwarded-for': '203.0.113.7' },
@@ -62,6 +66,10 @@ describe('the redirect route', () => {
     expect(clicks[0]).toMatchObject({ id: 'sho.rt/abc', referrer: 'https://news.example/', client_ip: '203.0.113.7', bot: false, qr: false });
     expect(clicks[0]!.click_id).toMatch(/^r1:[0-9a-z]+:1$/);
     expect(answers).toEqual([301]);
+    // Its time from routing to the answer, in seconds, for the latency histogram.
+    expect(seconds).toHaveLength(1);
+    expect(seconds[0]).toBeGreaterThan(0);
+    expect(seconds[0]).toBeLessThan(1);
   });
 
   it("counts a redirect with the marker of one of the link's QR codes as that code's scan, any other as a click", async () => {

@@ -19,8 +19,8 @@ export interface RedirectorOptions {
   metrics?: MetricsHandler;
   /** Spans for a sample of redirects (the process does not trace every request: ADR 0017). */
   tracing?: RedirectTracing;
-  /** Counts every answer by status, read by the metrics at scrape time. */
-  onAnswer?: (status: 301 | 302 | 404) => void;
+  /** Counts every answer by status and its time in seconds (from routing to the answer sent), read by the metrics at scrape time. */
+  onAnswer?: (status: 301 | 302 | 404, seconds: number) => void;
 }
 
 const NOT_FOUND_PAGE =
@@ -78,8 +78,10 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
 
   function answer(request: FastifyRequest, reply: FastifyReply, target: Target | null) {
     if (!target) {
-      onAnswer?.(404);
-      return reply.code(404).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND_PAGE);
+      reply.code(404).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND_PAGE);
+      // Fastify has read the clock when routing the request: one more read measures it.
+      onAnswer?.(404, reply.elapsedTime / 1000);
+      return reply;
     }
     const userAgent = request.headers['user-agent'];
     const referrer = request.headers.referer;
@@ -100,8 +102,9 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
       qr: scanned,
       qrcode_id: scanned ? qr : null,
     });
-    onAnswer?.(target.status);
-    return reply.code(target.status).header('location', target.long_url).header('cache-control', options.cacheControl).send();
+    reply.code(target.status).header('location', target.long_url).header('cache-control', options.cacheControl).send();
+    onAnswer?.(target.status, reply.elapsedTime / 1000);
+    return reply;
   }
 
   app.get('/*', { schema: { hide: true } }, (request, reply) => {

@@ -5,6 +5,7 @@ import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
 import { buildRedirector } from './app.js';
 import { createClickBuffer, type ClickSink } from './click-buffer.js';
+import { createLatencyHistogram } from './latency.js';
 import { publisherThreadAvailable, startPublisherThread } from './click-publisher.js';
 import type { RedirectorConfig } from './config.js';
 import { createResolver } from './resolver.js';
@@ -37,6 +38,17 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
     .addCallback((r) => {
       for (const [status, count] of Object.entries(answers)) r.observe(count, { 'http.response.status_code': Number(status) });
     });
+  // OpenTelemetry has no observable histogram: the buckets are a cumulative counter by `le`, which PromQL's
+  // histogram_quantile reads as it reads a histogram's _bucket series (the +Inf bucket counts every answer).
+  const latency = createLatencyHistogram();
+  meter
+    .createObservableCounter('platform.links.redirects.within', { description: 'Redirect answers sent within `le` seconds of routing (cumulative buckets)' })
+    .addCallback((r) => {
+      for (const { le, count } of latency.read().buckets) r.observe(count, { le });
+    });
+  meter
+    .createObservableCounter('platform.links.redirects.seconds', { description: 'Seconds spent answering redirects, summed' })
+    .addCallback((r) => r.observe(latency.read().sum));
   // Encoding and producing cost more CPU than answering the redirect: they run in a thread of their own.
   const thread = settings.publisherThread && publisherThreadAvailable()
     ? startPublisherThread({ name: ctx.name, logLevel: settings.logLevel, brokers: settings.kafka.brokers, topicPrefix: settings.kafka.topicPrefix, schemaRegistry: settings.kafka.schemaRegistry, topic: LINKS_TOPICS.clicks }, ctx.logger)
@@ -63,7 +75,10 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
     cacheControl: settings.cacheControl,
     trustProxy: settings.http.trustProxy,
     tracing: createRedirectTracing({ ratio: settings.traceRatio }),
-    onAnswer: (status) => void answers[status]++,
+    onAnswer: (status, seconds) => {
+      answers[status]++;
+      latency.record(seconds);
+    },
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
   });
   let consumer: ConsumerHandle | undefined;
