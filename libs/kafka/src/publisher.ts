@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CompressionTypes, type Producer } from 'kafkajs';
+import { UnavailableError } from '@platform/errors';
 import { TOPIC_CATALOGUE, encodeMessage, frameConfluent, registrySubject, type MessageType, type MessageTypes } from '@platform/contracts';
 import { SpanKind, injectTraceContext, withSpan } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
@@ -23,6 +24,9 @@ export interface Publisher {
   publishMany(messages: OutgoingMessage[]): Promise<string[]>;
   disconnect(): Promise<void>;
 }
+
+/** What a client is told to wait after a publish failed for the broker's sake. */
+export const BROKER_RETRY_AFTER_SECONDS = 5;
 
 export function createPublisher(client: KafkaClient, options: { source: string }): Publisher {
   const producer: Producer = client.kafka.producer({
@@ -75,12 +79,18 @@ export function createPublisher(client: KafkaClient, options: { source: string }
         else byTopic.set(r.topic, [r.record]);
       }
       span.setAttribute('messaging.batch.message_count', records.length);
-      await producer.sendBatch({
-        acks: -1,
-        compression: CompressionTypes.None,
-        timeout: 15000,
-        topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
-      });
+      try {
+        await producer.sendBatch({
+          acks: -1,
+          compression: CompressionTypes.None,
+          timeout: 15000,
+          topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
+        });
+      } catch (error) {
+        // The producer has spent its retries: the broker is away, which a caller may retry (a gateway answers
+        // 503 with Retry-After in its API's shape, a worker retries the message), not a bug to hide as a 500.
+        throw new UnavailableError('broker_unavailable', 'The message broker is unavailable; try again later.', { cause: error, retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+      }
       return records.map((r) => r.id);
     });
   }

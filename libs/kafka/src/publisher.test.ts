@@ -1,0 +1,42 @@
+import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, type Kafka } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
+import { MessageTypeNames } from '@platform/contracts';
+import { UnavailableError } from '@platform/errors';
+import type { KafkaClient } from './client.js';
+import { BROKER_RETRY_AFTER_SECONDS, createPublisher } from './publisher.js';
+
+/** A client whose producer fails every send as kafkajs does once its retries are spent on an unreachable broker. */
+function unreachableBroker(): KafkaClient {
+  const failure = new KafkaJSNumberOfRetriesExceeded(new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { retryCount: 8, retryTime: 5000 });
+  const producer = { sendBatch: () => Promise.reject(failure) };
+  return { kafka: { producer: () => producer } as unknown as Kafka, topicPrefix: '' } as unknown as KafkaClient;
+}
+
+describe('createPublisher', () => {
+  it('reports a broker it cannot reach as unavailable, retriable, with a Retry-After, the cause kept', async () => {
+    const publisher = createPublisher(unreachableBroker(), { source: '/links-gateway' });
+    const published = publisher.publish({
+      topic: 'links.clicks',
+      key: 'sho.rt/abc',
+      type: MessageTypeNames.ShortlinkClicked,
+      value: {
+        click_id: 'r1:b:1',
+        id: 'sho.rt/abc',
+        organization_id: 'o1',
+        group_guid: 'g1',
+        long_url: 'https://example.com/',
+        clicked_at: 0,
+        referrer: null,
+        user_agent: null,
+        client_ip: null,
+        bot: false,
+        qr: false,
+        qrcode_id: null,
+      },
+    });
+    const error = await published.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).toMatchObject({ kind: 'unavailable', code: 'broker_unavailable', retriable: true, retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+    expect((error as Error).cause).toBeInstanceOf(KafkaJSNumberOfRetriesExceeded);
+  });
+});
