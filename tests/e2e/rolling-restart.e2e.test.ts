@@ -57,6 +57,8 @@ interface Role {
   balancer?: Balancer;
   /** A request that takes a while inside this gateway: its body is sent in two halves. */
   held?: (requestId: string) => { path: string; headers: Record<string, string>; body: string };
+  /** Whether users' requests are waiting on this worker's commands: it is told to stop in the middle of them. */
+  busy?: () => boolean;
   current?: Replica;
 }
 
@@ -162,6 +164,7 @@ async function roll(role: Role, heldClient: Pool): Promise<Restart> {
     // before SIGTERM; here the balancer knows when they have: only the held requests are left.
     await waitFor(() => role.balancer!.inFlight(old.url) === held.length, { what: `the old ${role.app} left with only the held requests`, timeoutMs: 30_000 });
   }
+  if (role.busy) await waitFor(role.busy, { what: `commands under way for the old ${role.app}`, intervalMs: 1, timeoutMs: 30_000 });
   old.process.child.kill('SIGTERM');
   if (held.length > 0) {
     // The old gateway has closed its listener (it is draining) while these requests are still being sent.
@@ -201,6 +204,8 @@ const redirector: Role = { app: 'redirector' };
 const workers: Record<string, Role> = Object.fromEntries(
   ['links-worker', 'usermgmt-worker', 'analytics-aggregator', 'webhook-dispatcher'].map((app) => [app, { app }]),
 );
+workers['links-worker']!.busy = () => links.balancer!.inFlight(links.current!.url) > 0;
+workers['usermgmt-worker']!.busy = () => usermgmt.balancer!.inFlight(usermgmt.current!.url) > 0;
 
 let linksToken: string;
 let usermgmtKey: string;
