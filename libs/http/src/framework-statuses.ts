@@ -3,7 +3,8 @@ import type { RouteOptions } from 'fastify';
 /**
  * The statuses the framework itself can answer a route with, whatever its handler does: validation (400),
  * body parsing and limits (400, 413, 415), the router's parameter limit (414), an unexpected failure (500)
- * and a draining or unready process (503).
+ * and a dependency that cannot serve it (503: the broker gave up a publish, the store is unreachable). A draining
+ * process still answers the requests it reads, with Connection: close.
  */
 export function frameworkStatuses(route: Pick<RouteOptions, 'method' | 'url' | 'schema'>): number[] {
   const methods = [route.method].flat();
