@@ -14,8 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 MODULE=github.com/FerretDB/FerretDB
 TEMPLATE="$DEPLOY_LOCAL_DIR/ferretdb"
 PATCH="$TEMPLATE/platform.patch"
-VERSION="$(sed -n 's|^require github.com/FerretDB/FerretDB \(v[0-9.]*\)$|\1|p' "$TEMPLATE/go.mod")"
-[[ -n "$VERSION" ]] || die "no FerretDB version in $TEMPLATE/go.mod"
+VERSION="$(go_mod_version "$TEMPLATE" "$MODULE" FerretDB)"
 BIN="$PLATFORM_CACHE_DIR/bin/ferretdb"
 BUILD="$PLATFORM_CACHE_DIR/build/ferretdb"
 HOST="$PLATFORM_HOST"
@@ -67,10 +66,8 @@ install_locked() {
   ensure_cmd patch patch
   [[ -e "$BIN" ]] && log "$BIN is not a working FerretDB $VERSION; rebuilding"
   log "building FerretDB $VERSION into $BIN (about a minute the first time)"
-  local dir src
-  dir="$(go_module_dir "$TEMPLATE" "$BUILD" "$MODULE")"
-  src="$BUILD/src-$VERSION"
-  copy_module_source "$dir" "$src"
+  local src="$BUILD/src-$VERSION"
+  module_source "$TEMPLATE" "$BUILD" "$MODULE" "$src"
   # The module zip has no build/version/version.txt (it is generated from git in FerretDB's own
   # builds); without it the binary panics at start. Build inside the source as the main module.
   printf '%s\n' "$VERSION" >"$src/build/version/version.txt"
@@ -79,13 +76,7 @@ install_locked() {
     show_log_tail "$BUILD/patch.log"
     die "platform.patch no longer applies to FerretDB $VERSION"
   }
-  mkdir -p "$(dirname "$BIN")"
-  if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -buildvcs=false \
-    -o "$BIN.tmp" ./cmd/ferretdb) >"$BUILD/build.log" 2>&1; then
-    show_log_tail "$BUILD/build.log" 30
-    die "go build of FerretDB $VERSION failed"
-  fi
-  mv "$BIN.tmp" "$BIN"
+  go_build "$src" "$BIN" "FerretDB $VERSION" CGO_ENABLED=0 GOFLAGS=-mod=mod -- -buildvcs=false ./cmd/ferretdb
   patch_level >"$BIN.patch-level"
   installed || die "$BIN --version does not report $VERSION"
   log "built $BIN"

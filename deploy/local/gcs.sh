@@ -12,8 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODULE=github.com/fsouza/fake-gcs-server
 TEMPLATE="$DEPLOY_LOCAL_DIR/gcs"
-VERSION="$(sed -n 's|^require github.com/fsouza/fake-gcs-server \(v[0-9.]*\)$|\1|p' "$TEMPLATE/go.mod")"
-[[ -n "$VERSION" ]] || die "no fake-gcs-server version in $TEMPLATE/go.mod"
+VERSION="$(go_mod_version "$TEMPLATE" "$MODULE" fake-gcs-server)"
 BIN="$PLATFORM_CACHE_DIR/bin/fake-gcs-server"
 BUILD="$PLATFORM_CACHE_DIR/build/fake-gcs-server"
 HOST="$PLATFORM_HOST"
@@ -24,7 +23,7 @@ DATA="$SD/data"
 LOGF="$SD/fake-gcs-server.log"
 MARKER="$BIN -scheme http -host $HOST -port $PORT"
 
-installed() { [[ -x "$BIN" && "$(cat "$BIN.version" 2>/dev/null)" == "$VERSION" ]]; }
+installed() { bin_stamped "$BIN" "$VERSION"; }
 
 install() {
   installed && return 0
@@ -35,16 +34,9 @@ install_locked() {
   installed && return 0
   ensure_cmd python3 python3
   log "building fake-gcs-server $VERSION into $BIN (about two minutes the first time)"
-  local dir src
-  dir="$(go_module_dir "$TEMPLATE" "$BUILD" "$MODULE")"
-  src="$BUILD/src-$VERSION"
-  copy_module_source "$dir" "$src"
-  mkdir -p "$(dirname "$BIN")"
-  if ! (cd "$src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$BIN.tmp" .) >"$BUILD/build.log" 2>&1; then
-    show_log_tail "$BUILD/build.log" 30
-    die "go build of fake-gcs-server failed"
-  fi
-  mv "$BIN.tmp" "$BIN"
+  local src="$BUILD/src-$VERSION"
+  module_source "$TEMPLATE" "$BUILD" "$MODULE" "$src"
+  go_build "$src" "$BIN" fake-gcs-server GOFLAGS=-mod=mod CGO_ENABLED=0 -- .
   printf '%s\n' "$VERSION" >"$BIN.version"
   rm -rf "$src"
 }
@@ -57,11 +49,7 @@ start() {
 }
 
 start_locked() {
-  if is_running "$MARKER"; then
-    log "already running (pid $(running_pid)) at $HOST:$PORT"
-    wait_until "$START_TIMEOUT" "$(running_pid)" ready || fail_start
-    return 0
-  fi
+  resume_running "$MARKER" "$HOST:$PORT" && return 0
   if port_open "$HOST" "$PORT"; then
     die "port $HOST:$PORT is taken by another process: $(port_owner "$PORT")"
   fi
@@ -79,18 +67,7 @@ fail_start() {
   die "fake-gcs-server did not come up at $HOST:$PORT"
 }
 
-stop() { with_lock gcs-run stop_locked; }
-
-stop_locked() {
-  if is_running "$MARKER"; then
-    log "stopping (pid $(running_pid))"
-    stop_pid "$(running_pid)" 10
-    rm -f "$(pid_file)"
-    log "stopped"
-  else
-    log "not running"
-  fi
-}
+stop() { with_lock gcs-run stop_running "$MARKER" 10; }
 
 case "${1:-}" in
   install) install ;;

@@ -10,12 +10,11 @@ COMPONENT=kustomize
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODULE=sigs.k8s.io/kustomize/kustomize/v5
-VERSION="$(sed -n 's|^require sigs.k8s.io/kustomize/kustomize/v5 \(v[0-9.]*\)$|\1|p' "$DEPLOY_LOCAL_DIR/kustomize/go.mod")"
-[[ -n "$VERSION" ]] || die "no kustomize version in $DEPLOY_LOCAL_DIR/kustomize/go.mod"
+VERSION="$(go_mod_version "$DEPLOY_LOCAL_DIR/kustomize" "$MODULE" kustomize)"
 BIN="$PLATFORM_CACHE_DIR/bin/kustomize"
 BUILD="$PLATFORM_CACHE_DIR/build/kustomize"
 
-installed() { [[ -x "$BIN" && "$(cat "$BIN.version" 2>/dev/null)" == "$VERSION" ]]; }
+installed() { bin_stamped "$BIN" "$VERSION"; }
 
 install() {
   installed && return 0

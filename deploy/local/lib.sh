@@ -290,14 +290,58 @@ go_module_dir() {
   printf '%s\n' "$dir"
 }
 
-# copy_module_source SRC DEST: writable copy of a module from the (read-only) module cache.
-copy_module_source() {
-  local src="$1" dest="$2"
+# go_mod_version TEMPLATE_DIR MODULE WHAT: the version of MODULE that TEMPLATE_DIR/go.mod pins (its `require` line).
+go_mod_version() {
+  local template="$1" module="$2" what="$3" version
+  version="$(sed -n "s|^require $module \(v[0-9.]*\)\$|\1|p" "$template/go.mod")"
+  [[ -n "$version" ]] || die "no $what version in $template/go.mod"
+  printf '%s\n' "$version"
+}
+
+# module_source TEMPLATE_DIR BUILD_DIR MODULE DEST: a writable copy in DEST of MODULE at the version TEMPLATE_DIR/go.mod
+# pins (downloaded with go_module_dir; the module cache itself is read-only).
+module_source() {
+  local template="$1" build="$2" module="$3" dest="$4" dir
+  dir="$(go_module_dir "$template" "$build" "$module")"
   rm -rf "$dest" "$dest.tmp"
   mkdir -p "$(dirname "$dest")"
-  cp -r "$src" "$dest.tmp"
+  cp -r "$dir" "$dest.tmp"
   chmod -R u+w "$dest.tmp"
   mv "$dest.tmp" "$dest"
+}
+
+# go_build SRC OUT WHAT [VAR=VALUE...] -- [GO_BUILD_ARGS...]: `go build -trimpath` in SRC, with those variables in its
+# environment, into OUT (replaced only once the build succeeded). Its output goes to build.log beside SRC, whose
+# tail is shown when the build fails.
+go_build() {
+  local src="$1" out="$2" what="$3" build_log vars=()
+  shift 3
+  while [[ "${1:-}" != -- ]]; do
+    (($#)) || die "go_build: no -- after the variables"
+    vars+=("$1")
+    shift
+  done
+  shift
+  build_log="$(dirname "$src")/build.log"
+  mkdir -p "$(dirname "$out")"
+  if ! (cd "$src" && env "${vars[@]}" go build -trimpath -o "$out.tmp" "$@") >"$build_log" 2>&1; then
+    show_log_tail "$build_log" 30
+    die "go build of $what failed"
+  fi
+  mv "$out.tmp" "$out"
+}
+
+# bin_stamped BIN STAMP: BIN is there and was built from STAMP (a version, or a hash of its inputs), which the
+# build wrote to BIN.version.
+bin_stamped() { [[ -x "$1" && "$(cat "$1.version" 2>/dev/null)" == "$2" ]]; }
+
+# resume_running MARKER WHERE: when our instance already runs, says so and waits until it answers (with the
+# script's `ready`, START_TIMEOUT and fail_start); false when none runs.
+resume_running() {
+  local marker="$1" where="$2"
+  is_running "$marker" || return 1
+  log "already running (pid $(running_pid)) at $where"
+  wait_until "$START_TIMEOUT" "$(running_pid)" ready || fail_start
 }
 
 # Common `status` output. Exit codes: 0 running and answering, 1 running but not answering, 3 not running.

@@ -14,14 +14,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 MODULE=go.opentelemetry.io/collector/cmd/builder
 TEMPLATE="$DEPLOY_LOCAL_DIR/otelcol"
 MANIFEST="$TEMPLATE/builder-config.yaml"
-VERSION="$(sed -n 's|^require go.opentelemetry.io/collector/cmd/builder \(v[0-9.]*\)$|\1|p' "$TEMPLATE/go.mod")"
-[[ -n "$VERSION" ]] || die "no builder version in $TEMPLATE/go.mod"
+VERSION="$(go_mod_version "$TEMPLATE" "$MODULE" builder)"
 BIN="$PLATFORM_CACHE_DIR/bin/otelcol-platform"
 BUILD="$PLATFORM_CACHE_DIR/build/otelcol"
 # A changed manifest (components, versions) rebuilds the collector.
 STAMP="$VERSION $(sha256sum "$MANIFEST" | cut -c1-64)"
 
-installed() { [[ -x "$BIN" && "$(cat "$BIN.version" 2>/dev/null)" == "$STAMP" ]]; }
+installed() { bin_stamped "$BIN" "$STAMP"; }
 
 install() {
   installed && return 0
@@ -32,16 +31,10 @@ install_locked() {
   installed && return 0
   ensure_cmd python3 python3
   log "building the collector (builder $VERSION) into $BIN (a few minutes the first time)"
-  local dir src builder="$BUILD/builder-$VERSION" dist="$BUILD/dist"
+  local src="$BUILD/src-$VERSION" builder="$BUILD/builder-$VERSION" dist="$BUILD/dist"
   if [[ ! -x "$builder" ]]; then
-    dir="$(go_module_dir "$TEMPLATE" "$BUILD" "$MODULE")"
-    src="$BUILD/src-$VERSION"
-    copy_module_source "$dir" "$src"
-    if ! (cd "$src" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$builder.tmp" .) >"$BUILD/build.log" 2>&1; then
-      show_log_tail "$BUILD/build.log" 30
-      die "go build of the collector builder failed"
-    fi
-    mv "$builder.tmp" "$builder"
+    module_source "$TEMPLATE" "$BUILD" "$MODULE" "$src"
+    go_build "$src" "$builder" "the collector builder" GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 -- .
     rm -rf "$src"
   fi
   rm -rf "$dist"

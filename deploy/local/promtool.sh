@@ -12,12 +12,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODULE=github.com/prometheus/prometheus
 TEMPLATE="$DEPLOY_LOCAL_DIR/promtool"
-VERSION="$(sed -n 's|^require github.com/prometheus/prometheus \(v[0-9.]*\)$|\1|p' "$TEMPLATE/go.mod")"
-[[ -n "$VERSION" ]] || die "no Prometheus version in $TEMPLATE/go.mod"
+VERSION="$(go_mod_version "$TEMPLATE" "$MODULE" Prometheus)"
 BIN="$PLATFORM_CACHE_DIR/bin/promtool"
 BUILD="$PLATFORM_CACHE_DIR/build/promtool"
 
-installed() { [[ -x "$BIN" && "$(cat "$BIN.version" 2>/dev/null)" == "$VERSION" ]]; }
+installed() { bin_stamped "$BIN" "$VERSION"; }
 
 install() {
   installed && return 0
@@ -28,20 +27,13 @@ install_locked() {
   installed && return 0
   ensure_cmd python3 python3
   log "building promtool $VERSION into $BIN (a few minutes the first time)"
-  local dir src release
-  dir="$(go_module_dir "$TEMPLATE" "$BUILD" "$MODULE")"
-  src="$BUILD/src-$VERSION"
-  copy_module_source "$dir" "$src"
+  local src="$BUILD/src-$VERSION" release
+  module_source "$TEMPLATE" "$BUILD" "$MODULE" "$src"
   # The Go module v0.3MM.P is Prometheus 3.MM.P; `promtool --version` reports the release.
   release="$(sed -E 's/^v0\.3([0-9]{2})\.([0-9]+)$/3.\1.\2/; s/^3\.0([0-9])/3.\1/' <<<"$VERSION")"
-  mkdir -p "$(dirname "$BIN")"
   # GOWORK=off: the module ships a go.work of its own (for its documentation examples), which -mod=mod refuses.
-  if ! (cd "$src" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
-    -ldflags "-X github.com/prometheus/common/version.Version=$release" -o "$BIN.tmp" ./cmd/promtool) >"$BUILD/build.log" 2>&1; then
-    show_log_tail "$BUILD/build.log" 30
-    die "go build of promtool failed"
-  fi
-  mv "$BIN.tmp" "$BIN"
+  go_build "$src" "$BIN" promtool GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 -- \
+    -ldflags "-X github.com/prometheus/common/version.Version=$release" ./cmd/promtool
   printf '%s\n' "$VERSION" >"$BIN.version"
   rm -rf "$src"
   log "promtool $release ready"

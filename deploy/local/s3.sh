@@ -54,11 +54,7 @@ start() {
 }
 
 start_locked() {
-  if is_running "$MARKER"; then
-    log "already running (pid $(running_pid)) at $HOST:$PORT"
-    wait_until "$START_TIMEOUT" "$(running_pid)" ready || fail_start
-    return 0
-  fi
+  resume_running "$MARKER" "$HOST:$PORT" && return 0
   if port_open "$HOST" "$PORT"; then
     die "port $HOST:$PORT is taken by another process: $(port_owner "$PORT")"
   fi
@@ -77,18 +73,7 @@ fail_start() {
   die "S3Proxy did not come up at $HOST:$PORT"
 }
 
-stop() { with_lock s3-run stop_locked; }
-
-stop_locked() {
-  if is_running "$MARKER"; then
-    log "stopping (pid $(running_pid))"
-    stop_pid "$(running_pid)" 20
-    rm -f "$(pid_file)"
-    log "stopped"
-  else
-    log "not running"
-  fi
-}
+stop() { with_lock s3-run stop_running "$MARKER" 20; }
 
 case "${1:-}" in
   install) install ;;

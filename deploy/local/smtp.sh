@@ -13,8 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODULE=github.com/axllent/mailpit
 TEMPLATE="$DEPLOY_LOCAL_DIR/smtp"
-VERSION="$(sed -n 's|^require github.com/axllent/mailpit \(v[0-9.]*\)$|\1|p' "$TEMPLATE/go.mod")"
-[[ -n "$VERSION" ]] || die "no Mailpit version in $TEMPLATE/go.mod"
+VERSION="$(go_mod_version "$TEMPLATE" "$MODULE" Mailpit)"
 BIN="$PLATFORM_CACHE_DIR/bin/mailpit"
 BUILD="$PLATFORM_CACHE_DIR/build/mailpit"
 HOST="$PLATFORM_HOST"
@@ -51,10 +50,8 @@ install_locked() {
   installed && return 0
   ensure_cmd python3 python3
   log "building Mailpit $VERSION into $BIN (about a minute the first time)"
-  local dir src
-  dir="$(go_module_dir "$TEMPLATE" "$BUILD" "$MODULE")"
-  src="$BUILD/src-$VERSION"
-  copy_module_source "$dir" "$src"
+  local src="$BUILD/src-$VERSION"
+  module_source "$TEMPLATE" "$BUILD" "$MODULE" "$src"
   # The module zip carries the web UI sources but not the bundled assets (server/ui/dist, built by
   # esbuild in Mailpit's release pipeline). Build them; the HTTP API and SMTP work even without them.
   if command -v npm >/dev/null 2>&1 &&
@@ -64,13 +61,8 @@ install_locked() {
     show_log_tail "$BUILD/ui.log" 15
     warn "could not build Mailpit's web UI assets; the SMTP server and the HTTP API work, the web page will not"
   fi
-  mkdir -p "$(dirname "$BIN")"
-  if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -buildvcs=false \
-    -ldflags "-s -w -X github.com/axllent/mailpit/config.Version=$VERSION" -o "$BIN.tmp" .) >"$BUILD/build.log" 2>&1; then
-    show_log_tail "$BUILD/build.log" 30
-    die "go build of Mailpit $VERSION failed"
-  fi
-  mv "$BIN.tmp" "$BIN"
+  go_build "$src" "$BIN" "Mailpit $VERSION" CGO_ENABLED=0 GOFLAGS=-mod=mod -- \
+    -buildvcs=false -ldflags "-s -w -X github.com/axllent/mailpit/config.Version=$VERSION" .
   installed || die "$BIN version does not report $VERSION"
   log "built $BIN"
 }
