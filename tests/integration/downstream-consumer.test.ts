@@ -1,5 +1,4 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +7,8 @@ import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadPublishedSchemas, startDownstreamConsumer, type DownstreamConsumer, type PlatformEvent } from '../../docs/examples/downstream-consumer.js';
-import { DEFAULT_DOMAIN, startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { shorten, visit } from '../support/links-requests.js';
 
 // The downstream side of this test knows the platform only by what it publishes: docs/asyncapi.yaml for the
 // topics and headers, schemas/ for the bodies. The services run for real (links-gateway, links-worker, redirectors).
@@ -63,17 +63,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-function visit(base: string, hash: string, headers: Record<string, string>) {
-  return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(new URL(`/${hash}`, base), { headers: { host: DEFAULT_DOMAIN, ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 function expectDocumentedHeaders(event: PlatformEvent) {
   const documented = asyncapi.components.schemas['EventHeaders']!;
   for (const name of documented.required) expect(event.headers[name], `${event.type}: ${name}`).toBeTruthy();
@@ -88,13 +77,7 @@ describe('a downstream consumer with only the published contract', () => {
   const started = Date.now();
 
   it('reads ShortlinkCreated from links.events after a shorten through the API', async () => {
-    const response = await fetch(`${stack.url}/v4/shorten`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ long_url: 'https://example.com/downstream?from=test', force_new_link: true }),
-    });
-    expect(response.status).toBe(201);
-    link = ((await response.json()) as { id: string }).id;
+    link = await shorten(stack, admin, 'https://example.com/downstream?from=test');
 
     created = await waitFor(() => events.find((e) => e.type === CREATED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkCreated' });
     expect(created).toMatchObject({ topic: `${stack.kafka.topicPrefix}links.events`, key: link, source: '/links-worker', schemaId: currentId('links/events/ShortlinkCreated.avsc') });
@@ -118,8 +101,7 @@ describe('a downstream consumer with only the published contract', () => {
   });
 
   it('reads ShortlinkClicked from links.clicks after a redirect by a redirector', async () => {
-    const hash = link.split('/')[1]!;
-    const status = await visit(stack.redirectors[0], hash, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', referer: 'https://news.example/' });
+    const status = await visit(stack.redirectors[0], link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', referer: 'https://news.example/' });
     expect(status).toBe(301);
 
     clicked = await waitFor(() => events.find((e) => e.type === CLICKED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkClicked' });

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
@@ -19,7 +18,8 @@ import avro from 'avsc';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPublishedSchemas, startDownstreamConsumer, type DownstreamConsumer, type PlatformEvent } from '../../docs/examples/downstream-consumer.js';
-import { DEFAULT_DOMAIN, startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { shorten, visit } from '../support/links-requests.js';
 
 // The links services with SCHEMA_REGISTRY_URL set, against the real Apicurio Registry of deploy/local
 // (apicurio.sh): bodies in the Confluent wire format, read by a stock Confluent-format client library, by the
@@ -85,17 +85,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-function visit(base: string, hash: string) {
-  return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(new URL(`/${hash}`, base), { headers: { host: DEFAULT_DOMAIN, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** The body is magic byte 0 and the id registered for its topic and record, as its header says. */
 function expectRegistryForm(event: StockEvent, type: string) {
   const subject = registrySubject(event.topic, type as never);
@@ -123,13 +112,7 @@ describe('events with a schema registry', () => {
   });
 
   it('a stock Confluent-format client decodes ShortlinkCreated after a shorten', async () => {
-    const response = await fetch(`${stack.url}/v4/shorten`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ long_url: 'https://example.com/registry', force_new_link: true }),
-    });
-    expect(response.status).toBe(201);
-    link = ((await response.json()) as { id: string }).id;
+    link = await shorten(stack, admin, 'https://example.com/registry');
     const created = await waitFor(() => stockEvents.find((e) => e.headers['ce_type'] === CREATED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkCreated' });
     expectRegistryForm(created, CREATED);
     expect(created.value).toEqual({
@@ -149,7 +132,7 @@ describe('events with a schema registry', () => {
   });
 
   it('a stock Confluent-format client decodes ShortlinkClicked after a redirect, and the platform reacts to it', async () => {
-    expect(await visit(stack.redirectors[0], link.split('/')[1]!)).toBe(301);
+    expect(await visit(stack.redirectors[0], link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' })).toBe(301);
     const clicked = await waitFor(() => stockEvents.find((e) => e.headers['ce_type'] === CLICKED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkClicked' });
     expectRegistryForm(clicked, CLICKED);
     expect(clicked.value).toMatchObject({ id: link, organization_id: organizationId, group_guid: groupGuid, bot: false, qr: false, qrcode_id: null });
