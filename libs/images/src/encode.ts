@@ -25,7 +25,7 @@ export interface EncodedImage {
  * - WebP: lossy at 50–90, alpha at 90. AVIF: 35–70 at effort 2, so one large image cannot hold a worker for long.
  */
 export const QUALITY_TARGETS: Record<ImageType, QualityRange> = {
-  'image/png': { maxDistance: 0.002, minQuality: 85, maxQuality: 100, step: 5 },
+  'image/png': { maxDistance: 0.002, minQuality: 85, maxQuality: 100 },
   'image/jpeg': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 50, maxQuality: 95, step: 2 },
   'image/webp': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 50, maxQuality: 90, step: 5 },
   'image/avif': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 35, maxQuality: 70, step: 5 },
