@@ -25,6 +25,8 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     renderError,
     readiness: options.readiness,
     bodyLimit: options.uploadLimitBytes,
+    // The answer may wait for a worker up to the command timeout, with nothing sent meanwhile.
+    idleTimeoutMs: options.commandTimeoutMs + 10_000,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     errorBody: () => ErrorBody,

@@ -26,6 +26,11 @@ export interface HttpAppOptions {
   renderError: ErrorRenderer;
   readiness?: ReadinessCheck[];
   bodyLimit?: number;
+  /**
+   * How long a connection may stay silent before it is closed (default 30 s). An app whose answer may wait longer
+   * for a worker (the images gateway waits up to its command timeout) must allow more, or the wait is cut off.
+   */
+  idleTimeoutMs?: number;
   /** Security schemes for the OpenAPI document (route schemas name them in `security`). */
   securitySchemes?: NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>['securitySchemes'];
   /** Which proxies to believe for the client address (see parseTrustProxy in @platform/config). */
@@ -118,7 +123,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // connection carries at most that one more request, and the closed listener takes no new ones.
     return503OnClosing: false,
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
-    connectionTimeout: 30_000,
+    connectionTimeout: options.idleTimeoutMs ?? 30_000,
     requestTimeout: 60_000,
     // The router's own rejections (a path parameter over maxParamLength: 414; a malformed URL: 400) in the
     // API's error shape, not Fastify's default body.
