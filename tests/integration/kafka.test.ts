@@ -30,7 +30,8 @@ const consumers: ConsumerHandle[] = [];
 
 const value = (n: number): CreateCorsOrigin => ({ environment_id: 'env_1', cors_origin_id: `cors_origin_${n}`, origin: 'https://a.example.com' });
 
-async function readTopic(topic: string, count: number) {
+/** The first `count` messages of a topic, and any more that arrive within `settleMs` after them. */
+async function readTopic(topic: string, count: number, settleMs = 0) {
   const seen: Array<{ headers: Record<string, string>; value: Buffer | null }> = [];
   const consumer = kafka.kafka.consumer({ groupId: uniqueName('reader') });
   await consumer.connect();
@@ -44,6 +45,7 @@ async function readTopic(topic: string, count: number) {
   });
   try {
     await waitFor(() => seen.length >= count, { what: `${count} messages on ${topic}`, timeoutMs: 30_000 });
+    if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
     return seen;
   } finally {
     await consumer.disconnect();
@@ -62,6 +64,7 @@ beforeAll(async () => {
     { topic: 'slow.dlq', partitions: 1 },
     { topic: 'events' },
     { topic: 'hinted-events' },
+    { topic: 'given-events' },
     { topic: 'nowhere' },
     { topic: 'unhandled' },
     { topic: 'unhandled.dlq', partitions: 1 },
@@ -285,5 +288,30 @@ describe('outbox relay', () => {
     await waitFor(async () => ((await collection.findOne({ _id: 'agg_h' as never }))?.['has_outbox'] === false ? true : undefined), { what: 'outbox cleared' });
     expect(scans).toBe(0);
     await relay.stop();
+  });
+
+  it('publishes the entries a hint hands it without reading the document, once, and clears its outbox', async () => {
+    const collection = mongo.db!.collection('outbox_given');
+    const entry = {
+      id: 'evt-g1',
+      topic: 'given-events',
+      key: 'agg_g',
+      type: MessageTypeNames.CorsOriginCreated,
+      value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 },
+      headers: {},
+      created_at: new Date(),
+    };
+    await collection.insertOne({ _id: 'agg_g' as never, has_outbox: true, outbox: [entry] });
+    const source = createMongoOutboxSource(collection);
+    let reads = 0;
+    const counted = { ...source, pendingIn: (ids: string[]) => (reads++, source.pendingIn(ids)) };
+    const relay = createOutboxRelay({ publisher, sources: [counted], logger });
+    relay.wake([{ source: source.name, docId: 'agg_g', entries: [entry] }]);
+    await waitFor(async () => ((await collection.findOne({ _id: 'agg_g' as never }))?.['has_outbox'] === false ? true : undefined), { what: 'outbox cleared' });
+    expect(reads).toBe(0);
+    expect(await relay.flush()).toBe(0);
+    await relay.stop();
+    const messages = await readTopic('given-events', 1, 1000);
+    expect(messages.map((m) => m.headers[HEADERS.id])).toEqual(['evt-g1']);
   });
 });

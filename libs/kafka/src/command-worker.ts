@@ -5,18 +5,17 @@ import type { ReplyTransport } from './command-bus.js';
 import { createCommandProcessor, type CommandResultStore } from './command-processor.js';
 import type { HandlerMap, IncomingMessage } from './consumer.js';
 import { createEventWorker, reaction, type BackgroundTask, type EventWorker, type Reaction, type WorkerTools } from './event-worker.js';
-import type { OutboxHint, OutboxRelay, OutboxSource } from './outbox-relay.js';
+import type { OutboxEntry, OutboxHint, OutboxRelay, OutboxSource } from './outbox-relay.js';
 import type { TopicRequest } from './topics.js';
 
 /**
- * Handles one command of the worker's types and returns the reply; `touched` names each document that received
- * events, so the relay publishes them at once (reading that document by id instead of scanning).
+ * Names a document that received events, once their write is stored, so the relay publishes them at once
+ * (reading that document by id instead of scanning; not at all when the `entries` it received are given).
  */
-export type CommandHandler<C extends CommandType> = <T extends C>(
-  type: T,
-  message: IncomingMessage<T>,
-  touched: (source: string, docId: string) => void,
-) => Promise<CommandReplies[T]>;
+export type Touched = (source: string, docId: string, entries?: OutboxEntry[]) => void;
+
+/** Handles one command of the worker's types and returns the reply. */
+export type CommandHandler<C extends CommandType> = <T extends C>(type: T, message: IncomingMessage<T>, touched: Touched) => Promise<CommandReplies[T]>;
 
 export interface CommandWorkerOptions<C extends CommandType> {
   kafka: KafkaClient;
@@ -63,7 +62,7 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
     const processed = processor.wrap<T>(async (message) => {
       const touched: OutboxHint[] = [];
       try {
-        return await options.handle(type, message, (source, docId) => touched.push({ source, docId }));
+        return await options.handle(type, message, (source, docId, entries) => touched.push({ source, docId, ...(entries ? { entries } : {}) }));
       } finally {
         // Events written with the change go out right away, read by id; the relay's sweep covers a crash.
         if (touched.length > 0) relay.wake(touched);
