@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import type { BackgroundTask } from '@platform/kafka';
+import type { BackgroundTask, Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
 import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
 import type { Logger } from '@platform/telemetry';
@@ -13,7 +13,7 @@ export interface DispatcherOptions {
   writer: NotificationsWriter;
   senders: Record<DispatchMethod, MethodSender | null>;
   /** Names a document that received events, so the relay publishes them at once. */
-  touched: (source: string, docId: string) => void;
+  touched: Touched;
   logger: Logger;
   holder: string;
   maxAttempts: number;

@@ -1,6 +1,6 @@
 import type { Accounts, Members } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, reaction, runHandler, type CommandResultStore, type CommandWorker, type KafkaClient, type Publisher, type ReplyTransport } from '@platform/kafka';
+import { createCommandWorker, reaction, runHandler, type CommandResultStore, type CommandWorker, type KafkaClient, type Publisher, type ReplyTransport, type Touched } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { NOTIFICATIONS_TOPICS, type NotificationsStore, type NotificationsWriter } from '@platform/notifications';
 import type { Logger } from '@platform/telemetry';
@@ -23,7 +23,7 @@ export interface WorkerDeps {
   webPublicUrl: string;
   imageQuotaNotifyPercent: number;
   /** Made once the worker's publisher and relay exist (the webhook method publishes; every method's events are relayed). */
-  dispatcher: (tools: { touched: (source: string, docId: string) => void; publisher: () => Publisher }) => Dispatcher;
+  dispatcher: (tools: { touched: Touched; publisher: () => Publisher }) => Dispatcher;
   partitionsConcurrency?: number;
   outboxIntervalMs?: number;
   sessionTimeoutMs?: number;
@@ -47,7 +47,7 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
     kick: (lane: string) => dispatcher?.kick(lane),
     kickDeployment: async (deploymentId: string) => dispatcher?.kickDeployment(deploymentId),
   };
-  let wake: (source: string, docId: string) => void = () => undefined;
+  let wake: Touched = () => undefined;
   const producerDeps = { ...deps, dispatcher: kicker };
   const worker: CommandWorker = createCommandWorker<NotificationCommand>({
     kafka: deps.kafka,
@@ -79,8 +79,8 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
       }),
     ],
     background: ({ relay }) => {
-      wake = (source, docId) => relay.wake([{ source, docId }]);
-      dispatcher = deps.dispatcher({ touched: (source, docId) => wake(source, docId), publisher: () => worker.publisher });
+      wake = (source, docId, entries) => relay.wake([{ source, docId, ...(entries ? { entries } : {}) }]);
+      dispatcher = deps.dispatcher({ touched: (source, docId, entries) => wake(source, docId, entries), publisher: () => worker.publisher });
       return [dispatcher];
     },
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),

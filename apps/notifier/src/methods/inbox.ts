@@ -1,4 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
+import type { Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
 import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
 
@@ -6,7 +7,7 @@ import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@plat
  * Puts the notification in the inbox under its notification id, with the event the watch streams follow. A
  * second try (after a crash between this and recording it sent) finds it there and adds nothing.
  */
-export function createInboxMethod(deps: { store: NotificationsStore; writer: NotificationsWriter; touched: (source: string, id: string) => void }) {
+export function createInboxMethod(deps: { store: NotificationsStore; writer: NotificationsWriter; touched: Touched }) {
   return async (doc: OutgoingDoc, hints: { unreadBefore?: number } = {}): Promise<'sent'> => {
     const createdAt = new Date();
     const unread = (hints.unreadBefore ?? (await deps.store.unreadCount(doc.deployment_id, doc.user_id))) + 1;
@@ -42,7 +43,8 @@ export function createInboxMethod(deps: { store: NotificationsStore; writer: Not
       },
       [event],
     );
-    if (inserted) deps.touched(deps.writer.inbox.source, doc.notification_id);
+    // The event goes out without the inbox document being read back: the watch streams' latency is round trips.
+    if (inserted) deps.touched(deps.writer.inbox.source, doc.notification_id, [event]);
     return 'sent';
   };
 }
