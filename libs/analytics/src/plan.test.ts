@@ -51,10 +51,31 @@ describe('pre-aggregation', () => {
   it('counts only the events past a bucket watermark', () => {
     const plan = planBatch([click(7, '2024-03-01T11:00:10Z'), click(5, '2024-03-01T11:00:20Z'), click(9, '2024-03-01T11:00:30Z')], options);
     const hour = plan.buckets.get(bucketId({ kind: 'group', key: 'Bg1' }, 'hour', Date.parse('2024-03-01T11:00:00Z')))!;
-    expect(hour.offsets).toEqual([5, 7, 9]);
+    expect(hour.firstOffset).toBe(5);
     expect(deltaAfter(hour, 4)?.['n.clicks']).toBe(3);
     expect(deltaAfter(hour, 7)?.['n.clicks']).toBe(1);
     expect(deltaAfter(hour, 9)).toBeNull();
+  });
+
+  it('groups events with the same link, minute and facets, and still cuts them at any watermark', () => {
+    const events = [
+      click(10, '2024-03-01T11:00:10Z'),
+      click(11, '2024-03-01T11:00:20Z', { clientIp: '8.8.8.8' }),
+      click(12, '2024-03-01T11:00:30Z'),
+      click(13, '2024-03-01T11:01:10Z'),
+      click(14, '2024-03-01T11:00:40Z'),
+      click(15, '2024-03-01T11:00:50Z', { linkId: 'sho.rt/other' }),
+    ];
+    const plan = planBatch(events, options);
+    const hour = plan.buckets.get(bucketId({ kind: 'group', key: 'Bg1' }, 'hour', Date.parse('2024-03-01T11:00:00Z')))!;
+    expect(hour.parts.map((p) => p.offsets)).toEqual([[10, 12, 14], [11], [13], [15]]);
+    expect(deltaAfter(hour, null)).toMatchObject({ 'n.clicks': 6, 'f.clicks.country.GB': 5, 'm.00.clicks': 5, 'm.01.clicks': 1, 'f.clicks.link.sho%2ert/abc': 5 });
+    expect(deltaAfter(hour, 11)).toMatchObject({ 'n.clicks': 4, 'f.clicks.country.GB': 4, 'm.00.clicks': 3, 'm.01.clicks': 1, 'f.clicks.link.sho%2ert/other': 1 });
+    expect(deltaAfter(hour, 12)).toMatchObject({ 'n.clicks': 3, 'm.00.clicks': 2, 'm.01.clicks': 1 });
+    expect(deltaAfter(hour, 13)?.['n.clicks']).toBe(2);
+    expect(deltaAfter(hour, 15)).toBeNull();
+    const minute = plan.buckets.get(bucketId({ kind: 'link', key: 'sho.rt/abc' }, 'minute', Date.parse('2024-03-01T11:00:00Z')))!;
+    expect(deltaAfter(minute, null)?.['n.clicks']).toBe(4);
   });
 
   it('counts bots apart, and with people when asked', () => {

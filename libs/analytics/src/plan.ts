@@ -40,17 +40,24 @@ interface Contribution {
   counters: string[];
 }
 
+/** Events of a batch that add the same thing to the same buckets: their offsets, ascending. */
+interface Part {
+  contribution: Contribution;
+  /** Where in this bucket their finer bucket's counters go (`h.13`), if anywhere. */
+  children: string[] | null;
+  offsets: number[];
+}
+
 export interface PlannedBucket {
   id: string;
   scope: Scope;
   unit: Unit;
   start: number;
   expiresAt: number | null;
-  /** The offsets of the events that fall in this bucket, ascending, with what each adds. */
-  offsets: number[];
-  contributions: Contribution[];
-  /** Per event, where in this bucket its finer bucket's counters go (`h.13`), if anywhere. */
-  children: Array<string[] | null>;
+  /** The lowest offset of the events that fall in this bucket. */
+  firstOffset: number;
+  /** The bucket's events, grouped by what they add (one part per link, minute of event time and facets). */
+  parts: Part[];
   /** Every event's increments summed: the update when the bucket has seen none of them (the common case). */
   all: Record<string, number>;
 }
@@ -102,7 +109,8 @@ const SHORTEN: Contribution = { common: ['n.shortens'], extra: null, counters: [
  * the address and the referrer, which traffic repeats: they are built once per such combination.
  */
 function createContributions(options: PlanOptions) {
-  const cache = new Map<string, { common: string[]; counters: string[]; bot: boolean }>();
+  const cache = new Map<string, { id: number; common: string[]; counters: string[]; bot: boolean }>();
+  let ids = 0;
   const commonOf = (e: Engagement) => {
     const key = `${e.kind}\u0001${e.bot}\u0001${e.userAgent}\u0001${e.clientIp}\u0001${e.referrer}`;
     let hit = cache.get(key);
@@ -126,21 +134,33 @@ function createContributions(options: PlanOptions) {
     // A click without a city is counted in no city (no_city_clicks = the kind's total minus the cities).
     if (place.city) common.push(f(k, 'city', cityKey(place)));
     if (bot) common.push('n.bots');
-    hit = { common, counters: bot ? [k, 'bots'] : [k], bot };
+    hit = { id: ids++, common, counters: bot ? [k, 'bots'] : [k], bot };
     if (cache.size >= 10_000) cache.clear();
     cache.set(key, hit);
     return hit;
   };
-  return (e: Engagement): { link: Contribution; group: Contribution; qr: Contribution; bot: boolean } => {
-    const { common, counters, bot } = commonOf(e);
-    if (bot && !options.countBots) return { link: BOTS_ONLY, group: BOTS_ONLY, qr: BOTS_ONLY, bot: true };
-    return {
-      link: { common, extra: f(e.kind, 'destination', e.longUrl), counters },
-      group: { common, extra: f(e.kind, 'link', e.linkId), counters },
-      qr: { common, extra: null, counters },
-      bot,
-    };
+  return commonOf;
+}
+
+/** What an engagement with these facets adds in a bucket of each scope. */
+function scopeContributions(e: Engagement, facets: { common: string[]; counters: string[]; bot: boolean }, countBots: boolean) {
+  if (facets.bot && !countBots) return { link: BOTS_ONLY, group: BOTS_ONLY, qr: BOTS_ONLY };
+  const { common, counters } = facets;
+  return {
+    link: { common, extra: f(e.kind, 'destination', e.longUrl), counters },
+    group: { common, extra: f(e.kind, 'link', e.linkId), counters },
+    qr: { common, extra: null, counters },
   };
+}
+
+/** The events of a batch that share their buckets and their contributions (same scopes, minute, facets). */
+interface Cell {
+  at: number;
+  parts: { link: Contribution; group: Contribution; qr: Contribution } | null;
+  link: Scope | null;
+  group: Scope;
+  qr: Scope | null;
+  offsets: number[];
 }
 
 /**
@@ -148,6 +168,10 @@ function createContributions(options: PlanOptions) {
  * unit × start), each holding which counters its events add to. The writer turns a bucket into a single
  * `$inc`, counting only the events past the bucket's watermark for that partition (see ADR 0016). Events
  * older than a unit's retention skip that unit (their bucket is, or is about to be, swept).
+ *
+ * Traffic repeats itself: the events of one link in one minute with the same facets add the same paths to the
+ * same buckets. They are grouped first (one map lookup per event), and only the groups are spread over the
+ * buckets, each with its count, so the work per event does not grow with the buckets and paths it touches.
  */
 export function planBatch(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>, options: PlanOptions): BatchPlan {
   const buckets = new Map<string, PlannedBucket>();
@@ -157,8 +181,7 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
   const contributions = createContributions(options);
   // Per minute of event time: each unit's bucket start and where its finer counters go (shared by its events).
   const minutes = new Map<number, Array<{ unit: Unit; start: number; expiresAt: number | null; children: string[] | null; iso: string }>>();
-  const placesOf = (at: number) => {
-    const minute = bucketStart('minute', at);
+  const placesOf = (minute: number) => {
     let places = minutes.get(minute);
     if (!places) {
       places = [];
@@ -174,59 +197,95 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
     return places;
   };
 
-  const add = (scope: Scope, at: number, offset: number, contribution: Contribution) => {
-    for (const { unit, start, expiresAt, children, iso } of placesOf(at)) {
+  const add = (scope: Scope, minute: number, offsets: number[], contribution: Contribution) => {
+    for (const { unit, start, expiresAt, children, iso } of placesOf(minute)) {
       const id = `${PREFIX[scope.kind]}|${scope.key}|${unit}|${iso}`;
       let bucket = buckets.get(id);
       if (!bucket) {
-        bucket = { id, scope, unit, start, expiresAt, offsets: [], contributions: [], children: [], all: {} };
+        bucket = { id, scope, unit, start, expiresAt, firstOffset: offsets[0]!, parts: [], all: {} };
         buckets.set(id, bucket);
-      }
-      bucket.offsets.push(offset);
-      bucket.contributions.push(contribution);
-      bucket.children.push(children);
-      addTo(bucket.all, contribution, children);
+      } else if (offsets[0]! < bucket.firstOffset) bucket.firstOffset = offsets[0]!;
+      bucket.parts.push({ contribution, children, offsets });
+      addTo(bucket.all, contribution, children, offsets.length);
     }
   };
 
+  const cells = new Map<string, Cell>();
   const ordered = [...items].sort((a, b) => a.offset - b.offset);
   for (const { offset, event } of ordered) {
+    const minute = bucketStart('minute', event.at);
     if (event.type === 'shorten') {
       counted++;
-      add({ kind: 'group', key: event.groupGuid }, event.at, offset, SHORTEN);
+      const key = `s\u0001${event.groupGuid}\u0001${minute}`;
+      const cell = cells.get(key);
+      if (cell) cell.offsets.push(offset);
+      else cells.set(key, { at: minute, parts: null, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] });
       continue;
     }
-    const parts = contributions(event);
-    if (parts.bot && !options.countBots) bots++;
+    const facets = contributions(event);
+    if (facets.bot && !options.countBots) bots++;
     else counted++;
-    add({ kind: 'link', key: event.linkId }, event.at, offset, parts.link);
-    add({ kind: 'group', key: event.groupGuid }, event.at, offset, parts.group);
-    if (event.qrcodeId) add({ kind: 'qr', key: event.qrcodeId }, event.at, offset, parts.qr);
+    // The facets are cached per combination, so their id stands for them.
+    const key = `${facets.id}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
+    const cell = cells.get(key);
+    if (cell) cell.offsets.push(offset);
+    else {
+      cells.set(key, {
+        at: minute,
+        parts: scopeContributions(event, facets, options.countBots),
+        link: { kind: 'link', key: event.linkId },
+        group: { kind: 'group', key: event.groupGuid },
+        qr: event.qrcodeId ? { kind: 'qr', key: event.qrcodeId } : null,
+        offsets: [offset],
+      });
+    }
+  }
+  for (const cell of cells.values()) {
+    if (!cell.parts) {
+      add(cell.group, cell.at, cell.offsets, SHORTEN);
+      continue;
+    }
+    add(cell.link!, cell.at, cell.offsets, cell.parts.link);
+    add(cell.group, cell.at, cell.offsets, cell.parts.group);
+    if (cell.qr) add(cell.qr, cell.at, cell.offsets, cell.parts.qr);
   }
   return { buckets, counted, bots };
 }
 
-function addTo(inc: Record<string, number>, contribution: Contribution, children: string[] | null): void {
-  for (const path of contribution.common) inc[path] = (inc[path] ?? 0) + 1;
-  if (contribution.extra) inc[contribution.extra] = (inc[contribution.extra] ?? 0) + 1;
+function addTo(inc: Record<string, number>, contribution: Contribution, children: string[] | null, n: number): void {
+  for (const path of contribution.common) inc[path] = (inc[path] ?? 0) + n;
+  if (contribution.extra) inc[contribution.extra] = (inc[contribution.extra] ?? 0) + n;
   if (!children) return;
   for (const child of children) {
     for (const counter of contribution.counters) {
       const path = `${child}.${counter}`;
-      inc[path] = (inc[path] ?? 0) + 1;
+      inc[path] = (inc[path] ?? 0) + n;
     }
   }
 }
 
+/** How many of ascending `offsets` are past `watermark`. */
+function countAfter(offsets: number[], watermark: number): number {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid]! <= watermark) lo = mid + 1;
+    else hi = mid;
+  }
+  return offsets.length - lo;
+}
+
 /** The increments of a bucket's events past `watermark` (the last offset already in it), or null if none. */
 export function deltaAfter(bucket: PlannedBucket, watermark: number | null): Record<string, number> | null {
-  if (bucket.offsets.length === 0) return null;
-  if (watermark === null || watermark < bucket.offsets[0]!) return bucket.all;
+  if (bucket.parts.length === 0) return null;
+  if (watermark === null || watermark < bucket.firstOffset) return bucket.all;
   const inc: Record<string, number> = {};
   let any = false;
-  for (let i = 0; i < bucket.offsets.length; i++) {
-    if (bucket.offsets[i]! <= watermark) continue;
-    addTo(inc, bucket.contributions[i]!, bucket.children[i]!);
+  for (const part of bucket.parts) {
+    const n = countAfter(part.offsets, watermark);
+    if (n === 0) continue;
+    addTo(inc, part.contribution, part.children, n);
     any = true;
   }
   return any ? inc : null;

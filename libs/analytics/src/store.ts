@@ -91,7 +91,7 @@ export function createAnalyticsWriter(connection: Connection) {
             ? watermark === null
               ? { [mark]: { $exists: false } }
               : { [mark]: watermark }
-            : { $or: [{ [mark]: { $lt: bucket.offsets[0]! } }, { [mark]: { $exists: false } }] };
+            : { $or: [{ [mark]: { $lt: bucket.firstOffset } }, { [mark]: { $exists: false } }] };
           const created: Record<string, unknown> = { s: bucket.scope.kind[0], k: bucket.scope.key, u: bucket.unit, t: new Date(bucket.start) };
           if (bucket.expiresAt !== null) created['expires_at'] = new Date(bucket.expiresAt);
           ops.push({

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
-import { isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
+import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
 import { SpanKind, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
@@ -114,7 +114,9 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       else {
         try {
           const type = meta.type as K;
-          messages.push({ offset: message.offset, key: message.key?.toString() ?? null, type, value: await decodeBody(client.registry, type, meta, message.value), meta });
+          // Bare Avro (no registry frame) is read at once: no promise per message in batches of thousands.
+          const value = meta.raw[HEADERS.registryId] === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
+          messages.push({ offset: message.offset, key: message.key?.toString() ?? null, type, value, meta });
         } catch (error) {
           if (isPlatformError(error) && error.retriable) throw error; // the registry is away: the batch comes again
           bad.push({ message, reason: (error as Error).message });

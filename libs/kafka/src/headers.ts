@@ -33,7 +33,9 @@ export interface MessageMeta {
 
 export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers ?? {})) {
+  if (!headers) return out;
+  for (const key in headers) {
+    const value = headers[key];
     if (value === undefined) continue;
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined) out[key] = first.toString();
