@@ -18,7 +18,6 @@ const maxFramesBehind = Number(process.env['BENCH_WATCH_MAX_BEHIND'] ?? 64);
 const env = isolatedAppEnv(name, {
   API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
-  OUTBOX_INTERVAL_MS: '200',
   LOG_LEVEL: 'warn',
 });
 
@@ -117,7 +116,7 @@ async function main() {
 
     // The platform: notifier and gateway, a deployment's owner watching on `connections` sockets.
     const port = await freePort();
-    const notifier = startProcess('notifier', path.join(root, 'apps/notifier/dist/main.js'), { ...env, NOTIFIER_SWEEP_MS: '200' });
+    const notifier = startProcess('notifier', path.join(root, 'apps/notifier/dist/main.js'), env);
     const gateway = startProcess('notifications-gateway', path.join(root, 'apps/notifications-gateway/dist/main.js'), {
       ...env,
       PORT: String(port),
