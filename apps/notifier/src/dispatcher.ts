@@ -53,18 +53,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
 
-  function kick(lane: string): void {
+  function kick(lane: string, queued?: Promise<OutgoingDoc | null>): void {
     if (stopped) return;
     if (running.has(lane)) {
-      again.add(lane);
+      // The running drain may look at the lane before that notification is stored: look again once it is.
+      if (queued) void queued.then(() => kick(lane), () => kick(lane));
+      else again.add(lane);
       return;
     }
     running.add(lane);
     const work = (async () => {
       try {
+        let fresh = queued;
         do {
           again.delete(lane);
-          await drain(lane);
+          await drain(lane, fresh);
+          fresh = undefined;
         } while (again.has(lane) && !stopped);
       } catch (error) {
         logger.error({ err: error, lane }, 'dispatching a lane failed; the sweep tries again');
@@ -76,7 +80,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     void work.finally(() => inflight.delete(work));
   }
 
-  async function drain(lane: string): Promise<void> {
+  async function drain(lane: string, queued?: Promise<OutgoingDoc | null>): Promise<void> {
     // A lane is one deployment's (`<deployment>:<user>`): its pause flag is read once a drain (a pause stops
     // the next one). The lease, the pause flag and the inbox head are read at once: the latency of a
     // notification's first frame is mostly these round trips. The head may be read just before another holder
@@ -84,16 +88,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // notification id), which is why only the inbox head is read ahead.
     const deploymentId = lane.slice(0, lane.indexOf(':'));
     const userId = lane.slice(lane.indexOf(':') + 1);
-    const [leased, settings, first, unread] = await Promise.all([
+    // With a notification being queued, all of it runs beside the insert: the head read may come before the
+    // insert is stored, and then the new notification is the head (a concurrent insert of an older one would
+    // be missed as much after the insert as before).
+    const [leased, settings, first, unread, fresh] = await Promise.all([
       writer.leaseLane(lane, options.holder, options.leaseMs),
       store.settings(deploymentId),
       store.laneHead(lane, METHODS[0]!),
       store.unreadCount(deploymentId, userId),
+      queued?.catch(() => null) ?? null,
     ]);
     if (!leased) return;
     try {
       if (settings.notifier_paused) return;
-      let prefetched: OutgoingDoc | null | undefined = first;
+      let prefetched: OutgoingDoc | null | undefined = first ?? fresh;
       // Good for the first inbox notification only: each one sent adds to it.
       let unreadBefore: number | undefined = unread;
       for (const method of METHODS) {

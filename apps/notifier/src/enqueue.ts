@@ -7,9 +7,11 @@ import {
   type DispatchMethod,
   type NotificationsStore,
   type NotificationsWriter,
+  type OutgoingDoc,
   type RenderData,
 } from '@platform/notifications';
 import { uuidv7 } from '@platform/secrets';
+import type { Kicker } from './handlers/deps.js';
 
 /**
  * A recipient not read yet: its record is read beside the other reads of the enqueue (one round trip less);
@@ -37,13 +39,14 @@ export interface EnqueueDeps {
   store: NotificationsStore;
   writer: NotificationsWriter;
   methods: ReadonlyArray<'smtp' | 'webhook'>;
+  dispatcher: Kicker;
 }
 
 /**
  * Renders a notification for one recipient and queues it on the recipient's lane, one delivery per method
- * (the inbox always; the template's own method, or else every enabled one). A template the recipient
- * disabled, or one disabled by default that they never enabled, queues nothing. Returns the notification id
- * (the first one, when the cause was queued before), or null.
+ * (the inbox always; the template's own method, or else every enabled one), and has the lane dispatched. A
+ * template the recipient disabled, or one disabled by default that they never enabled, queues nothing.
+ * Returns the notification id (the first one, when the cause was queued before), or null.
  */
 export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueRequest): Promise<string | null> {
   const template = TEMPLATES.find((t) => t.id === request.templateId);
@@ -55,7 +58,11 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
     deps.store.disabledTemplate(ref.environment_id, ref._id, template.id),
     deps.store.getOutgoing(id),
   ]);
-  if (existing) return existing.notification_id;
+  const lane = laneOf(ref.environment_id, ref._id);
+  if (existing) {
+    deps.dispatcher.kick(lane);
+    return existing.notification_id;
+  }
   if (disabled ?? !template.enabled_by_default) return null;
 
   const data: RenderData = {
@@ -69,11 +76,11 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
   const now = request.now ?? new Date();
   const methods: DispatchMethod[] = ['inbox', ...(template.method ? [template.method] : deps.methods)];
   const notificationId = uuidv7(now.getTime());
-  const queued = await deps.writer.enqueue({
+  const doc: Omit<OutgoingDoc, 'outbox' | 'has_outbox'> = {
     _id: id,
     deployment_id: recipient.environment_id,
     user_id: recipient._id,
-    lane: laneOf(recipient.environment_id, recipient._id),
+    lane,
     notification_id: notificationId,
     template_id: template.id,
     targets: request.targets ?? [],
@@ -89,7 +96,11 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
     pending_methods: [...new Set(methods)],
     next_attempt_at: now,
     created_at: now,
-  });
-  if (queued) return notificationId;
+  };
+  const insert = deps.writer.enqueue(doc);
+  // The dispatch reads the lease, the pause flag and the unread count while the insert is on its way: the
+  // first frame on a watch stream waits for one round trip less.
+  deps.dispatcher.kick(lane, insert.then((queued) => (queued ? { ...doc, outbox: [], has_outbox: false } : null)));
+  if (await insert) return notificationId;
   return (await deps.store.getOutgoing(id))?.notification_id ?? null;
 }

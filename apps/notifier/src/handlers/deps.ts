@@ -1,9 +1,13 @@
 import type { Members } from '@platform/accounts';
-import type { NotificationsStore, NotificationsWriter } from '@platform/notifications';
+import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
 
 export interface Kicker {
-  /** Sends what a lane has waiting, now (the sweep would otherwise find it). */
-  kick(lane: string): void;
+  /**
+   * Sends what a lane has waiting, now (the sweep would otherwise find it). `queued`: a notification being
+   * queued on the lane (its insert, resolving to the document once stored, or null): the lane's dispatch
+   * starts meanwhile.
+   */
+  kick(lane: string, queued?: Promise<OutgoingDoc | null>): void;
   /** Every lane of a deployment with something waiting (after an unpause). */
   kickDeployment(deploymentId: string): Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { MemberRecord } from '@platform/accounts';
 import type { MessageTypeNames } from '@platform/contracts';
 import { NotAllowedError, NotFoundError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
-import { TEMPLATE_IDS, laneOf, type QueuedReply } from '@platform/notifications';
+import { TEMPLATE_IDS, type QueuedReply } from '@platform/notifications';
 import { enqueueNotification, type RecipientRef } from '../enqueue.js';
 import type { HandlerDeps } from './deps.js';
 
@@ -35,7 +35,6 @@ export async function sendCustomNotification(deps: HandlerDeps, message: Incomin
     labels: { custom_title: v.title, custom_message: v.message },
     now: new Date(v.requested_at),
   });
-  if (id) deps.dispatcher.kick(laneOf(v.deployment_id, v.user_id));
   return { notification_id: id };
 }
 
@@ -48,6 +47,5 @@ export async function sendTestNotification(deps: HandlerDeps, message: IncomingM
     labels: {},
     now: new Date(v.requested_at),
   });
-  if (id) deps.dispatcher.kick(laneOf(v.deployment_id, v.user_id));
   return { notification_id: id };
 }

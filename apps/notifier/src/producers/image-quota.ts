@@ -1,8 +1,7 @@
 import type { MessageTypeNames } from '@platform/contracts';
 import type { IncomingMessage } from '@platform/kafka';
-import { TEMPLATE_IDS, laneOf } from '@platform/notifications';
+import { TEMPLATE_IDS } from '@platform/notifications';
 import { enqueueNotification, type EnqueueDeps } from '../enqueue.js';
-import type { Kicker } from '../handlers/deps.js';
 import { recipientsFor, type RecipientDeps } from './recipients.js';
 
 /**
@@ -11,7 +10,7 @@ import { recipientsFor, type RecipientDeps } from './recipients.js';
  * redelivered event is queued under the same id and adds nothing.
  */
 export async function notifyQuotaNearlyUsed(
-  deps: EnqueueDeps & RecipientDeps & { dispatcher: Kicker; percent: number },
+  deps: EnqueueDeps & RecipientDeps & { percent: number },
   message: IncomingMessage<typeof MessageTypeNames.ImageCompressed>,
 ): Promise<void> {
   const v = message.value;
@@ -21,7 +20,7 @@ export async function notifyQuotaNearlyUsed(
   if (!(before < threshold && v.month_count >= threshold)) return;
   const recipients = await recipientsFor(deps, `images-account:${v.account_id}`, { email: null, name: `Image account ${v.account_id}` });
   for (const recipient of recipients) {
-    const id = await enqueueNotification(deps, {
+    await enqueueNotification(deps, {
       causeId: `quota:${v.account_id}:${v.month}`,
       recipient,
       templateId: TEMPLATE_IDS.imageQuotaNearlyUsed,
@@ -34,6 +33,5 @@ export async function notifyQuotaNearlyUsed(
       },
       targets: [],
     });
-    if (id) deps.dispatcher.kick(laneOf(recipient.environment_id, recipient._id));
   }
 }

@@ -1,8 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { IncomingMessage } from '@platform/kafka';
-import { TEMPLATE_IDS, laneOf } from '@platform/notifications';
+import { TEMPLATE_IDS } from '@platform/notifications';
 import { enqueueNotification, type EnqueueDeps } from '../enqueue.js';
-import type { Kicker } from '../handlers/deps.js';
 import { recipientsFor, type RecipientDeps } from './recipients.js';
 
 type Review = IncomingMessage<typeof MessageTypeNames.ClientAccepted> | IncomingMessage<typeof MessageTypeNames.ClientRejected>;
@@ -13,7 +12,7 @@ type Review = IncomingMessage<typeof MessageTypeNames.ClientAccepted> | Incoming
  * event queues nothing more.
  */
 export async function notifyClientReviewed(
-  deps: EnqueueDeps & RecipientDeps & { dispatcher: Kicker; webPublicUrl: string },
+  deps: EnqueueDeps & RecipientDeps & { webPublicUrl: string },
   message: Review,
 ): Promise<void> {
   const v = message.value;
@@ -26,7 +25,7 @@ export async function notifyClientReviewed(
   };
   if (!accepted && 'reason' in v && v.reason) labels['reason'] = v.reason;
   for (const [i, recipient] of recipients.entries()) {
-    const id = await enqueueNotification(deps, {
+    await enqueueNotification(deps, {
       causeId: message.meta.id,
       recipient,
       templateId: accepted ? TEMPLATE_IDS.oauthClientAccepted : TEMPLATE_IDS.oauthClientRejected,
@@ -35,6 +34,5 @@ export async function notifyClientReviewed(
       // One e-mail per decision, to the owner's address, however many users are linked to the owner.
       email: i === 0 ? v.owner_email : null,
     });
-    if (id) deps.dispatcher.kick(laneOf(recipient.environment_id, recipient._id));
   }
 }
