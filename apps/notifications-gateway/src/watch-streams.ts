@@ -23,6 +23,22 @@ export function watchFrame(notification: InboxNotificationJson, unreadCount: num
   return JSON.stringify({ notification: shown, unread_count: unreadCount });
 }
 
+/**
+ * An event's frame, made once per format and shared by every stream it goes to (a user with a thousand open
+ * streams costs one JSON encoding and one UTF-8 buffer per notification, not a thousand).
+ */
+const frames = new WeakMap<WatchEvent, Partial<Record<Format, { text: string; bytes?: Buffer }>>>();
+function made(event: WatchEvent, format: Format): { text: string; bytes?: Buffer } {
+  let byFormat = frames.get(event);
+  if (!byFormat) frames.set(event, (byFormat = {}));
+  return (byFormat[format] ??= { text: watchFrame(event.notification, event.unreadCount, format) });
+}
+export const frameText = (event: WatchEvent, format: Format): string => made(event, format).text;
+export function frameBytes(event: WatchEvent, format: Format): Buffer {
+  const frame = made(event, format);
+  return (frame.bytes ??= Buffer.from(frame.text));
+}
+
 /** The close reason a reader that fell behind gets (a WebSocket reason is at most 123 bytes). */
 export const behindReason = (frames: number) => `too far behind: ${frames} notifications unsent; reconnect`;
 /** 1013 Try Again Later: the server is fine, this reader should come back. */
@@ -98,7 +114,7 @@ export function webSocketSubscriber(
         return;
       }
       sent++;
-      socket.send(watchFrame(event.notification, event.unreadCount, format));
+      socket.send(frameBytes(event, format), { binary: false });
       if (sent - pinged >= PING_EVERY_FRAMES) ping();
     },
   };
@@ -145,7 +161,7 @@ export function sseSubscriber(
       }
       self.lastId = event.notification.id;
       unsent++;
-      response.write(`id: ${event.notification.id}\nevent: notification\ndata: ${watchFrame(event.notification, event.unreadCount, format)}\n\n`, () => unsent--);
+      response.write(`id: ${event.notification.id}\nevent: notification\ndata: ${frameText(event, format)}\n\n`, () => unsent--);
     },
     deliver(event: WatchEvent) {
       self.write(event);
