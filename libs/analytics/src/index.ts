@@ -15,7 +15,7 @@ export type { BatchPlan, PlanOptions, PlannedBucket, Retention, Scope, ScopeKind
 export { DEFAULT_SIZE, MAX_SIZE, MAX_UNITS, queryBuckets, readMetricsQuery } from './query.js';
 export type { MetricsQuery, QueryProblem } from './query.js';
 export { coverRange, createReports } from './reports.js';
-export type { Ranked, Reports, SeriesCounter } from './reports.js';
+export type { Ranked, Reports, SeriesCounter, Since } from './reports.js';
 export { createAnalyticsStore, createAnalyticsWriter } from './store.js';
 export { createRedisSightings } from './sightings.js';
 export type { Sightings } from './sightings.js';

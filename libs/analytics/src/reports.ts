@@ -70,21 +70,48 @@ export function coverRange(from: number, to: number, units: readonly Unit[]): Ar
 }
 
 /**
+ * Where `units=-1` starts (see {@link queryBuckets}): an instant, null (nowhere: an empty answer), or `began`,
+ * when the scope began (a link's or group's creation), to be resolved against the scope's oldest data.
+ */
+export type Since = number | null | { began: number | null };
+
+const fromBeginning = (since: Since): since is { began: number | null } => since !== null && typeof since === 'object';
+
+/** The first day of the oldest month document's data, or when the scope began if that is earlier or it has none. */
+function sinceOf(oldest: Pick<BucketDoc, 't' | 'd'> | undefined, began: number | null): number | null {
+  const days = Object.keys(oldest?.d ?? {}).sort();
+  if (!oldest || days.length === 0) return began;
+  const first = oldest.t.getTime() + (Number(days[0]) - 1) * 86_400_000;
+  return began === null ? first : Math.min(first, began);
+}
+
+/**
  * The metrics operations' answers, read from a scope's buckets. `since` is where `units=-1` starts (see
- * {@link queryBuckets}).
+ * {@link Since}).
  */
 export function createReports(store: AnalyticsStore) {
   const envelope = (query: MetricsQuery) => ({ unit: query.unit, units: query.units, unit_reference: formatTime(query.reference) });
 
-  /** Each bucket's counters, read from the coarser documents that hold them, by bucket start. */
-  async function countersOf(scope: Scope, unit: Unit, starts: number[]): Promise<Map<number, Counters>> {
-    const counters = new Map<number, Counters>();
-    if (starts.length === 0) return counters;
+  /** Where `units=-1` starts for a scope: when it began or the day of its oldest data, whichever is first. */
+  async function since(scope: Scope, began: number | null): Promise<number | null> {
+    // Data older than the beginning is rare (imported or replayed clicks): only the months before it are read.
+    const oldest = await store.oldestMonth(scope, began === null ? undefined : addUnits('month', bucketStart('month', began), 1));
+    return sinceOf(oldest ?? undefined, began);
+  }
+
+  const resolved = async (scope: Scope, given: Since): Promise<number | null> => (fromBeginning(given) ? since(scope, given.began) : given);
+
+  /** The source documents' range of a series ending with the bucket that holds the reference. */
+  function sourceRange(unit: Unit, newest: number) {
     const source = SERIES_SOURCE[unit];
-    const oldest = starts.at(-1)!;
     // A week's days may reach into the next month: read every month the newest week touches.
-    const newestEnd = addUnits(unit, starts[0]!, 1) - 1;
-    const docs = await store.buckets(scope, source.unit, bucketStart(source.unit, oldest), bucketStart(source.unit, newestEnd), [source.field]);
+    return { source, to: bucketStart(source.unit, addUnits(unit, newest, 1) - 1) };
+  }
+
+  /** Each bucket's counters, from the coarser documents that hold them, by bucket start. */
+  function countersIn(unit: Unit, starts: number[], docs: BucketDoc[]): Map<number, Counters> {
+    const counters = new Map<number, Counters>();
+    const source = SERIES_SOURCE[unit];
     const add = (start: number, n: Counters | undefined) => {
       if (!n) return;
       const sum = counters.get(start) ?? {};
@@ -104,11 +131,41 @@ export function createReports(store: AnalyticsStore) {
     return counters;
   }
 
+  /** Each of `starts`' counters (a series' buckets, most recent first), read from the documents that hold them. */
+  async function countersOf(scope: Scope, unit: Unit, starts: number[]): Promise<Map<number, Counters>> {
+    if (starts.length === 0) return new Map();
+    const { source, to } = sourceRange(unit, starts[0]!);
+    return countersIn(unit, starts, await store.buckets(scope, source.unit, bucketStart(source.unit, starts.at(-1)!), to, [source.field]));
+  }
+
+  /**
+   * The query's buckets, most recent first, with their counters. A series of days, weeks or months is read from
+   * month documents, which also say where `units=-1` starts: one read of every month up to the reference's
+   * serves both (the months before the scope began hold only older data, which `since` reads anyway).
+   */
+  async function seriesCounters(scope: Scope, query: MetricsQuery, given: Since): Promise<{ starts: number[]; counters: Map<number, Counters> }> {
+    const { source, to } = sourceRange(query.unit, bucketStart(query.unit, query.reference));
+    if (!fromBeginning(given) || source.unit !== 'month') {
+      const starts = queryBuckets(query, await resolved(scope, given));
+      return { starts, counters: await countersOf(scope, query.unit, starts) };
+    }
+    const docs = await store.buckets(scope, 'month', null, to, [...new Set(['d', source.field])]);
+    const before = given.began === null ? Infinity : addUnits('month', bucketStart('month', given.began), 1);
+    const oldest = docs.reduce<BucketDoc | undefined>((first, doc) => (doc.t.getTime() < before && (!first || doc.t < first.t) ? doc : first), undefined);
+    const starts = queryBuckets(query, sinceOf(oldest, given.began));
+    return { starts, counters: countersIn(query.unit, starts, docs) };
+  }
+
   /** The documents that tile the query's buckets, with the given fields. */
-  async function covering(scope: Scope, query: MetricsQuery, since: number | null, fields: string[]): Promise<BucketDoc[]> {
-    const starts = queryBuckets(query, since);
-    if (starts.length === 0) return [];
-    const tiles = coverRange(starts.at(-1)!, addUnits(query.unit, starts[0]!, 1), COVER_UNITS[query.unit]);
+  async function covering(scope: Scope, query: MetricsQuery, given: Since, fields: string[]): Promise<BucketDoc[]> {
+    return coveringOf(scope, tilesOf(query, queryBuckets(query, await resolved(scope, given))), fields);
+  }
+
+  function tilesOf(query: MetricsQuery, starts: number[]) {
+    return starts.length === 0 ? [] : coverRange(starts.at(-1)!, addUnits(query.unit, starts[0]!, 1), COVER_UNITS[query.unit]);
+  }
+
+  async function coveringOf(scope: Scope, tiles: Array<{ unit: Unit; start: number }>, fields: string[]): Promise<BucketDoc[]> {
     // One `_id` range per run of consecutive tiles of a unit.
     const runs: Array<{ unit: Unit; from: number; to: number }> = [];
     for (const tile of tiles) {
@@ -134,36 +191,23 @@ export function createReports(store: AnalyticsStore) {
   }
 
   /** One facet of one kind over the query's buckets, ranked, with the kind's total (for what no value holds). */
-  async function facet(scope: Scope, query: MetricsQuery, since: number | null, kind: EngagementKind, name: Facet) {
+  async function facet(scope: Scope, query: MetricsQuery, since: Since, kind: EngagementKind, name: Facet) {
     const docs = await covering(scope, query, since, ['n', `f.${kind}.${name}`]);
     return { ranked: rank(sumFacet(docs, [kind], name)), total: docs.reduce((sum, doc) => sum + (doc.n?.[kind] ?? 0), 0) };
   }
 
-  async function series(scope: Scope, query: MetricsQuery, since: number | null, counter: SeriesCounter) {
-    const starts = queryBuckets(query, since);
-    const counters = await countersOf(scope, query.unit, starts);
+  async function series(scope: Scope, query: MetricsQuery, since: Since, counter: SeriesCounter) {
+    const { starts, counters } = await seriesCounters(scope, query, since);
     const count = counterOf(counter);
     return { ...envelope(query), data: starts.map((start) => ({ ts: formatTime(start), count: count(counters.get(start)) })) };
   }
 
   return {
-    /**
-     * Where `units=-1` starts for a scope: when it began (a link's or group's creation) or the day of its
-     * oldest data, whichever is first.
-     */
-    async since(scope: Scope, began: number | null): Promise<number | null> {
-      // Data older than the beginning is rare (imported or replayed clicks): only the months before it are read.
-      const oldest = await store.oldestMonth(scope, began === null ? undefined : addUnits('month', bucketStart('month', began), 1));
-      const days = Object.keys(oldest?.d ?? {}).sort();
-      if (!oldest || days.length === 0) return began;
-      const first = oldest.t.getTime() + (Number(days[0]) - 1) * 86_400_000;
-      return began === null ? first : Math.min(first, began);
-    },
+    since,
 
     /** `engagements`: one entry per unit, most recent first, zeros included. */
-    async engagements(scope: Scope, query: MetricsQuery, since: number | null) {
-      const starts = queryBuckets(query, since);
-      const counters = await countersOf(scope, query.unit, starts);
+    async engagements(scope: Scope, query: MetricsQuery, since: Since) {
+      const { starts, counters } = await seriesCounters(scope, query, since);
       return {
         engagements: starts.map((start) => {
           const n = counters.get(start);
@@ -173,10 +217,25 @@ export function createReports(store: AnalyticsStore) {
       };
     },
 
-    async engagementsSummary(scope: Scope, query: MetricsQuery, since: number | null) {
-      const docs = await covering(scope, query, since, ['n']);
+    /**
+     * Engagements over the query's buckets. Days, weeks and months over a range with a whole month in it are
+     * summed from the month documents' finer counters (one `_id` range, fewer documents than the tiles);
+     * shorter ranges from their tiles (a few small documents).
+     */
+    async engagementsSummary(scope: Scope, query: MetricsQuery, since: Since) {
       const engagements = engagementsOf(undefined);
-      for (const doc of docs) for (const kind of ENGAGEMENT_KINDS) engagements[kind] += doc.n?.[kind] ?? 0;
+      const add = (n: Counters | undefined) => {
+        for (const kind of ENGAGEMENT_KINDS) engagements[kind] += n?.[kind] ?? 0;
+      };
+      const fromMonths = SERIES_SOURCE[query.unit].unit === 'month';
+      if (fromMonths && fromBeginning(since)) {
+        for (const n of (await seriesCounters(scope, query, since)).counters.values()) add(n);
+      } else {
+        const starts = queryBuckets(query, await resolved(scope, since));
+        const tiles = tilesOf(query, starts);
+        if (fromMonths && tiles.some((tile) => tile.unit === 'month')) for (const n of (await countersOf(scope, query.unit, starts)).values()) add(n);
+        else for (const doc of await coveringOf(scope, tiles, ['n'])) add(doc.n);
+      }
       return { total_engagements: engagements.clicks + engagements.scans + engagements.lib_button_clicks, engagements, ...envelope(query) };
     },
 
@@ -184,7 +243,7 @@ export function createReports(store: AnalyticsStore) {
     series,
 
     /** A faceted envelope whose items are `{<count name>: n, <item name>: value}`, the first `size` of them. */
-    async faceted(scope: Scope, query: MetricsQuery, since: number | null, spec: { kind: EngagementKind; facet: Facet; name: string; item?: string; limit?: boolean }) {
+    async faceted(scope: Scope, query: MetricsQuery, since: Since, spec: { kind: EngagementKind; facet: Facet; name: string; item?: string; limit?: boolean }) {
       const { ranked } = await facet(scope, query, since, spec.kind, spec.facet);
       const items = spec.limit === false ? ranked : ranked.slice(0, query.size);
       return {
@@ -195,7 +254,7 @@ export function createReports(store: AnalyticsStore) {
     },
 
     /** Cities with their subdivisions and country; `other_metrics` counts the cities past `size` and clicks without one. */
-    async cities(scope: Scope, query: MetricsQuery, since: number | null, kind: EngagementKind) {
+    async cities(scope: Scope, query: MetricsQuery, since: Since, kind: EngagementKind) {
       const { ranked, total } = await facet(scope, query, since, kind, 'city');
       const shown = ranked.slice(0, query.size);
       const inCities = ranked.reduce((sum, r) => sum + r.count, 0);
@@ -210,7 +269,7 @@ export function createReports(store: AnalyticsStore) {
     },
 
     /** Referrers grouped by their network, networks with the most first, `size` referrers each. */
-    async referrersByNetwork(scope: Scope, query: MetricsQuery, since: number | null, kind: EngagementKind) {
+    async referrersByNetwork(scope: Scope, query: MetricsQuery, since: Since, kind: EngagementKind) {
       const { ranked } = await facet(scope, query, since, kind, 'referrer_by_network');
       const networks = new Map<string, { total: number; referrers: Ranked }>();
       for (const r of ranked) {
@@ -229,13 +288,13 @@ export function createReports(store: AnalyticsStore) {
     },
 
     /** The scope's links by engagements (group buckets' `link` facet over every kind), most first. */
-    async topLinks(scope: Scope, query: MetricsQuery, since: number | null): Promise<Ranked> {
+    async topLinks(scope: Scope, query: MetricsQuery, since: Since): Promise<Ranked> {
       const docs = await covering(scope, query, since, ENGAGEMENT_KINDS.map((kind) => `f.${kind}.link`));
       return rank(sumFacet(docs, ENGAGEMENT_KINDS, 'link'));
     },
 
     /** `shorten_counts`: links created per unit, as a faceted envelope of `{key: date, value: count}`. */
-    async shortenCounts(scope: Scope, query: MetricsQuery, since: number | null) {
+    async shortenCounts(scope: Scope, query: MetricsQuery, since: Since) {
       const answer = await series(scope, query, since, 'shortens');
       return { unit: answer.unit, units: answer.units, facet: 'shorten_counts', unit_reference: answer.unit_reference, metrics: answer.data.map((d) => ({ key: d.ts, value: d.count })) };
     },

@@ -135,13 +135,14 @@ export function createAnalyticsStore(connection: Connection) {
   const buckets = connection.collection<BucketDoc>(BUCKETS);
   return {
     /**
-     * A scope's buckets of one unit that start from `from` to `to` (both bucket starts, included), with only
-     * the given fields (`n`, `f.clicks.country`, ...): one `_id` range on the primary key.
+     * A scope's buckets of one unit that start from `from` (null: its first) to `to` (both bucket starts,
+     * included), with only the given fields (`n`, `f.clicks.country`, ...): one `_id` range on the primary key.
      */
-    async buckets(scope: Scope, unit: Unit, from: number, to: number, fields: string[]): Promise<BucketDoc[]> {
-      if (from > to) return [];
+    async buckets(scope: Scope, unit: Unit, from: number | null, to: number, fields: string[]): Promise<BucketDoc[]> {
+      if (from !== null && from > to) return [];
       const projection = Object.fromEntries(['t', ...fields].map((field) => [field, 1]));
-      return buckets.find({ _id: { $gte: bucketId(scope, unit, from), $lte: bucketId(scope, unit, to) } }, { projection }).toArray();
+      const first = from === null ? bucketIdRange(scope, unit).from : bucketId(scope, unit, from);
+      return buckets.find({ _id: { $gte: first, $lte: bucketId(scope, unit, to) } }, { projection }).toArray();
     },
 
     /**
