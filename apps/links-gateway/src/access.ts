@@ -12,7 +12,11 @@ export interface GroupAccess {
 
 /** The caller's role in a group; a group they are not in is as forbidden as one that does not exist. */
 export async function accessTo(deps: GatewayDeps, caller: MemberRecord, groupGuid: string): Promise<GroupAccess> {
-  const group = await deps.store.getGroup(groupGuid);
+  return accessIn(await deps.store.getGroup(groupGuid), caller);
+}
+
+/** The caller's role in a group already read (null: none such). */
+export function accessIn(group: GroupDoc | null, caller: MemberRecord): GroupAccess {
   const member = group?.organization_id === caller.environment_id ? group.members.find((m) => m.user_id === caller._id) : undefined;
   if (!group || !member) throw forbidden();
   return { group, role: member.role };

@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { MemberRecord } from '@platform/accounts';
-import { UNITS, readMetricsQuery, type MetricsQuery, type Scope } from '@platform/analytics';
+import { UNITS, readMetricsQuery, type MetricsQuery, type Scope, type Since } from '@platform/analytics';
 import { InputError, NotFoundError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { parseShortlinkId, shortlinkJson, type LinkDoc } from '@platform/links';
-import { accessTo } from '../access.js';
+import { parseShortlinkId, shortlinkJson, type GroupDoc, type LinkDoc, type QrCodeDoc } from '@platform/links';
+import { accessIn } from '../access.js';
 import type { GatewayDeps } from '../deps.js';
+import { recently } from '../recent.js';
 
 const querystring = (withSize: boolean) => ({
   type: 'object',
@@ -23,7 +24,15 @@ interface Target {
   began: number;
 }
 
-type Answer = (target: Target, query: MetricsQuery, since: number | null, request: FastifyRequest) => Promise<unknown>;
+/**
+ * How long the metrics operations reuse a link, group or QR code they read: a dashboard asks for several
+ * metrics of one link at once, and each would read the same documents. A deleted link, or a member removed
+ * from a group, is seen this much later by these read-only operations (never by edits).
+ */
+const LOOKUP_TTL_MS = 5_000;
+const LOOKUP_CACHE_MAX = 10_000;
+
+type Answer = (target: Target, query: MetricsQuery, since: Since, request: FastifyRequest) => Promise<unknown>;
 
 /**
  * Every metrics operation of the spec for short links, groups and QR codes (their scans). Common parameters: `unit` (default day), `units` (default -1), `unit_reference` (ISO 8601, default
@@ -32,6 +41,10 @@ type Answer = (target: Target, query: MetricsQuery, since: number | null, reques
 export function metricsRoutes(app: HttpApp, deps: GatewayDeps) {
   const { analytics } = deps;
   const view = { apiBase: deps.publicBaseUrl, scheme: deps.scheme };
+  const cache = { ttlMs: LOOKUP_TTL_MS, max: LOOKUP_CACHE_MAX };
+  const [recentLink, recentGroup, recentQrCode] = [recently<LinkDoc>(cache), recently<GroupDoc>(cache), recently<QrCodeDoc>(cache)];
+  const getLink = (id: string) => recentLink(id, () => deps.store.getLink(id));
+  const accessTo = async (caller: MemberRecord, guid: string) => accessIn(await recentGroup(guid, () => deps.store.getGroup(guid)), caller);
 
   function readQuery(request: FastifyRequest, withSize: boolean): MetricsQuery {
     const read = readMetricsQuery(request.query as Record<string, unknown>, { now: Date.now(), size: withSize });
@@ -42,27 +55,26 @@ export function metricsRoutes(app: HttpApp, deps: GatewayDeps) {
 
   async function linkTarget(caller: MemberRecord, raw: string, custom: boolean): Promise<Target & { link: LinkDoc }> {
     const id = parseShortlinkId(raw);
-    const link = id ? await deps.store.getLink(`${id.domain}/${id.hash}`) : null;
+    const link = id ? await getLink(`${id.domain}/${id.hash}`) : null;
     if (!link || link.organization_id !== caller.environment_id || (custom && !link.custom)) throw new NotFoundError('NOT_FOUND', custom ? 'No such custom short link.' : 'No such short link.');
-    await accessTo(deps, caller, link.group_guid);
+    await accessTo(caller, link.group_guid);
     return { link, scope: { kind: 'link', key: link._id }, began: link.created_at.getTime() };
   }
 
   async function groupTarget(caller: MemberRecord, guid: string): Promise<Target> {
-    const { group } = await accessTo(deps, caller, guid);
+    const { group } = await accessTo(caller, guid);
     return { scope: { kind: 'group', key: group._id }, began: group.created_at.getTime() };
   }
 
   async function answer(request: FastifyRequest, target: Target, withSize: boolean, respond: Answer) {
     const query = readQuery(request, withSize);
-    const since = query.units === -1 ? await analytics.since(target.scope, target.began) : null;
-    return respond(target, query, since, request);
+    return respond(target, query, query.units === -1 ? { began: target.began } : null, request);
   }
 
   async function qrTarget(caller: MemberRecord, id: string): Promise<Target> {
-    const qr = await deps.store.getQrCode(id);
+    const qr = await recentQrCode(id, () => deps.store.getQrCode(id));
     if (!qr || qr.organization_id !== caller.environment_id) throw new NotFoundError('NOT_FOUND', 'No such QR code.');
-    await accessTo(deps, caller, qr.group_guid);
+    await accessTo(caller, qr.group_guid);
     return { scope: { kind: 'qr', key: qr._id }, began: qr.created_at.getTime() };
   }
 
