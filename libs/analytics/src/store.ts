@@ -130,9 +130,25 @@ export function createAnalyticsWriter(connection: Connection) {
 
 export type AnalyticsWriter = ReturnType<typeof createAnalyticsWriter>;
 
-/** Reads of the aggregate collections, for the metrics endpoints. */
+/**
+ * Reads of the aggregate collections, for the metrics endpoints. The same read often comes several times at
+ * once (a dashboard's panels, its viewers, their refreshes): one already on its way is shared, so the documents
+ * it answers are read-only.
+ */
 export function createAnalyticsStore(connection: Connection) {
   const buckets = connection.collection<BucketDoc>(BUCKETS);
+  const reading = new Map<string, Promise<BucketDoc[]>>();
+  /** The documents whose `_id` is from `from` to `to`, both included, with `t` and the given fields. */
+  const range = (from: string, to: string, fields: string[]): Promise<BucketDoc[]> => {
+    const key = JSON.stringify([from, to, fields]);
+    let read = reading.get(key);
+    if (!read) {
+      const projection = Object.fromEntries(['t', ...fields].map((field) => [field, 1]));
+      read = buckets.find({ _id: { $gte: from, $lte: to } }, { projection }).toArray().finally(() => reading.delete(key));
+      reading.set(key, read);
+    }
+    return read;
+  };
   return {
     /**
      * A scope's buckets of one unit that start from `from` (null: its first) to `to` (both bucket starts,
@@ -140,9 +156,7 @@ export function createAnalyticsStore(connection: Connection) {
      */
     async buckets(scope: Scope, unit: Unit, from: number | null, to: number, fields: string[]): Promise<BucketDoc[]> {
       if (from !== null && from > to) return [];
-      const projection = Object.fromEntries(['t', ...fields].map((field) => [field, 1]));
-      const first = from === null ? bucketIdRange(scope, unit).from : bucketId(scope, unit, from);
-      return buckets.find({ _id: { $gte: first, $lte: bucketId(scope, unit, to) } }, { projection }).toArray();
+      return range(from === null ? bucketIdRange(scope, unit).from : bucketId(scope, unit, from), bucketId(scope, unit, to), fields);
     },
 
     /**
