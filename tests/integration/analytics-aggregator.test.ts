@@ -98,12 +98,13 @@ function message(link: { id: string; group: string }, c: ClickSpec): BatchMessag
   return { offset: String(c.offset), key: link.id, type: MessageTypeNames.ShortlinkClicked, value, meta };
 }
 
-const batchOf = (partition: number, messages: Array<BatchMessage<AggregatedType>>, topic = 'test.links.clicks'): IncomingBatch<AggregatedType> => ({
+const batchOf = (partition: number, messages: Array<BatchMessage<AggregatedType>>, topic = 'test.links.clicks', behind = 0): IncomingBatch<AggregatedType> => ({
   topic,
   partition,
   messages,
   firstOffset: messages[0]!.offset,
   lastOffset: messages.at(-1)!.offset,
+  behind,
   heartbeat: async () => undefined,
 });
 
@@ -320,6 +321,46 @@ describe('counted once, however it arrives', () => {
     await ingest(batchOf(5, other));
     await ingest(batchOf(4, [...first, ...repeat])); // and the whole partition once more
     expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 4, scans: 0 });
+  });
+});
+
+describe('batches held while a partition catches up', () => {
+  const day = { unit: 'day', units: '1', unit_reference: '2024-03-01T12:00:00Z' };
+  const stream = (link: { id: string; group: string }, from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => message(link, { offset: from + i, at: `2024-03-01T10:${String((from + i) % 60).padStart(2, '0')}:00Z`, id: `r9:${link.id}:${from + i}` }));
+  const held = (partition: number, messages: Array<BatchMessage<AggregatedType>>, behind: number) => batchOf(partition, messages, 'test.links.clicks', behind);
+
+  it('writes nothing until the partition has caught up, then everything held, once', async () => {
+    const link = newLink();
+    const all = stream(link, 0, 60);
+    const ingest = aggregator();
+    expect(await ingest(held(6, all.slice(0, 20), 40))).toBe('hold');
+    // A producer repeat inside the held batches is still dropped.
+    const repeat = message(link, { offset: 25, at: '2024-03-01T10:05:00Z', id: all[5]!.meta.id });
+    expect(await ingest(held(6, [...all.slice(20, 25), repeat, ...all.slice(26, 40)], 20))).toBe('hold');
+    expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 0, scans: 0 });
+    // The same batch again (a retry) adds nothing; the last one writes all.
+    expect(await ingest(held(6, all.slice(20, 40), 20))).toBe('hold');
+    expect(await ingest(held(6, all.slice(40, 60), 0))).toBeUndefined();
+    expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 59, scans: 0 });
+  });
+
+  it('a crash while batches are held, a zombie that flushes them late, and a cap on what is held', async () => {
+    const link = newLink();
+    const all = stream(link, 100, 160);
+    const zombie = aggregator();
+    await zombie(held(7, all.slice(0, 30), 30));
+    // The next owner starts again from the last commit, in other cuts, holding at most 25 events.
+    const next = createAggregator({ writer, sightings, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW, maxBatch: 25 });
+    expect(await next(held(7, all.slice(0, 20), 40))).toBe('hold');
+    expect(await next(held(7, all.slice(20, 45), 15))).toBeUndefined();
+    expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 45, scans: 0 });
+    // The zombie goes on from where it was and writes what it held with the rest.
+    await zombie(held(7, all.slice(30, 60), 0));
+    await next(held(7, all.slice(45, 60), 0));
+    expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 60, scans: 0 });
+    const group = await reports.engagementsSummary(groupScope(link), query(day), null);
+    expect(group.total_engagements).toBe(60);
   });
 });
 

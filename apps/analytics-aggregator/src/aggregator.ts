@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import { engagementOfClick, planBatch, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Retention, type Sightings } from '@platform/analytics';
+import { createPlanner, engagementOfClick, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
 import { MessageTypeNames } from '@platform/contracts';
 import type { BatchMessage, IncomingBatch } from '@platform/kafka';
 
@@ -20,7 +20,19 @@ export interface AggregatorDeps {
   facets: FacetReader;
   retention: Retention;
   countBots: boolean;
+  /** The most events of a partition folded into one set of bucket writes (default 100 000). */
+  maxBatch?: number;
   now?: () => number;
+}
+
+/** What a partition's batches added since its last bucket writes: applied together, once it has caught up. */
+interface Fold {
+  planner: Planner;
+  /** The ids of the events planned (first occurrences not counted before), to mark once applied. */
+  ids: Set<string>;
+  events: number;
+  newest: number;
+  timings: { seen: number; plan: number };
 }
 
 function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
@@ -34,32 +46,78 @@ function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
  * counted in an earlier one), plans one update per distinct bucket, applies it under the partition's
  * watermarks, then marks the ids counted (libs/analytics, ADR 0016). Safe to run again on the same offsets,
  * whole or in other cuts, and after a crash between any two of its steps.
+ *
+ * A partition that has more waiting (a burst, an aggregator catching up) has its batches planned one after the
+ * other and held (uncommitted), and written together once it has caught up or `maxBatch` events are planned:
+ * the distinct buckets of a burst barely grow with its length, so the writes per event fall as the batches
+ * grow. Held batches are one batch from the last commit on: a crash or a rebalance replays them whole.
  */
 export function createAggregator(deps: AggregatorDeps) {
   const now = deps.now ?? Date.now;
-  return async function ingest(batch: IncomingBatch<AggregatedType>): Promise<void> {
+  const maxBatch = deps.maxBatch ?? 100_000;
+  const folds = new Map<string, Fold>();
+  /** Per partition, the last offset planned: a batch fetched again (a retry, a rebalance) adds only what is new. */
+  const planned = new Map<string, number>();
+  const newFold = (): Fold => ({
+    planner: createPlanner({ facets: deps.facets, now: now(), retention: deps.retention, countBots: deps.countBots }),
+    ids: new Set(),
+    events: 0,
+    newest: 0,
+    timings: { seen: 0, plan: 0 },
+  });
+
+  return async function ingest(batch: IncomingBatch<AggregatedType>): Promise<void | 'hold'> {
     const source = `${batch.topic}:${batch.partition}`;
-    const items = batch.messages.map((m) => ({ offset: Number(m.offset), event: eventOf(m) })).sort((a, b) => a.offset - b.offset);
+    const fold = folds.get(source) ?? newFold();
+    folds.set(source, fold);
+    const after = planned.get(source) ?? -1;
+    const items = [];
+    for (const m of batch.messages) {
+      const offset = Number(m.offset);
+      if (offset > after) items.push({ offset, event: eventOf(m) });
+    }
+    items.sort((a, b) => a.offset - b.offset);
     const ids = new Set<string>();
-    const firsts = items.filter((i) => !ids.has(i.event.id) && ids.add(i.event.id));
+    const firsts = items.filter((i) => !fold.ids.has(i.event.id) && !ids.has(i.event.id) && ids.add(i.event.id));
     const t0 = performance.now();
     const seen = await deps.sightings.seen(firsts.map((i) => i.event.id));
     const fresh = firsts.filter((_, k) => !seen[k]);
     const t1 = performance.now();
-    const plan = planBatch(fresh, { facets: deps.facets, now: now(), retention: deps.retention, countBots: deps.countBots });
+    fold.planner.add(fresh);
+    for (const i of fresh) fold.ids.add(i.event.id);
+    fold.events += items.length;
+    for (const i of items) if (i.event.at > fold.newest) fold.newest = i.event.at;
+    fold.timings.seen += t1 - t0;
+    fold.timings.plan += performance.now() - t1;
+    planned.set(source, Math.max(after, Number(batch.lastOffset)));
+    if ((batch.behind ?? 0) > 0 && fold.planner.events < maxBatch) return 'hold';
+
     const t2 = performance.now();
-    const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
+    const plan = fold.planner.plan();
     const t3 = performance.now();
-    await deps.sightings.mark(fresh.map((i) => i.event.id));
+    const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
+    const t4 = performance.now();
+    await deps.sightings.mark([...fold.ids]);
+    folds.delete(source);
     deps.logger?.debug(
-      { source, events: items.length, fresh: fresh.length, buckets: plan.buckets.size, updates: applied.updates, rounds: applied.rounds, seen_ms: Math.round(t1 - t0), plan_ms: Math.round(t2 - t1), apply_ms: Math.round(t3 - t2), mark_ms: Math.round(performance.now() - t3) },
+      {
+        source,
+        events: fold.events,
+        fresh: fold.ids.size,
+        buckets: plan.buckets.size,
+        updates: applied.updates,
+        rounds: applied.rounds,
+        seen_ms: Math.round(fold.timings.seen),
+        plan_ms: Math.round(fold.timings.plan + t3 - t2),
+        apply_ms: Math.round(t4 - t3),
+        mark_ms: Math.round(performance.now() - t4),
+      },
       'batch folded',
     );
     events.add(plan.counted, { outcome: 'counted' });
     events.add(plan.bots, { outcome: 'bot' });
-    events.add(items.length - fresh.length, { outcome: 'repeat' });
+    events.add(fold.events - fold.ids.size, { outcome: 'repeat' });
     writes.add(applied.updates);
-    const newest = items.reduce((max, i) => Math.max(max, i.event.at), 0);
-    if (newest > 0) delay.record(Math.max(0, now() - newest) / 1000);
+    if (fold.newest > 0) delay.record(Math.max(0, now() - fold.newest) / 1000);
   };
 }

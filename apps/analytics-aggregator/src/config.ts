@@ -13,9 +13,12 @@ const schema = Type.Object({
   ANALYTICS_HOUR_RETENTION_DAYS: Type.Integer({ default: 400, minimum: 1, maximum: 3660 }),
   /** How long a counted event id is remembered (Redis), to drop a producer's repeat of it. */
   ANALYTICS_DEDUPE_WINDOW_HOURS: Type.Integer({ default: 48, minimum: 1, maximum: 24 * 31 }),
-  /** The most events folded into one set of bucket writes. */
-  ANALYTICS_MAX_BATCH: Type.Integer({ default: 20_000, minimum: 1, maximum: 200_000 }),
-  /** How much one fetch takes from a partition: when the aggregator lags, its batches grow to this. */
+  /**
+   * The most events of a partition folded into one set of bucket writes: a partition with more waiting has its
+   * fetches planned and held until it has caught up or this many are planned.
+   */
+  ANALYTICS_MAX_BATCH: Type.Integer({ default: 100_000, minimum: 1, maximum: 1_000_000 }),
+  /** How much one fetch takes from a partition. */
   ANALYTICS_FETCH_BYTES: Type.Integer({ default: 8 * 1024 * 1024, minimum: 64 * 1024, maximum: 64 * 1024 * 1024 }),
   /** A folder with the GeoLite2 city MMDB files, instead of the ones shipped in the npm package. */
   GEOIP_DIR: Type.Optional(Type.String({ minLength: 1 })),

@@ -5,6 +5,8 @@ import type { ServiceContext } from '@platform/runtime';
 import { AGGREGATED, createAggregator } from './aggregator.js';
 import type { AggregatorConfig } from './config.js';
 
+const DECODE_PIECE = 10_000;
+
 /** The analytics aggregator: links.clicks (and new links) folded into time buckets, in one consumer group. */
 export async function build(ctx: ServiceContext<AggregatorConfig>) {
   const { settings } = ctx;
@@ -14,7 +16,7 @@ export async function build(ctx: ServiceContext<AggregatorConfig>) {
   ctx.sweep(writer.sweptCollections);
   const geo = await openGeoDatabase(settings.geoipDir ? { dir: settings.geoipDir } : {});
   const sightings = createRedisSightings(ctx.redis(), { namespace: settings.kafka.topicPrefix, windowMs: settings.dedupeWindowMs });
-  const ingest = createAggregator({ logger: ctx.logger, writer, sightings, facets: createFacetReader(geo), retention: settings.retention, countBots: settings.countBots });
+  const ingest = createAggregator({ logger: ctx.logger, writer, sightings, facets: createFacetReader(geo), retention: settings.retention, countBots: settings.countBots, maxBatch: settings.maxBatch });
   let consumer: BatchConsumerHandle | undefined;
   return {
     async start() {
@@ -26,7 +28,8 @@ export async function build(ctx: ServiceContext<AggregatorConfig>) {
         topics: [LINKS_TOPICS.clicks, LINKS_TOPICS.events],
         types: AGGREGATED,
         handle: ingest,
-        maxBatchSize: settings.maxBatch,
+        // Pieces to decode and plan; the aggregator holds a partition's pieces until it has caught up or maxBatch.
+        maxBatchSize: Math.min(settings.maxBatch, DECODE_PIECE),
         maxBytesPerPartition: settings.fetchBytes,
         partitionsConsumedConcurrently: settings.partitionsConcurrency,
         sessionTimeoutMs: settings.sessionTimeoutMs,

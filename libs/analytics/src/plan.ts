@@ -168,88 +168,120 @@ interface Cell {
  * unit × start), each holding which counters its events add to. The writer turns a bucket into a single
  * `$inc`, counting only the events past the bucket's watermark for that partition (see ADR 0016). Events
  * older than a unit's retention skip that unit (their bucket is, or is about to be, swept).
- *
- * Traffic repeats itself: the events of one link in one minute with the same facets add the same paths to the
- * same buckets. They are grouped first (one map lookup per event), and only the groups are spread over the
- * buckets, each with its count, so the work per event does not grow with the buckets and paths it touches.
  */
 export function planBatch(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>, options: PlanOptions): BatchPlan {
-  const buckets = new Map<string, PlannedBucket>();
+  const planner = createPlanner(options);
+  planner.add(items);
+  return planner.plan();
+}
+
+export interface Planner {
+  /** Adds events of the partition, all past the ones added before. */
+  add(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>): void;
+  /** The updates of every event added so far (the same each time it is asked). */
+  plan(): BatchPlan;
+  /** Events added so far. */
+  readonly events: number;
+}
+
+/**
+ * A plan built a piece at a time, so that one plan can fold several fetches of a partition.
+ *
+ * Traffic repeats itself: the events of one link in one minute with the same facets add the same paths to the
+ * same buckets. They are grouped as they come (one map lookup per event, a few bytes kept: the offset), and only
+ * the groups are spread over the buckets, each with its count, so the work and memory per event do not grow
+ * with the buckets and paths it touches.
+ */
+export function createPlanner(options: PlanOptions): Planner {
   let counted = 0;
   let bots = 0;
-
+  let events = 0;
   const contributions = createContributions(options);
-  // Per minute of event time: each unit's bucket start and where its finer counters go (shared by its events).
-  const minutes = new Map<number, Array<{ unit: Unit; start: number; expiresAt: number | null; children: string[] | null; iso: string }>>();
-  const placesOf = (minute: number) => {
-    let places = minutes.get(minute);
-    if (!places) {
-      places = [];
-      for (const unit of UNITS) {
-        const start = bucketStart(unit, minute);
-        const keep = options.retention[unit];
-        const expiresAt = keep === null ? null : start + keep;
-        if (expiresAt !== null && expiresAt <= options.now) continue;
-        places.push({ unit, start, expiresAt, children: unit === 'minute' || unit === 'week' ? null : childCounters(unit, minute), iso: new Date(start).toISOString() });
-      }
-      minutes.set(minute, places);
-    }
-    return places;
-  };
-
-  const add = (scope: Scope, minute: number, offsets: number[], contribution: Contribution) => {
-    for (const { unit, start, expiresAt, children, iso } of placesOf(minute)) {
-      const id = `${PREFIX[scope.kind]}|${scope.key}|${unit}|${iso}`;
-      let bucket = buckets.get(id);
-      if (!bucket) {
-        bucket = { id, scope, unit, start, expiresAt, firstOffset: offsets[0]!, parts: [], all: {} };
-        buckets.set(id, bucket);
-      } else if (offsets[0]! < bucket.firstOffset) bucket.firstOffset = offsets[0]!;
-      bucket.parts.push({ contribution, children, offsets });
-      addTo(bucket.all, contribution, children, offsets.length);
-    }
-  };
-
   const cells = new Map<string, Cell>();
-  const ordered = [...items].sort((a, b) => a.offset - b.offset);
-  for (const { offset, event } of ordered) {
-    const minute = bucketStart('minute', event.at);
-    if (event.type === 'shorten') {
-      counted++;
-      const key = `s\u0001${event.groupGuid}\u0001${minute}`;
+
+  function add(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>) {
+    const ordered = [...items].sort((a, b) => a.offset - b.offset);
+    events += ordered.length;
+    for (const { offset, event } of ordered) {
+      const minute = bucketStart('minute', event.at);
+      if (event.type === 'shorten') {
+        counted++;
+        const key = `s\u0001${event.groupGuid}\u0001${minute}`;
+        const cell = cells.get(key);
+        if (cell) cell.offsets.push(offset);
+        else cells.set(key, { at: minute, parts: null, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] });
+        continue;
+      }
+      const facets = contributions(event);
+      if (facets.bot && !options.countBots) bots++;
+      else counted++;
+      // The facets are cached per combination, so their id stands for them.
+      const key = `${facets.id}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
       const cell = cells.get(key);
       if (cell) cell.offsets.push(offset);
-      else cells.set(key, { at: minute, parts: null, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] });
-      continue;
-    }
-    const facets = contributions(event);
-    if (facets.bot && !options.countBots) bots++;
-    else counted++;
-    // The facets are cached per combination, so their id stands for them.
-    const key = `${facets.id}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
-    const cell = cells.get(key);
-    if (cell) cell.offsets.push(offset);
-    else {
-      cells.set(key, {
-        at: minute,
-        parts: scopeContributions(event, facets, options.countBots),
-        link: { kind: 'link', key: event.linkId },
-        group: { kind: 'group', key: event.groupGuid },
-        qr: event.qrcodeId ? { kind: 'qr', key: event.qrcodeId } : null,
-        offsets: [offset],
-      });
+      else {
+        cells.set(key, {
+          at: minute,
+          parts: scopeContributions(event, facets, options.countBots),
+          link: { kind: 'link', key: event.linkId },
+          group: { kind: 'group', key: event.groupGuid },
+          qr: event.qrcodeId ? { kind: 'qr', key: event.qrcodeId } : null,
+          offsets: [offset],
+        });
+      }
     }
   }
-  for (const cell of cells.values()) {
-    if (!cell.parts) {
-      add(cell.group, cell.at, cell.offsets, SHORTEN);
-      continue;
+
+  function plan(): BatchPlan {
+    const buckets = new Map<string, PlannedBucket>();
+    // Per minute of event time: each unit's bucket start and where its finer counters go (shared by its events).
+    const minutes = new Map<number, Array<{ unit: Unit; start: number; expiresAt: number | null; children: string[] | null; iso: string }>>();
+    const placesOf = (minute: number) => {
+      let places = minutes.get(minute);
+      if (!places) {
+        places = [];
+        for (const unit of UNITS) {
+          const start = bucketStart(unit, minute);
+          const keep = options.retention[unit];
+          const expiresAt = keep === null ? null : start + keep;
+          if (expiresAt !== null && expiresAt <= options.now) continue;
+          places.push({ unit, start, expiresAt, children: unit === 'minute' || unit === 'week' ? null : childCounters(unit, minute), iso: new Date(start).toISOString() });
+        }
+        minutes.set(minute, places);
+      }
+      return places;
+    };
+    const spread = (scope: Scope, minute: number, offsets: number[], contribution: Contribution) => {
+      for (const { unit, start, expiresAt, children, iso } of placesOf(minute)) {
+        const id = `${PREFIX[scope.kind]}|${scope.key}|${unit}|${iso}`;
+        let bucket = buckets.get(id);
+        if (!bucket) {
+          bucket = { id, scope, unit, start, expiresAt, firstOffset: offsets[0]!, parts: [], all: {} };
+          buckets.set(id, bucket);
+        } else if (offsets[0]! < bucket.firstOffset) bucket.firstOffset = offsets[0]!;
+        bucket.parts.push({ contribution, children, offsets });
+        addTo(bucket.all, contribution, children, offsets.length);
+      }
+    };
+    for (const cell of cells.values()) {
+      if (!cell.parts) {
+        spread(cell.group, cell.at, cell.offsets, SHORTEN);
+        continue;
+      }
+      spread(cell.link!, cell.at, cell.offsets, cell.parts.link);
+      spread(cell.group, cell.at, cell.offsets, cell.parts.group);
+      if (cell.qr) spread(cell.qr, cell.at, cell.offsets, cell.parts.qr);
     }
-    add(cell.link!, cell.at, cell.offsets, cell.parts.link);
-    add(cell.group, cell.at, cell.offsets, cell.parts.group);
-    if (cell.qr) add(cell.qr, cell.at, cell.offsets, cell.parts.qr);
+    return { buckets, counted, bots };
   }
-  return { buckets, counted, bots };
+
+  return {
+    add,
+    plan,
+    get events() {
+      return events;
+    },
+  };
 }
 
 function addTo(inc: Record<string, number>, contribution: Contribution, children: string[] | null, n: number): void {

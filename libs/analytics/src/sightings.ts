@@ -24,7 +24,7 @@ export interface Sightings {
 }
 
 const CHUNK_BITS = 20;
-const DENSE = /^(.+):(\d{1,15})$/;
+const DIGITS = /^\d{1,15}$/;
 
 /**
  * ORs a bit mask into a bitmap from byte `ARGV[1]` on and renews its expiry, atomically: partitions marking the
@@ -60,13 +60,14 @@ export function createRedisSightings(redis: Redis, options: { namespace?: string
     const spans = new Map<string, Span>();
     const others: Array<{ key: string; at: number }> = [];
     ids.forEach((id, at) => {
-      const dense = DENSE.exec(id);
-      if (!dense) {
+      const colon = id.lastIndexOf(':');
+      const digits = id.slice(colon + 1);
+      if (colon < 1 || !DIGITS.test(digits)) {
         others.push({ key: `${prefix}id:${id}`, at });
         return;
       }
-      const seq = Number(dense[2]);
-      const key = `${prefix}seq:${dense[1]}:${Math.floor(seq / 2 ** CHUNK_BITS)}`;
+      const seq = Number(digits);
+      const key = `${prefix}seq:${id.slice(0, colon)}:${Math.floor(seq / 2 ** CHUNK_BITS)}`;
       const bit = seq % 2 ** CHUNK_BITS;
       const span = spans.get(key);
       if (!span) spans.set(key, { key, bits: [bit], at: [at], from: bit >> 3, to: bit >> 3 });

@@ -27,6 +27,8 @@ export interface IncomingBatch<K extends MessageType = MessageType> {
   messages: Array<BatchMessage<K>>;
   firstOffset: string;
   lastOffset: string;
+  /** How many messages of the partition were waiting after this batch when it was fetched (absent: none). */
+  behind?: number;
   heartbeat(): Promise<void>;
 }
 
@@ -40,8 +42,12 @@ export interface BatchConsumerOptions<K extends MessageType> {
   /**
    * Handles a batch; its offsets are committed once it resolves. It must be idempotent per offset: a crash or
    * a rebalance before the commit hands the same messages (perhaps cut into other batches) to a member again.
+   * It may answer `'hold'` to take the partition's next batch before this one is done: the consumer then reads
+   * on without committing, hands it every next batch of the partition (even one with no message for it), and
+   * commits them all once a batch resolves without `'hold'`. A handler that holds must fold what it held into
+   * that last batch's work; after a restart or a rebalance, the partition comes again from the last commit.
    */
-  handle(batch: IncomingBatch<K>): Promise<void>;
+  handle(batch: IncomingBatch<K>): Promise<void | 'hold'>;
   /** The most messages in one `handle` call (a fetched batch is cut into pieces of this size). */
   maxBatchSize?: number;
   /** How much one fetch takes from a partition (kafkajs `maxBytesPerPartition`): a lagging group gets big batches. */
@@ -87,6 +93,8 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
   });
   const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   let stopping = false;
+  /** The partitions whose handler holds batches it has not applied yet (`<topic>:<partition>`). */
+  const holding = new Set<string>();
 
   async function deadLetter(topic: string, messages: KafkaMessage[], reason: string, attempts: number) {
     if (messages.length === 0) return;
@@ -128,32 +136,40 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
 
   async function eachBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
+    const key = `${batch.topic}:${batch.partition}`;
     for (let i = 0; i < batch.messages.length; i += maxBatchSize) {
       if (!payload.isRunning() || payload.isStale()) return;
       const raw = batch.messages.slice(i, i + maxBatchSize);
       const { messages, bad } = await decode(batch.topic, raw);
       for (const { message, reason } of bad) await deadLetter(batch.topic, [message], reason, 0);
+      const lastOffset = raw.at(-1)!.offset;
       const incoming: IncomingBatch<K> = {
         topic: batch.topic,
         partition: batch.partition,
         messages,
         firstOffset: raw[0]!.offset,
-        lastOffset: raw.at(-1)!.offset,
+        lastOffset,
+        behind: Math.max(0, Number(batch.highWatermark) - 1 - Number(lastOffset)),
         heartbeat: payload.heartbeat,
       };
-      if (messages.length > 0) await handleWithRetries(incoming, raw);
-      payload.resolveOffset(incoming.lastOffset);
-      await payload.commitOffsetsIfNecessary();
+      const held = messages.length > 0 || holding.has(key) ? await handleWithRetries(incoming, raw) : undefined;
+      payload.resolveOffset(lastOffset);
+      if (held === 'hold') holding.add(key);
+      else {
+        holding.delete(key);
+        // Commits are explicit (autoCommit is off): a held batch is read past but must not be committed.
+        await payload.commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(BigInt(lastOffset) + 1n) }] }] });
+      }
       await payload.heartbeat();
     }
   }
 
-  async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void> {
+  async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void | 'hold'> {
     for (let attempt = 1; ; attempt++) {
       const timer = setInterval(() => void incoming.heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
       const started = performance.now();
       try {
-        await withSpan(
+        const outcome = await withSpan(
           '@platform/kafka',
           `process batch ${incoming.topic}`,
           {
@@ -170,14 +186,15 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
           () => options.handle(incoming),
         );
         processed.add(incoming.messages.length, { group: options.groupId, outcome: 'ok' });
-        return;
+        return outcome;
       } catch (error) {
         if (isGroupMembershipLost(error)) {
           processed.add(incoming.messages.length, { group: options.groupId, outcome: 'handed_over' });
           logger.info({ topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset }, 'group rebalancing: batch left to the next owner');
           throw error;
         }
-        const retriable = !isPlatformError(error) || error.retriable;
+        // Dead-lettering a batch commits it, and with it the batches held before it: those are retried instead.
+        const retriable = !isPlatformError(error) || error.retriable || holding.has(`${incoming.topic}:${incoming.partition}`);
         if (!retriable) {
           await deadLetter(incoming.topic, raw, error instanceof Error ? `${error.name}: ${error.message}` : String(error), attempt);
           return;
@@ -196,6 +213,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
 
   const { ready } = await joinGroup(client, { consumer, deadLetters, logger }, { topics: options.topics, fromBeginning: options.fromBeginning ?? true }, {
     eachBatchAutoResolve: false,
+    autoCommit: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachBatch,
   });
