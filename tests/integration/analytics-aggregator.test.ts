@@ -158,6 +158,19 @@ describe('a known stream', () => {
     expect(answer.data.map((d) => d.count)).toEqual([2, 2, 1, 0, 1]);
   });
 
+  it('starts units=-1 at the oldest data when it is older than the link, read with the series', async () => {
+    const days = query({ unit: 'day', unit_reference: '2024-03-01T12:00:00Z' });
+    // Created after its first clicks (imported or replayed): the series starts with the first day of data.
+    const began = Date.parse('2024-02-29T08:00:00Z');
+    expect(await reports.since(linkScope(link), began)).toBe(Date.parse('2024-02-26T00:00:00Z'));
+    expect((await reports.series(linkScope(link), days, { began }, 'clicks')).data.map((d) => d.count)).toEqual([2, 2, 1, 0, 1]);
+    expect((await reports.engagementsSummary(linkScope(link), days, { began })).engagements).toEqual({ lib_button_clicks: 0, clicks: 6, scans: 1 });
+    const weeks = await reports.engagements(linkScope(link), query({ unit: 'week', unit_reference: '2024-03-01T12:00:00Z' }), { began: null });
+    expect(weeks.engagements.map((e) => [e.date, e.engagement_count])).toEqual([['2024-02-26T00:00:00+0000', 7]]);
+    const late = await reports.series(linkScope(link), query({ unit: 'month', unit_reference: '2024-01-15T00:00:00Z' }), { began }, 'clicks');
+    expect(late.data).toEqual([]);
+  });
+
   it('starts weeks on Monday and months on the 1st', async () => {
     const weeks = await reports.series(linkScope(link), query({ unit: 'week', units: '2', unit_reference: '2024-03-01T12:00:00Z' }), since, 'engagements');
     // 2024-02-26 is a Monday: every click of the stream is in its week.
