@@ -1,10 +1,11 @@
 import { metrics } from '@opentelemetry/api';
 import { MessageTypeNames } from '@platform/contracts';
-import { ensureTopics, runConsumer, type ConsumerHandle, type Publisher } from '@platform/kafka';
+import { createBulkPublisher, ensureTopics, runConsumer, type ConsumerHandle } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
 import { buildRedirector } from './app.js';
-import { createClickBuffer, type ClickSink } from './click-buffer.js';
+import { createClickBuffer } from './click-buffer.js';
+import { createClickProducer } from './click-producer.js';
 import { createLatencyHistogram } from './latency.js';
 import { publisherThreadAvailable, startPublisherThread } from './click-publisher.js';
 import type { RedirectorConfig } from './config.js';
@@ -12,13 +13,6 @@ import { createResolver } from './resolver.js';
 import { createRedirectTracing } from './tracing.js';
 
 const meter = metrics.getMeter('@platform/redirector');
-
-/** Publishing in the thread that answers redirects: the service runs from its sources, or the thread is turned off. */
-const inlineSink = (publisher: Publisher): ClickSink => ({
-  async publish(batch) {
-    await publisher.publishMany(batch.map((click) => ({ topic: LINKS_TOPICS.clicks, key: click.id, id: click.click_id, type: MessageTypeNames.ShortlinkClicked, value: click })));
-  },
-});
 
 export async function build(ctx: ServiceContext<RedirectorConfig>) {
   const { settings } = ctx;
@@ -53,7 +47,8 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
   const thread = settings.publisherThread && publisherThreadAvailable()
     ? startPublisherThread({ name: ctx.name, logLevel: settings.logLevel, brokers: settings.kafka.brokers, topicPrefix: settings.kafka.topicPrefix, schemaRegistry: settings.kafka.schemaRegistry, topic: LINKS_TOPICS.clicks }, ctx.logger)
     : undefined;
-  const sink: ClickSink = thread ?? inlineSink(ctx.publisher());
+  // Without the thread (from sources, or turned off), the same producer publishes in the thread that answers redirects.
+  const sink = thread ?? createClickProducer(createBulkPublisher(ctx.kafka(), { source: `/${ctx.name}` }), LINKS_TOPICS.clicks);
   const clicks = createClickBuffer({
     sink,
     logger: ctx.logger,
@@ -103,7 +98,7 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
     async stop() {
       await consumer?.stop();
       await clicks.stop();
-      await thread?.close();
+      await sink.close();
     },
   };
 }

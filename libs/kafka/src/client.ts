@@ -21,6 +21,8 @@ export interface KafkaOptions {
 export interface KafkaClient {
   kafka: Kafka;
   clientId: string;
+  /** What a second client of the same cluster needs (the bulk publisher's, ADR 0022). */
+  connection: { brokers: string[]; connectionTimeoutMs: number; requestTimeoutMs: number };
   topicPrefix: string;
   logger: Logger;
   registry?: RegistrySchemas;
@@ -51,7 +53,8 @@ export function createKafka(options: KafkaOptions): KafkaClient {
         logger[levels[level] ?? 'info']({ ...extra }, message);
       },
   });
-  const client: KafkaClient = { kafka, clientId: options.clientId, topicPrefix: options.topicPrefix ?? '', logger };
+  const connection = { brokers: options.brokers, connectionTimeoutMs: options.connectionTimeoutMs ?? 5000, requestTimeoutMs: options.requestTimeoutMs ?? 15000 };
+  const client: KafkaClient = { kafka, clientId: options.clientId, connection, topicPrefix: options.topicPrefix ?? '', logger };
   if (options.schemaRegistry) client.registry = createRegistrySchemas(createSchemaRegistryClient(options.schemaRegistry));
   return client;
 }

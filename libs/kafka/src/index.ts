@@ -3,6 +3,7 @@ export type { KafkaClient, KafkaOptions } from './client.js';
 export { ensureTopics, topicName } from './topics.js';
 export type { TopicRequest, TopicSpec } from './topics.js';
 export { createPublisher } from './publisher.js';
+export { createBulkPublisher } from './bulk-publisher.js';
 export type { Publisher, OutgoingMessage } from './publisher.js';
 export { runConsumer } from './consumer.js';
 export { runBatchConsumer } from './batch-consumer.js';

@@ -28,13 +28,18 @@ export interface Publisher {
 /** What a client is told to wait after a publish failed for the broker's sake. */
 export const BROKER_RETRY_AFTER_SECONDS = 5;
 
-export function createPublisher(client: KafkaClient, options: { source: string }): Publisher {
-  const producer: Producer = client.kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 5,
-    allowAutoTopicCreation: false,
-  });
+/** A record as both producers send it: the topic with its prefix, the key, the encoded body and the headers. */
+export interface OutgoingRecord {
+  id: string;
+  topic: string;
+  record: { key: string; value: Buffer; headers: Record<string, string> };
+}
 
+/**
+ * Turns messages into records: the Avro body (framed for the registry when there is one) and the CloudEvents
+ * headers. Shared by the kafkajs publisher and the bulk publisher (ADR 0022), so both write the same records.
+ */
+export function createRecordBuilder(client: KafkaClient, options: { source: string }) {
   /** The registry id of each (topic, record) of a batch; none without a registry. */
   async function registryIdsOf(messages: ReadonlyArray<{ topic: string; type: MessageType }>): Promise<Map<string, number> | undefined> {
     const { registry } = client;
@@ -46,7 +51,7 @@ export function createPublisher(client: KafkaClient, options: { source: string }
   }
 
   /** `time` and `trace` are the batch's: one clock read and one trace context for all its messages. */
-  function toRecord(message: OutgoingMessage, time: string, trace: Record<string, string>, registryIds?: Map<string, number>) {
+  function toRecord(message: OutgoingMessage, time: string, trace: Record<string, string>, registryIds?: Map<string, number>): OutgoingRecord {
     const encoded = encodeMessage(message.type, message.value as never);
     const registryId = registryIds?.get(registrySubject(topicName(client, message.topic), message.type));
     const id = message.id ?? randomUUID();
@@ -65,13 +70,40 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     return { id, topic: topicName(client, message.topic), record: { key: message.key, value, headers } };
   }
 
-  async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
-    if (messages.length === 0) return [];
-    return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
+  return {
+    registryIdsOf,
+    /** The records of a batch, in its order, under the current trace context. */
+    async records(messages: OutgoingMessage[]): Promise<OutgoingRecord[]> {
       const time = new Date().toISOString();
       const trace = injectTraceContext({});
       const registryIds = await registryIdsOf(messages);
-      const records = messages.map((message) => toRecord(message, time, trace, registryIds));
+      return messages.map((message) => toRecord(message, time, trace, registryIds));
+    },
+    /** Looks up the registry ids of what this app produces, so that a schema missing from the registry stops the start. */
+    async checkProduced(): Promise<void> {
+      const app = options.source.replace(/^\//, '');
+      const produced = TOPIC_CATALOGUE.filter((topic) => topic.producers.includes(app));
+      if (client.registry) await registryIdsOf(produced.flatMap((topic) => topic.records.map((type) => ({ topic: topic.name, type }))));
+    },
+  };
+}
+
+/** A send the producer gave up on: the broker is away, which a caller may retry, not a bug to hide as a 500. */
+export const brokerUnavailable = (cause: unknown) =>
+  new UnavailableError('broker_unavailable', 'The message broker is unavailable; try again later.', { cause, retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+
+export function createPublisher(client: KafkaClient, options: { source: string }): Publisher {
+  const producer: Producer = client.kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 5,
+    allowAutoTopicCreation: false,
+  });
+  const builder = createRecordBuilder(client, options);
+
+  async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
+      const records = await builder.records(messages);
       const byTopic = new Map<string, (typeof records)[number]['record'][]>();
       for (const r of records) {
         const list = byTopic.get(r.topic);
@@ -89,7 +121,7 @@ export function createPublisher(client: KafkaClient, options: { source: string }
       } catch (error) {
         // The producer has spent its retries: the broker is away, which a caller may retry (a gateway answers
         // 503 with Retry-After in its API's shape, a worker retries the message), not a bug to hide as a 500.
-        throw new UnavailableError('broker_unavailable', 'The message broker is unavailable; try again later.', { cause: error, retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+        throw brokerUnavailable(error);
       }
       return records.map((r) => r.id);
     });
@@ -98,11 +130,7 @@ export function createPublisher(client: KafkaClient, options: { source: string }
   return {
     async connect() {
       await producer.connect();
-      // The ids of what this process produces are looked up now, so that a schema missing from the registry
-      // stops the start rather than the first publish.
-      const app = options.source.replace(/^\//, '');
-      const produced = TOPIC_CATALOGUE.filter((topic) => topic.producers.includes(app));
-      if (client.registry) await registryIdsOf(produced.flatMap((topic) => topic.records.map((type) => ({ topic: topic.name, type }))));
+      await builder.checkProduced();
     },
     disconnect: () => producer.disconnect(),
     publishMany,
