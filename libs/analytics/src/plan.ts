@@ -109,8 +109,7 @@ const SHORTEN: Contribution = { common: ['n.shortens'], extra: null, counters: [
  * the address and the referrer, which traffic repeats: they are built once per such combination.
  */
 function createContributions(options: PlanOptions) {
-  const cache = new Map<string, { id: number; common: string[]; counters: string[]; bot: boolean }>();
-  let ids = 0;
+  const cache = new Map<string, { common: string[]; counters: string[]; bot: boolean }>();
   const commonOf = (e: Engagement) => {
     const key = `${e.kind}\u0001${e.bot}\u0001${e.userAgent}\u0001${e.clientIp}\u0001${e.referrer}`;
     let hit = cache.get(key);
@@ -134,7 +133,7 @@ function createContributions(options: PlanOptions) {
     // A click without a city is counted in no city (no_city_clicks = the kind's total minus the cities).
     if (place.city) common.push(f(k, 'city', cityKey(place)));
     if (bot) common.push('n.bots');
-    hit = { id: ids++, common, counters: bot ? [k, 'bots'] : [k], bot };
+    hit = { common, counters: bot ? [k, 'bots'] : [k], bot };
     if (cache.size >= 10_000) cache.clear();
     cache.set(key, hit);
     return hit;
@@ -157,6 +156,8 @@ function scopeContributions(e: Engagement, facets: { common: string[]; counters:
 interface Cell {
   at: number;
   parts: { link: Contribution; group: Contribution; qr: Contribution } | null;
+  /** Counted apart as bots only. */
+  bot: boolean;
   link: Scope | null;
   group: Scope;
   qr: Scope | null;
@@ -209,26 +210,28 @@ export function createPlanner(options: PlanOptions): Planner {
         const key = `s\u0001${event.groupGuid}\u0001${minute}`;
         const cell = cells.get(key);
         if (cell) cell.offsets.push(offset);
-        else cells.set(key, { at: minute, parts: null, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] });
+        else cells.set(key, { at: minute, parts: null, bot: false, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] });
         continue;
       }
-      const facets = contributions(event);
-      if (facets.bot && !options.countBots) bots++;
-      else counted++;
-      // The facets are cached per combination, so their id stands for them.
-      const key = `${facets.id}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
-      const cell = cells.get(key);
+      // One key for what an event adds and where: its facets' inputs, its scopes, its destination, its minute.
+      const key = `${event.kind}\u0001${event.bot}\u0001${event.userAgent}\u0001${event.clientIp}\u0001${event.referrer}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
+      let cell = cells.get(key);
       if (cell) cell.offsets.push(offset);
       else {
-        cells.set(key, {
+        const facets = contributions(event);
+        cell = {
           at: minute,
           parts: scopeContributions(event, facets, options.countBots),
+          bot: facets.bot && !options.countBots,
           link: { kind: 'link', key: event.linkId },
           group: { kind: 'group', key: event.groupGuid },
           qr: event.qrcodeId ? { kind: 'qr', key: event.qrcodeId } : null,
           offsets: [offset],
-        });
+        };
+        cells.set(key, cell);
       }
+      if (cell.bot) bots++;
+      else counted++;
     }
   }
 

@@ -24,7 +24,19 @@ export interface Sightings {
 }
 
 const CHUNK_BITS = 20;
-const DIGITS = /^\d{1,15}$/;
+
+/** The 1 to 15 digits from `from` to the end of `id` as a number, or null. */
+function sequenceAt(id: string, from: number): number | null {
+  const length = id.length - from;
+  if (length < 1 || length > 15) return null;
+  let seq = 0;
+  for (let i = from; i < id.length; i++) {
+    const digit = id.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    seq = seq * 10 + digit;
+  }
+  return seq;
+}
 
 /**
  * ORs a bit mask into a bitmap from byte `ARGV[1]` on and renews its expiry, atomically: partitions marking the
@@ -59,24 +71,33 @@ export function createRedisSightings(redis: Redis, options: { namespace?: string
   const locate = (ids: readonly string[]) => {
     const spans = new Map<string, Span>();
     const others: Array<{ key: string; at: number }> = [];
+    // A batch's ids come mostly from a few producers: the previous id's producer and chunk are tried first.
+    let producer = '';
+    let chunk = -1;
+    let span: Span | undefined;
     ids.forEach((id, at) => {
       const colon = id.lastIndexOf(':');
-      const digits = id.slice(colon + 1);
-      if (colon < 1 || !DIGITS.test(digits)) {
+      const seq = colon < 1 ? null : sequenceAt(id, colon + 1);
+      if (seq === null) {
         others.push({ key: `${prefix}id:${id}`, at });
         return;
       }
-      const seq = Number(digits);
-      const key = `${prefix}seq:${id.slice(0, colon)}:${Math.floor(seq / 2 ** CHUNK_BITS)}`;
       const bit = seq % 2 ** CHUNK_BITS;
-      const span = spans.get(key);
-      if (!span) spans.set(key, { key, bits: [bit], at: [at], from: bit >> 3, to: bit >> 3 });
-      else {
-        span.bits.push(bit);
-        span.at.push(at);
-        span.from = Math.min(span.from, bit >> 3);
-        span.to = Math.max(span.to, bit >> 3);
+      const idChunk = Math.floor(seq / 2 ** CHUNK_BITS);
+      if (!span || idChunk !== chunk || colon !== producer.length || !id.startsWith(producer)) {
+        producer = id.slice(0, colon);
+        chunk = idChunk;
+        const key = `${prefix}seq:${producer}:${chunk}`;
+        span = spans.get(key);
+        if (!span) {
+          span = { key, bits: [], at: [], from: bit >> 3, to: bit >> 3 };
+          spans.set(key, span);
+        }
       }
+      span.bits.push(bit);
+      span.at.push(at);
+      if (bit >> 3 < span.from) span.from = bit >> 3;
+      if (bit >> 3 > span.to) span.to = bit >> 3;
     });
     return { spans: [...spans.values()], others };
   };
