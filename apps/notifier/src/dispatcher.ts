@@ -102,20 +102,39 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       if (settings.notifier_paused) return;
       let prefetched: OutgoingDoc | null | undefined = first ?? fresh;
-      // Good for the first inbox notification only: each one sent adds to it.
+      // Good for the next inbox notification only: each one sent adds to it.
       let unreadBefore: number | undefined = unread;
-      for (const method of METHODS) {
-        for (;;) {
-          if (stopped) return;
-          const head = prefetched !== undefined ? prefetched : await store.laneHead(lane, method);
-          prefetched = undefined;
-          if (!head) break;
-          const index = head.methods.findIndex((m) => m.method === method && m.status === 'pending');
-          const delivery = head.methods[index]!;
-          if (delivery.next_attempt_at.getTime() > Date.now()) break; // waits for its retry; later ones keep the order
-          await attempt(head, index, method === 'inbox' ? unreadBefore : undefined);
-          unreadBefore = undefined;
+      let renewedAt = Date.now();
+      let m = 0;
+      while (m < METHODS.length) {
+        if (stopped) return;
+        const method = METHODS[m]!;
+        // A notification queued while the others go out by their slower methods goes to the inbox (and the
+        // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
+        if (m > 0 && again.delete(lane)) {
+          const [now, head, count] = await Promise.all([store.settings(deploymentId), store.laneHead(lane, METHODS[0]!), store.unreadCount(deploymentId, userId)]);
+          if (now.notifier_paused) return;
+          [prefetched, unreadBefore, m] = [head, count, 0];
+          continue;
+        }
+        const head = prefetched !== undefined ? prefetched : await store.laneHead(lane, method);
+        prefetched = undefined;
+        // None left, or the oldest waits for its retry (later ones keep the order): the next method.
+        if (!head) {
+          m++;
+          continue;
+        }
+        const index = head.methods.findIndex((d) => d.method === method && d.status === 'pending');
+        if (head.methods[index]!.next_attempt_at.getTime() > Date.now()) {
+          m++;
+          continue;
+        }
+        await attempt(head, index, method === 'inbox' ? unreadBefore : undefined);
+        unreadBefore = undefined;
+        // The lease is renewed once a third of it has gone, not after every send (a round trip each).
+        if (Date.now() - renewedAt > options.leaseMs / 3) {
           await writer.leaseLane(lane, options.holder, options.leaseMs);
+          renewedAt = Date.now();
         }
       }
     } finally {

@@ -1,0 +1,124 @@
+import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
+import { createLogger } from '@platform/telemetry';
+import { describe, expect, it } from 'vitest';
+import { createDispatcher, type MethodSender } from './dispatcher.js';
+
+const LANE = 'dep_1:user_1';
+
+function outgoing(n: number, methods: DispatchMethod[]): OutgoingDoc {
+  const at = new Date(Date.now() - 1000);
+  return {
+    _id: `cause_${n}:user_1`,
+    deployment_id: 'dep_1',
+    user_id: 'user_1',
+    lane: LANE,
+    notification_id: `0190c5a8-0000-7000-8000-00000000000${n}`,
+    template_id: 't',
+    targets: [],
+    title: `n${n}`,
+    content: '',
+    icon: '',
+    actions: [],
+    email: null,
+    labels: {},
+    recipient: { name: 'U', username: 'u' },
+    methods: methods.map((method) => ({ method, status: 'pending', attempts: 0, next_attempt_at: at, error: null, done_at: null })),
+    pending: methods.length,
+    pending_methods: methods,
+    next_attempt_at: at,
+    created_at: at,
+    outbox: [],
+    has_outbox: false,
+  };
+}
+
+/** One lane in memory: what the store holds (documents become visible when their insert is stored). */
+function lane() {
+  const docs: OutgoingDoc[] = [];
+  const store = {
+    settings: async () => ({ notifier_paused: false }),
+    unreadCount: async () => 0,
+    laneHead: async (_lane: string, method: DispatchMethod) =>
+      docs.filter((d) => d.pending_methods.includes(method)).sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null,
+  } as unknown as NotificationsStore;
+  const writer = {
+    leaseLane: async () => true,
+    releaseLane: async () => undefined,
+    outgoing: {
+      source: 'notif_outgoing',
+      change: async (filter: { _id: string }, fields: Record<string, unknown>, _events: unknown, more: { $pull: { pending_methods: DispatchMethod } }) => {
+        const doc = docs.find((d) => d._id === filter._id)!;
+        const index = Number(Object.keys(fields)[0]!.split('.')[1]);
+        doc.methods[index]!.status = fields[`methods.${index}.status`] as 'sent';
+        doc.pending_methods = doc.pending_methods.filter((m) => m !== more.$pull.pending_methods);
+        return true;
+      },
+    },
+  } as unknown as NotificationsWriter;
+  return { docs, store, writer };
+}
+
+function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<DispatchMethod, MethodSender>>) {
+  return createDispatcher({
+    store: l.store,
+    writer: l.writer,
+    senders: { inbox: senders.inbox ?? null, smtp: senders.smtp ?? null, webhook: senders.webhook ?? null },
+    touched: () => undefined,
+    logger: createLogger({ name: 'dispatcher-test', level: 'silent' }),
+    holder: 'test',
+    maxAttempts: 3,
+    retryBaseMs: 1000,
+    // No sweep during a test: what is sent is sent by the kicks.
+    sweepMs: 3_600_000,
+    leaseMs: 15_000,
+  });
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('dispatcher', () => {
+  it('sends a notification kicked while its insert is on its way, though the lane read came before the insert', async () => {
+    const l = lane();
+    const sent: string[] = [];
+    const dispatcher = dispatcherOn(l, { inbox: async (doc) => (sent.push(doc.title), 'sent') });
+    dispatcher.start();
+    const doc = outgoing(1, ['inbox']);
+    let stored!: () => void;
+    const insert = new Promise<OutgoingDoc>((resolve) => (stored = () => (l.docs.push(doc), resolve(doc))));
+    dispatcher.kick(LANE, insert);
+    await settle();
+    stored();
+    await settle();
+    expect(sent).toEqual(['n1']);
+    await dispatcher.stop();
+  });
+
+  it('puts a notification queued while an older one is being e-mailed into the inbox before it is e-mailed itself', async () => {
+    const l = lane();
+    const order: string[] = [];
+    let mailed!: () => void;
+    const mail = new Promise<void>((resolve) => (mailed = resolve));
+    const dispatcher = dispatcherOn(l, {
+      inbox: async (doc) => (order.push(`inbox ${doc.title}`), 'sent'),
+      smtp: async (doc) => {
+        order.push(`smtp ${doc.title} start`);
+        if (doc.title === 'n1') await mail;
+        order.push(`smtp ${doc.title} done`);
+        return 'sent';
+      },
+    });
+    dispatcher.start();
+    l.docs.push(outgoing(1, ['inbox', 'smtp']));
+    dispatcher.kick(LANE);
+    await settle();
+    expect(order).toEqual(['inbox n1', 'smtp n1 start']);
+    const second = outgoing(2, ['inbox', 'smtp']);
+    l.docs.push(second);
+    dispatcher.kick(LANE, Promise.resolve(second));
+    await settle();
+    mailed();
+    await settle();
+    expect(order).toEqual(['inbox n1', 'smtp n1 start', 'smtp n1 done', 'inbox n2', 'smtp n2 start', 'smtp n2 done']);
+    await dispatcher.stop();
+  });
+});
