@@ -16,7 +16,9 @@ export { DEFAULT_SIZE, MAX_SIZE, MAX_UNITS, queryBuckets, readMetricsQuery } fro
 export type { MetricsQuery, QueryProblem } from './query.js';
 export { coverRange, createReports } from './reports.js';
 export type { Ranked, Reports, SeriesCounter, Since } from './reports.js';
-export { createAnalyticsStore, createAnalyticsWriter } from './store.js';
+export { LATE_MS, createAnalyticsStore } from './read-store.js';
+export type { AnalyticsStore, AnalyticsStoreOptions } from './read-store.js';
+export { createAnalyticsWriter } from './store.js';
 export { createRedisSightings } from './sightings.js';
 export type { Sightings } from './sightings.js';
-export type { AnalyticsStore, AnalyticsWriter, BucketDoc } from './store.js';
+export type { AnalyticsWriter, BucketDoc } from './store.js';

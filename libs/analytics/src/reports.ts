@@ -3,7 +3,8 @@ import { ENGAGEMENT_KINDS, type EngagementKind } from './events.js';
 import { decodeKey, readCityKey, readNetworkReferrerKey, type Facet } from './facets.js';
 import type { Scope } from './plan.js';
 import { queryBuckets, type MetricsQuery } from './query.js';
-import type { AnalyticsStore, BucketDoc, Counters } from './store.js';
+import type { AnalyticsStore } from './read-store.js';
+import type { BucketDoc, Counters } from './store.js';
 
 /** Values and counts, most first (ties by value, so answers are stable). */
 export type Ranked = Array<{ value: string; count: number }>;

@@ -2,7 +2,7 @@ import { UnavailableError } from '@platform/errors';
 import { isDuplicateKeyError, type Connection } from '@platform/mongo';
 import type { Unit } from './buckets.js';
 import { encodeKey } from './facets.js';
-import { bucketId, bucketIdRange, deltaAfter, type BatchPlan, type PlannedBucket, type Scope } from './plan.js';
+import { deltaAfter, type BatchPlan, type PlannedBucket } from './plan.js';
 
 /** The counters of a bucket: `n.<kind>` (clicks, scans, lib_button_clicks), `n.bots`, `n.shortens`. */
 export type Counters = Partial<Record<string, number>>;
@@ -29,7 +29,7 @@ export interface BucketDoc {
   wm?: Record<string, number>;
 }
 
-const BUCKETS = 'analytics_buckets';
+export const BUCKETS = 'analytics_buckets';
 /** FerretDB (ADR 0010) pushes `$in` down to the primary key for up to 100 values. */
 const IN_CHUNK = 100;
 const MAX_ROUNDS = 20;
@@ -129,47 +129,3 @@ export function createAnalyticsWriter(connection: Connection) {
 }
 
 export type AnalyticsWriter = ReturnType<typeof createAnalyticsWriter>;
-
-/**
- * Reads of the aggregate collections, for the metrics endpoints. The same read often comes several times at
- * once (a dashboard's panels, its viewers, their refreshes): one already on its way is shared, so the documents
- * it answers are read-only.
- */
-export function createAnalyticsStore(connection: Connection) {
-  const buckets = connection.collection<BucketDoc>(BUCKETS);
-  const reading = new Map<string, Promise<BucketDoc[]>>();
-  /** The documents whose `_id` is from `from` to `to`, both included, with `t` and the given fields. */
-  const range = (from: string, to: string, fields: string[]): Promise<BucketDoc[]> => {
-    const key = JSON.stringify([from, to, fields]);
-    let read = reading.get(key);
-    if (!read) {
-      const projection = Object.fromEntries(['t', ...fields].map((field) => [field, 1]));
-      read = buckets.find({ _id: { $gte: from, $lte: to } }, { projection }).toArray().finally(() => reading.delete(key));
-      reading.set(key, read);
-    }
-    return read;
-  };
-  return {
-    /**
-     * A scope's buckets of one unit that start from `from` (null: its first) to `to` (both bucket starts,
-     * included), with only the given fields (`n`, `f.clicks.country`, ...): one `_id` range on the primary key.
-     */
-    async buckets(scope: Scope, unit: Unit, from: number | null, to: number, fields: string[]): Promise<BucketDoc[]> {
-      if (from !== null && from > to) return [];
-      return range(from === null ? bucketIdRange(scope, unit).from : bucketId(scope, unit, from), bucketId(scope, unit, to), fields);
-    },
-
-    /**
-     * The scope's oldest month bucket with its days (`d`), or null if it has none; with `before`, only among
-     * the months that start before it (an empty range costs nothing: a link's clicks come after its creation).
-     */
-    async oldestMonth(scope: Scope, before?: number): Promise<Pick<BucketDoc, 't' | 'd'> | null> {
-      const range = bucketIdRange(scope, 'month');
-      const to = before === undefined ? range.to : bucketId(scope, 'month', before);
-      const [first] = await buckets.find({ _id: { $gte: range.from, $lt: to } }, { projection: { t: 1, d: 1 } }).sort({ _id: 1 }).limit(1).toArray();
-      return first ?? null;
-    },
-  };
-}
-
-export type AnalyticsStore = ReturnType<typeof createAnalyticsStore>;
