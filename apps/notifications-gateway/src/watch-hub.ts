@@ -57,8 +57,10 @@ export function createWatchHub(metrics?: { open: Gauge; delivered: Counter }) {
       if (recent.size > RECENT_IDS) recent.delete(recent.values().next().value!);
       const set = byUser.get(keyOf(event.deploymentId, event.userId));
       if (!set) return;
+      const unread = { ...event.notification, read_at: null };
+      // A copy: a subscriber closed for falling behind leaves the set while it is walked.
       for (const subscriber of [...set]) {
-        if (!matchesFilter(subscriber.filter, { ...event.notification, read_at: null })) continue;
+        if (!matchesFilter(subscriber.filter, unread)) continue;
         subscriber.deliver(event);
         metrics?.delivered.add(1);
       }
