@@ -4,6 +4,7 @@ import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { isBot } from './bots.js';
 import type { ClickBuffer } from './click-buffer.js';
 import type { Resolver, Target } from './resolver.js';
+import { lazyChildLogger } from './lazy-logger.js';
 import type { RedirectTracing } from './tracing.js';
 
 export interface RedirectorOptions {
@@ -107,7 +108,7 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
     return reply;
   }
 
-  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+  app.get('/*', { schema: { hide: true }, childLoggerFactory: lazyChildLogger }, (request, reply) => {
     const span = tracing?.start(request);
     const id = linkId(request);
     const known = id === undefined ? null : resolver.cached(id);

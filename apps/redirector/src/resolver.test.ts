@@ -46,4 +46,16 @@ describe('the link resolver', () => {
     for (let i = 0; i < 10; i++) await resolver.resolve(`sho.rt/${i}`);
     expect(resolver.size).toBe(3);
   });
+
+  it('evicts the links used longest ago first (by eras of half the cache in insertions)', async () => {
+    const { store, reads } = storeWith({});
+    const resolver = createResolver(store, { maxEntries: 4, ttlMs: 60_000, missTtlMs: 60_000 });
+    for (const id of ['a', 'b', 'c', 'd']) await resolver.resolve(`sho.rt/${id}`);
+    // a and b were inserted two eras ago; a is used now, so b is the oldest.
+    expect(resolver.cached('sho.rt/a')).toBeNull();
+    await resolver.resolve('sho.rt/e');
+    expect(resolver.cached('sho.rt/b')).toBeUndefined();
+    for (const id of ['a', 'c', 'd', 'e']) expect(resolver.cached(`sho.rt/${id}`), id).toBeNull();
+    expect(reads()).toBe(5);
+  });
 });

@@ -18,9 +18,14 @@ export interface Target {
  * latency; `ttlMs` bounds what a missed event could leave behind.
  */
 export function createResolver(store: LinksStore, options: { maxEntries: number; ttlMs: number; missTtlMs: number }) {
-  const cache = new Map<string, { target: Target | null; until: number }>();
+  const cache = new Map<string, { target: Target | null; until: number; era: number }>();
   const inFlight = new Map<string, Promise<Target | null>>();
   let reads = 0;
+  // The map's order is the eviction order. A hit moves its entry to the back once per era (an era ends after
+  // half the cache's size in insertions), not on every hit: deleting and re-inserting a key per redirect costs
+  // more than the rest of the lookup, and a link used within the era is still behind every older entry.
+  let era = 0;
+  let insertedThisEra = 0;
 
   const toTarget = (doc: LinkDoc | null): Target | null =>
     doc && !doc.archived && doc.deleted_at === null
@@ -36,8 +41,13 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
       : null;
 
   function remember(id: string, target: Target | null) {
+    cache.delete(id);
     if (cache.size >= options.maxEntries) cache.delete(cache.keys().next().value!);
-    cache.set(id, { target, until: Date.now() + (target ? options.ttlMs : options.missTtlMs) });
+    if (++insertedThisEra >= options.maxEntries / 2) {
+      era++;
+      insertedThisEra = 0;
+    }
+    cache.set(id, { target, until: Date.now() + (target ? options.ttlMs : options.missTtlMs), era });
   }
 
   const live = (target: Target | null, now: number) => (target && (target.expires_at === null || target.expires_at > now) ? target : null);
@@ -46,9 +56,11 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
   function cached(id: string, now = Date.now()): Target | null | undefined {
     const hit = cache.get(id);
     if (!hit || hit.until <= now) return undefined;
-    // Refresh its place: the map's order is the eviction order.
-    cache.delete(id);
-    cache.set(id, hit);
+    if (hit.era !== era) {
+      hit.era = era;
+      cache.delete(id);
+      cache.set(id, hit);
+    }
     return live(hit.target, now);
   }
 
