@@ -21,6 +21,8 @@ const schema = Type.Object({
   LINKS_HOURLY_LIMIT: Type.Integer({ default: 10_000, minimum: 1 }),
   /** Own hourly limits per endpoint and method, as JSON: {"/shorten": {"POST": 1000}}. */
   LINKS_PLATFORM_LIMITS: Type.String({ default: '{}' }),
+  /** How long the metrics operations reuse closed buckets (0: read every time); a late click shows that much later. */
+  LINKS_METRICS_CLOSED_TTL_MS: Type.Integer({ default: 5_000, minimum: 0, maximum: 300_000 }),
   LINKS_SHORT_URL_SCHEME: Type.Union([Type.Literal('http'), Type.Literal('https')], { default: 'https' }),
 });
 
@@ -36,6 +38,7 @@ export const config = createConfigLoader(schema, (env) => ({
   defaultDomain: env.LINKS_DEFAULT_DOMAIN.toLowerCase(),
   scheme: env.LINKS_SHORT_URL_SCHEME,
   platformLimits: { defaultHourly: env.LINKS_HOURLY_LIMIT, overrides: parsePlatformLimits(env.LINKS_PLATFORM_LIMITS) },
+  metricsClosedTtlMs: env.LINKS_METRICS_CLOSED_TTL_MS,
 }));
 
 function parsePlatformLimits(raw: string): Record<string, Record<string, number>> {

@@ -8,12 +8,6 @@ import { buildApp } from './app.js';
 import { createPlatformLimits } from './platform-limits.js';
 import type { GatewayConfig } from './config.js';
 
-/**
- * How long the metrics operations reuse closed buckets (ended more than a few minutes ago): a year's series
- * then reads its open month alone, and a click that reaches a closed bucket late shows this much later.
- */
-const CLOSED_BUCKETS_TTL_MS = 5_000;
-
 /** The gateway's own wiring; the runtime (libs/runtime) owns start order, probes and shutdown. */
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
@@ -30,7 +24,8 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
     members: createMembers(mongo),
     store: createLinksStore(mongo),
-    analytics: createReports(createAnalyticsStore(mongo, { closedTtlMs: CLOSED_BUCKETS_TTL_MS })),
+    // Closed buckets reused for a few seconds: a year's series or facets then read the open month alone.
+    analytics: createReports(createAnalyticsStore(mongo, { closedTtlMs: settings.metricsClosedTtlMs })),
     sealer: createSealer(settings.sealingKey),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     commandTimeoutMs: settings.commandTimeoutMs,
