@@ -181,7 +181,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       [event],
       { $inc: { pending: -1 }, $pull: { pending_methods: delivery.method } },
     );
-    if (changed) options.touched(writer.outgoing.source, doc._id);
+    if (changed) options.touched(writer.outgoing.source, doc._id, [event]);
     if (outcome === 'failed') logger.error({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'gave up sending a notification');
   }
 
