@@ -113,9 +113,15 @@ export function createReports(store: AnalyticsStore) {
   function countersIn(unit: Unit, starts: number[], docs: BucketDoc[]): Map<number, Counters> {
     const counters = new Map<number, Counters>();
     const source = SERIES_SOURCE[unit];
+    // A bucket held by one document answers that document's counters (read-only); one held by two, their sum.
     const add = (start: number, n: Counters | undefined) => {
       if (!n) return;
-      const sum = counters.get(start) ?? {};
+      const prior = counters.get(start);
+      if (!prior) {
+        counters.set(start, n);
+        return;
+      }
+      const sum = { ...prior };
       for (const [key, value] of Object.entries(n)) sum[key] = (sum[key] ?? 0) + (value ?? 0);
       counters.set(start, sum);
     };
@@ -125,9 +131,13 @@ export function createReports(store: AnalyticsStore) {
         add(start, byStart.get(start)?.n);
         continue;
       }
-      // The document that holds this bucket; a week's parts in the one or two months it touches.
-      const holders = new Set([bucketStart(source.unit, start), bucketStart(source.unit, addUnits(unit, start, 1) - 1)]);
-      for (const holder of holders) add(start, byStart.get(holder)?.[source.field]?.[childKey(unit, start)]);
+      const holder = bucketStart(source.unit, start);
+      const key = childKey(unit, start);
+      add(start, byStart.get(holder)?.[source.field]?.[key]);
+      // Only a week reaches past the document that holds its start: its part in the next month.
+      if (unit !== 'week') continue;
+      const next = bucketStart(source.unit, addUnits(unit, start, 1) - 1);
+      if (next !== holder) add(start, byStart.get(next)?.[source.field]?.[key]);
     }
     return counters;
   }
