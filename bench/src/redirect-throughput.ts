@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +50,16 @@ async function storeReads(metricsUrl: string): Promise<number> {
   return Number(/^platform_links_store_reads_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN);
 }
 
+/** CPU seconds of a process's main thread (its thread id is the process id), user and system. */
+function mainThreadSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * The redirect path at its maximum (closed loop), then at half that rate (open loop), for one server; with the
  * CPU time the server process and this client spent per request at the maximum (steadier than a rate on a
@@ -60,13 +70,24 @@ async function measure<T>(
   pid: number | undefined,
   request: (i: number) => { method: 'GET'; path: string; headers?: Record<string, string> },
   atEndOfMax?: () => Promise<T>,
+  /** Other processes whose CPU per request is reported too (the consumers of what the server produces). */
+  others: Record<string, number | undefined> = {},
 ) {
   const warmup = 2000;
-  const before = { server: cpuSeconds(pid), client: process.cpuUsage() };
+  const before = { server: cpuSeconds(pid), main: mainThreadSeconds(pid), client: process.cpuUsage(), others: Object.values(others).map(cpuSeconds) };
   const max = await closedLoop({ origin, concurrency, total, warmup, maxSeconds, request, expectStatus: 301 });
   const client = process.cpuUsage(before.client);
   const handled = max.requests + max.errors + warmup;
-  const cpu_us_per_request = { server: cpuPerRequest(before.server, cpuSeconds(pid), handled), client: cpuPerRequest(0, (client.user + client.system) / 1e6, handled) };
+  const server = cpuPerRequest(before.server, cpuSeconds(pid), handled);
+  // The server's main thread answers requests; its other threads are the click publisher's, V8's and libuv's.
+  const main = cpuPerRequest(before.main, mainThreadSeconds(pid), handled);
+  const cpu_us_per_request = {
+    server,
+    server_main_thread: main,
+    server_other_threads: Math.round((server - main) * 10) / 10,
+    client: cpuPerRequest(0, (client.user + client.system) / 1e6, handled),
+    ...Object.fromEntries(Object.entries(others).map(([name, other], i) => [name, cpuPerRequest(before.others[i]!, cpuSeconds(other), handled)])),
+  };
   const at_end_of_max = await atEndOfMax?.();
   const half = await openLoop({ origin, rate: Math.max(1, Math.floor(max.requests_per_second / 2)), seconds: openSeconds, connections: concurrency * 2, request, expectStatus: 301 });
   return { max, cpu_us_per_request, at_end_of_max, half_rate: half };
@@ -92,9 +113,11 @@ async function main() {
     await bare.kill('SIGTERM');
 
     const [gatewayPort, redirectorPort] = [await freePort(), await freePort()];
-    processes.push(startProcess('links-worker', path.join(root, 'apps/links-worker/dist/main.js'), env));
+    const linksWorker = startProcess('links-worker', path.join(root, 'apps/links-worker/dist/main.js'), env);
+    processes.push(linksWorker);
     processes.push(startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
-    const redirector = startProcess('redirector', path.join(root, 'apps/redirector/dist/main.js'), {
+    // BENCH_REDIRECTOR_MAIN: another build of the redirector (a former commit's), to compare in the same conditions.
+    const redirector = startProcess('redirector', process.env['BENCH_REDIRECTOR_MAIN'] ?? path.join(root, 'apps/redirector/dist/main.js'), {
       ...env,
       PORT: String(redirectorPort),
       CLICK_SPOOL_DIR: mkdtempSync(path.join(tmpdir(), 'bench-spool-')),
@@ -119,7 +142,8 @@ async function main() {
     const redirect = (i: number) => ({ method: 'GET' as const, path: `/${hashes[Math.abs(i) % hashes.length]}`, headers: { ...BROWSER, host: DOMAIN } });
     await closedLoop({ origin: `http://127.0.0.1:${redirectorPort}`, concurrency: 8, total: hashes.length, warmup: 0, maxSeconds: 120, request: redirect, expectStatus: 301 });
     const readsBefore = await storeReads(`http://127.0.0.1:${redirectorPort}/metrics`);
-    const platform = await measure(`http://127.0.0.1:${redirectorPort}`, redirector.child.pid, redirect, () => clickProgress(`http://127.0.0.1:${redirectorPort}/metrics`));
+    // links-worker consumes links.clicks (first-redirect marks, webhook fan-out): its CPU per click is reported beside the redirector's.
+    const platform = await measure(`http://127.0.0.1:${redirectorPort}`, redirector.child.pid, redirect, () => clickProgress(`http://127.0.0.1:${redirectorPort}/metrics`), { links_worker: linksWorker.child.pid });
     const metricsText = await (await fetch(`http://127.0.0.1:${redirectorPort}/metrics`)).text();
     const counter = (metric: string) => Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\d+(?:\\.\\d+)?)`, 'm').exec(metricsText)?.[1] ?? NaN);
 
