@@ -289,7 +289,7 @@ const APPS: Record<string, AppSpec> = {
     // one consumer per partition of links.clicks at most; min 2 so that one pod can die
     scaling: { by: 'lag', min: 2, max: 12 },
     secrets: [],
-    env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', PARTITIONS_CONCURRENCY: '4' },
+    env: { HEALTH_HOST: '0.0.0.0', HEALTH_PORT: '9090', PARTITIONS_CONCURRENCY: '12' },
     // unset = the GeoLite2 databases of the npm package in the image
     unset: ['GEOIP_DIR'],
   },
