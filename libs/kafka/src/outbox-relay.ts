@@ -63,8 +63,8 @@ export function createOutboxRelay(options: {
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
   let again = false;
-  // The sweep and the hinted runs never overlap: both would read a document before either acknowledged
-  // it, and publish its events twice (consumers dedupe, but a duplicate is still work and noise for them).
+  // The sweep and the hinted runs that read never overlap: both would read a document before either
+  // acknowledged it, and publish its events twice (consumers dedupe, but a duplicate is still work and noise).
   let turn: Promise<unknown> = Promise.resolve();
   function exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = turn.then(work);
@@ -128,7 +128,12 @@ export function createOutboxRelay(options: {
         if (!source?.pendingIn) continue;
         const toRead = [...docs].filter(([, entries]) => entries === null).map(([docId]) => docId);
         const given = [...docs].flatMap(([docId, entries]) => (entries ? [{ docId, entries }] : []));
-        await exclusive(async () => publishAndAcknowledge(source, [...given, ...(toRead.length > 0 ? await source.pendingIn!(toRead) : [])]));
+        // Entries handed over do not wait behind a sweep's reads (the tail of a watch stream's latency was that
+        // wait): a sweep running meanwhile may publish them as well, which consumers dedupe, but never drops one.
+        await Promise.all([
+          publishAndAcknowledge(source, given),
+          toRead.length > 0 ? exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!(toRead))) : undefined,
+        ]);
       }
     }
   }
