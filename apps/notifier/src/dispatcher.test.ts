@@ -1,6 +1,6 @@
 import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
 import { createLogger } from '@platform/telemetry';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createDispatcher, type MethodSender } from './dispatcher.js';
 
 const LANE = 'dep_1:user_1';
@@ -74,7 +74,8 @@ function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<Dispat
   });
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** After every microtask queued so far: a kick's `then` has run. */
+const microtasksDone = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('dispatcher', () => {
   it('sends a notification kicked while its insert is on its way, though the lane read came before the insert', async () => {
@@ -85,11 +86,10 @@ describe('dispatcher', () => {
     const doc = outgoing(1, ['inbox']);
     let stored!: () => void;
     const insert = new Promise<OutgoingDoc>((resolve) => (stored = () => (l.docs.push(doc), resolve(doc))));
+    // The fake store answers at once: the head was read (empty) as the kick started the drain.
     dispatcher.kick(LANE, insert);
-    await settle();
     stored();
-    await settle();
-    expect(sent).toEqual(['n1']);
+    await vi.waitFor(() => expect(sent).toEqual(['n1']));
     await dispatcher.stop();
   });
 
@@ -110,15 +110,13 @@ describe('dispatcher', () => {
     dispatcher.start();
     l.docs.push(outgoing(1, ['inbox', 'smtp']));
     dispatcher.kick(LANE);
-    await settle();
-    expect(order).toEqual(['inbox n1', 'smtp n1 start']);
+    await vi.waitFor(() => expect(order).toEqual(['inbox n1', 'smtp n1 start']));
     const second = outgoing(2, ['inbox', 'smtp']);
     l.docs.push(second);
     dispatcher.kick(LANE, Promise.resolve(second));
-    await settle();
+    await microtasksDone();
     mailed();
-    await settle();
-    expect(order).toEqual(['inbox n1', 'smtp n1 start', 'smtp n1 done', 'inbox n2', 'smtp n2 start', 'smtp n2 done']);
+    await vi.waitFor(() => expect(order).toEqual(['inbox n1', 'smtp n1 start', 'smtp n1 done', 'inbox n2', 'smtp n2 start', 'smtp n2 done']));
     await dispatcher.stop();
   });
 });

@@ -91,11 +91,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // With a notification being queued, all of it runs beside the insert: the head read may come before the
     // insert is stored, and then the new notification is the head (a concurrent insert of an older one would
     // be missed as much after the insert as before).
-    const [leased, settings, first, unread, fresh] = await Promise.all([
+    const state = () => Promise.all([store.settings(deploymentId), store.laneHead(lane, METHODS[0]!), store.unreadCount(deploymentId, userId)]);
+    const [leased, [settings, first, unread], fresh] = await Promise.all([
       writer.leaseLane(lane, options.holder, options.leaseMs),
-      store.settings(deploymentId),
-      store.laneHead(lane, METHODS[0]!),
-      store.unreadCount(deploymentId, userId),
+      state(),
       queued?.catch(() => null) ?? null,
     ]);
     if (!leased) return;
@@ -112,9 +111,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // A notification queued while the others go out by their slower methods goes to the inbox (and the
         // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
         if (m > 0 && again.delete(lane)) {
-          const [now, head, count] = await Promise.all([store.settings(deploymentId), store.laneHead(lane, METHODS[0]!), store.unreadCount(deploymentId, userId)]);
+          const [now, head, count] = await state();
           if (now.notifier_paused) return;
-          [prefetched, unreadBefore, m] = [head, count, 0];
+          prefetched = head;
+          unreadBefore = count;
+          m = 0;
           continue;
         }
         const head = prefetched !== undefined ? prefetched : await store.laneHead(lane, method);

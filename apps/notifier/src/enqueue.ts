@@ -100,7 +100,8 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
   const insert = deps.writer.enqueue(doc);
   // The dispatch reads the lease, the pause flag and the unread count while the insert is on its way: the
   // first frame on a watch stream waits for one round trip less.
-  deps.dispatcher.kick(lane, insert.then((queued) => (queued ? { ...doc, outbox: [], has_outbox: false } : null)));
+  // A failed insert fails this enqueue below; the dispatch then reads the lane as usual.
+  deps.dispatcher.kick(lane, insert.then((queued) => (queued ? { ...doc, outbox: [], has_outbox: false } : null), () => null));
   if (await insert) return notificationId;
   return (await deps.store.getOutgoing(id))?.notification_id ?? null;
 }

@@ -4,8 +4,8 @@ import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@plat
 export interface Kicker {
   /**
    * Sends what a lane has waiting, now (the sweep would otherwise find it). `queued`: a notification being
-   * queued on the lane (its insert, resolving to the document once stored, or null): the lane's dispatch
-   * starts meanwhile.
+   * queued on the lane (its insert, resolving to the document once stored, or to null; never rejecting): the
+   * lane's dispatch starts meanwhile.
    */
   kick(lane: string, queued?: Promise<OutgoingDoc | null>): void;
   /** Every lane of a deployment with something waiting (after an unpause). */
