@@ -10,6 +10,7 @@ import {
   createOutboxRelay,
   createPublisher,
   ensureTopics,
+  runBatchedReaction,
   runConsumer,
   type ConsumerHandle,
   type KafkaClient,
@@ -26,7 +27,7 @@ const logger = createLogger({ name: 'kafka-test', level: process.env['TEST_LOG_L
 let kafka: KafkaClient;
 let publisher: Publisher;
 let mongo: MongoConnection;
-const consumers: ConsumerHandle[] = [];
+const consumers: Array<Pick<ConsumerHandle, 'stop'>> = [];
 
 const value = (n: number): CreateCorsOrigin => ({ environment_id: 'env_1', cors_origin_id: `cors_origin_${n}`, origin: 'https://a.example.com' });
 
@@ -58,6 +59,8 @@ beforeAll(async () => {
     { topic: 'cmd.dlq', partitions: 1 },
     { topic: 'flaky' },
     { topic: 'flaky.dlq', partitions: 1 },
+    { topic: 'batched', partitions: 1 },
+    { topic: 'batched.dlq', partitions: 1 },
     { topic: 'slow' },
     { topic: 'slow.dlq', partitions: 1 },
     { topic: 'events' },
@@ -217,6 +220,48 @@ describe('consumer retries and dead letters', () => {
     expect(dlq[0]?.headers[HEADERS.id]).toBe(poisonId);
     expect(dlq[0]?.headers[HEADERS.attempt]).toBe('3');
     expect(deadLettered).toEqual([poisonId, 'none']);
+  });
+
+  it('runs a batched reaction in offset order, retrying from the failing message and dead-lettering only the bad ones', async () => {
+    const ids = ['before', 'transient', 'poison', 'after'].map((name) => `cors_origin_${name}`);
+    // Published before the group starts, so that all of them arrive in one batch.
+    const published: string[] = [];
+    for (const id of ids.slice(0, 3)) published.push(await publisher.publish({ topic: 'batched', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: id } }));
+    const raw = kafka.kafka.producer();
+    await raw.connect();
+    await raw.send({ topic: `${kafka.topicPrefix}batched`, messages: [{ key: 'a', value: 'garbage' }] });
+    await raw.disconnect();
+    await publisher.publish({ topic: 'batched', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: ids[3]! } });
+    const calls: string[] = [];
+    const deadLettered: string[] = [];
+    consumers.push(
+      await runBatchedReaction({
+        client: kafka,
+        groupId: 'batched-worker',
+        topics: ['batched'],
+        maxAttempts: 3,
+        backoffBaseMs: 20,
+        onDeadLetter: async (meta) => {
+          deadLettered.push(meta?.id ?? 'none');
+        },
+        handlers: {
+          [MessageTypeNames.CreateCorsOrigin]: async (m) => {
+            const id = m.value.cors_origin_id;
+            calls.push(id);
+            if (id === 'cors_origin_transient' && calls.filter((c) => c === id).length < 3) throw new UnavailableError('mongo_down', 'try later');
+            if (id === 'cors_origin_poison') throw new ConflictError('always_broken', 'always broken');
+          },
+        },
+      }),
+    );
+    await waitFor(() => calls.includes('cors_origin_after'), { what: 'the message after the poison one' });
+    // A retry resumes at the failing message; a non-retriable error is not retried at all.
+    expect(calls).toEqual(['cors_origin_before', 'cors_origin_transient', 'cors_origin_transient', 'cors_origin_transient', 'cors_origin_poison', 'cors_origin_after']);
+    const dlq = await readTopic('batched.dlq', 2);
+    expect(dlq.map((m) => m.headers[HEADERS.error]).sort()).toEqual(['ConflictError: always broken', 'missing ce_* headers or empty body']);
+    const poison = dlq.find((m) => m.headers[HEADERS.id] === published[2]);
+    expect(poison?.headers[HEADERS.attempt]).toBe('1');
+    expect(deadLettered).toEqual([published[2]]);
   });
 
   it('keeps a handler that runs longer than the session timeout in the group (heartbeats)', async () => {

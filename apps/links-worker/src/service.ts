@@ -50,6 +50,8 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
         reaction<N['ShortlinkClicked'] | N['ShortlinkCreated'] | N['ShortlinkChanged']>({
           groupId: 'links-reactions',
           topics: [LINKS_TOPICS.clicks, LINKS_TOPICS.events],
+          // Every click passes here; almost all of them return at once (no webhook, link already marked).
+          batched: true,
           partitionsConsumedConcurrently: settings.partitionsConcurrency,
           handlers: {
             [MessageTypeNames.ShortlinkClicked]: async (message) => {

@@ -30,6 +30,8 @@ export interface IncomingBatch<K extends MessageType = MessageType> {
   /** How many messages of the partition were waiting after this batch when it was fetched (absent: none). */
   behind?: number;
   heartbeat(): Promise<void>;
+  /** Sends one message of the batch to `<topic>.dlq` (a handler working message by message skips a bad one). */
+  deadLetter(message: BatchMessage<K>, reason: string, attempts: number): Promise<void>;
 }
 
 export interface BatchConsumerOptions<K extends MessageType> {
@@ -113,6 +115,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
 
   async function decode(topic: string, raw: KafkaMessage[]) {
     const messages: Array<BatchMessage<K>> = [];
+    const raws = new Map<BatchMessage<K>, KafkaMessage>();
     const bad: Array<{ message: KafkaMessage; reason: string }> = [];
     for (const message of raw) {
       const meta = readHeaders(message.headers);
@@ -124,14 +127,16 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
           const type = meta.type as K;
           // Bare Avro (no registry frame) is read at once: no promise per message in batches of thousands.
           const value = meta.raw[HEADERS.registryId] === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
-          messages.push({ offset: message.offset, key: message.key?.toString() ?? null, type, value, meta });
+          const decoded: BatchMessage<K> = { offset: message.offset, key: message.key?.toString() ?? null, type, value, meta };
+          messages.push(decoded);
+          raws.set(decoded, message);
         } catch (error) {
           if (isPlatformError(error) && error.retriable) throw error; // the registry is away: the batch comes again
           bad.push({ message, reason: (error as Error).message });
         }
       }
     }
-    return { messages, bad, topic };
+    return { messages, bad, raws };
   }
 
   async function eachBatch(payload: EachBatchPayload): Promise<void> {
@@ -140,7 +145,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     for (let i = 0; i < batch.messages.length; i += maxBatchSize) {
       if (!payload.isRunning() || payload.isStale()) return;
       const raw = batch.messages.slice(i, i + maxBatchSize);
-      const { messages, bad } = await decode(batch.topic, raw);
+      const { messages, bad, raws } = await decode(batch.topic, raw);
       for (const { message, reason } of bad) await deadLetter(batch.topic, [message], reason, 0);
       const lastOffset = raw.at(-1)!.offset;
       const incoming: IncomingBatch<K> = {
@@ -151,6 +156,10 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         lastOffset,
         behind: Math.max(0, Number(batch.highWatermark) - 1 - Number(lastOffset)),
         heartbeat: payload.heartbeat,
+        deadLetter: async (message, reason, attempts) => {
+          const original = raws.get(message);
+          if (original) await deadLetter(batch.topic, [original], reason, attempts);
+        },
       };
       const held = messages.length > 0 || holding.has(key) ? await handleWithRetries(incoming, raw) : undefined;
       payload.resolveOffset(lastOffset);

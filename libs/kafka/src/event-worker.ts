@@ -1,19 +1,28 @@
 import type { MessageType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
-import { runConsumer, type ConsumerHandle, type ConsumerOptions } from './consumer.js';
+import { runBatchedReaction } from './batched-reaction.js';
+import { runConsumer, type ConsumerOptions } from './consumer.js';
 import { createOutboxRelay, type OutboxRelay, type OutboxSource } from './outbox-relay.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import { ensureTopics, type TopicRequest } from './topics.js';
 
+type ReactionSpec<K extends MessageType> = Omit<ConsumerOptions<K>, 'client' | 'component'> & {
+  /**
+   * Run the handlers over fetched batches (`runBatchedReaction`): one span, timer and commit per batch. For busy
+   * topics whose handlers mostly return at once; the failure rules are the same, message by message.
+   */
+  batched?: boolean;
+};
+
 /** One consumer group of a worker: its topics and a handler map typed from the contract. */
-export type Reaction = Omit<ConsumerOptions<MessageType>, 'client' | 'component'>;
+export type Reaction = ReactionSpec<MessageType>;
 
 /**
  * Declares a reaction with its handler map checked against the listed message types: leaving one out is a type
  * error. The result is erased to `Reaction` so that reactions of different types sit in one list.
  */
-export function reaction<K extends MessageType>(spec: Omit<ConsumerOptions<K>, 'client' | 'component'>): Reaction {
+export function reaction<K extends MessageType>(spec: ReactionSpec<K>): Reaction {
   return spec as unknown as Reaction;
 }
 
@@ -60,7 +69,7 @@ export function createEventWorker(options: EventWorkerOptions): EventWorker {
   const publisher = createPublisher(options.kafka, { source: `/${options.name}` });
   const relay = createOutboxRelay({ publisher, sources: options.outboxSources, logger: options.logger, intervalMs: options.outboxIntervalMs ?? 1000 });
   const tools = { publisher, relay };
-  const consumers: ConsumerHandle[] = [];
+  const consumers: Array<{ ready: Promise<void>; stop(): Promise<void> }> = [];
   let tasks: BackgroundTask[] = [];
 
   return {
@@ -73,7 +82,9 @@ export function createEventWorker(options: EventWorkerOptions): EventWorker {
       tasks = options.background?.(tools) ?? [];
       for (const task of tasks) task.start();
       for (const spec of options.reactions(tools)) {
-        consumers.push(await runConsumer({ ...spec, client: options.kafka, component: options.name }));
+        const { batched, ...consumer } = spec;
+        const run = batched ? runBatchedReaction : runConsumer;
+        consumers.push(await run({ ...consumer, client: options.kafka, component: options.name }));
       }
     },
     async ready() {
