@@ -113,7 +113,11 @@ async function main() {
     await bare.kill('SIGTERM');
 
     const [gatewayPort, redirectorPort] = [await freePort(), await freePort()];
-    const linksWorker = startProcess('links-worker', path.join(root, 'apps/links-worker/dist/main.js'), env);
+    // BENCH_LINKS_WORKER_MAIN: another build of links-worker (it consumes every click on the same cores).
+    // BENCH_LINKS_WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof-lw' profiles it.
+    const linksWorker = startProcess('links-worker', process.env['BENCH_LINKS_WORKER_MAIN'] ?? path.join(root, 'apps/links-worker/dist/main.js'), env, {
+      nodeArgs: process.env['BENCH_LINKS_WORKER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [],
+    });
     processes.push(linksWorker);
     processes.push(startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
     // BENCH_REDIRECTOR_MAIN: another build of the redirector (a former commit's), to compare in the same conditions.
@@ -155,6 +159,7 @@ async function main() {
         `${concurrency} connections, ${maxSeconds} s after 2 000 warm-up requests) and the latency at half that rate (open loop, ${openSeconds} s, from each request's scheduled start).`,
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+      builds: { redirector: process.env['BENCH_REDIRECTOR_MAIN'] ?? 'this checkout', links_worker: process.env['BENCH_LINKS_WORKER_MAIN'] ?? 'this checkout' },
       targets: { throughput_share_of_ceiling: 0.6, p99_ms_at_half_rate: 10 },
       baseline_bare_fastify: baseline,
       platform_redirector: platform,

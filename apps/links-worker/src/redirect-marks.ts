@@ -10,12 +10,13 @@ export function createRedirectMarks(writer: Pick<LinksWriter, 'markRedirected'>,
   const max = options.remember ?? 100_000;
   const marked = new Set<string>();
   return {
-    async note(message: IncomingMessage<'platform.links.clicks.ShortlinkClicked'>): Promise<void> {
+    note(message: IncomingMessage<'platform.links.clicks.ShortlinkClicked'>): Promise<void> | undefined {
       const { id, clicked_at } = message.value;
-      if (marked.has(id)) return;
-      await writer.markRedirected(id, new Date(clicked_at));
-      if (marked.size >= max) marked.delete(marked.values().next().value!);
-      marked.add(id);
+      if (marked.has(id)) return undefined;
+      return writer.markRedirected(id, new Date(clicked_at)).then(() => {
+        if (marked.size >= max) marked.delete(marked.values().next().value!);
+        marked.add(id);
+      });
     },
   };
 }

@@ -15,6 +15,9 @@ import { createWebhookState } from './webhooks/state.js';
 
 type N = typeof MessageTypeNames;
 
+/** What a click handler returns when the link is already marked and no webhook hears clicks (almost always). */
+const NOTHING_TO_DO = Promise.resolve();
+
 /**
  * The links worker: owns every links collection; one command group, events from the links it writes, and two
  * reactions: link events and clicks (fanned out to webhooks; a link's first redirect noted for the QR code
@@ -54,8 +57,10 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
           batched: true,
           partitionsConsumedConcurrently: settings.partitionsConcurrency,
           handlers: {
-            [MessageTypeNames.ShortlinkClicked]: async (message) => {
-              await Promise.all([redirects.note(message), fanOut.clicked(message)]);
+            [MessageTypeNames.ShortlinkClicked]: (message) => {
+              const [marking, sending] = [redirects.note(message), fanOut.clicked(message)];
+              if (marking && sending) return Promise.all([marking, sending]).then(() => undefined);
+              return marking ?? sending ?? NOTHING_TO_DO;
             },
             [MessageTypeNames.ShortlinkCreated]: (message) => fanOut.created(message),
             [MessageTypeNames.ShortlinkChanged]: (message) => fanOut.changed(message),

@@ -55,6 +55,14 @@ export interface BatchConsumerOptions<K extends MessageType> {
   /** How much one fetch takes from a partition (kafkajs `maxBytesPerPartition`): a lagging group gets big batches. */
   maxBytesPerPartition?: number;
   partitionsConsumedConcurrently?: number;
+  /**
+   * How long the broker may hold a fetch for `fetchMinBytes` to arrive (kafkajs `maxWaitTimeInMs`, 5 s by
+   * default) and how much it waits for (`minBytes`, 1 by default: a fetch returns with the first message).
+   * A consumer that keeps up with a busy topic gets a few messages per fetch, and pays a fetch and a commit
+   * request for them; waiting for a few KiB, for at most a few milliseconds, makes its batches bigger.
+   */
+  fetchMaxWaitMs?: number;
+  fetchMinBytes?: number;
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   fromBeginning?: boolean;
@@ -91,6 +99,8 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     sessionTimeout: options.sessionTimeoutMs ?? 30000,
     heartbeatInterval: options.heartbeatIntervalMs ?? 3000,
     allowAutoTopicCreation: false,
+    ...(options.fetchMaxWaitMs !== undefined ? { maxWaitTimeInMs: options.fetchMaxWaitMs } : {}),
+    ...(options.fetchMinBytes !== undefined ? { minBytes: options.fetchMinBytes } : {}),
     ...(options.maxBytesPerPartition ? { maxBytesPerPartition: options.maxBytesPerPartition, maxBytes: Math.max(10 * 1024 * 1024, options.maxBytesPerPartition * 4) } : {}),
   });
   const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });

@@ -14,7 +14,13 @@ import { isGroupMembershipLost } from './group-errors.js';
  * ones before it are not run again) with backoff, up to `maxAttempts`, after which the message is dead-lettered
  * and the batch goes on; a non-retriable error dead-letters the message at once.
  */
-export async function runBatchedReaction<K extends MessageType>(options: ConsumerOptions<K>): Promise<BatchConsumerHandle> {
+export interface BatchedReactionOptions<K extends MessageType> extends ConsumerOptions<K> {
+  /** How long a fetch may wait for `fetchMinBytes` (default 50 ms and 256 KiB: a message waits at most that long). */
+  fetchMaxWaitMs?: number;
+  fetchMinBytes?: number;
+}
+
+export async function runBatchedReaction<K extends MessageType>(options: BatchedReactionOptions<K>): Promise<BatchConsumerHandle> {
   const handlers = options.handlers as unknown as Record<string, MessageHandler<MessageType> | undefined>;
   const maxAttempts = options.maxAttempts ?? 5;
   /** Per batch being handled: the next message to run and the attempts made on it (a retry resumes there). */
@@ -54,6 +60,8 @@ export async function runBatchedReaction<K extends MessageType>(options: Consume
     topics: options.topics,
     types: Object.keys(options.handlers) as K[],
     handle,
+    fetchMaxWaitMs: options.fetchMaxWaitMs ?? 50,
+    fetchMinBytes: options.fetchMinBytes ?? 256 * 1024,
     ...(options.partitionsConsumedConcurrently ? { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently } : {}),
     ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
