@@ -106,6 +106,7 @@ const batchOf = (partition: number, messages: Array<BatchMessage<AggregatedType>
   lastOffset: messages.at(-1)!.offset,
   behind,
   heartbeat: async () => undefined,
+  deadLetter: async () => undefined,
 });
 
 const aggregator = () => createAggregator({ writer, sightings, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW });

@@ -179,20 +179,33 @@ describe('a command nobody handles', () => {
   });
 });
 
+/** A group over `topic` that tries a message three times, 20 ms apart, and notes the ids it dead-letters. */
+function retryingGroup(groupId: string, topic: string, deadLettered: string[]) {
+  return {
+    client: kafka,
+    groupId,
+    topics: [topic],
+    maxAttempts: 3,
+    backoffBaseMs: 20,
+    onDeadLetter: async (meta: { id: string } | undefined) => void deadLettered.push(meta?.id ?? 'none'),
+  };
+}
+
+/** A message that is not ours at all (no headers, not Avro). */
+async function publishGarbage(topic: string) {
+  const raw = kafka.kafka.producer();
+  await raw.connect();
+  await raw.send({ topic: `${kafka.topicPrefix}${topic}`, messages: [{ key: 'a', value: 'garbage' }] });
+  await raw.disconnect();
+}
+
 describe('consumer retries and dead letters', () => {
   it('retries transient failures, then dead-letters what keeps failing and tells the sender', async () => {
     const attempts = new Map<string, number>();
     const deadLettered: string[] = [];
     consumers.push(
       await runConsumer({
-        client: kafka,
-        groupId: 'flaky-worker',
-        topics: ['flaky'],
-        maxAttempts: 3,
-        backoffBaseMs: 20,
-        onDeadLetter: async (meta) => {
-          deadLettered.push(meta?.id ?? 'none');
-        },
+        ...retryingGroup('flaky-worker', 'flaky', deadLettered),
         handlers: {
           [MessageTypeNames.CreateCorsOrigin]: async (m) => {
             const n = (attempts.get(m.value.cors_origin_id) ?? 0) + 1;
@@ -206,10 +219,7 @@ describe('consumer retries and dead letters', () => {
     await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_transient' } });
     const poisonId = await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_poison' } });
     // A message that is not ours at all (no headers, not Avro) must not stop the partition.
-    const raw = kafka.kafka.producer();
-    await raw.connect();
-    await raw.send({ topic: `${kafka.topicPrefix}flaky`, messages: [{ key: 'a', value: 'garbage' }] });
-    await raw.disconnect();
+    await publishGarbage('flaky');
     await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_after' } });
 
     await waitFor(() => attempts.get('cors_origin_after') === 1, { what: 'the message after the poison one' });
@@ -227,23 +237,13 @@ describe('consumer retries and dead letters', () => {
     // Published before the group starts, so that all of them arrive in one batch.
     const published: string[] = [];
     for (const id of ids.slice(0, 3)) published.push(await publisher.publish({ topic: 'batched', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: id } }));
-    const raw = kafka.kafka.producer();
-    await raw.connect();
-    await raw.send({ topic: `${kafka.topicPrefix}batched`, messages: [{ key: 'a', value: 'garbage' }] });
-    await raw.disconnect();
+    await publishGarbage('batched');
     await publisher.publish({ topic: 'batched', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: ids[3]! } });
     const calls: string[] = [];
     const deadLettered: string[] = [];
     consumers.push(
       await runBatchedReaction({
-        client: kafka,
-        groupId: 'batched-worker',
-        topics: ['batched'],
-        maxAttempts: 3,
-        backoffBaseMs: 20,
-        onDeadLetter: async (meta) => {
-          deadLettered.push(meta?.id ?? 'none');
-        },
+        ...retryingGroup('batched-worker', 'batched', deadLettered),
         handlers: {
           [MessageTypeNames.CreateCorsOrigin]: async (m) => {
             const id = m.value.cors_origin_id;
