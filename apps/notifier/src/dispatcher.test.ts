@@ -58,7 +58,7 @@ function lane() {
   return { docs, store, writer };
 }
 
-function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<DispatchMethod, MethodSender>>) {
+function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<DispatchMethod, MethodSender>>, leaseMs = 15_000) {
   return createDispatcher({
     store: l.store,
     writer: l.writer,
@@ -70,7 +70,7 @@ function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<Dispat
     retryBaseMs: 1000,
     // No sweep during a test: what is sent is sent by the kicks.
     sweepMs: 3_600_000,
-    leaseMs: 15_000,
+    leaseMs,
   });
 }
 
@@ -117,6 +117,40 @@ describe('dispatcher', () => {
     await microtasksDone();
     mailed();
     await vi.waitFor(() => expect(order).toEqual(['inbox n1', 'smtp n1 start', 'smtp n1 done', 'inbox n2', 'smtp n2 start', 'smtp n2 done']));
+    await dispatcher.stop();
+  });
+
+  it('keeps its lease through a send that lasts longer than the lease, and stops once the lane is taken', async () => {
+    const l = lane();
+    const renewals: number[] = [];
+    let taken = false;
+    l.writer.leaseLane = async () => (renewals.push(Date.now()), !taken);
+    const sent: string[] = [];
+    let slowDone!: () => void;
+    const slow = new Promise<void>((resolve) => (slowDone = resolve));
+    const dispatcher = dispatcherOn(
+      l,
+      {
+        smtp: async (doc) => {
+          sent.push(doc.title);
+          if (doc.title === 'n1') await slow;
+          return 'sent';
+        },
+      },
+      300,
+    );
+    dispatcher.start();
+    l.docs.push(outgoing(1, ['smtp']), outgoing(2, ['smtp']));
+    dispatcher.kick(LANE);
+    // The first e-mail takes three leases' time: the lease is renewed meanwhile, every 100 ms.
+    await vi.waitFor(() => expect(renewals.length).toBeGreaterThanOrEqual(9), { timeout: 3000 });
+    expect(sent).toEqual(['n1']);
+    // Another holder has the lane now (this process could not renew in time): the second is left to it.
+    taken = true;
+    await vi.waitFor(() => expect(renewals.length).toBeGreaterThanOrEqual(11), { timeout: 3000 });
+    slowDone();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sent).toEqual(['n1']);
     await dispatcher.stop();
   });
 });

@@ -98,15 +98,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       queued?.catch(() => null) ?? null,
     ]);
     if (!leased) return;
+    // The lease is renewed on a timer, a third of it apart, while the lane is worked: one try of a method may
+    // last longer than the lease (up to `sendTimeoutMs`: a slow SMTP server), and a lease that ran out in
+    // the middle of it would let another replica send the same notification. A renewal that finds the lane
+    // taken (this process could not reach the store in time) stops the drain after the try in hand.
+    let lost = false;
+    const renewal = setInterval(() => {
+      writer.leaseLane(lane, options.holder, options.leaseMs).then(
+        (kept) => {
+          if (!kept) lost = true;
+        },
+        (error: unknown) => logger.warn({ err: error, lane }, 'lease renewal failed; retried at the next tick'),
+      );
+    }, options.leaseMs / 3);
+    renewal.unref();
     try {
       if (settings.notifier_paused) return;
       let prefetched: OutgoingDoc | null | undefined = first ?? fresh;
       // Good for the next inbox notification only: each one sent adds to it.
       let unreadBefore: number | undefined = unread;
-      let renewedAt = Date.now();
       let m = 0;
       while (m < METHODS.length) {
-        if (stopped) return;
+        if (stopped || lost) return;
         const method = METHODS[m]!;
         // A notification queued while the others go out by their slower methods goes to the inbox (and the
         // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
@@ -132,13 +145,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         }
         await attempt(head, index, method === 'inbox' ? unreadBefore : undefined);
         unreadBefore = undefined;
-        // The lease is renewed once a third of it has gone, not after every send (a round trip each).
-        if (Date.now() - renewedAt > options.leaseMs / 3) {
-          await writer.leaseLane(lane, options.holder, options.leaseMs);
-          renewedAt = Date.now();
-        }
       }
     } finally {
+      clearInterval(renewal);
+      // A lane lost to another holder is not released: the delete only matches this holder's lease anyway.
       await writer.releaseLane(lane, options.holder).catch(() => undefined);
     }
   }
