@@ -289,6 +289,23 @@ describe('consumer retries and dead letters', () => {
   }, 60_000);
 });
 
+describe('topics', () => {
+  it('leaves a topic with fewer partitions than asked for as it is, and says so', async () => {
+    await ensureTopics(kafka, [{ topic: 'narrow', partitions: 2 }]);
+    const warned: unknown[] = [];
+    const logger = { debug: () => undefined, warn: (fields: unknown, message: string) => void warned.push({ fields, message }) };
+    await ensureTopics({ ...kafka, logger } as unknown as KafkaClient, [{ topic: 'narrow', partitions: 4 }]);
+    const admin = kafka.kafka.admin();
+    await admin.connect();
+    const metadata = await admin.fetchTopicMetadata({ topics: [`${kafka.topicPrefix}narrow`] });
+    await admin.disconnect();
+    expect(metadata.topics[0]?.partitions).toHaveLength(2);
+    expect(warned).toEqual([
+      { fields: { topic: `${kafka.topicPrefix}narrow`, partitions: 2, catalogue: 4 }, message: 'topic has fewer partitions than the catalogue asks for; see docs/operations.md' },
+    ]);
+  });
+});
+
 describe('outbox relay', () => {
   it('publishes events stored with a change under their stored id, once', async () => {
     const collection = mongo.db!.collection('outbox_test');

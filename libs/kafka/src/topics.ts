@@ -64,7 +64,10 @@ export async function ensureTopics(client: KafkaClient, requests: TopicRequest[]
         }
         const metadata = await admin.fetchTopicMetadata({ topics: wanted.map((s) => s.topic) });
         const ready = metadata.topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
-        if (ready) return;
+        if (ready) {
+          warnAboutFewerPartitions(client, wanted, metadata.topics);
+          return;
+        }
         throw new Error('topics have no leaders yet');
       } catch (error) {
         if (Date.now() > deadline) throw error;
@@ -74,5 +77,21 @@ export async function ensureTopics(client: KafkaClient, requests: TopicRequest[]
     }
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * A topic made before the catalogue asked for more partitions (an older release, or made by hand) is left as
+ * it is: adding partitions moves keys to other partitions, which breaks the per-key order of what is already
+ * on the topic, so it is an operator's step (docs/operations.md), not something a starting process does. It
+ * is said, though: a consumer group cannot use more members than the topic has partitions.
+ */
+function warnAboutFewerPartitions(client: KafkaClient, wanted: TopicSpec[], found: Array<{ name: string; partitions: unknown[] }>) {
+  const count = new Map(found.map((t) => [t.name, t.partitions.length]));
+  for (const spec of wanted) {
+    const has = count.get(spec.topic);
+    if (spec.partitions !== undefined && has !== undefined && has < spec.partitions) {
+      client.logger.warn({ topic: spec.topic, partitions: has, catalogue: spec.partitions }, 'topic has fewer partitions than the catalogue asks for; see docs/operations.md');
+    }
   }
 }
