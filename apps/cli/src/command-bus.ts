@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createCommandBus, createKafka, createPublisher, type CommandBus } from '@platform/kafka';
+import { createCommandBus, createPublisher, type CommandBus } from '@platform/kafka';
 import { createRedisReplyTransport, type Redis } from '@platform/redis';
-import { createLogger } from '@platform/telemetry';
 import type { config } from './config.js';
+import { cliKafka } from './kafka.js';
 
 /** A command bus opened on first use (only the commands that write need Kafka), closed with the CLI. */
 export function cliCommandBus(cfg: ReturnType<typeof config.get>, redis: Redis) {
@@ -11,7 +11,7 @@ export function cliCommandBus(cfg: ReturnType<typeof config.get>, redis: Redis) 
   return {
     open(): Promise<CommandBus> {
       bus ??= (async () => {
-        const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'cli', topicPrefix: cfg.kafka.topicPrefix, logger: createLogger({ name: 'cli', level: 'warn' }) });
+        const kafka = cliKafka(cfg);
         const publisher = createPublisher(kafka, { source: '/cli' });
         await publisher.connect();
         const commands = createCommandBus({

@@ -1,4 +1,4 @@
-import { Type, commonEnv, createConfigLoader } from '@platform/config';
+import { Type, commonEnv, createConfigLoader, kafkaSettings } from '@platform/config';
 
 const schema = Type.Object({
   MONGO_URL: commonEnv.MONGO_URL,
@@ -6,12 +6,15 @@ const schema = Type.Object({
   REDIS_URL: commonEnv.REDIS_URL,
   KAFKA_BROKERS: commonEnv.KAFKA_BROKERS,
   KAFKA_TOPIC_PREFIX: commonEnv.KAFKA_TOPIC_PREFIX,
+  SCHEMA_REGISTRY_URL: commonEnv.SCHEMA_REGISTRY_URL,
+  SCHEMA_REGISTRY_TIMEOUT_MS: commonEnv.SCHEMA_REGISTRY_TIMEOUT_MS,
   API_KEY_PEPPER: Type.String({ minLength: 16 }),
 });
 
 export const config = createConfigLoader(schema, (env) => ({
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   redisUrl: env.REDIS_URL,
-  kafka: { brokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()), topicPrefix: env.KAFKA_TOPIC_PREFIX },
+  // As the services are: with SCHEMA_REGISTRY_URL, what the CLI publishes is in the registry's wire format.
+  kafka: { ...kafkaSettings(env), brokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()) },
   apiKeyPepper: env.API_KEY_PEPPER,
 }));

@@ -1,7 +1,7 @@
 import { TOPIC_CATALOGUE } from '@platform/contracts';
-import { createKafka, listDeadLetters, replayDeadLetters, type DeadLetter } from '@platform/kafka';
-import { createLogger } from '@platform/telemetry';
+import { listDeadLetters, replayDeadLetters, type DeadLetter } from '@platform/kafka';
 import type { config } from '../config.js';
+import { cliKafka } from '../kafka.js';
 import { UsageError } from '../usage-error.js';
 
 const USAGE = 'dlq list <topic> [--type <record type>] | dlq replay <topic> [--type <record type>]';
@@ -26,7 +26,7 @@ export async function deadLettersCommand(
     throw new UsageError(`${topic} is not a topic of the catalogue: ${TOPIC_CATALOGUE.map((entry) => entry.name).join(', ')}`);
   }
   const types = typeof flags['type'] === 'string' ? [flags['type']] : undefined;
-  const kafka = createKafka({ brokers: cfg.kafka.brokers, clientId: 'cli', topicPrefix: cfg.kafka.topicPrefix, logger: createLogger({ name: 'cli', level: 'warn' }) });
+  const kafka = cliKafka(cfg);
   const options = { topic, ...(types ? { types } : {}) };
   if (verb === 'list') {
     for (const letter of await listDeadLetters(kafka, options)) out(line(letter));
