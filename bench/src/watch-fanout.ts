@@ -116,7 +116,8 @@ async function main() {
 
     // The platform: notifier and gateway, a deployment's owner watching on `connections` sockets.
     const port = await freePort();
-    const notifier = startProcess('notifier', path.join(root, 'apps/notifier/dist/main.js'), env);
+    // BENCH_NOTIFIER_MAIN: another build of the notifier (a former commit's), to compare in the same conditions.
+    const notifier = startProcess('notifier', process.env['BENCH_NOTIFIER_MAIN'] ?? path.join(root, 'apps/notifier/dist/main.js'), env);
     const gateway = startProcess('notifications-gateway', path.join(root, 'apps/notifications-gateway/dist/main.js'), {
       ...env,
       PORT: String(port),
