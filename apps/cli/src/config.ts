@@ -15,6 +15,6 @@ export const config = createConfigLoader(schema, (env) => ({
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   redisUrl: env.REDIS_URL,
   // As the services are: with SCHEMA_REGISTRY_URL, what the CLI publishes is in the registry's wire format.
-  kafka: { ...kafkaSettings(env), brokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()) },
+  kafka: kafkaSettings(env),
   apiKeyPepper: env.API_KEY_PEPPER,
 }));

@@ -125,6 +125,8 @@ describe('dispatcher', () => {
     const renewals: number[] = [];
     let taken = false;
     l.writer.leaseLane = async () => (renewals.push(Date.now()), !taken);
+    let released = false;
+    l.writer.releaseLane = async () => void (released = true);
     const sent: string[] = [];
     let slowDone!: () => void;
     const slow = new Promise<void>((resolve) => (slowDone = resolve));
@@ -149,7 +151,8 @@ describe('dispatcher', () => {
     taken = true;
     await vi.waitFor(() => expect(renewals.length).toBeGreaterThanOrEqual(11), { timeout: 3000 });
     slowDone();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The drain is over once it lets go of the lane; by then the second would have been sent.
+    await vi.waitFor(() => expect(released).toBe(true));
     expect(sent).toEqual(['n1']);
     await dispatcher.stop();
   });

@@ -51,7 +51,7 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
 /** The Kafka settings of {@link commonEnv}, for libs/kafka `createKafka`. */
 export function kafkaSettings(env: { KAFKA_BROKERS: string; KAFKA_TOPIC_PREFIX: string; SCHEMA_REGISTRY_URL?: string | undefined; SCHEMA_REGISTRY_TIMEOUT_MS?: number | undefined }) {
   return {
-    brokers: env.KAFKA_BROKERS.split(','),
+    brokers: env.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
     topicPrefix: env.KAFKA_TOPIC_PREFIX,
     schemaRegistry: env.SCHEMA_REGISTRY_URL ? { url: env.SCHEMA_REGISTRY_URL, timeoutMs: env.SCHEMA_REGISTRY_TIMEOUT_MS ?? 5000 } : undefined,
   };

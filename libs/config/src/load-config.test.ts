@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, Type, createConfigLoader, parseEnv } from './index.js';
+import { ConfigError, Type, createConfigLoader, kafkaSettings, parseEnv } from './index.js';
 
 const schema = Type.Object({
   PORT: Type.Integer({ default: 3002, minimum: 1, maximum: 65535 }),
@@ -38,5 +38,16 @@ describe('parseEnv', () => {
     expect(loader.get()).toBe(first);
     loader.reset();
     expect(loader.get().http.port).toBe(4000);
+  });
+});
+
+describe('kafkaSettings', () => {
+  it('reads a broker list written with spaces after its commas, and the registry only when one is set', () => {
+    expect(kafkaSettings({ KAFKA_BROKERS: 'kafka-0:9092, kafka-1:9092', KAFKA_TOPIC_PREFIX: 'p.' })).toEqual({
+      brokers: ['kafka-0:9092', 'kafka-1:9092'],
+      topicPrefix: 'p.',
+      schemaRegistry: undefined,
+    });
+    expect(kafkaSettings({ KAFKA_BROKERS: 'k:9092', KAFKA_TOPIC_PREFIX: '', SCHEMA_REGISTRY_URL: 'http://registry:8081' }).schemaRegistry).toEqual({ url: 'http://registry:8081', timeoutMs: 5000 });
   });
 });

@@ -125,7 +125,8 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
 
   async function decode(topic: string, raw: KafkaMessage[]) {
     const messages: Array<BatchMessage<K>> = [];
-    const raws = new Map<BatchMessage<K>, KafkaMessage>();
+    /** The undecoded form of each message, at the same index (what a dead letter carries). */
+    const raws: KafkaMessage[] = [];
     const bad: Array<{ message: KafkaMessage; reason: string }> = [];
     for (const message of raw) {
       const meta = readHeaders(message.headers);
@@ -139,7 +140,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
           const value = meta.raw[HEADERS.registryId] === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
           const decoded: BatchMessage<K> = { offset: message.offset, key: message.key?.toString() ?? null, type, value, meta };
           messages.push(decoded);
-          raws.set(decoded, message);
+          raws.push(message);
         } catch (error) {
           if (isPlatformError(error) && error.retriable) throw error; // the registry is away: the batch comes again
           bad.push({ message, reason: (error as Error).message });
@@ -167,7 +168,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         behind: Math.max(0, Number(batch.highWatermark) - 1 - Number(lastOffset)),
         heartbeat: payload.heartbeat,
         deadLetter: async (message, reason, attempts) => {
-          const original = raws.get(message);
+          const original = raws[messages.indexOf(message)];
           if (original) await deadLetter(batch.topic, [original], reason, attempts);
         },
       };

@@ -49,7 +49,9 @@ export async function runBatchedReaction<K extends MessageType>(options: Batched
         const retriable = !isPlatformError(error) || error.retriable;
         if (retriable && state.attempts < maxAttempts) throw error; // the batch consumer backs off and calls again
         await batch.deadLetter(message, error instanceof Error ? `${error.name}: ${error.message}` : String(error), state.attempts);
-        await options.onDeadLetter?.(message.meta, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        await options.onDeadLetter?.(message.meta, error instanceof Error ? error.message : String(error)).catch((hookError: unknown) => {
+          options.client.logger.warn({ err: hookError, group: options.groupId }, 'dead-letter hook failed');
+        });
       }
     }
   }

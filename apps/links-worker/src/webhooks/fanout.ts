@@ -31,7 +31,9 @@ function eventUuid(key: string): string {
  */
 export function createWebhookFanOut(options: WebhookFanOutOptions) {
   const cacheMs = options.cacheMs ?? 1000;
-  const cache = new Map<string, { at: number; hooks: Promise<WebhookDoc[]>; known?: WebhookDoc[] }>();
+  /** `known`: the lookup's answer once it has come (a click checks it without awaiting). */
+  type CacheEntry = { at: number; hooks: Promise<WebhookDoc[]>; known?: WebhookDoc[] };
+  const cache = new Map<string, CacheEntry>();
   let facets: Promise<FacetReader> | undefined;
   const facetReader = () => (facets ??= options.facets ? options.facets() : openGeoDatabase().then((geo) => createFacetReader(geo)));
 
@@ -40,7 +42,7 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < cacheMs) return hit.hooks;
     const hooks = options.store.activeWebhooks(organizationId, event);
-    const entry: { at: number; hooks: Promise<WebhookDoc[]>; known?: WebhookDoc[] } = { at: Date.now(), hooks };
+    const entry: CacheEntry = { at: Date.now(), hooks };
     cache.set(key, entry);
     hooks.then((found) => (entry.known = found), () => cache.delete(key));
     if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
