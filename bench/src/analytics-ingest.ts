@@ -15,7 +15,8 @@ import { round1, round2 } from './stores.js';
  * Click analytics: the analytics aggregator (a real process) draining a burst of ShortlinkClicked events
  * already on `links.clicks`, next to a bare kafkajs consumer group reading the same topic in the same run (the
  * ceiling: it decodes nothing and writes nothing); then the latency of the metrics endpoints over a year of
- * one link's data, through the links gateway.
+ * one link's data, through the links gateway. `BENCH_ANALYTICS_AGGREGATOR_LOG=<file>` keeps the draining
+ * aggregator's debug log (a line per fold: events, buckets, and the time it took to plan and to write).
  */
 
 const run = promisify(execFile);
@@ -25,6 +26,8 @@ const burst = Number(process.env['BENCH_ANALYTICS_BURST'] ?? 1_000_000);
 const links = Number(process.env['BENCH_ANALYTICS_LINKS'] ?? 1000);
 const yearClicks = Number(process.env['BENCH_ANALYTICS_YEAR_CLICKS'] ?? 100_000);
 const queries = Number(process.env['BENCH_ANALYTICS_QUERIES'] ?? 400);
+/** A file for the draining aggregator's debug log (each fold's events, buckets and timings). */
+const aggregatorLog = process.env['BENCH_ANALYTICS_AGGREGATOR_LOG'];
 const env = isolatedAppEnv(name, {
   API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
@@ -141,7 +144,7 @@ async function main() {
 
     const groupId = `${env['KAFKA_TOPIC_PREFIX']!}analytics-aggregator`;
     const startAggregator = () => {
-      const p = startProcess('analytics-aggregator', path.join(root, 'apps/analytics-aggregator/dist/main.js'), env);
+      const p = startProcess('analytics-aggregator', path.join(root, 'apps/analytics-aggregator/dist/main.js'), { ...env, ...(aggregatorLog ? { LOG_LEVEL: 'debug' } : {}) });
       processes.push(p);
       return p;
     };
@@ -175,6 +178,7 @@ async function main() {
     let aggregator = startAggregator();
     const preload = await drain('the year of one link folded');
     await aggregator.kill('SIGTERM');
+    processes.splice(processes.indexOf(aggregator), 1); // stopped on purpose: not a failure to stop the run for
 
     // The burst, as the redirector would produce it at its measured maximum (~5 000 redirects/s, half the
     // clicks on 1 % of the links), waiting on the topic; the raw consumer reads the topic, then the aggregator
@@ -188,6 +192,7 @@ async function main() {
     aggregator = startAggregator();
     const drained = await drain('the aggregator drained the burst');
     const drainSeconds = drained.seconds;
+    if (aggregatorLog) writeFileSync(aggregatorLog, aggregator.output());
     const ingest = { events: burst, seconds: round2(drainSeconds), events_per_second: Math.round(burst / drainSeconds) };
     const samples = drained.samples;
     const total = burst;

@@ -10,6 +10,7 @@ import {
   createOutboxRelay,
   createPublisher,
   ensureTopics,
+  runBatchConsumer,
   runBatchedReaction,
   runConsumer,
   type ConsumerHandle,
@@ -61,6 +62,8 @@ beforeAll(async () => {
     { topic: 'flaky.dlq', partitions: 1 },
     { topic: 'batched', partitions: 1 },
     { topic: 'batched.dlq', partitions: 1 },
+    { topic: 'finishing', partitions: 1 },
+    { topic: 'finishing.dlq', partitions: 1 },
     { topic: 'slow' },
     { topic: 'slow.dlq', partitions: 1 },
     { topic: 'events' },
@@ -262,6 +265,60 @@ describe('consumer retries and dead letters', () => {
     const poison = dlq.find((m) => m.headers[HEADERS.id] === published[2]);
     expect(poison?.headers[HEADERS.attempt]).toBe('1');
     expect(deadLettered).toEqual([published[2]]);
+  });
+
+  it('reads on while a batch finishes its writes, and commits the batch only once they have landed', async () => {
+    const groupId = 'finishing-worker';
+    const committed = async () => {
+      const admin = kafka.kafka.admin();
+      await admin.connect();
+      try {
+        const [offsets] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${groupId}`, topics: [`${kafka.topicPrefix}finishing`] });
+        return Number(offsets?.partitions[0]?.offset ?? -1);
+      } finally {
+        await admin.disconnect();
+      }
+    };
+    const seen: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let firstFinishes = 0;
+    const finished: string[] = [];
+    consumers.push(
+      await runBatchConsumer({
+        client: kafka,
+        groupId,
+        topics: ['finishing'],
+        types: [MessageTypeNames.CreateCorsOrigin],
+        backoffBaseMs: 20,
+        handle: async (batch) => {
+          const ids = batch.messages.map((m) => m.value.cors_origin_id);
+          seen.push(...ids);
+          return {
+            finish: async () => {
+              if (ids.includes('cors_origin_first')) {
+                // Fails once (retried), then waits for the test.
+                if (++firstFinishes === 1) throw new UnavailableError('store_down', 'try later');
+                await gate;
+              }
+              finished.push(...ids);
+            },
+          };
+        },
+      }),
+    );
+    await publisher.publish({ topic: 'finishing', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_first' } });
+    await waitFor(() => firstFinishes === 2, { what: 'the first finish retried' });
+    // The partition is read on while the first batch's writes are under way; nothing is committed yet.
+    await publisher.publish({ topic: 'finishing', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_second' } });
+    await waitFor(() => seen.includes('cors_origin_second'), { what: 'the second batch handed on' });
+    await sleep(300);
+    expect(finished).toEqual([]);
+    expect(await committed()).toBe(-1);
+    // Once the first lands, both commit, in order.
+    release();
+    await waitFor(async () => (await committed()) === 2, { what: 'both batches committed' });
+    expect(finished).toEqual(['cors_origin_first', 'cors_origin_second']);
   });
 
   it('keeps a handler that runs longer than the session timeout in the group (heartbeats)', async () => {

@@ -1,7 +1,7 @@
 import { metrics } from '@opentelemetry/api';
-import { createPlanner, engagementOfClick, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
+import { createPlanner, engagementOfClick, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
 import { MessageTypeNames } from '@platform/contracts';
-import type { BatchMessage, IncomingBatch } from '@platform/kafka';
+import type { BatchMessage, Finishing, IncomingBatch } from '@platform/kafka';
 
 /** The records the aggregator folds: clicks (and scans) on links.clicks, new links on links.events. */
 export const AGGREGATED = [MessageTypeNames.ShortlinkClicked, MessageTypeNames.ShortlinkCreated] as const;
@@ -51,11 +51,17 @@ function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
  * other and held (uncommitted), and written together once it has caught up or `maxBatch` events are planned:
  * the distinct buckets of a burst barely grow with its length, so the writes per event fall as the batches
  * grow. Held batches are one batch from the last commit on: a crash or a rebalance replays them whole.
+ *
+ * The writes of a fold are left to the consumer to finish (`Finishing`): it reads on while they land, and
+ * commits once they have. The partition's next fold, planned meanwhile, leaves out the ids of the fold being
+ * written (they are marked only once it is in the buckets).
  */
 export function createAggregator(deps: AggregatorDeps) {
   const now = deps.now ?? Date.now;
   const maxBatch = deps.maxBatch ?? 100_000;
   const folds = new Map<string, Fold>();
+  /** Per partition, the ids of the folds being written: not yet marked, but not to be counted again. */
+  const writing = new Map<string, Array<Set<string>>>();
   /** Per partition, the last offset planned: a batch fetched again (a retry, a rebalance) adds only what is new. */
   const planned = new Map<string, number>();
   const newFold = (): Fold => ({
@@ -66,7 +72,7 @@ export function createAggregator(deps: AggregatorDeps) {
     timings: { seen: 0, plan: 0 },
   });
 
-  return async function ingest(batch: IncomingBatch<AggregatedType>): Promise<void | 'hold'> {
+  return async function ingest(batch: IncomingBatch<AggregatedType>): Promise<'hold' | Finishing> {
     const source = `${batch.topic}:${batch.partition}`;
     const fold = folds.get(source) ?? newFold();
     folds.set(source, fold);
@@ -78,7 +84,8 @@ export function createAggregator(deps: AggregatorDeps) {
     }
     items.sort((a, b) => a.offset - b.offset);
     const ids = new Set<string>();
-    const firsts = items.filter((i) => !fold.ids.has(i.event.id) && !ids.has(i.event.id) && ids.add(i.event.id));
+    const earlier = writing.get(source) ?? [];
+    const firsts = items.filter((i) => !fold.ids.has(i.event.id) && !earlier.some((written) => written.has(i.event.id)) && !ids.has(i.event.id) && ids.add(i.event.id));
     const t0 = performance.now();
     const seen = await deps.sightings.seen(firsts.map((i) => i.event.id));
     const fresh = firsts.filter((_, k) => !seen[k]);
@@ -92,32 +99,41 @@ export function createAggregator(deps: AggregatorDeps) {
     planned.set(source, Math.max(after, Number(batch.lastOffset)));
     if ((batch.behind ?? 0) > 0 && fold.planner.events < maxBatch) return 'hold';
 
-    const t2 = performance.now();
-    const plan = fold.planner.plan();
-    const t3 = performance.now();
-    const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
-    const t4 = performance.now();
-    await deps.sightings.mark([...fold.ids]);
     folds.delete(source);
-    deps.logger?.debug(
-      {
-        source,
-        events: fold.events,
-        fresh: fold.ids.size,
-        buckets: plan.buckets.size,
-        updates: applied.updates,
-        rounds: applied.rounds,
-        seen_ms: Math.round(fold.timings.seen),
-        plan_ms: Math.round(fold.timings.plan + t3 - t2),
-        apply_ms: Math.round(t4 - t3),
-        mark_ms: Math.round(performance.now() - t4),
+    writing.set(source, [...(writing.get(source) ?? []), fold.ids]);
+    let plan: BatchPlan | undefined;
+    return {
+      finish: async () => {
+        const t2 = performance.now();
+        plan ??= fold.planner.plan();
+        const t3 = performance.now();
+        const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
+        const t4 = performance.now();
+        await deps.sightings.mark([...fold.ids]);
+        const left = (writing.get(source) ?? []).filter((written) => written !== fold.ids);
+        if (left.length > 0) writing.set(source, left);
+        else writing.delete(source);
+        deps.logger?.debug(
+          {
+            source,
+            events: fold.events,
+            fresh: fold.ids.size,
+            buckets: plan.buckets.size,
+            updates: applied.updates,
+            rounds: applied.rounds,
+            seen_ms: Math.round(fold.timings.seen),
+            plan_ms: Math.round(fold.timings.plan + t3 - t2),
+            apply_ms: Math.round(t4 - t3),
+            mark_ms: Math.round(performance.now() - t4),
+          },
+          'batch folded',
+        );
+        events.add(plan.counted, { outcome: 'counted' });
+        events.add(plan.bots, { outcome: 'bot' });
+        events.add(fold.events - fold.ids.size, { outcome: 'repeat' });
+        writes.add(applied.updates);
+        if (fold.newest > 0) delay.record(Math.max(0, now() - fold.newest) / 1000);
       },
-      'batch folded',
-    );
-    events.add(plan.counted, { outcome: 'counted' });
-    events.add(plan.bots, { outcome: 'bot' });
-    events.add(fold.events - fold.ids.size, { outcome: 'repeat' });
-    writes.add(applied.updates);
-    if (fold.newest > 0) delay.record(Math.max(0, now() - fold.newest) / 1000);
+    };
   };
 }

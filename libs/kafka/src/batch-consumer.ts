@@ -9,6 +9,7 @@ import type { KafkaClient } from './client.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
 import { joinGroup } from './join-group.js';
+import { topicName } from './topics.js';
 
 /** One decoded message of a batch. */
 export interface BatchMessage<K extends MessageType = MessageType> {
@@ -34,6 +35,16 @@ export interface IncomingBatch<K extends MessageType = MessageType> {
   deadLetter(message: BatchMessage<K>, reason: string, attempts: number): Promise<void>;
 }
 
+/**
+ * Work a handler leaves to run after it has returned: the consumer reads on (the partition's next batches go to
+ * the handler meanwhile) and commits the batch, with those held before it, once `finish` has resolved. `finish`
+ * must be idempotent: it is retried with backoff until it succeeds, and a crash before the commit replays the
+ * batches. One finish per partition runs at a time, in order; a second one waits for the first.
+ */
+export interface Finishing {
+  finish(): Promise<void>;
+}
+
 export interface BatchConsumerOptions<K extends MessageType> {
   client: KafkaClient;
   groupId: string;
@@ -48,8 +59,11 @@ export interface BatchConsumerOptions<K extends MessageType> {
    * on without committing, hands it every next batch of the partition (even one with no message for it), and
    * commits them all once a batch resolves without `'hold'`. A handler that holds must fold what it held into
    * that last batch's work; after a restart or a rebalance, the partition comes again from the last commit.
+   * It may also answer a `Finishing`: the writes of the batch (and of those it held) go on while the partition
+   * is read on, and the batch is committed once they are done (so slow writes do not hold up every partition's
+   * fetches: kafkajs fetches again only once each batch of a fetch has been handled).
    */
-  handle(batch: IncomingBatch<K>): Promise<void | 'hold'>;
+  handle(batch: IncomingBatch<K>): Promise<void | 'hold' | Finishing>;
   /** The most messages in one `handle` call (a fetched batch is cut into pieces of this size). */
   maxBatchSize?: number;
   /** How much one fetch takes from a partition (kafkajs `maxBytesPerPartition`): a lagging group gets big batches. */
@@ -79,6 +93,9 @@ export interface BatchConsumerHandle {
   stop(): Promise<void>;
 }
 
+/** How long `stop` waits for the finishes under way to land and commit. */
+const FINISH_ON_STOP_MS = 10_000;
+
 const meter = metrics.getMeter('@platform/kafka');
 const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
 const batchDuration = meter.createHistogram('platform.messaging.batch.duration', { unit: 's', description: 'Handler time per batch attempt' });
@@ -107,6 +124,13 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
   let stopping = false;
   /** The partitions whose handler holds batches it has not applied yet (`<topic>:<partition>`). */
   const holding = new Set<string>();
+  /** Per partition, the finish running and its commit: the partition's next commit comes after it. */
+  const finishing = new Map<string, Promise<void>>();
+  /** The partitions this member was last assigned: a finish of a partition handed over commits nothing. */
+  let assigned = new Set<string>();
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    assigned = new Set(Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)));
+  });
 
   async function deadLetter(topic: string, messages: KafkaMessage[], reason: string, attempts: number) {
     if (messages.length === 0) return;
@@ -172,19 +196,54 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
           if (original) await deadLetter(batch.topic, [original], reason, attempts);
         },
       };
-      const held = messages.length > 0 || holding.has(key) ? await handleWithRetries(incoming, raw) : undefined;
+      const outcome = messages.length > 0 || holding.has(key) ? await handleWithRetries(incoming, raw) : undefined;
       payload.resolveOffset(lastOffset);
-      if (held === 'hold') holding.add(key);
+      const next = String(BigInt(lastOffset) + 1n);
+      if (outcome === 'hold') holding.add(key);
       else {
         holding.delete(key);
+        // The partition's finish still running commits first (a commit covers every offset before it).
+        await finishing.get(key);
+        if (outcome) {
+          const done: Promise<void> = finishThenCommit(batch.topic, batch.partition, outcome, next).finally(() => {
+            if (finishing.get(key) === done) finishing.delete(key);
+          });
+          finishing.set(key, done);
+        }
         // Commits are explicit (autoCommit is off): a held batch is read past but must not be committed.
-        await payload.commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(BigInt(lastOffset) + 1n) }] }] });
+        else await payload.commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
       }
       await payload.heartbeat();
     }
   }
 
-  async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void | 'hold'> {
+  /** Runs a handler's finish (retried until it succeeds or the consumer stops), then commits; never rejects. */
+  async function finishThenCommit(topic: string, partition: number, work: Finishing, offset: string): Promise<void> {
+    const key = `${topic}:${partition}`;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const started = performance.now();
+        try {
+          await work.finish();
+          break;
+        } catch (error) {
+          // Not committed: whoever reads the partition next (this member after a restart, or another) redoes it.
+          if (stopping) return logger.warn({ err: error, topic, partition }, 'batch finish failed while stopping: left uncommitted');
+          const delay = backoffDelay(Math.min(attempt, 10), options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
+          logger.warn({ err: error, topic, partition, attempt, delay }, 'batch finish failed, retrying');
+          await sleep(delay);
+        } finally {
+          batchDuration.record((performance.now() - started) / 1000, { group: options.groupId });
+        }
+      }
+      if (!assigned.has(key)) return logger.info({ topic, partition, offset }, 'partition handed over before its batch was finished: not committed');
+      await consumer.commitOffsets([{ topic, partition, offset }]);
+    } catch (error) {
+      logger.warn({ err: error, topic, partition, offset }, 'commit after finish failed: the partition is read again from its last commit');
+    }
+  }
+
+  async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void | 'hold' | Finishing> {
     for (let attempt = 1; ; attempt++) {
       const timer = setInterval(() => void incoming.heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
       const started = performance.now();
@@ -243,6 +302,10 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     async stop() {
       if (stopping) return;
       stopping = true;
+      // No new batches; the finishes under way get a little time to land and commit (the rest is read again).
+      consumer.pause(options.topics.map((topic) => ({ topic: topicName(client, topic) })));
+      const deadline = performance.now() + FINISH_ON_STOP_MS;
+      while (finishing.size > 0 && performance.now() < deadline) await Promise.race([Promise.all(finishing.values()), sleep(Math.max(0, deadline - performance.now()))]);
       await consumer.disconnect();
       await deadLetters.disconnect();
     },

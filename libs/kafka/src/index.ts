@@ -8,7 +8,7 @@ export type { Publisher, OutgoingMessage } from './publisher.js';
 export { runConsumer } from './consumer.js';
 export { runBatchConsumer } from './batch-consumer.js';
 export { runBatchedReaction } from './batched-reaction.js';
-export type { BatchConsumerHandle, BatchConsumerOptions, BatchMessage, IncomingBatch } from './batch-consumer.js';
+export type { BatchConsumerHandle, BatchConsumerOptions, BatchMessage, Finishing, IncomingBatch } from './batch-consumer.js';
 export type { ConsumerHandle, ConsumerOptions, IncomingMessage, MessageHandler, HandlerMap } from './consumer.js';
 export { HEADERS, readHeaders } from './headers.js';
 export type { MessageMeta } from './headers.js';
