@@ -28,6 +28,10 @@ const yearClicks = Number(process.env['BENCH_ANALYTICS_YEAR_CLICKS'] ?? 100_000)
 const queries = Number(process.env['BENCH_ANALYTICS_QUERIES'] ?? 400);
 /** A file for the draining aggregator's debug log (each fold's events, buckets and timings). */
 const aggregatorLog = process.env['BENCH_ANALYTICS_AGGREGATOR_LOG'];
+/** The aggregator's entry point: a former build's `apps/analytics-aggregator/dist/main.js` to compare with it. */
+const aggregatorMain = process.env['BENCH_ANALYTICS_AGGREGATOR_MAIN'] ?? path.join(root, 'apps/analytics-aggregator/dist/main.js');
+/** Node flags for the aggregator (`--cpu-prof --cpu-prof-dir=...` to profile it), space-separated. */
+const aggregatorNodeArgs = (process.env['BENCH_ANALYTICS_AGGREGATOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const env = isolatedAppEnv(name, {
   API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
@@ -144,7 +148,7 @@ async function main() {
 
     const groupId = `${env['KAFKA_TOPIC_PREFIX']!}analytics-aggregator`;
     const startAggregator = () => {
-      const p = startProcess('analytics-aggregator', path.join(root, 'apps/analytics-aggregator/dist/main.js'), { ...env, ...(aggregatorLog ? { LOG_LEVEL: 'debug' } : {}) });
+      const p = startProcess('analytics-aggregator', aggregatorMain, { ...env, ...(aggregatorLog ? { LOG_LEVEL: 'debug' } : {}) }, { nodeArgs: aggregatorNodeArgs });
       processes.push(p);
       return p;
     };

@@ -201,7 +201,7 @@ export function createPlanner(options: PlanOptions): Planner {
   const cells = new Map<string, Cell>();
 
   function add(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>) {
-    const ordered = [...items].sort((a, b) => a.offset - b.offset);
+    const ordered = inOffsetOrder(items);
     events += ordered.length;
     for (const { offset, event } of ordered) {
       const minute = bucketStart('minute', event.at);
@@ -285,6 +285,12 @@ export function createPlanner(options: PlanOptions): Planner {
       return events;
     },
   };
+}
+
+/** The items by ascending offset: as they are when they come from one partition, copied and sorted otherwise. */
+export function inOffsetOrder<T extends { offset: number }>(items: ReadonlyArray<T>): ReadonlyArray<T> {
+  for (let i = 1; i < items.length; i++) if (items[i]!.offset < items[i - 1]!.offset) return [...items].sort((a, b) => a.offset - b.offset);
+  return items;
 }
 
 function addTo(inc: Record<string, number>, contribution: Contribution, children: string[] | null, n: number): void {
