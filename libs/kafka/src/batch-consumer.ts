@@ -202,8 +202,10 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       if (outcome === 'hold') holding.add(key);
       else {
         holding.delete(key);
-        // The partition's finish still running commits first (a commit covers every offset before it).
-        await finishing.get(key);
+        // The partition's finish still running commits first (a commit covers every offset before it); the
+        // member keeps heartbeating meanwhile, as it does while a handler retries.
+        const earlier = finishing.get(key);
+        if (earlier) await heartbeatingWhile(earlier, payload.heartbeat);
         if (outcome) {
           const done: Promise<void> = finishThenCommit(batch.topic, batch.partition, outcome, next).finally(() => {
             if (finishing.get(key) === done) finishing.delete(key);
@@ -214,6 +216,15 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         else await payload.commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
       }
       await payload.heartbeat();
+    }
+  }
+
+  async function heartbeatingWhile(work: Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
+    const timer = setInterval(() => void heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
+    try {
+      await work;
+    } finally {
+      clearInterval(timer);
     }
   }
 
@@ -303,7 +314,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       if (stopping) return;
       stopping = true;
       // No new batches; the finishes under way get a little time to land and commit (the rest is read again).
-      consumer.pause(options.topics.map((topic) => ({ topic: topicName(client, topic) })));
+      if (finishing.size > 0) consumer.pause(options.topics.map((topic) => ({ topic: topicName(client, topic) })));
       const deadline = performance.now() + FINISH_ON_STOP_MS;
       while (finishing.size > 0 && performance.now() < deadline) await Promise.race([Promise.all(finishing.values()), sleep(Math.max(0, deadline - performance.now()))]);
       await consumer.disconnect();
