@@ -312,7 +312,7 @@ describe('consumer retries and dead letters', () => {
     // The partition is read on while the first batch's writes are under way; nothing is committed yet.
     await publisher.publish({ topic: 'finishing', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_second' } });
     await waitFor(() => seen.includes('cors_origin_second'), { what: 'the second batch handed on' });
-    await sleep(300);
+    await sleep(300); // room for a wrong early commit, or the second finish run before the first, to show
     expect(finished).toEqual([]);
     expect(await committed()).toBe(-1);
     // Once the first lands, both commit, in order.

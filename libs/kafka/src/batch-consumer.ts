@@ -205,7 +205,10 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         // The partition's finish still running commits first (a commit covers every offset before it); the
         // member keeps heartbeating meanwhile, as it does while a handler retries.
         const earlier = finishing.get(key);
-        if (earlier) await heartbeatingWhile(earlier, payload.heartbeat);
+        if (earlier) {
+          const timer = heartbeating(payload.heartbeat);
+          await earlier.finally(() => clearInterval(timer));
+        }
         if (outcome) {
           const done: Promise<void> = finishThenCommit(batch.topic, batch.partition, outcome, next).finally(() => {
             if (finishing.get(key) === done) finishing.delete(key);
@@ -219,14 +222,8 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     }
   }
 
-  async function heartbeatingWhile(work: Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
-    const timer = setInterval(() => void heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
-    try {
-      await work;
-    } finally {
-      clearInterval(timer);
-    }
-  }
+  /** Keeps the member in its group while a batch's work outlasts the session timeout; the timer it gives back stops it. */
+  const heartbeating = (heartbeat: () => Promise<void>) => setInterval(() => void heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
 
   /** Runs a handler's finish (retried until it succeeds or the consumer stops), then commits; never rejects. */
   async function finishThenCommit(topic: string, partition: number, work: Finishing, offset: string): Promise<void> {
@@ -256,7 +253,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
 
   async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void | 'hold' | Finishing> {
     for (let attempt = 1; ; attempt++) {
-      const timer = setInterval(() => void incoming.heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
+      const timer = heartbeating(incoming.heartbeat);
       const started = performance.now();
       try {
         const outcome = await withSpan(
@@ -316,7 +313,8 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       // No new batches; the finishes under way get a little time to land and commit (the rest is read again).
       if (finishing.size > 0) consumer.pause(options.topics.map((topic) => ({ topic: topicName(client, topic) })));
       const deadline = performance.now() + FINISH_ON_STOP_MS;
-      while (finishing.size > 0 && performance.now() < deadline) await Promise.race([Promise.all(finishing.values()), sleep(Math.max(0, deadline - performance.now()))]);
+      // (The deadline's timer is not to keep the process alive once the finishes are done.)
+      while (finishing.size > 0 && performance.now() < deadline) await Promise.race([Promise.all(finishing.values()), sleep(Math.max(0, deadline - performance.now()), undefined, { ref: false })]);
       await consumer.disconnect();
       await deadLetters.disconnect();
     },
