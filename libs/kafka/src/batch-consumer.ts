@@ -161,7 +161,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         try {
           const type = meta.type as K;
           // Bare Avro (no registry frame) is read at once: no promise per message in batches of thousands.
-          const value = meta.raw[HEADERS.registryId] === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
+          const value = meta.registryId === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
           const decoded: BatchMessage<K> = { offset: message.offset, key: message.key?.toString() ?? null, type, value, meta };
           messages.push(decoded);
           raws.push(message);

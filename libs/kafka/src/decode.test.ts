@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MessageTypeNames, encodeMessage, frameConfluent } from '@platform/contracts';
 import { decodeBody } from './decode.js';
-import { HEADERS, type MessageMeta } from './headers.js';
+import { HEADERS, readHeaders, type MessageMeta } from './headers.js';
 
 const click = {
   click_id: 'c1',
@@ -19,9 +19,10 @@ const click = {
 };
 const type = MessageTypeNames.ShortlinkClicked;
 const encoded = encodeMessage(type, click);
+/** The metadata of a message received with these headers (as kafkajs hands them over: buffers). */
 const meta = (extra: Record<string, string> = {}): MessageMeta => {
-  const raw = { [HEADERS.id]: 'e1', [HEADERS.type]: type, [HEADERS.schema]: encoded.schemaId, ...extra };
-  return { id: 'e1', type, source: '/test', time: '', schema: encoded.schemaId, raw };
+  const headers = { [HEADERS.id]: 'e1', [HEADERS.type]: type, [HEADERS.schema]: encoded.schemaId, ...extra };
+  return readHeaders(Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)])))!;
 };
 
 describe('decodeBody', () => {

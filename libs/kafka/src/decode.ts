@@ -9,7 +9,7 @@ import { HEADERS, type MessageMeta } from './headers.js';
  * writer schema this build does not know, such as a newer producer's.
  */
 export async function decodeBody<T extends MessageType>(registry: RegistrySchemas | undefined, type: T, meta: MessageMeta, value: Buffer): Promise<MessageTypes[T]> {
-  const registryId = meta.raw[HEADERS.registryId];
+  const registryId = meta.registryId;
   if (registryId === undefined) return decodeMessage(type, meta.schema, value);
   const frame = readConfluentFrame(value);
   if (!frame || String(frame.registryId) !== registryId) {

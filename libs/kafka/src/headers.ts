@@ -28,6 +28,9 @@ export interface MessageMeta {
   replyTo?: string;
   /** Epoch milliseconds after which the sender no longer waits for a reply. */
   deadline?: number;
+  /** The `schema_registry_id` header: the body is in the Confluent wire format, framed with this registry id. */
+  registryId?: string;
+  /** Every header, as strings. */
   raw: Record<string, string>;
 }
 
@@ -43,23 +46,57 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
   return out;
 }
 
+/** A header's first value as a string. */
+function headerString(headers: IHeaders, key: string): string | undefined {
+  const value = headers[key];
+  if (value === undefined) return undefined;
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined ? undefined : first.toString();
+}
+
+/**
+ * The metadata of a received message: the headers it is read by are decoded at once, the others (`raw`: tracing,
+ * anything a producer added) only when asked for. A consumer of a busy topic reads millions of messages a minute,
+ * most of whose headers nothing looks at.
+ */
+class ReceivedMeta implements MessageMeta {
+  readonly #headers: IHeaders;
+  #raw: Record<string, string> | undefined;
+  correlationId?: string;
+  replyTo?: string;
+  deadline?: number;
+  registryId?: string;
+
+  constructor(
+    headers: IHeaders,
+    readonly id: string,
+    readonly type: string,
+    readonly schema: string,
+    readonly source: string,
+    readonly time: string,
+  ) {
+    this.#headers = headers;
+  }
+
+  get raw(): Record<string, string> {
+    return (this.#raw ??= headersToStrings(this.#headers));
+  }
+}
+
 export function readHeaders(headers: IHeaders | undefined): MessageMeta | undefined {
-  const raw = headersToStrings(headers);
-  const id = raw[HEADERS.id];
-  const type = raw[HEADERS.type];
-  const schema = raw[HEADERS.schema];
+  if (!headers) return undefined;
+  const id = headerString(headers, HEADERS.id);
+  const type = headerString(headers, HEADERS.type);
+  const schema = headerString(headers, HEADERS.schema);
   if (!id || !type || !schema) return undefined;
-  const meta: MessageMeta = {
-    id,
-    type,
-    schema,
-    source: raw[HEADERS.source] ?? 'unknown',
-    time: raw[HEADERS.time] ?? '',
-    raw,
-  };
-  if (raw[HEADERS.correlationId]) meta.correlationId = raw[HEADERS.correlationId];
-  if (raw[HEADERS.replyTo]) meta.replyTo = raw[HEADERS.replyTo];
-  const deadline = Number(raw[HEADERS.deadline]);
+  const meta = new ReceivedMeta(headers, id, type, schema, headerString(headers, HEADERS.source) ?? 'unknown', headerString(headers, HEADERS.time) ?? '');
+  const registryId = headerString(headers, HEADERS.registryId);
+  if (registryId !== undefined) meta.registryId = registryId;
+  const correlationId = headerString(headers, HEADERS.correlationId);
+  if (correlationId) meta.correlationId = correlationId;
+  const replyTo = headerString(headers, HEADERS.replyTo);
+  if (replyTo) meta.replyTo = replyTo;
+  const deadline = Number(headerString(headers, HEADERS.deadline));
   if (Number.isFinite(deadline) && deadline > 0) meta.deadline = deadline;
   return meta;
 }
