@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import { createPlanner, engagementOfClick, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
+import { EventIds, createPlanner, engagementOfClick, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
 import { MessageTypeNames } from '@platform/contracts';
 import type { BatchMessage, Finishing, IncomingBatch } from '@platform/kafka';
 
@@ -29,10 +29,18 @@ export interface AggregatorDeps {
 interface Fold {
   planner: Planner;
   /** The ids of the events planned (first occurrences not counted before), to mark once applied. */
-  ids: Set<string>;
+  ids: EventIds;
   events: number;
   newest: number;
   timings: { seen: number; plan: number };
+}
+
+/** The messages by ascending offset: as they come from one partition, sorted otherwise. */
+function inOffsetOrder(messages: ReadonlyArray<BatchMessage<AggregatedType>>): ReadonlyArray<BatchMessage<AggregatedType>> {
+  for (let i = 1; i < messages.length; i++) {
+    if (Number(messages[i]!.offset) < Number(messages[i - 1]!.offset)) return [...messages].sort((a, b) => Number(a.offset) - Number(b.offset));
+  }
+  return messages;
 }
 
 function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
@@ -61,12 +69,12 @@ export function createAggregator(deps: AggregatorDeps) {
   const maxBatch = deps.maxBatch ?? 100_000;
   const folds = new Map<string, Fold>();
   /** Per partition, the ids of the folds being written: not yet marked, but not to be counted again. */
-  const writing = new Map<string, Array<Set<string>>>();
+  const writing = new Map<string, EventIds[]>();
   /** Per partition, the last offset planned: a batch fetched again (a retry, a rebalance) adds only what is new. */
   const planned = new Map<string, number>();
   const newFold = (): Fold => ({
     planner: createPlanner({ facets: deps.facets, now: now(), retention: deps.retention, countBots: deps.countBots }),
-    ids: new Set(),
+    ids: new EventIds(),
     events: 0,
     newest: 0,
     timings: { seen: 0, plan: 0 },
@@ -77,23 +85,29 @@ export function createAggregator(deps: AggregatorDeps) {
     const fold = folds.get(source) ?? newFold();
     folds.set(source, fold);
     const after = planned.get(source) ?? -1;
-    const items = [];
-    for (const m of batch.messages) {
-      const offset = Number(m.offset);
-      if (offset > after) items.push({ offset, event: eventOf(m) });
-    }
-    items.sort((a, b) => a.offset - b.offset);
-    const ids = new Set<string>();
     const earlier = writing.get(source) ?? [];
-    const firsts = items.filter((i) => !fold.ids.has(i.event.id) && !earlier.some((written) => written.has(i.event.id)) && !ids.has(i.event.id) && ids.add(i.event.id));
+    // One pass: the events past what was planned, and among them the first occurrences that neither this fold
+    // nor a fold being written has met (the lowest offset is the first: a partition's batch is in offset order).
+    const batchIds = new EventIds();
+    const firsts: Array<{ offset: number; event: AnalyticsEvent }> = [];
+    let arrived = 0;
+    for (const m of inOffsetOrder(batch.messages)) {
+      const offset = Number(m.offset);
+      if (offset <= after) continue;
+      arrived++;
+      const event = eventOf(m);
+      if (event.at > fold.newest) fold.newest = event.at;
+      const id = event.id;
+      if (fold.ids.has(id) || earlier.some((written) => written.has(id)) || !batchIds.add(id)) continue;
+      firsts.push({ offset, event });
+    }
     const t0 = performance.now();
     const seen = await deps.sightings.seen(firsts.map((i) => i.event.id));
     const fresh = firsts.filter((_, k) => !seen[k]);
     const t1 = performance.now();
     fold.planner.add(fresh);
     for (const i of fresh) fold.ids.add(i.event.id);
-    fold.events += items.length;
-    for (const i of items) if (i.event.at > fold.newest) fold.newest = i.event.at;
+    fold.events += arrived;
     fold.timings.seen += t1 - t0;
     fold.timings.plan += performance.now() - t1;
     planned.set(source, Math.max(after, Number(batch.lastOffset)));
@@ -109,7 +123,7 @@ export function createAggregator(deps: AggregatorDeps) {
         const t3 = performance.now();
         const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
         const t4 = performance.now();
-        await deps.sightings.mark([...fold.ids]);
+        await deps.sightings.mark(fold.ids);
         const left = (writing.get(source) ?? []).filter((written) => written !== fold.ids);
         if (left.length > 0) writing.set(source, left);
         else writing.delete(source);
