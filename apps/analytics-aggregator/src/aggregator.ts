@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import { EventIds, createPlanner, engagementOfClick, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
+import { createPlanner, engagementOfClick, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
 import { MessageTypeNames } from '@platform/contracts';
 import type { BatchMessage, Finishing, IncomingBatch } from '@platform/kafka';
 
@@ -29,7 +29,7 @@ export interface AggregatorDeps {
 interface Fold {
   planner: Planner;
   /** The ids of the events planned (first occurrences not counted before), to mark once applied. */
-  ids: EventIds;
+  ids: Set<string>;
   events: number;
   newest: number;
   timings: { seen: number; plan: number };
@@ -69,12 +69,12 @@ export function createAggregator(deps: AggregatorDeps) {
   const maxBatch = deps.maxBatch ?? 100_000;
   const folds = new Map<string, Fold>();
   /** Per partition, the ids of the folds being written: not yet marked, but not to be counted again. */
-  const writing = new Map<string, EventIds[]>();
+  const writing = new Map<string, Array<Set<string>>>();
   /** Per partition, the last offset planned: a batch fetched again (a retry, a rebalance) adds only what is new. */
   const planned = new Map<string, number>();
   const newFold = (): Fold => ({
     planner: createPlanner({ facets: deps.facets, now: now(), retention: deps.retention, countBots: deps.countBots }),
-    ids: new EventIds(),
+    ids: new Set(),
     events: 0,
     newest: 0,
     timings: { seen: 0, plan: 0 },
@@ -88,7 +88,7 @@ export function createAggregator(deps: AggregatorDeps) {
     const earlier = writing.get(source) ?? [];
     // One pass: the events past what was planned, and among them the first occurrences that neither this fold
     // nor a fold being written has met (the lowest offset is the first: a partition's batch is in offset order).
-    const batchIds = new EventIds();
+    const ids = new Set<string>();
     const firsts: Array<{ offset: number; event: AnalyticsEvent }> = [];
     let arrived = 0;
     for (const m of inOffsetOrder(batch.messages)) {
@@ -98,7 +98,8 @@ export function createAggregator(deps: AggregatorDeps) {
       const event = eventOf(m);
       if (event.at > fold.newest) fold.newest = event.at;
       const id = event.id;
-      if (fold.ids.has(id) || earlier.some((written) => written.has(id)) || !batchIds.add(id)) continue;
+      if (fold.ids.has(id) || ids.has(id) || earlier.some((written) => written.has(id))) continue;
+      ids.add(id);
       firsts.push({ offset, event });
     }
     const t0 = performance.now();
@@ -123,7 +124,7 @@ export function createAggregator(deps: AggregatorDeps) {
         const t3 = performance.now();
         const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
         const t4 = performance.now();
-        await deps.sightings.mark(fold.ids);
+        await deps.sightings.mark([...fold.ids]);
         const left = (writing.get(source) ?? []).filter((written) => written !== fold.ids);
         if (left.length > 0) writing.set(source, left);
         else writing.delete(source);

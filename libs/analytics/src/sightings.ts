@@ -1,5 +1,4 @@
 import type { Redis } from '@platform/redis';
-import { sequenceAt, type EventIds } from './event-ids.js';
 
 /**
  * Which events were already counted, to drop a producer's repeat of an event (the same id at a later offset:
@@ -21,10 +20,26 @@ export interface Sightings {
   /** For each id, whether it was already counted. */
   seen(ids: readonly string[]): Promise<boolean[]>;
   /** Marks ids as counted (after their batch is in the buckets). */
-  mark(ids: EventIds): Promise<void>;
+  mark(ids: readonly string[]): Promise<void>;
 }
 
 const CHUNK_BITS = 20;
+
+/**
+ * The digits from `from` to the end of `id` as a number, or null: 1 to 15 of them (exact in a double), without
+ * leading zeros (so that a bit names one id: `p:7`, never also `p:007`).
+ */
+export function sequenceAt(id: string, from: number): number | null {
+  const length = id.length - from;
+  if (length < 1 || length > 15 || (length > 1 && id.charCodeAt(from) === 48)) return null;
+  let seq = 0;
+  for (let i = from; i < id.length; i++) {
+    const digit = id.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    seq = seq * 10 + digit;
+  }
+  return seq;
+}
 
 /**
  * ORs a bit mask into a bitmap from byte `ARGV[1]` on and renews its expiry, atomically: partitions marking the
@@ -118,32 +133,18 @@ export function createRedisSightings(redis: Redis, options: { namespace?: string
     },
 
     async mark(ids) {
-      if (ids.size === 0) return;
+      if (ids.length === 0) return;
+      const { spans, others } = locate(ids);
       const pipeline = redis.pipeline();
-      for (const [producer, sequences] of ids.producers()) {
-        // Each chunk's bits as one mask over the byte range they fall in.
-        const chunks = new Map<number, { from: number; to: number; bits: number[] }>();
-        for (const seq of sequences) {
-          const bit = seq % 2 ** CHUNK_BITS;
-          const chunk = Math.floor(seq / 2 ** CHUNK_BITS);
-          const range = chunks.get(chunk);
-          if (!range) chunks.set(chunk, { from: bit >> 3, to: bit >> 3, bits: [bit] });
-          else {
-            range.bits.push(bit);
-            if (bit >> 3 < range.from) range.from = bit >> 3;
-            if (bit >> 3 > range.to) range.to = bit >> 3;
-          }
+      for (const span of spans) {
+        const mask = Buffer.alloc(span.to - span.from + 1);
+        for (const bit of span.bits) {
+          const i = (bit >> 3) - span.from;
+          mask[i] = mask[i]! | (0x80 >> (bit & 7));
         }
-        for (const [chunk, { from, to, bits }] of chunks) {
-          const mask = Buffer.alloc(to - from + 1);
-          for (const bit of bits) {
-            const i = (bit >> 3) - from;
-            mask[i] = mask[i]! | (0x80 >> (bit & 7));
-          }
-          pipeline.eval(OR_RANGE, 1, `${prefix}seq:${producer}:${chunk}`, from, mask, ttlSeconds);
-        }
+        pipeline.eval(OR_RANGE, 1, span.key, span.from, mask, ttlSeconds);
       }
-      for (const other of ids.others()) pipeline.set(`${prefix}id:${other}`, '1', 'EX', ttlSeconds);
+      for (const other of others) pipeline.set(other.key, '1', 'EX', ttlSeconds);
       for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
     },
   };
