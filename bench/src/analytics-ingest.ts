@@ -8,15 +8,17 @@ import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createKafka, createPublisher, ensureTopics, type KafkaClient } from '@platform/kafka';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { cpuSeconds, peakRssMiB } from './cpu.js';
 import { closedLoop } from './load.js';
 import { round1, round2 } from './stores.js';
 
 /**
  * Click analytics: the analytics aggregator (a real process) draining a burst of ShortlinkClicked events
  * already on `links.clicks`, next to a bare kafkajs consumer group reading the same topic in the same run (the
- * ceiling: it decodes nothing and writes nothing); then the latency of the metrics endpoints over a year of
- * one link's data, through the links gateway. `BENCH_ANALYTICS_AGGREGATOR_LOG=<file>` keeps the draining
- * aggregator's debug log (a line per fold: events, buckets, and the time it took to plan and to write).
+ * ceiling: it decodes nothing and writes nothing); a second burst drained by two aggregator processes that split
+ * the partitions (what a second replica adds on the same machine); then the latency of the metrics endpoints over
+ * a year of one link's data, through the links gateway. `BENCH_ANALYTICS_AGGREGATOR_LOG=<file>` keeps the first
+ * draining aggregator's debug log (a line per fold: events, buckets, and the time it took to plan and to write).
  */
 
 const run = promisify(execFile);
@@ -47,13 +49,13 @@ const AGENTS = [
 const IPS = ['81.2.69.160', '89.160.20.112', '8.8.8.8', '2.125.160.216', '185.60.216.35'];
 const REFERRERS = [null, 'https://t.co/abc', 'https://www.facebook.com/', 'https://news.example.com/a/b', 'https://www.google.com/'];
 
-/** Whether a consumer group has a member with partitions assigned (it fetches from then on). */
-async function groupJoined(kafka: KafkaClient, groupId: string): Promise<boolean> {
+/** How many members a consumer group has once it is stable (they fetch from then on), or 0. */
+async function stableMembers(kafka: KafkaClient, groupId: string): Promise<number> {
   const admin = kafka.kafka.admin();
   await admin.connect();
   try {
     const { groups } = await admin.describeGroups([groupId]);
-    return groups.some((g) => g.state === 'Stable' && g.members.length > 0);
+    return groups.find((g) => g.state === 'Stable')?.members.length ?? 0;
   } finally {
     await admin.disconnect();
   }
@@ -112,19 +114,25 @@ async function rawConsume(kafka: KafkaClient, topic: string, expected: number) {
   let count = 0;
   let first = 0;
   let last = 0;
+  let cpu = process.cpuUsage();
   await consumer.run({
     partitionsConsumedConcurrently: 4,
     eachBatch: async ({ batch, resolveOffset }) => {
-      if (first === 0) first = performance.now();
+      if (first === 0) {
+        first = performance.now();
+        cpu = process.cpuUsage();
+      }
       count += batch.messages.length;
       resolveOffset(batch.lastOffset());
       last = performance.now();
     },
   });
   await waitFor(() => count >= expected, { what: 'the raw consumer read everything', timeoutMs: 600_000, intervalMs: 100 });
+  const used = process.cpuUsage(cpu);
   await consumer.disconnect();
   const seconds = (last - first) / 1000;
-  return { messages: count, seconds: round2(seconds), events_per_second: Math.round(count / seconds) };
+  // The bench process's CPU while it read (it does little else meanwhile): what kafkajs alone costs a message.
+  return { messages: count, seconds: round2(seconds), events_per_second: Math.round(count / seconds), cpu_us_per_event: round2((used.user + used.system) / count) };
 }
 
 async function main() {
@@ -157,10 +165,12 @@ async function main() {
      * group (its first fetch; a consumer may commit only once it has applied a large batch), and when it first
      * committed anything.
      */
-    const drain = async (what: string) => {
-      const initial = await lagOf(kafka, groupId, topic);
-      await waitFor(() => groupJoined(kafka, groupId), { what: `${what}: the group joined`, timeoutMs: 120_000, intervalMs: 50, failFast });
+    const drain = async (what: string, aggregators: ManagedProcess[]) => {
+      await waitFor(async () => (await stableMembers(kafka, groupId)) >= aggregators.length, { what: `${what}: the group joined`, timeoutMs: 120_000, intervalMs: 50, failFast });
       const joined = performance.now();
+      const cpuBefore = aggregators.map((a) => cpuSeconds(a.child.pid));
+      // What is left from here on (with two members, the first may have committed a little on its own).
+      const initial = await lagOf(kafka, groupId, topic);
       let first = 0;
       const samples: Array<{ t: number; lag: number }> = [];
       await waitFor(
@@ -173,31 +183,58 @@ async function main() {
         },
         { what, timeoutMs: 1_800_000, intervalMs: 250, failFast },
       );
-      return { seconds: (performance.now() - joined) / 1000, firstCommitSeconds: round2((first - joined) / 1000), samples };
+      const seconds = (performance.now() - joined) / 1000;
+      const cpu = aggregators.reduce((sum, a, i) => sum + cpuSeconds(a.child.pid) - cpuBefore[i]!, 0);
+      // All the aggregators' threads (the collector's helpers too), per event committed.
+      return { events: initial, seconds, peakRssMiB: aggregators.map((a) => peakRssMiB(a.child.pid)), cpuUsPerEvent: initial > 0 ? round2((cpu / initial) * 1e6) : null, firstCommitSeconds: round2((first - joined) / 1000), samples };
+    };
+    const stopAggregator = async (p: ManagedProcess) => {
+      await p.kill('SIGTERM');
+      processes.splice(processes.indexOf(p), 1); // stopped on purpose: not a failure to stop the run for
     };
 
     // A year of one link's clicks, folded first (its own phase: a year does not arrive in a burst).
     const yearNow = Date.now();
     const yearProduce = await produce(kafka, yearClicks, (i) => clickOf(burst + i, created.id, group, organization, yearNow - Math.floor((i / yearClicks) * 365 * 86_400_000)));
     let aggregator = startAggregator();
-    const preload = await drain('the year of one link folded');
-    await aggregator.kill('SIGTERM');
-    processes.splice(processes.indexOf(aggregator), 1); // stopped on purpose: not a failure to stop the run for
+    const preload = await drain('the year of one link folded', [aggregator]);
+    await stopAggregator(aggregator);
 
     // The burst, as the redirector would produce it at its measured maximum (~5 000 redirects/s, half the
     // clicks on 1 % of the links), waiting on the topic; the raw consumer reads the topic, then the aggregator
     // drains the burst from where it stopped.
-    const now = Date.now();
-    const produceSeconds = await produce(kafka, burst, (i) => {
-      const n = i % 2 === 0 ? i % Math.max(1, Math.floor(links / 100)) : i % links;
-      return clickOf(i, `sho.rt/bench${n}`, `BgBench${n % 10}`, organization, now - Math.floor(((burst - i) / 5000) * 1000));
-    });
+    const produceBurst = (first: number) => {
+      const now = Date.now();
+      return produce(kafka, burst, (i) => {
+        const n = i % 2 === 0 ? i % Math.max(1, Math.floor(links / 100)) : i % links;
+        return clickOf(first + i, `sho.rt/bench${n}`, `BgBench${n % 10}`, organization, now - Math.floor(((burst - i) / 5000) * 1000));
+      });
+    };
+    const produceSeconds = await produceBurst(0);
     const raw = await rawConsume(kafka, topic, yearClicks + burst);
     aggregator = startAggregator();
-    const drained = await drain('the aggregator drained the burst');
+    const drained = await drain('the aggregator drained the burst', [aggregator]);
     const drainSeconds = drained.seconds;
     if (aggregatorLog) writeFileSync(aggregatorLog, aggregator.output());
-    const ingest = { events: burst, seconds: round2(drainSeconds), events_per_second: Math.round(burst / drainSeconds) };
+    const ingest = { events: burst, seconds: round2(drainSeconds), events_per_second: Math.round(burst / drainSeconds), cpu_us_per_event: drained.cpuUsPerEvent, peak_rss_mib: drained.peakRssMiB[0] };
+
+    // A second burst like the first (new click ids), drained by two aggregators that split the partitions: a
+    // deployment's second replica, on the same two cores.
+    await stopAggregator(aggregator);
+    await produceBurst(burst + yearClicks);
+    const pair = [startAggregator(), startAggregator()];
+    // Timed from the group being stable with both (the first in may have read on its own for a moment, and its
+    // uncommitted folds are read again by the other: the rebalance is not what is measured).
+    const drainedByTwo = await drain('two aggregators drained the second burst', pair);
+    const twoIngest = {
+      events: drainedByTwo.events,
+      seconds: round2(drainedByTwo.seconds),
+      events_per_second: Math.round(drainedByTwo.events / drainedByTwo.seconds),
+      cpu_us_per_event: drainedByTwo.cpuUsPerEvent,
+      peak_rss_mib: drainedByTwo.peakRssMiB,
+      group_members_at_end: await stableMembers(kafka, groupId),
+    };
+    if (twoIngest.group_members_at_end !== pair.length) throw new Error(`the group has ${twoIngest.group_members_at_end} members, not ${pair.length}`);
     const samples = drained.samples;
     const total = burst;
 
@@ -231,6 +268,7 @@ async function main() {
         `First ${yearClicks} clicks on one link over a year are folded (not measured as ingest). Then a burst of ${burst} ShortlinkClicked events over ${links} links ` +
         '(half on 1 % of them, timed as the redirector produces them at 5 000/s) waits on links.clicks (12 partitions); a bare kafkajs group reads the topic ' +
         '(the ceiling: no decoding, no store), then the analytics aggregator (one process, its default settings) drains the burst into buckets from where it stopped, timed from joining its group to its last commit. ' +
+        'A second burst like it is then drained by two aggregator processes that split the partitions (timed from the group being stable with both, over what was left to commit then). ' +
         'Last, closed-loop GETs of metrics endpoints over the year of that link, one at a time and 8 in flight.',
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
@@ -239,10 +277,16 @@ async function main() {
       burst_produce_seconds: round2(produceSeconds),
       raw_kafkajs_consume: raw,
       aggregator_ingest: ingest,
+      two_aggregators_ingest: twoIngest,
       lag_after_burst: { events: total, drained_in_seconds: round2(drainSeconds), first_commit_after_seconds: drained.firstCommitSeconds, samples: samples.filter((_, i) => i % 10 === 0) },
       year_link_counted: summary.total_engagements,
       query_latency: latency,
-      ratio: { ingest_share_of_raw_consume: round2(ingest.events_per_second / raw.events_per_second) },
+      ratio: {
+        ingest_share_of_raw_consume: round2(ingest.events_per_second / raw.events_per_second),
+        cpu_per_event_over_raw: ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / raw.cpu_us_per_event),
+        two_aggregators_over_one: round2(twoIngest.events_per_second / ingest.events_per_second),
+        two_aggregators_share_of_raw_consume: round2(twoIngest.events_per_second / raw.events_per_second),
+      },
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     writeFileSync(path.join(root, 'bench/results/analytics-ingest.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -14,3 +14,13 @@ export function cpuSeconds(pid: number | undefined): number {
 export function cpuPerRequest(before: number, after: number, requests: number): number {
   return Math.round(((after - before) / requests) * 1e7) / 10;
 }
+
+/** The most resident memory a process has had, in MiB (Linux /proc `VmHWM`; NaN elsewhere). */
+export function peakRssMiB(pid: number | undefined): number {
+  try {
+    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? NaN : Math.round(Number(kib) / 1024);
+  } catch {
+    return NaN;
+  }
+}
