@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createKafka, createPublisher, ensureTopics, type KafkaClient } from '@platform/kafka';
+import { connectMongo } from '@platform/mongo';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { cpuSeconds, peakRssMiB } from './cpu.js';
@@ -293,6 +294,25 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await cleanUp(kafka).catch((error: unknown) => logger.warn({ err: error }, 'cleaning up the run failed'));
+  }
+}
+
+/** Two million clicks a run: its topics and its database go with it. */
+async function cleanUp(kafka: KafkaClient): Promise<void> {
+  const admin = kafka.kafka.admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(kafka.topicPrefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
+  } finally {
+    await admin.disconnect();
+  }
+  const mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: env['MONGO_DB']!, appName: name });
+  try {
+    await mongo.dropDatabase();
+  } finally {
+    await mongo.close();
   }
 }
 

@@ -116,9 +116,9 @@ async function main() {
 
     // The platform: notifier and gateway, a deployment's owner watching on `connections` sockets.
     const port = await freePort();
-    // BENCH_NOTIFIER_MAIN: another build of the notifier (a former commit's), to compare in the same conditions.
+    // BENCH_NOTIFIER_MAIN, BENCH_NOTIFICATIONS_GATEWAY_MAIN: another build (a former commit's), to compare in the same conditions.
     const notifier = startProcess('notifier', process.env['BENCH_NOTIFIER_MAIN'] ?? path.join(root, 'apps/notifier/dist/main.js'), env);
-    const gateway = startProcess('notifications-gateway', path.join(root, 'apps/notifications-gateway/dist/main.js'), {
+    const gateway = startProcess('notifications-gateway', process.env['BENCH_NOTIFICATIONS_GATEWAY_MAIN'] ?? path.join(root, 'apps/notifications-gateway/dist/main.js'), {
       ...env,
       PORT: String(port),
       WATCH_MAX_FRAMES_BEHIND: String(maxFramesBehind),

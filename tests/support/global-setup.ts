@@ -1,4 +1,4 @@
-import { deleteStaleTestTopics, startInfra, type Infra } from '@platform/testing';
+import { deleteStaleTestTopics, dropStaleTestDatabases, startInfra, type Infra } from '@platform/testing';
 
 let infra: Infra | undefined;
 
@@ -7,6 +7,8 @@ export async function setup() {
   infra = await startInfra();
   const deleted = await deleteStaleTestTopics(infra.kafkaBrokers);
   if (deleted > 0) console.log(`deleted ${deleted} topics that earlier test runs left behind`);
+  const dropped = await dropStaleTestDatabases(infra.mongoUrl);
+  if (dropped > 0) console.log(`dropped ${dropped} databases that earlier test runs left behind`);
   process.env['KAFKA_BROKERS'] = infra.kafkaBrokers;
   process.env['KAFKA_PROXY_ADDRESS'] = infra.kafkaProxy.address;
   process.env['KAFKA_PROXIED_LISTENER'] = infra.kafkaProxy.upstream;

@@ -8,4 +8,5 @@ export { freePort } from './free-port.js';
 export type { ManagedProcess } from './process.js';
 export { fake, fakeClock, fakeCommandBus, fakeMessage } from './fakes.js';
 export type { Call, FakeClock, FakeCommandBus, SentCommand } from './fakes.js';
+export { dropStaleTestDatabases } from './stale-databases.js';
 export { deleteStaleTestTopics } from './stale-topics.js';

@@ -1,0 +1,28 @@
+import { connectMongo } from '@platform/mongo';
+
+/** A database of an isolated test stack or benchmark: `<prefix>_<base36 ms>_<6 hex>` (uniqueName). */
+const TEST_DATABASE = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}$/;
+
+/**
+ * Drops the databases that test stacks and benchmarks of earlier runs left behind (a process killed before its
+ * cleanup, a benchmark's million clicks). On FerretDB each is a PostgreSQL schema: left alone they pile up run
+ * after run, and whatever walks the whole store (an ANALYZE, a backup) slows with them. Only databases older
+ * than `maxAgeMs` (by the time in their name) go, so a run in progress elsewhere on the machine keeps its own.
+ */
+export async function dropStaleTestDatabases(mongoUrl: string, maxAgeMs = 3 * 3600_000): Promise<number> {
+  const mongo = await connectMongo({ url: mongoUrl, dbName: 'admin', appName: 'test-cleanup' });
+  try {
+    const cutoff = Date.now() - maxAgeMs;
+    const { databases } = await mongo.db!.admin().listDatabases({ nameOnly: true });
+    const stale = databases
+      .map((d) => d.name)
+      .filter((name) => {
+        const match = TEST_DATABASE.exec(name);
+        return match !== null && parseInt(match[1]!, 36) < cutoff;
+      });
+    for (const name of stale) await mongo.useDb(name, { useCache: false }).dropDatabase();
+    return stale.length;
+  } finally {
+    await mongo.close();
+  }
+}
