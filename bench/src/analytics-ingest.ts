@@ -9,6 +9,7 @@ import { createKafka, createPublisher, ensureTopics, type KafkaClient } from '@p
 import { connectMongo } from '@platform/mongo';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { deleteRunTopics } from './cleanup.js';
 import { cpuSeconds, peakRssMiB } from './cpu.js';
 import { closedLoop } from './load.js';
 import { round1, round2 } from './stores.js';
@@ -300,14 +301,7 @@ async function main() {
 
 /** Two million clicks a run: its topics and its database go with it. */
 async function cleanUp(kafka: KafkaClient): Promise<void> {
-  const admin = kafka.kafka.admin();
-  await admin.connect();
-  try {
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(kafka.topicPrefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
-  } finally {
-    await admin.disconnect();
-  }
+  await deleteRunTopics(kafka, [`${kafka.topicPrefix}analytics-aggregator`, `${kafka.topicPrefix}raw`]);
   const mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: env['MONGO_DB']!, appName: name });
   try {
     await mongo.dropDatabase();

@@ -7,13 +7,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MessageTypeNames } from '@platform/contracts';
 import { createEgressClient, createEgressGuard } from '@platform/egress';
-import { createKafka, createPublisher, type KafkaClient, type OutgoingMessage } from '@platform/kafka';
+import { createKafka, createPublisher, type OutgoingMessage } from '@platform/kafka';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
 import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
 import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
 import { createDispatcher } from '../../apps/webhook-dispatcher/dist/dispatcher.js';
+import { deleteRunTopics } from './cleanup.js';
 import { closedLoop } from './load.js';
 import { summarise } from './stats.js';
 import { benchStores, type Store } from './stores.js';
@@ -357,18 +358,6 @@ async function bounded<T>(what: string, ms: number, work: Promise<T>): Promise<T
   }
 }
 
-async function deleteTopics(kafka: KafkaClient): Promise<void> {
-  const admin = kafka.kafka.admin();
-  await admin.connect();
-  try {
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(kafka.topicPrefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 });
-    await admin.deleteGroups([`${kafka.topicPrefix}webhook-dispatcher`]).catch(() => undefined);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 /**
  * What the store does with the simplest operations, for scale: serial `_id`-keyed upserts and reads of
  * ~600-byte documents in a scratch database (dropped at once).
@@ -397,7 +386,7 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
   const cleanup: Array<[string, () => Promise<unknown>]> = [];
   try {
     const kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
-    cleanup.push(['delete topics', () => deleteTopics(kafka)]);
+    cleanup.push(['delete topics', () => deleteRunTopics(kafka, [`${kafka.topicPrefix}webhook-dispatcher`])]);
     const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
     cleanup.push(['close mongo', () => mongo.close()]);
     cleanup.push(['drop database', () => mongo.dropDatabase()]);
