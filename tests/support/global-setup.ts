@@ -5,10 +5,11 @@ let infra: Infra | undefined;
 /** Starts (or finds) the real dependencies once per run and hands their endpoints to every test file. */
 export async function setup() {
   infra = await startInfra();
-  const deleted = await deleteStaleTestTopics(infra.kafkaBrokers);
-  if (deleted > 0) console.log(`deleted ${deleted} topics that earlier test runs left behind`);
-  const dropped = await dropStaleTestDatabases(infra.mongoUrl);
-  if (dropped > 0) console.log(`dropped ${dropped} databases that earlier test runs left behind`);
+  // Housekeeping: a failure here is reported, and never fails the run.
+  const deleted = await deleteStaleTestTopics(infra.kafkaBrokers).catch((error: unknown) => console.warn(`deleting stale test topics failed: ${String(error)}`));
+  if (deleted) console.log(`deleted ${deleted} topics that earlier test runs left behind`);
+  const dropped = await dropStaleTestDatabases(infra.mongoUrl).catch((error: unknown) => console.warn(`dropping stale test databases failed: ${String(error)}`));
+  if (dropped) console.log(`dropped ${dropped} databases that earlier test runs left behind`);
   process.env['KAFKA_BROKERS'] = infra.kafkaBrokers;
   process.env['KAFKA_PROXY_ADDRESS'] = infra.kafkaProxy.address;
   process.env['KAFKA_PROXIED_LISTENER'] = infra.kafkaProxy.upstream;

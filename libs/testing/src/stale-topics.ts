@@ -20,8 +20,24 @@ export async function deleteStaleTestTopics(brokers: string, maxAgeMs = 3 * 3600
       const match = TEST_TOPIC.exec(topic);
       return match !== null && parseInt(match[1]!, 36) < cutoff;
     });
-    for (let i = 0; i < stale.length; i += 200) await admin.deleteTopics({ topics: stale.slice(i, i + 200), timeout: 60_000 });
-    return stale.length;
+    let deleted = 0;
+    for (let i = 0; i < stale.length; i += 200) {
+      const batch = stale.slice(i, i + 200);
+      try {
+        await admin.deleteTopics({ topics: batch, timeout: 60_000 });
+        deleted += batch.length;
+      } catch {
+        // One of them went meanwhile (another run's cleanup, a deletion still in progress): one at a time, and
+        // what is gone already is gone.
+        for (const topic of batch) {
+          await admin.deleteTopics({ topics: [topic], timeout: 60_000 }).then(
+            () => void deleted++,
+            () => undefined,
+          );
+        }
+      }
+    }
+    return deleted;
   } finally {
     await admin.disconnect();
   }
