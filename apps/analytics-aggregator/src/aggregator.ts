@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import { createPlanner, engagementOfClick, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
+import { createPlanner, engagementOfClick, inOffsetOrder, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
 import { MessageTypeNames } from '@platform/contracts';
 import type { BatchMessage, Finishing, IncomingBatch } from '@platform/kafka';
 
@@ -33,14 +33,6 @@ interface Fold {
   events: number;
   newest: number;
   timings: { seen: number; plan: number };
-}
-
-/** The messages by ascending offset: as they come from one partition, sorted otherwise. */
-function inOffsetOrder(messages: ReadonlyArray<BatchMessage<AggregatedType>>): ReadonlyArray<BatchMessage<AggregatedType>> {
-  for (let i = 1; i < messages.length; i++) {
-    if (Number(messages[i]!.offset) < Number(messages[i - 1]!.offset)) return [...messages].sort((a, b) => Number(a.offset) - Number(b.offset));
-  }
-  return messages;
 }
 
 function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
@@ -91,7 +83,7 @@ export function createAggregator(deps: AggregatorDeps) {
     const ids = new Set<string>();
     const firsts: Array<{ offset: number; event: AnalyticsEvent }> = [];
     let arrived = 0;
-    for (const m of inOffsetOrder(batch.messages)) {
+    for (const m of inOffsetOrder(batch.messages, (message) => Number(message.offset))) {
       const offset = Number(m.offset);
       if (offset <= after) continue;
       arrived++;

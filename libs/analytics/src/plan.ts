@@ -201,7 +201,7 @@ export function createPlanner(options: PlanOptions): Planner {
   const cells = new Map<string, Cell>();
 
   function add(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>) {
-    const ordered = inOffsetOrder(items);
+    const ordered = inOffsetOrder(items, (i) => i.offset);
     events += ordered.length;
     for (const { offset, event } of ordered) {
       const minute = bucketStart('minute', event.at);
@@ -288,8 +288,8 @@ export function createPlanner(options: PlanOptions): Planner {
 }
 
 /** The items by ascending offset: as they are when they come from one partition, copied and sorted otherwise. */
-export function inOffsetOrder<T extends { offset: number }>(items: ReadonlyArray<T>): ReadonlyArray<T> {
-  for (let i = 1; i < items.length; i++) if (items[i]!.offset < items[i - 1]!.offset) return [...items].sort((a, b) => a.offset - b.offset);
+export function inOffsetOrder<T>(items: ReadonlyArray<T>, offsetOf: (item: T) => number): ReadonlyArray<T> {
+  for (let i = 1; i < items.length; i++) if (offsetOf(items[i]!) < offsetOf(items[i - 1]!)) return [...items].sort((a, b) => offsetOf(a) - offsetOf(b));
   return items;
 }
 

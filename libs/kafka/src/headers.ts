@@ -38,10 +38,8 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
   const out: Record<string, string> = {};
   if (!headers) return out;
   for (const key in headers) {
-    const value = headers[key];
-    if (value === undefined) continue;
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) out[key] = first.toString();
+    const value = headerString(headers, key);
+    if (value !== undefined) out[key] = value;
   }
   return out;
 }

@@ -1,7 +1,5 @@
 import { connectMongo } from '@platform/mongo';
-
-/** A database of an isolated test stack or benchmark: `<prefix>_<base36 ms>_<6 hex>` (uniqueName). */
-const TEST_DATABASE = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}$/;
+import { uniqueNameTime } from './wait.js';
 
 /**
  * Drops the databases that test stacks and benchmarks of earlier runs left behind (a process killed before its
@@ -14,12 +12,8 @@ export async function dropStaleTestDatabases(mongoUrl: string, maxAgeMs = 3 * 36
   try {
     const cutoff = Date.now() - maxAgeMs;
     const { databases } = await mongo.db!.admin().listDatabases({ nameOnly: true });
-    const stale = databases
-      .map((d) => d.name)
-      .filter((name) => {
-        const match = TEST_DATABASE.exec(name);
-        return match !== null && parseInt(match[1]!, 36) < cutoff;
-      });
+    // A test stack's or benchmark's database is named by uniqueName.
+    const stale = databases.map((d) => d.name).filter((name) => (uniqueNameTime(name) ?? cutoff) < cutoff);
     for (const name of stale) await mongo.useDb(name, { useCache: false }).dropDatabase();
     return stale.length;
   } finally {

@@ -1,8 +1,12 @@
 import { createKafka } from '@platform/kafka';
 import { createLogger } from '@platform/telemetry';
+import { uniqueNameTime } from './wait.js';
 
-/** A topic of an isolated test stack: `<prefix>_<base36 ms>_<6 hex>.<catalogue name>` (uniqueName). */
-const TEST_TOPIC = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}\./;
+/** When the isolated test stack of a topic (`<uniqueName>.<catalogue name>`) was made, if it is one's. */
+function stackTime(topic: string): number | undefined {
+  const dot = topic.indexOf('.');
+  return dot > 0 ? uniqueNameTime(topic.slice(0, dot)) : undefined;
+}
 
 /**
  * Deletes the topics test stacks of earlier runs left behind (each stack has its own topic prefix). Left alone
@@ -16,10 +20,7 @@ export async function deleteStaleTestTopics(brokers: string, maxAgeMs = 3 * 3600
   await admin.connect();
   try {
     const cutoff = Date.now() - maxAgeMs;
-    const stale = (await admin.listTopics()).filter((topic) => {
-      const match = TEST_TOPIC.exec(topic);
-      return match !== null && parseInt(match[1]!, 36) < cutoff;
-    });
+    const stale = (await admin.listTopics()).filter((topic) => (stackTime(topic) ?? cutoff) < cutoff);
     let deleted = 0;
     for (let i = 0; i < stale.length; i += 200) {
       const batch = stale.slice(i, i + 200);

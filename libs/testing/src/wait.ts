@@ -6,6 +6,12 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 }
 
+/** When `uniqueName` made `name` (epoch milliseconds), or undefined for a name it did not make. */
+export function uniqueNameTime(name: string): number | undefined {
+  const match = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}$/.exec(name);
+  return match ? parseInt(match[1]!, 36) : undefined;
+}
+
 /**
  * Polls until `check` returns a value (not undefined/false) or throws on timeout with the last error.
  * `failFast` is polled too: a crashed consumer or process ends the wait at once instead of at the timeout.
