@@ -37,11 +37,21 @@ function lane() {
   const docs: OutgoingDoc[] = [];
   const store = {
     settings: async () => ({ notifier_paused: false }),
-    unreadCount: async () => 0,
     laneHead: async (_lane: string, method: DispatchMethod) =>
       docs.filter((d) => d.pending_methods.includes(method)).sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null,
   } as unknown as NotificationsStore;
+  /** Unread changes begun and not yet ended (by the dispatcher, or by the inbox method it hands one to). */
+  const openChanges = new Set<string>();
+  let changes = 0;
   const writer = {
+    unread: {
+      begin: async () => {
+        const token = `t${++changes}`;
+        openChanges.add(token);
+        return { token, before: 0 };
+      },
+      end: async (_lane: string, token: string) => void openChanges.delete(token),
+    },
     leaseLane: async () => true,
     releaseLane: async () => undefined,
     outgoing: {
@@ -55,7 +65,7 @@ function lane() {
       },
     },
   } as unknown as NotificationsWriter;
-  return { docs, store, writer };
+  return { docs, store, writer, openChanges };
 }
 
 function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<DispatchMethod, MethodSender>>, leaseMs = 15_000) {
@@ -91,6 +101,29 @@ describe('dispatcher', () => {
     stored();
     await vi.waitFor(() => expect(sent).toEqual(['n1']));
     await dispatcher.stop();
+  });
+
+  it('hands the unread change it began to the first inbox notification, and ends it itself when none is sent', async () => {
+    const l = lane();
+    const hints: unknown[] = [];
+    const dispatcher = dispatcherOn(l, {
+      inbox: async (doc, hint) => {
+        hints.push(hint?.unread?.token);
+        if (hint?.unread) l.openChanges.delete(hint.unread.token); // the inbox method ends what it is handed
+        return 'sent';
+      },
+      smtp: async () => 'sent',
+    });
+    dispatcher.start();
+    l.docs.push(outgoing(1, ['inbox', 'smtp']));
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(l.docs[0]!.pending_methods).toEqual([]));
+    expect(hints).toEqual(['t1']);
+    // Nothing queued: the change begun with the drain's reads is ended by the dispatcher.
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(l.openChanges.size).toBe(0));
+    await dispatcher.stop();
+    expect(l.openChanges.size).toBe(0);
   });
 
   it('puts a notification queued while an older one is being e-mailed into the inbox before it is e-mailed itself', async () => {

@@ -1,12 +1,12 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { BackgroundTask, Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
-import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
+import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc, UnreadChange } from '@platform/notifications';
 import type { Logger } from '@platform/telemetry';
 import type { Kicker } from './handlers/deps.js';
 
-/** `unreadBefore`: the recipient's unread count, when the dispatcher read it already (the inbox method needs it). */
-export type MethodSender = (doc: OutgoingDoc, hints?: { unreadBefore?: number }) => Promise<'sent' | 'skipped'>;
+/** `unread`: a change of the recipient's unread count that the dispatcher began with its reads (the inbox method ends it). */
+export type MethodSender = (doc: OutgoingDoc, hints?: { unread?: UnreadChange }) => Promise<'sent' | 'skipped'>;
 
 export interface DispatcherOptions {
   store: NotificationsStore;
@@ -87,17 +87,38 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // released the lane having sent it; for the inbox that is harmless (the insert is keyed by the
     // notification id), which is why only the inbox head is read ahead.
     const deploymentId = lane.slice(0, lane.indexOf(':'));
-    const userId = lane.slice(lane.indexOf(':') + 1);
     // With a notification being queued, all of it runs beside the insert: the head read may come before the
     // insert is stored, and then the new notification is the head (a concurrent insert of an older one would
-    // be missed as much after the insert as before).
-    const state = () => Promise.all([store.settings(deploymentId), store.laneHead(lane, METHODS[0]!), store.unreadCount(deploymentId, userId)]);
-    const [leased, [settings, first, unread], fresh] = await Promise.all([
-      writer.leaseLane(lane, options.holder, options.leaseMs),
-      state(),
-      queued?.catch(() => null) ?? null,
-    ]);
-    if (!leased) return;
+    // be missed as much after the insert as before). The unread count comes with the change of it that the
+    // first inbox notification makes (begun here, ended by the inbox method; with 0 if none is sent).
+    const state = () => Promise.all([store.settings(deploymentId), store.laneHead(lane, METHODS[0]!)]);
+    const beginning = writer.unread.begin(lane);
+    let unread: UnreadChange | undefined;
+    const endUnused = async () => {
+      const change = unread;
+      unread = undefined;
+      if (change) await writer.unread.end(lane, change.token, 0).catch((error: unknown) => logger.warn({ err: error, lane }, 'ending an unread change failed; the count is read from the inbox until repaired'));
+    };
+    let leased: boolean;
+    let settings: { notifier_paused: boolean };
+    let first: OutgoingDoc | null;
+    let fresh: OutgoingDoc | null;
+    try {
+      [leased, [settings, first], unread, fresh] = await Promise.all([
+        writer.leaseLane(lane, options.holder, options.leaseMs),
+        state(),
+        beginning,
+        queued?.catch(() => null) ?? null,
+      ]);
+    } catch (error) {
+      unread = await beginning.catch(() => undefined);
+      await endUnused();
+      throw error;
+    }
+    if (!leased) {
+      await endUnused();
+      return;
+    }
     // The lease is renewed on a timer, a third of it apart, while the lane is worked: one try of a method may
     // last longer than the lease (up to `sendTimeoutMs`: a slow SMTP server), and a lease that ran out in
     // the middle of it would let another replica send the same notification. A renewal that finds the lane
@@ -115,8 +136,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       if (settings.notifier_paused) return;
       let prefetched: OutgoingDoc | null | undefined = first ?? fresh;
-      // Good for the next inbox notification only: each one sent adds to it.
-      let unreadBefore: number | undefined = unread;
       let m = 0;
       while (m < METHODS.length) {
         if (stopped || lost) return;
@@ -124,10 +143,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // A notification queued while the others go out by their slower methods goes to the inbox (and the
         // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
         if (m > 0 && again.delete(lane)) {
-          const [now, head, count] = await state();
+          const [now, head] = await state();
           if (now.notifier_paused) return;
           prefetched = head;
-          unreadBefore = count;
           m = 0;
           continue;
         }
@@ -143,17 +161,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           m++;
           continue;
         }
-        await attempt(head, index, method === 'inbox' ? unreadBefore : undefined);
-        unreadBefore = undefined;
+        // The change begun with the drain's reads goes with the first inbox notification (its method ends it).
+        const change = method === 'inbox' ? unread : undefined;
+        if (change) unread = undefined;
+        await attempt(head, index, change);
       }
     } finally {
       clearInterval(renewal);
+      await endUnused();
       // A lane lost to another holder is not released: the delete only matches this holder's lease anyway.
       await writer.releaseLane(lane, options.holder).catch(() => undefined);
     }
   }
 
-  async function attempt(doc: OutgoingDoc, index: number, unreadBefore?: number): Promise<void> {
+  async function attempt(doc: OutgoingDoc, index: number, unread?: UnreadChange): Promise<void> {
     const delivery = doc.methods[index]!;
     const sender = options.senders[delivery.method];
     const attempts = delivery.attempts + 1;
@@ -161,7 +182,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let outcome: 'sent' | 'skipped' | 'failed' | 'retry';
     let error: string | null = null;
     try {
-      outcome = sender ? await withTimeout(sender(doc, unreadBefore === undefined ? {} : { unreadBefore }), options.sendTimeoutMs ?? 30_000) : 'skipped';
+      outcome = sender ? await withTimeout(sender(doc, unread ? { unread } : {}), options.sendTimeoutMs ?? 30_000) : 'skipped';
     } catch (caught) {
       error = (caught as Error).message;
       outcome = attempts >= options.maxAttempts ? 'failed' : 'retry';

@@ -9,6 +9,7 @@ import {
   type StoredOutboxEntry,
 } from '@platform/mongo';
 import { INBOX_PAGE_SIZE, type InboxFilter } from './inbox-query.js';
+import { createUnreadCounter, readUnread, type UnreadDoc } from './unread.js';
 
 interface Outboxed {
   outbox: StoredOutboxEntry[];
@@ -178,6 +179,8 @@ function notificationModels(connection: Connection) {
 
   const lane = new Schema<LaneDoc>({ _id: String, holder: String, lease_until: Date }, { ...options, collection: 'notif_lanes' });
 
+  const unread = new Schema<UnreadDoc>({ _id: String, unread: Number, pending: { type: [String], default: [] }, v: Number }, { ...options, collection: 'notif_unread' });
+
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
   return {
     Inbox: model('NotifInbox', inbox),
@@ -186,10 +189,15 @@ function notificationModels(connection: Connection) {
     Settings: model('NotifSettings', settings),
     ReadMark: model('NotifReadMark', readMark),
     Lane: model('NotifLane', lane),
+    Unread: model('NotifUnread', unread),
   };
 }
 
 export const laneOf = (deploymentId: string, userId: string) => `${deploymentId}:${userId}`;
+const userOfLane = (lane: string) => ({ deployment_id: lane.slice(0, lane.indexOf(':')), user_id: lane.slice(lane.indexOf(':') + 1) });
+
+/** Counts a user's unread notifications in the inbox itself (what the stored count stands for). */
+const countUnread = (m: ReturnType<typeof notificationModels>, lane: string) => m.Inbox.countDocuments({ ...userOfLane(lane), read_at: null }).exec();
 const preferenceId = (deploymentId: string, userId: string, templateId: string) => `${deploymentId}:${userId}:${templateId}`;
 
 function inboxFilter(deploymentId: string, userId: string, filter: InboxFilter): Record<string, unknown> {
@@ -204,10 +212,12 @@ function inboxFilter(deploymentId: string, userId: string, filter: InboxFilter):
 /** Reads of the notifications data, always scoped by deployment and user. */
 export function createNotificationsStore(connection: Connection) {
   const m = notificationModels(connection);
-  const unreadCount = (deploymentId: string, userId: string) =>
-    m.Inbox.countDocuments({ deployment_id: deploymentId, user_id: userId, read_at: null });
   return {
-    unreadCount,
+    /** The user's unread count: the stored one when it is good (one `_id` read), else the inbox counted. */
+    unreadCount(deploymentId: string, userId: string): Promise<number> {
+      const lane = laneOf(deploymentId, userId);
+      return readUnread(m.Unread, lane, () => countUnread(m, lane));
+    },
     async getInbox(deploymentId: string, userId: string, id: string): Promise<InboxDoc | null> {
       return m.Inbox.findOne({ _id: id, deployment_id: deploymentId, user_id: userId }).lean<InboxDoc>();
     },
@@ -288,6 +298,8 @@ export function createNotificationsWriter(connection: Connection) {
     outgoing,
     settings: aggregateWriter<SettingsDoc>(m.Settings),
     readMarks: aggregateWriter<ReadMarkDoc>(m.ReadMark),
+    /** The stored unread count: every change of the inbox that may move it goes between `begin` and `end`. */
+    unread: createUnreadCounter(m.Unread, (lane) => countUnread(m, lane)),
     /** Queues a notification; false when it was queued before (a redelivered cause). */
     enqueue: (doc: Omit<OutgoingDoc, 'outbox' | 'has_outbox'>) => outgoing.insertOnce(doc, []),
     /** Inserts an inbox notification once; false when it is there already (a method redone after a crash). */

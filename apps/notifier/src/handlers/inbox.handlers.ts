@@ -2,10 +2,29 @@ import { MessageTypeNames } from '@platform/contracts';
 import { NotFoundError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
-import { inboxNotificationJson, type ReadStatusReply } from '@platform/notifications';
+import { inboxNotificationJson, laneOf, type ReadStatusReply } from '@platform/notifications';
 import type { HandlerDeps } from './deps.js';
 
 type N = typeof MessageTypeNames;
+
+/**
+ * Runs a change of a user's inbox between the `begin` and `end` of its change of the stored unread count, and
+ * ends it with the change's delta, or, when the change failed (its write may have landed or not), with an
+ * unknown count that the next change counts again. `change` is given the count before it.
+ */
+async function countedChange<T>(deps: HandlerDeps, deploymentId: string, userId: string, change: (before: () => Promise<number>) => Promise<{ result: T; delta: number }>): Promise<T> {
+  const lane = laneOf(deploymentId, userId);
+  const { token, before } = await deps.writer.unread.begin(lane);
+  let outcome: { result: T; delta: number };
+  try {
+    outcome = await change(async () => before ?? (await deps.store.unreadCount(deploymentId, userId)));
+  } catch (error) {
+    await deps.writer.unread.end(lane, token, null).catch(() => undefined);
+    throw error;
+  }
+  await deps.writer.unread.end(lane, token, outcome.delta);
+  return outcome.result;
+}
 
 /** Only the caller's own notification: someone else's is as unknown as one that does not exist. */
 export async function setReadStatus(deps: HandlerDeps, message: IncomingMessage<N['SetInboxNotificationReadStatus']>): Promise<ReadStatusReply> {
@@ -18,17 +37,21 @@ export async function setReadStatus(deps: HandlerDeps, message: IncomingMessage<
       return { notification: inboxNotificationJson(doc), unread_count: await deps.store.unreadCount(v.deployment_id, v.user_id) };
     }
     const readAt = v.is_read ? new Date(v.requested_at) : null;
-    const unread = (await deps.store.unreadCount(v.deployment_id, v.user_id)) + (v.is_read ? -1 : 1);
-    const event = outboxEvent(MessageTypeNames.InboxNotificationReadStatusChanged, v.user_id, {
-      deployment_id: v.deployment_id,
-      user_id: v.user_id,
-      notification_id: doc._id,
-      read_at: readAt ? readAt.getTime() : null,
-      unread_count: Math.max(0, unread),
-      occurred_at: Date.now(),
-    });
+    const delta = v.is_read ? -1 : 1;
     // Compare-and-set on what was read: a concurrent change makes this one look again.
-    if (await deps.writer.inbox.change({ _id: doc._id, read_at: doc.read_at }, { read_at: readAt }, [event])) {
+    const changed = await countedChange(deps, v.deployment_id, v.user_id, async (before) => {
+      const event = outboxEvent(MessageTypeNames.InboxNotificationReadStatusChanged, v.user_id, {
+        deployment_id: v.deployment_id,
+        user_id: v.user_id,
+        notification_id: doc._id,
+        read_at: readAt ? readAt.getTime() : null,
+        unread_count: Math.max(0, (await before()) + delta),
+        occurred_at: Date.now(),
+      });
+      const done = await deps.writer.inbox.change({ _id: doc._id, read_at: doc.read_at }, { read_at: readAt }, [event]);
+      return { result: done, delta: done ? delta : 0 };
+    });
+    if (changed) {
       deps.touched(deps.writer.inbox.source, doc._id);
       return {
         notification: inboxNotificationJson({ ...doc, read_at: readAt }),
@@ -43,7 +66,10 @@ export async function markAllRead(deps: HandlerDeps, message: IncomingMessage<N[
   const v = message.value;
   // read_at is the request's time, so a redelivered command marks nothing new after it.
   const readAt = new Date(v.requested_at);
-  const marked = await deps.writer.markAllRead(v.deployment_id, v.user_id, readAt);
+  const marked = await countedChange(deps, v.deployment_id, v.user_id, async () => {
+    const count = await deps.writer.markAllRead(v.deployment_id, v.user_id, readAt);
+    return { result: count, delta: -count };
+  });
   if (marked > 0) {
     const event = outboxEvent(MessageTypeNames.InboxNotificationsMarkedRead, v.user_id, {
       deployment_id: v.deployment_id,

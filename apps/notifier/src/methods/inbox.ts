@@ -1,16 +1,31 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
-import type { NotificationsStore, NotificationsWriter, OutgoingDoc } from '@platform/notifications';
+import { laneOf, type NotificationsStore, type NotificationsWriter, type OutgoingDoc, type UnreadChange } from '@platform/notifications';
 
 /**
  * Puts the notification in the inbox under its notification id, with the event the watch streams follow. A
- * second try (after a crash between this and recording it sent) finds it there and adds nothing.
+ * second try (after a crash between this and recording it sent) finds it there and adds nothing. The stored
+ * unread count is changed around the insert (`hints.unread`: begun by the dispatcher with its other reads).
  */
 export function createInboxMethod(deps: { store: NotificationsStore; writer: NotificationsWriter; touched: Touched }) {
-  return async (doc: OutgoingDoc, hints: { unreadBefore?: number } = {}): Promise<'sent'> => {
+  return async (doc: OutgoingDoc, hints: { unread?: UnreadChange } = {}): Promise<'sent'> => {
+    const lane = laneOf(doc.deployment_id, doc.user_id);
+    const change = hints.unread ?? (await deps.writer.unread.begin(lane));
+    let inserted: boolean;
+    try {
+      inserted = await insert(doc, change.before ?? (await deps.store.unreadCount(doc.deployment_id, doc.user_id)));
+    } catch (error) {
+      await deps.writer.unread.end(lane, change.token, null).catch(() => undefined);
+      throw error;
+    }
+    await deps.writer.unread.end(lane, change.token, inserted ? 1 : 0);
+    return 'sent';
+  };
+
+  async function insert(doc: OutgoingDoc, unreadBefore: number): Promise<boolean> {
     const createdAt = new Date();
-    const unread = (hints.unreadBefore ?? (await deps.store.unreadCount(doc.deployment_id, doc.user_id))) + 1;
+    const unread = unreadBefore + 1;
     const event = outboxEvent(MessageTypeNames.InboxNotificationCreated, doc.user_id, {
       deployment_id: doc.deployment_id,
       user_id: doc.user_id,
@@ -45,6 +60,6 @@ export function createInboxMethod(deps: { store: NotificationsStore; writer: Not
     );
     // The event goes out without the inbox document being read back: the watch streams' latency is round trips.
     if (inserted) deps.touched(deps.writer.inbox.source, doc.notification_id, [event]);
-    return 'sent';
-  };
+    return inserted;
+  }
 }
