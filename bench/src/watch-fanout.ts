@@ -65,9 +65,12 @@ async function measure(
   expected: number,
   send: (marker: string) => Promise<void>,
   count: number,
-): Promise<LatencyStats & { send: LatencyStats }> {
+): Promise<LatencyStats & { send: LatencyStats; first_frame: LatencyStats; last_frame: LatencyStats }> {
   const latencies: number[] = [];
   const sends: number[] = [];
+  // Per notification, its first and its last frame: the path to the gateway, and that plus the fan-out.
+  const firsts: number[] = [];
+  const lasts: number[] = [];
   let missing = 0;
   const started = performance.now();
   for (let i = 0; i < count; i++) {
@@ -80,12 +83,17 @@ async function measure(
     } catch {
       missing += expected - (watchers.arrivals.get(marker)?.length ?? 0);
     }
-    for (const t of watchers.arrivals.get(marker) ?? []) latencies.push(t - at);
+    const arrivals = watchers.arrivals.get(marker) ?? [];
+    for (const t of arrivals) latencies.push(t - at);
+    if (arrivals.length > 0) {
+      firsts.push(Math.min(...arrivals) - at);
+      lasts.push(Math.max(...arrivals) - at);
+    }
     watchers.arrivals.delete(marker);
   }
   const seconds = (performance.now() - started) / 1000;
   // `send`: how long the send itself took (for the platform, the POST until its 204), inside the latency.
-  return { ...summarise(latencies, missing, seconds), send: summarise(sends, 0, seconds) };
+  return { ...summarise(latencies, missing, seconds), send: summarise(sends, 0, seconds), first_frame: summarise(firsts, 0, seconds), last_frame: summarise(lasts, 0, seconds) };
 }
 
 async function main() {

@@ -93,6 +93,12 @@ describe('notifications from the command line, and a notifier killed in a burst'
       { timeoutMs: 60_000, what: `${total} notifications in the inbox` },
     );
     expect(inbox.map((n) => n.title).sort()).toEqual([...titles].sort());
+    // The unread count is exact through the kill (a change of it cut off there is counted from the inbox), and after.
+    const headers = { 'platform-session-token': token };
+    const unread = async () => ((await (await fetch(`${base}/api/v2/notifications/inbox`, { headers })).json()) as { unread_count: number }).unread_count;
+    expect(await unread()).toBe(total);
+    expect((await fetch(`${base}/api/v2/notifications/inbox/mark-all-as-read`, { method: 'PUT', headers })).status).toBe(204);
+    expect(await unread()).toBe(0);
 
     const mails = await waitFor(
       async () => {

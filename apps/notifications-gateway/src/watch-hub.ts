@@ -59,11 +59,13 @@ export function createWatchHub(metrics?: { open: Gauge; delivered: Counter }) {
       if (!set) return;
       const unread = { ...event.notification, read_at: null };
       // A copy: a subscriber closed for falling behind leaves the set while it is walked.
+      let delivered = 0;
       for (const subscriber of [...set]) {
         if (!matchesFilter(subscriber.filter, unread)) continue;
         subscriber.deliver(event);
-        metrics?.delivered.add(1);
+        delivered++;
       }
+      if (delivered > 0) metrics?.delivered.add(delivered);
     },
     /** Ends every stream with a reason; clients reconnect to another replica. */
     closeAll(reason: string): void {
