@@ -68,6 +68,12 @@ export interface BatchConsumerOptions<K extends MessageType> {
   maxBatchSize?: number;
   /** How much one fetch takes from a partition (kafkajs `maxBytesPerPartition`): a lagging group gets big batches. */
   maxBytesPerPartition?: number;
+  /**
+   * How much one fetch takes in all (kafkajs `maxBytes`; by default four partitions' worth, at least 10 MiB).
+   * kafkajs decodes a whole fetch before it hands over the first batch, so every record of it is alive while
+   * the batches are handled: a smaller fetch keeps them in the young generation.
+   */
+  maxBytes?: number;
   partitionsConsumedConcurrently?: number;
   /**
    * How long the broker may hold a fetch for `fetchMinBytes` to arrive (kafkajs `maxWaitTimeInMs`, 5 s by
@@ -119,6 +125,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     ...(options.fetchMaxWaitMs !== undefined ? { maxWaitTimeInMs: options.fetchMaxWaitMs } : {}),
     ...(options.fetchMinBytes !== undefined ? { minBytes: options.fetchMinBytes } : {}),
     ...(options.maxBytesPerPartition ? { maxBytesPerPartition: options.maxBytesPerPartition, maxBytes: Math.max(10 * 1024 * 1024, options.maxBytesPerPartition * 4) } : {}),
+    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
   });
   const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   let stopping = false;
