@@ -126,6 +126,28 @@ describe('dispatcher', () => {
     expect(l.openChanges.size).toBe(0);
   });
 
+  it('ends the unread change it began before sending by slower methods (readers count the inbox while it is open)', async () => {
+    const l = lane();
+    let mailing!: () => void;
+    const mailed = new Promise<void>((resolve) => (mailing = resolve));
+    let started = false;
+    const dispatcher = dispatcherOn(l, {
+      inbox: async () => 'sent',
+      smtp: async () => {
+        started = true;
+        await mailed;
+        return 'sent';
+      },
+    });
+    dispatcher.start();
+    l.docs.push(outgoing(1, ['smtp']));
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(started).toBe(true));
+    expect(l.openChanges.size).toBe(0);
+    mailing();
+    await dispatcher.stop();
+  });
+
   it('puts a notification queued while an older one is being e-mailed into the inbox before it is e-mailed itself', async () => {
     const l = lane();
     const order: string[] = [];

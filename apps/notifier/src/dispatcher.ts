@@ -140,6 +140,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       while (m < METHODS.length) {
         if (stopped || lost) return;
         const method = METHODS[m]!;
+        // Past the inbox, the change begun with the reads is ended: the count before it would be stale by the
+        // time a notification queued meanwhile reaches the inbox, and readers count the inbox while it is open.
+        if (m > 0) await endUnused();
         // A notification queued while the others go out by their slower methods goes to the inbox (and the
         // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
         if (m > 0 && again.delete(lane)) {
