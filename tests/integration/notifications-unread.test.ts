@@ -39,13 +39,13 @@ function user() {
     const doc = await mongo.collection<{ _id: string; unread?: number; pending: string[] }>('notif_unread').findOne({ _id: lane });
     return doc && typeof doc.unread === 'number' && doc.pending.length === 0 ? doc.unread : null;
   };
-  /** One counted insert, as the inbox method makes it. */
-  const countedInsert = async () => {
-    const change = await writer.unread.begin(lane);
-    const { inserted } = await insert();
-    await writer.unread.end(lane, change.token, inserted ? 1 : 0);
-    return change;
-  };
+  /** One counted insert, as the inbox method makes it; answers the count it was given before it. */
+  const countedInsert = () =>
+    writer.unread.counted(lane, async (before) => {
+      const counted = await before();
+      const { inserted } = await insert();
+      return { result: counted, delta: inserted ? 1 : 0 };
+    });
   return { deployment, id, lane, insert, truth, stated, countedInsert };
 }
 
@@ -53,12 +53,16 @@ describe('the stored unread count', () => {
   it('follows inserts, read and unread changes and mark-all-read, and is read from its document', async () => {
     const u = user();
     expect(await store.unreadCount(u.deployment, u.id)).toBe(0);
-    const first = await u.countedInsert();
-    // Never counted before: the first change counted the inbox (0) and stored the count it ended with.
-    expect(first.before).toBeNull();
+    // Never counted before: the first change counts the inbox (0) and stores the count it ends with.
+    expect(await u.countedInsert()).toBe(0);
     expect(await u.stated()).toBe(1);
-    const second = await u.countedInsert();
-    expect(second.before).toBe(1);
+    // A change begun is handed the stored count, which is not trusted until that change has ended.
+    const open = await writer.unread.begin(u.lane);
+    expect(open.before).toBe(1);
+    expect(await u.stated()).toBeNull();
+    await writer.unread.end(u.lane, open.token, 0);
+    expect(await u.stated()).toBe(1);
+    expect(await u.countedInsert()).toBe(1);
     await u.countedInsert();
     expect(await u.stated()).toBe(3);
 
@@ -126,9 +130,12 @@ describe('the stored unread count', () => {
     expect(await u.stated()).toBe(4);
 
     // A change whose write failed (it may have landed): the count is forgotten, and the next change counts it.
-    const failed = await writer.unread.begin(u.lane);
-    await u.insert();
-    await writer.unread.end(u.lane, failed.token, null);
+    await expect(
+      writer.unread.counted(u.lane, async () => {
+        await u.insert();
+        throw new Error('the store did not answer');
+      }),
+    ).rejects.toThrow('the store did not answer');
     const after = await mongo.collection<{ _id: string; unread?: number }>('notif_unread').findOne({ _id: u.lane });
     expect(after?.unread).toBe(5); // counted again at once: no other change was under way
     expect(await u.truth()).toBe(5);

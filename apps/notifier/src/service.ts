@@ -44,7 +44,7 @@ export async function build(ctx: ServiceContext<NotifierConfig>) {
         touched,
         logger: ctx.logger,
         senders: {
-          inbox: createInboxMethod({ store, writer, touched }),
+          inbox: createInboxMethod({ writer, touched }),
           // SMTP is always there: templates may name it (the OAuth review e-mails) whatever the default methods.
           smtp: (doc) => smtp.send(doc),
           webhook: webhookTarget ? createWebhookMethod(webhookTarget, publisher) : null,

@@ -18,7 +18,6 @@ export type {
   OutgoingDoc,
   PreferenceDoc,
 } from './store.js';
-export { UNREAD_STALE_MS, statedUnread } from './unread.js';
 export type { UnreadChange } from './unread.js';
 export { inboxNotificationFromEvent, inboxNotificationJson, preferenceJson } from './presenters.js';
 export type { InboxNotificationJson, PreferenceJson } from './presenters.js';

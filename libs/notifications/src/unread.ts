@@ -58,7 +58,7 @@ export function createUnreadCounter(model: Model<UnreadDoc>, countInbox: (lane: 
     await model.updateOne({ _id: doc._id, v: doc.v }, { $set: { unread, pending: [] }, $inc: { v: 1 } });
   }
 
-  return {
+  const counter = {
     /** Announces a change of the inbox of `lane`: the count stops being trusted until `end`. */
     async begin(lane: string): Promise<UnreadChange> {
       const token = tokenOf(now());
@@ -86,6 +86,28 @@ export function createUnreadCounter(model: Model<UnreadDoc>, countInbox: (lane: 
         )
         .lean<UnreadDoc>();
       if (after && statedUnread(after) === null) await repair(after);
+    },
+  };
+
+  return {
+    ...counter,
+    /**
+     * Runs `work` (a change of the inbox of `lane`) inside a change of the count: begun here unless `begun` is
+     * one already, ended with the delta `work` answers, or with null when `work` failed (its write may or may
+     * not have landed). `work` is given the count before it (counted from the inbox when the stored one is
+     * not good).
+     */
+    async counted<T>(lane: string, work: (before: () => Promise<number>) => Promise<{ result: T; delta: number }>, begun?: UnreadChange): Promise<T> {
+      const change = begun ?? (await counter.begin(lane));
+      let outcome: { result: T; delta: number };
+      try {
+        outcome = await work(async () => change.before ?? (await countInbox(lane)));
+      } catch (error) {
+        await counter.end(lane, change.token, null).catch(() => undefined);
+        throw error;
+      }
+      await counter.end(lane, change.token, outcome.delta);
+      return outcome.result;
     },
   };
 }

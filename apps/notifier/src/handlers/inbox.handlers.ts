@@ -7,25 +7,6 @@ import type { HandlerDeps } from './deps.js';
 
 type N = typeof MessageTypeNames;
 
-/**
- * Runs a change of a user's inbox between the `begin` and `end` of its change of the stored unread count, and
- * ends it with the change's delta, or, when the change failed (its write may have landed or not), with an
- * unknown count that the next change counts again. `change` is given the count before it.
- */
-async function countedChange<T>(deps: HandlerDeps, deploymentId: string, userId: string, change: (before: () => Promise<number>) => Promise<{ result: T; delta: number }>): Promise<T> {
-  const lane = laneOf(deploymentId, userId);
-  const { token, before } = await deps.writer.unread.begin(lane);
-  let outcome: { result: T; delta: number };
-  try {
-    outcome = await change(async () => before ?? (await deps.store.unreadCount(deploymentId, userId)));
-  } catch (error) {
-    await deps.writer.unread.end(lane, token, null).catch(() => undefined);
-    throw error;
-  }
-  await deps.writer.unread.end(lane, token, outcome.delta);
-  return outcome.result;
-}
-
 /** Only the caller's own notification: someone else's is as unknown as one that does not exist. */
 export async function setReadStatus(deps: HandlerDeps, message: IncomingMessage<N['SetInboxNotificationReadStatus']>): Promise<ReadStatusReply> {
   const v = message.value;
@@ -39,7 +20,7 @@ export async function setReadStatus(deps: HandlerDeps, message: IncomingMessage<
     const readAt = v.is_read ? new Date(v.requested_at) : null;
     const delta = v.is_read ? -1 : 1;
     // Compare-and-set on what was read: a concurrent change makes this one look again.
-    const changed = await countedChange(deps, v.deployment_id, v.user_id, async (before) => {
+    const changed = await deps.writer.unread.counted(laneOf(v.deployment_id, v.user_id), async (before) => {
       const event = outboxEvent(MessageTypeNames.InboxNotificationReadStatusChanged, v.user_id, {
         deployment_id: v.deployment_id,
         user_id: v.user_id,
@@ -66,7 +47,7 @@ export async function markAllRead(deps: HandlerDeps, message: IncomingMessage<N[
   const v = message.value;
   // read_at is the request's time, so a redelivered command marks nothing new after it.
   const readAt = new Date(v.requested_at);
-  const marked = await countedChange(deps, v.deployment_id, v.user_id, async () => {
+  const marked = await deps.writer.unread.counted(laneOf(v.deployment_id, v.user_id), async () => {
     const count = await deps.writer.markAllRead(v.deployment_id, v.user_id, readAt);
     return { result: count, delta: -count };
   });

@@ -1,25 +1,23 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
-import { laneOf, type NotificationsStore, type NotificationsWriter, type OutgoingDoc, type UnreadChange } from '@platform/notifications';
+import { laneOf, type NotificationsWriter, type OutgoingDoc, type UnreadChange } from '@platform/notifications';
 
 /**
  * Puts the notification in the inbox under its notification id, with the event the watch streams follow. A
  * second try (after a crash between this and recording it sent) finds it there and adds nothing. The stored
  * unread count is changed around the insert (`hints.unread`: begun by the dispatcher with its other reads).
  */
-export function createInboxMethod(deps: { store: NotificationsStore; writer: NotificationsWriter; touched: Touched }) {
+export function createInboxMethod(deps: { writer: NotificationsWriter; touched: Touched }) {
   return async (doc: OutgoingDoc, hints: { unread?: UnreadChange } = {}): Promise<'sent'> => {
-    const lane = laneOf(doc.deployment_id, doc.user_id);
-    const change = hints.unread ?? (await deps.writer.unread.begin(lane));
-    let inserted: boolean;
-    try {
-      inserted = await insert(doc, change.before ?? (await deps.store.unreadCount(doc.deployment_id, doc.user_id)));
-    } catch (error) {
-      await deps.writer.unread.end(lane, change.token, null).catch(() => undefined);
-      throw error;
-    }
-    await deps.writer.unread.end(lane, change.token, inserted ? 1 : 0);
+    await deps.writer.unread.counted(
+      laneOf(doc.deployment_id, doc.user_id),
+      async (before) => {
+        const inserted = await insert(doc, await before());
+        return { result: inserted, delta: inserted ? 1 : 0 };
+      },
+      hints.unread,
+    );
     return 'sent';
   };
 
