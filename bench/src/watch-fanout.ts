@@ -15,6 +15,8 @@ const connections = Number(process.env['BENCH_WATCH_CONNECTIONS'] ?? 1000);
 const notifications = Number(process.env['BENCH_WATCH_NOTIFICATIONS'] ?? 50);
 const slowReaders = Number(process.env['BENCH_WATCH_SLOW'] ?? 50);
 const maxFramesBehind = Number(process.env['BENCH_WATCH_MAX_BEHIND'] ?? 64);
+/** Node flags for the notifier and the gateway (`--cpu-prof --cpu-prof-dir=...` to profile them), space-separated. */
+const nodeArgsOf = (variable: string) => (process.env[variable] ?? '').split(' ').filter(Boolean);
 const env = isolatedAppEnv(name, {
   API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
@@ -125,13 +127,15 @@ async function main() {
     // The platform: notifier and gateway, a deployment's owner watching on `connections` sockets.
     const port = await freePort();
     // BENCH_NOTIFIER_MAIN, BENCH_NOTIFICATIONS_GATEWAY_MAIN: another build (a former commit's), to compare in the same conditions.
-    const notifier = startProcess('notifier', process.env['BENCH_NOTIFIER_MAIN'] ?? path.join(root, 'apps/notifier/dist/main.js'), env);
+    const notifier = startProcess('notifier', process.env['BENCH_NOTIFIER_MAIN'] ?? path.join(root, 'apps/notifier/dist/main.js'), env, {
+      nodeArgs: nodeArgsOf('BENCH_WATCH_NOTIFIER_NODE_ARGS'),
+    });
     const gateway = startProcess('notifications-gateway', process.env['BENCH_NOTIFICATIONS_GATEWAY_MAIN'] ?? path.join(root, 'apps/notifications-gateway/dist/main.js'), {
       ...env,
       PORT: String(port),
       WATCH_MAX_FRAMES_BEHIND: String(maxFramesBehind),
       WATCH_SLOW_GRACE_MS: '1000',
-    });
+    }, { nodeArgs: nodeArgsOf('BENCH_WATCH_GATEWAY_NODE_ARGS') });
     processes.push(notifier, gateway);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, { what: 'the gateway', timeoutMs: 60_000 });
     const token = (await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'notifications'], { env: { ...process.env, ...env } })).stdout.trim();

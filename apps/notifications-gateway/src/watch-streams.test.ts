@@ -44,26 +44,35 @@ const event = (i: number, userId = 'u'): WatchEvent => ({
 });
 
 let clock = 0;
-function subscriber(socket: FakeSocket, maxFramesBehind: number, onSlow = () => undefined) {
-  return webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind, pingMs: 60_000, slowGraceMs: 1000 }, onSlow, () => clock);
+function subscriber(socket: FakeSocket, maxFramesBehind: number, onSlow = () => undefined, phase = 0) {
+  return webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind, pingMs: 60_000, slowGraceMs: 1000 }, onSlow, () => clock, () => phase);
+}
+/** The turn of the event loop after a notification's fan-out, where its frame pings go out. */
+const afterFanOut = () => new Promise((resolve) => setImmediate(resolve));
+/** Hands `count` notifications to a stream, one event-loop turn each, as the hub does. */
+async function deliverEach(sub: { deliver(event: WatchEvent): void }, from: number, count: number, each?: (i: number) => void) {
+  for (let i = from; i < from + count; i++) {
+    sub.deliver(event(i));
+    await afterFanOut();
+    each?.(i);
+  }
 }
 
 describe('watch streams', () => {
-  it('keeps sending to a reader whose pongs show it keeps up', () => {
+  it('keeps sending to a reader whose pongs show it keeps up', async () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 10);
-    for (let i = 0; i < 100; i++) {
-      sub.deliver(event(i));
+    await deliverEach(sub, 0, 100, (i) => {
       if (i % 8 === 7) socket.pong();
-    }
+    });
     expect(socket.sent).toHaveLength(100);
     expect(socket.closedWith).toBeNull();
   });
 
-  it('lets a burst run past the limit while the reader\'s ping is young', () => {
+  it('lets a burst run past the limit while the reader\'s ping is young', async () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 10);
-    for (let i = 0; i < 40; i++) sub.deliver(event(i));
+    await deliverEach(sub, 0, 40);
     expect(socket.sent).toHaveLength(40);
     expect(socket.closedWith).toBeNull();
     socket.pong();
@@ -72,11 +81,11 @@ describe('watch streams', () => {
     expect(socket.closedWith).toBeNull();
   });
 
-  it('closes a reader with 1013 and a reason once it is past the limit and has left a ping unanswered too long', () => {
+  it('closes a reader with 1013 and a reason once it is past the limit and has left a ping unanswered too long', async () => {
     const socket = new FakeSocket();
     let slow = 0;
     const sub = subscriber(socket, 10, () => void slow++);
-    for (let i = 0; i < 12; i++) sub.deliver(event(i));
+    await deliverEach(sub, 0, 12);
     clock += 1000;
     sub.deliver(event(12));
     sub.deliver(event(13));
@@ -85,19 +94,34 @@ describe('watch streams', () => {
     expect(slow).toBe(1);
   });
 
-  it('closes a reader eight times past the limit whatever the time, bounding a stream\'s memory', () => {
+  it('closes a reader eight times past the limit whatever the time, bounding a stream\'s memory', async () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 10);
-    for (let i = 0; i < 100; i++) sub.deliver(event(i));
+    await deliverEach(sub, 0, 100);
     expect(socket.sent).toHaveLength(80);
     expect(socket.closedWith?.code).toBe(SLOW_READER_CODE);
   });
 
-  it('ignores a pong claiming more than was sent', () => {
+  it('pings after the notification has gone out, each stream on frames of its own', async () => {
+    // 16 frames allowed behind: a ping every 4 frames, the second stream's 2 frames later than the first's.
+    const [first, second] = [new FakeSocket(), new FakeSocket()];
+    const streams = [subscriber(first, 16, undefined, 0), subscriber(second, 16, undefined, 0.5)];
+    for (let i = 1; i <= 8; i++) {
+      for (const stream of streams) stream.deliver(event(i));
+      // The fan-out writes frames only; a stream due for a ping gets it in the next turn.
+      const pings = [first.pings.length, second.pings.length];
+      await afterFanOut();
+      if (i === 4) expect([pings, [first.pings.length, second.pings.length]]).toEqual([[0, 1], [1, 1]]);
+    }
+    expect(first.pings).toEqual(['4', '8']);
+    expect(second.pings).toEqual(['2', '6']);
+  });
+
+  it('ignores a pong claiming more than was sent', async () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 3);
     socket.emit('pong', Buffer.from('1000'));
-    for (let i = 0; i < 8; i++) sub.deliver(event(i));
+    await deliverEach(sub, 0, 8);
     clock += 1000;
     sub.deliver(event(8));
     expect(socket.sent).toHaveLength(8);

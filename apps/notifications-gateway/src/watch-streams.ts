@@ -44,8 +44,12 @@ export const behindReason = (frames: number) => `too far behind: ${frames} notif
 /** 1013 Try Again Later: the server is fine, this reader should come back. */
 export const SLOW_READER_CODE = 1013;
 
-/** A ping goes out at least this often in frames, so a reader's progress is known between the timed pings. */
-const PING_EVERY_FRAMES = 8;
+/**
+ * How many frames apart a stream's frame pings are, so that a reader's progress is known between the timed
+ * pings: a quarter of the frames it may fall behind (a stopped reader has a ping unanswered well before it is
+ * past the limit), at most 64.
+ */
+export const pingEveryFrames = (maxFramesBehind: number) => Math.max(1, Math.min(64, Math.floor(maxFramesBehind / 4)));
 
 /**
  * A watch stream over a WebSocket: one text frame per notification, pings on a timer and every few frames. A
@@ -61,10 +65,15 @@ export function webSocketSubscriber(
   limits: StreamLimits,
   onSlow: () => void,
   now: () => number = Date.now,
+  phase: () => number = Math.random,
 ): Subscriber & { close(code: number, reason: string): void } {
   let sent = 0;
   let read = 0;
-  let pinged = 0;
+  const pingEvery = pingEveryFrames(limits.maxFramesBehind);
+  // Streams opened together ping on different frames: a user's thousand streams add a few pings to every
+  // notification rather than a thousand pings (and pongs) to every few.
+  let pinged = -Math.floor(phase() * pingEvery);
+  let pingSoon = false;
   let closed = false;
   /** Pings not yet answered: the frame count each was sent at, and when. */
   const outstanding: Array<{ upTo: number; at: number }> = [];
@@ -115,7 +124,14 @@ export function webSocketSubscriber(
       }
       sent++;
       socket.send(frameBytes(event, format), { binary: false });
-      if (sent - pinged >= PING_EVERY_FRAMES) ping();
+      // After the frame has gone to every stream of the notification: the ping is not on its way.
+      if (sent - pinged >= pingEvery && !pingSoon) {
+        pingSoon = true;
+        setImmediate(() => {
+          pingSoon = false;
+          ping();
+        });
+      }
     },
   };
 }
