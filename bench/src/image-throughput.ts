@@ -8,6 +8,7 @@ import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type Manag
 import { Pool } from 'undici';
 import { ensureCorpus } from './image-corpus.js';
 import { summarise, type LatencyStats } from './stats.js';
+import { cleanUpStack } from './cleanup.js';
 
 /**
  * Image throughput and latency: POST /shrink through images-gateway -> Kafka -> image-worker(s) -> Redis
@@ -97,6 +98,7 @@ async function platform(workers: number, images: Buffer[]) {
     return { ...stats, outputs_larger_than_input: larger };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await cleanUpStack(env).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
   }
 }
 

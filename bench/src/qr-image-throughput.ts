@@ -7,6 +7,7 @@ import { freePort, startProcess, uniqueName, waitFor, type ManagedProcess } from
 import { closedLoop } from './load.js';
 import { linksBenchEnv } from './links-env.js';
 import { round2 } from './stores.js';
+import { cleanUpStack } from './cleanup.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -98,6 +99,7 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await cleanUpStack(env).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
   }
 }
 

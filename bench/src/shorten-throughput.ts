@@ -9,6 +9,7 @@ import { closedLoop } from './load.js';
 import { linksBenchEnv } from './links-env.js';
 import type { LatencyStats } from './stats.js';
 import { round2 } from './stores.js';
+import { cleanUpStack } from './cleanup.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -83,6 +84,7 @@ async function measure(pipeline: Pipeline): Promise<LatencyStats & { cpu_us_per_
     };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await cleanUpStack(env).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
   }
 }
 

@@ -7,6 +7,7 @@ import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type Manag
 import { closedLoop } from './load.js';
 import type { LatencyStats } from './stats.js';
 import { benchStores, round1, round2, type Store } from './stores.js';
+import { cleanUpStack } from './cleanup.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -39,6 +40,7 @@ async function measureStore(store: Store, load: Omit<Parameters<typeof closedLoo
     return await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}`, request: request(key) });
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await cleanUpStack(storeEnv).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
   }
 }
 

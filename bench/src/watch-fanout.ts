@@ -7,6 +7,7 @@ import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type Manag
 import WebSocket from 'ws';
 import { summarise, type LatencyStats } from './stats.js';
 import { round1 } from './stores.js';
+import { cleanUpStack } from './cleanup.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -190,6 +191,7 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await cleanUpStack(env).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
   }
 }
 
