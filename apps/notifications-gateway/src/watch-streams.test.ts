@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createWatchHub, type WatchEvent } from './watch-hub.js';
 import { SLOW_READER_CODE, webSocketSubscriber } from './watch-streams.js';
@@ -115,6 +115,25 @@ describe('watch streams', () => {
     }
     expect(first.pings).toEqual(['4', '8']);
     expect(second.pings).toEqual(['2', '6']);
+  });
+
+  it('pings on the timer from a point of the period of the stream\'s own, so streams opened together do not ping together', () => {
+    vi.useFakeTimers();
+    try {
+      const [first, second] = [new FakeSocket(), new FakeSocket()];
+      for (const [socket, phase] of [[first, 0.25], [second, 0.75]] as const) {
+        webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind: 10, pingMs: 1000, slowGraceMs: 1000 }, () => undefined, Date.now, () => phase);
+      }
+      vi.advanceTimersByTime(500);
+      expect([first.pings.length, second.pings.length]).toEqual([1, 0]);
+      vi.advanceTimersByTime(1000);
+      expect([first.pings.length, second.pings.length]).toEqual([2, 1]);
+      first.emit('close');
+      vi.advanceTimersByTime(3000);
+      expect([first.pings.length, second.pings.length]).toEqual([2, 4]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ignores a pong claiming more than was sent', async () => {

@@ -84,8 +84,15 @@ export function webSocketSubscriber(
     if (outstanding.length > 64) outstanding.shift();
     socket.ping(String(sent));
   };
-  // The timer also catches a stopped reader that no new frame would reveal.
-  const timer = setInterval(() => (stopped() ? closeSlow() : ping()), limits.pingMs);
+  // The timer also catches a stopped reader that no new frame would reveal. Its first tick comes at a random
+  // point of the period: streams opened together (a gateway's clients reconnecting after a restart) would
+  // otherwise ping together, every period, for as long as they stay.
+  const tick = () => (stopped() ? closeSlow() : ping());
+  let timer: NodeJS.Timeout = setTimeout(() => {
+    timer = setInterval(tick, limits.pingMs);
+    timer.unref();
+    tick();
+  }, Math.floor(phase() * limits.pingMs));
   timer.unref();
   socket.on('pong', (data) => {
     const upTo = Number(data.toString());
@@ -100,12 +107,12 @@ export function webSocketSubscriber(
   };
   socket.on('close', () => {
     closed = true;
-    clearInterval(timer);
+    clearTimeout(timer);
   });
   const close = (code: number, reason: string) => {
     if (closed) return;
     closed = true;
-    clearInterval(timer);
+    clearTimeout(timer);
     socket.close(code, reason);
   };
   function closeSlow(pending = 0) {
