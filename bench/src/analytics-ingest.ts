@@ -6,10 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createKafka, createPublisher, ensureTopics, type KafkaClient } from '@platform/kafka';
-import { connectMongo } from '@platform/mongo';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
-import { deleteRunTopics } from './cleanup.js';
+import { cleanUpStack } from './cleanup.js';
 import { cpuSeconds, peakRssMiB } from './cpu.js';
 import { closedLoop } from './load.js';
 import { round1, round2 } from './stores.js';
@@ -295,18 +294,8 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
-    await cleanUp(kafka).catch((error: unknown) => logger.warn({ err: error }, 'cleaning up the run failed'));
-  }
-}
-
-/** Two million clicks a run: its topics and its database go with it. */
-async function cleanUp(kafka: KafkaClient): Promise<void> {
-  await deleteRunTopics(kafka, [`${kafka.topicPrefix}analytics-aggregator`, `${kafka.topicPrefix}raw`]);
-  const mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: env['MONGO_DB']!, appName: name });
-  try {
-    await mongo.dropDatabase();
-  } finally {
-    await mongo.close();
+    // Two million clicks a run: its topics, groups and database go with it.
+    await cleanUpStack(env, ['analytics-aggregator', 'raw']).catch((error: unknown) => logger.warn({ err: error }, 'cleaning up the run failed'));
   }
 }
 
