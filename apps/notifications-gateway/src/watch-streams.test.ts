@@ -121,7 +121,8 @@ describe('watch streams', () => {
     vi.useFakeTimers();
     try {
       const [first, second] = [new FakeSocket(), new FakeSocket()];
-      for (const [socket, phase] of [[first, 0.25], [second, 0.75]] as const) {
+      // First ticks at 250 and 750 ms: a quarter and three quarters of the period.
+      for (const [socket, phase] of [[first, 0.75], [second, 0.25]] as const) {
         webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind: 10, pingMs: 1000, slowGraceMs: 1000 }, () => undefined, Date.now, () => phase);
       }
       vi.advanceTimersByTime(500);

@@ -85,14 +85,14 @@ export function webSocketSubscriber(
     socket.ping(String(sent));
   };
   // The timer also catches a stopped reader that no new frame would reveal. Its first tick comes at a random
-  // point of the period: streams opened together (a gateway's clients reconnecting after a restart) would
-  // otherwise ping together, every period, for as long as they stay.
+  // point of the first period (never at once): streams opened together (a gateway's clients reconnecting
+  // after a restart) would otherwise ping together, every period, for as long as they stay.
   const tick = () => (stopped() ? closeSlow() : ping());
   let timer: NodeJS.Timeout = setTimeout(() => {
     timer = setInterval(tick, limits.pingMs);
     timer.unref();
     tick();
-  }, Math.floor(phase() * limits.pingMs));
+  }, Math.ceil((1 - phase()) * limits.pingMs));
   timer.unref();
   socket.on('pong', (data) => {
     const upTo = Number(data.toString());
