@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** CPU seconds a process has used so far, user and system, all threads (Linux /proc; NaN elsewhere). */
 export function cpuSeconds(pid: number | undefined): number {
@@ -23,4 +23,57 @@ export function peakRssMiB(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** A process's name for a CPU report: a node script's file name, else its command (`java`, `postgres`, ...). */
+function processName(pid: string, comm: string): string {
+  if (comm !== 'node' && comm !== 'MainThread') return comm;
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const script = args.slice(1).find((a) => !a.startsWith('-'));
+    if (!script) return 'node';
+    const parts = script.split('/');
+    const file = parts.at(-1)!;
+    // apps/<name>/dist/main.js is named by its app.
+    return file === 'main.js' && parts.length >= 3 ? parts.at(-3)! : file;
+  } catch {
+    return comm;
+  }
+}
+
+/** CPU seconds of every process on the machine so far, by pid (Linux /proc; empty elsewhere). */
+export function machineCpu(): Map<string, { name: string; seconds: number }> {
+  const out = new Map<string, { name: string; seconds: number }>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(') ');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      out.set(pid, { name: processName(pid, comm), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * Milliseconds of CPU each kind of process spent between two `machineCpu()` readings, per unit of work (a
+ * notification, a request), the busiest first: who shared the cores with the process measured.
+ */
+export function cpuShares(before: Map<string, { name: string; seconds: number }>, after: Map<string, { name: string; seconds: number }>, units: number, top = 8): Record<string, number> {
+  const byName = new Map<string, number>();
+  for (const [pid, { name, seconds }] of after) {
+    const spent = seconds - (before.get(pid)?.seconds ?? 0);
+    if (spent > 0) byName.set(name, (byName.get(name) ?? 0) + spent);
+  }
+  const sorted = [...byName].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return Object.fromEntries(sorted.map(([name, seconds]) => [name, Math.round((seconds / units) * 1e5) / 100]));
 }

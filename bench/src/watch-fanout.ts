@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { summarise, type LatencyStats } from './stats.js';
 import { round1 } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
+import { cpuShares, machineCpu } from './cpu.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -16,6 +17,11 @@ const connections = Number(process.env['BENCH_WATCH_CONNECTIONS'] ?? 1000);
 const notifications = Number(process.env['BENCH_WATCH_NOTIFICATIONS'] ?? 50);
 const slowReaders = Number(process.env['BENCH_WATCH_SLOW'] ?? 50);
 const maxFramesBehind = Number(process.env['BENCH_WATCH_MAX_BEHIND'] ?? 64);
+/**
+ * Notifications sent before measuring. A notification runs most of the notifier's and the gateway's code once,
+ * so it takes a few hundred of them for V8 to optimise it (20 left the notifier's path mostly unoptimised).
+ */
+const warmUp = Number(process.env['BENCH_WATCH_WARMUP'] ?? 200);
 /** Node flags for the notifier and the gateway (`--cpu-prof --cpu-prof-dir=...` to profile them), space-separated. */
 const nodeArgsOf = (variable: string) => (process.env[variable] ?? '').split(' ').filter(Boolean);
 const env = isolatedAppEnv(name, {
@@ -119,9 +125,11 @@ async function main() {
     });
     const markerOf = (frame: string) => (JSON.parse(frame) as { notification?: { title?: string } }).notification?.title;
     const bareWatchers = await openWatchers(`ws://127.0.0.1:${barePort}/watch`, connections, {}, markerOf);
+    const bareCpu = machineCpu();
     const baseline = await measure(bareWatchers, connections, async (marker) => {
       await fetch(`http://127.0.0.1:${barePort}/send`, { method: 'POST', body: sample.replace('MARKER', marker) });
     }, notifications);
+    const bareShares = cpuShares(bareCpu, machineCpu(), notifications);
     for (const s of bareWatchers.sockets) s.terminate();
     await bare.kill('SIGTERM');
 
@@ -153,10 +161,12 @@ async function main() {
     const watchers = await openWatchers(`ws://127.0.0.1:${port}/api/v2/notifications/inbox/watch`, connections, headers, markerOf);
     await new Promise((resolve) => setTimeout(resolve, 500));
     // Warm-up, as the other benchmarks have: JIT, connection pools and the notifier's caches, not measured.
-    await measure(watchers, connections, send, 20);
+    await measure(watchers, connections, send, warmUp);
     watchers.arrivals.clear();
     const rssConnected = rssMiB(gateway.child.pid!);
+    const platformCpu = machineCpu();
     const platform = await measure(watchers, connections, send, notifications);
+    const platformShares = cpuShares(platformCpu, machineCpu(), notifications);
 
     // Slow readers: sockets that stop reading. The gateway must close them (bounded memory), the others keep up.
     const slow = await openWatchers(`ws://127.0.0.1:${port}/api/v2/notifications/inbox/watch`, slowReaders, headers, markerOf);
@@ -177,10 +187,12 @@ async function main() {
         `Then ${slowReaders} readers stop reading while ${burst} more notifications go out: the gateway closes them past ${maxFramesBehind} unread frames.`,
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
-      load: { connections, notifications, slow_readers: slowReaders, max_frames_behind: maxFramesBehind },
+      load: { connections, notifications, warm_up_notifications: warmUp, slow_readers: slowReaders, max_frames_behind: maxFramesBehind },
       targets: { p99_ms: 100 },
       baseline_bare_websocket: baseline,
       platform_watch: platform,
+      // Who used the two cores while each was measured: CPU milliseconds per notification, by process.
+      cpu_ms_per_notification: { baseline_bare_websocket: bareShares, platform_watch: platformShares },
       platform_watch_with_slow_readers: withSlow,
       slow_readers_closed: { count: slow.closed.length, codes: [...new Set(slow.closed.map((c) => c.code))], reason_example: slow.closed[0]?.reason ?? null },
       gateway_rss_mib: { idle: rssIdle, connected: rssConnected, with_slow_readers: rssWithSlow },
