@@ -35,10 +35,19 @@ function outgoing(n: number, methods: DispatchMethod[]): OutgoingDoc {
 /** One lane in memory: what the store holds (documents become visible when their insert is stored). */
 function lane() {
   const docs: OutgoingDoc[] = [];
+  /** The store reads of the lane, in order. */
+  const reads: string[] = [];
   const store = {
     settings: async () => ({ notifier_paused: false }),
-    laneHead: async (_lane: string, method: DispatchMethod) =>
-      docs.filter((d) => d.pending_methods.includes(method)).sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null,
+    laneHead: async (_lane: string, method: DispatchMethod) => {
+      reads.push(`head:${method}`);
+      return docs.filter((d) => d.pending_methods.includes(method)).sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null;
+    },
+    lanePending: async (_lane: string, limit: number) => {
+      reads.push('lane');
+      // Copies, as a store's read gives: the dispatcher's view of the lane is not the store's documents.
+      return structuredClone(docs.filter((d) => d.pending_methods.length > 0).sort((a, b) => a.notification_id.localeCompare(b.notification_id)).slice(0, limit));
+    },
   } as unknown as NotificationsStore;
   /** Unread changes begun and not yet ended (by the dispatcher, or by the inbox method it hands one to). */
   const openChanges = new Set<string>();
@@ -59,13 +68,15 @@ function lane() {
       change: async (filter: { _id: string }, fields: Record<string, unknown>, _events: unknown, more: { $pull: { pending_methods: DispatchMethod } }) => {
         const doc = docs.find((d) => d._id === filter._id)!;
         const index = Number(Object.keys(fields)[0]!.split('.')[1]);
+        // As the store's conditional update: a delivery recorded already is not recorded again.
+        if (doc.methods[index]!.status !== 'pending') return false;
         doc.methods[index]!.status = fields[`methods.${index}.status`] as 'sent';
         doc.pending_methods = doc.pending_methods.filter((m) => m !== more.$pull.pending_methods);
         return true;
       },
     },
   } as unknown as NotificationsWriter;
-  return { docs, store, writer, openChanges };
+  return { docs, store, writer, openChanges, reads };
 }
 
 function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<DispatchMethod, MethodSender>>, leaseMs = 15_000) {
@@ -210,5 +221,47 @@ describe('dispatcher', () => {
     await vi.waitFor(() => expect(released).toBe(true));
     expect(sent).toEqual(['n1']);
     await dispatcher.stop();
+  });
+
+  it('sends a notification by each of its methods from two reads of the lane, one of them made under the lease', async () => {
+    const l = lane();
+    const sent: string[] = [];
+    const dispatcher = dispatcherOn(l, { inbox: async (doc) => (sent.push(`inbox:${doc.title}`), 'sent'), smtp: async (doc) => (sent.push(`smtp:${doc.title}`), 'sent') });
+    dispatcher.start();
+    l.docs.push(outgoing(1, ['inbox', 'smtp']), outgoing(2, ['inbox', 'smtp']));
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(l.docs.every((d) => d.pending_methods.length === 0)).toBe(true));
+    expect(sent).toEqual(['inbox:n1', 'inbox:n2', 'smtp:n1', 'smtp:n2']);
+    // No read per method and per notification: the heads come from the lane as read.
+    expect(l.reads).toEqual(['lane', 'lane']);
+    await dispatcher.stop();
+  });
+
+  it('e-mails only what a read made under the lease shows: the read beside the lease may predate the former holder sending', async () => {
+    const l = lane();
+    const sent: string[] = [];
+    const dispatcher = dispatcherOn(l, { inbox: async (doc) => (sent.push(`inbox:${doc.title}`), 'sent'), smtp: async (doc) => (sent.push(`smtp:${doc.title}`), 'sent') });
+    const stale = outgoing(1, ['inbox', 'smtp']);
+    // The store has it sent by both methods (the former holder finished it between the read and the lease).
+    const done = structuredClone(stale);
+    for (const d of done.methods) d.status = 'sent';
+    done.pending_methods = [];
+    done.pending = 0;
+    l.docs.push(done);
+    const store = l.store as unknown as { lanePending: (lane: string, limit: number) => Promise<OutgoingDoc[]> };
+    const read = store.lanePending;
+    let first = true;
+    store.lanePending = async (lane, limit) => {
+      if (!first) return read(lane, limit);
+      first = false;
+      l.reads.push('lane (stale)');
+      return [structuredClone(stale)];
+    };
+    dispatcher.start();
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(l.reads.length).toBeGreaterThanOrEqual(3));
+    await dispatcher.stop();
+    // The inbox insert is keyed by the notification id (a second one adds nothing); no second e-mail is sent.
+    expect(sent).toEqual(['inbox:n1']);
   });
 });

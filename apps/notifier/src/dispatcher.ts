@@ -26,8 +26,27 @@ export interface DispatcherOptions {
 
 export interface Dispatcher extends Kicker, BackgroundTask {}
 
+/** A notification with one delivery (and the notification's own fields) changed, as the store now has it. */
+function withDelivery(doc: OutgoingDoc, index: number, delivery: Partial<OutgoingDoc['methods'][number]>, fields: Partial<OutgoingDoc>): OutgoingDoc {
+  return { ...doc, ...fields, methods: doc.methods.map((d, i) => (i === index ? { ...d, ...delivery } : d)) };
+}
+
 const METHODS: readonly DispatchMethod[] = ['inbox', 'smtp', 'webhook'];
 const MAX_RETRY_MS = 5 * 60_000;
+/**
+ * How many of a lane's waiting notifications one read takes: every method's head comes from it while the lane
+ * has fewer waiting (a read per method and per notification sent otherwise, each a round trip to the store).
+ */
+const LANE_READ = 16;
+
+const byNotificationId = (a: OutgoingDoc, b: OutgoingDoc) => (a.notification_id < b.notification_id ? -1 : a.notification_id > b.notification_id ? 1 : 0);
+const headOf = (docs: OutgoingDoc[], method: DispatchMethod) => docs.find((d) => d.pending_methods.includes(method)) ?? null;
+/** A read of a lane as the whole of what waits on it (with a notification being queued), or null when it was cut at `LANE_READ`. */
+function wholeLane(docs: OutgoingDoc[], queued?: OutgoingDoc | null): OutgoingDoc[] | null {
+  if (docs.length >= LANE_READ) return null;
+  if (queued && !docs.some((d) => d._id === queued._id)) return [...docs, queued].sort(byNotificationId);
+  return docs;
+}
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -82,16 +101,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function drain(lane: string, queued?: Promise<OutgoingDoc | null>): Promise<void> {
     // A lane is one deployment's (`<deployment>:<user>`): its pause flag is read once a drain (a pause stops
-    // the next one). The lease, the pause flag and the inbox head are read at once: the latency of a
-    // notification's first frame is mostly these round trips. The head may be read just before another holder
-    // released the lane having sent it; for the inbox that is harmless (the insert is keyed by the
-    // notification id), which is why only the inbox head is read ahead.
+    // the next one). The lease, the pause flag and the lane's waiting notifications are read at once: the
+    // latency of a notification's first frame is mostly these round trips. The lane may be read just before
+    // another holder released it having sent some; for the inbox that is harmless (the insert is keyed by the
+    // notification id), which is why only the inbox is sent from that read.
     const deploymentId = lane.slice(0, lane.indexOf(':'));
     // With a notification being queued, all of it runs beside the insert: the head read may come before the
     // insert is stored, and then the new notification is the head (a concurrent insert of an older one would
     // be missed as much after the insert as before). The unread count comes with the change of it that the
     // first inbox notification makes (begun here, ended by the inbox method; with 0 if none is sent).
-    const state = () => Promise.all([store.settings(deploymentId), store.laneHead(lane, METHODS[0]!)]);
+    const state = () => Promise.all([store.settings(deploymentId), store.lanePending(lane, LANE_READ)]);
     const beginning = writer.unread.begin(lane);
     let unread: UnreadChange | undefined;
     const endUnused = async () => {
@@ -101,10 +120,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     };
     let leased: boolean;
     let settings: { notifier_paused: boolean };
-    let first: OutgoingDoc | null;
+    let waiting: OutgoingDoc[];
     let fresh: OutgoingDoc | null;
     try {
-      [leased, [settings, first], unread, fresh] = await Promise.all([
+      [leased, [settings, waiting], unread, fresh] = await Promise.all([
         writer.leaseLane(lane, options.holder, options.leaseMs),
         state(),
         beginning,
@@ -135,7 +154,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     renewal.unref();
     try {
       if (settings.notifier_paused) return;
-      let prefetched: OutgoingDoc | null | undefined = first ?? fresh;
+      // The lane as read (null: each head is read from the store). A read that began before the lease was held
+      // may still show what the former holder sent meanwhile: good for the inbox (its insert is keyed by the
+      // notification id), not for an e-mail or a webhook, so past the inbox the lane is read again, once.
+      let view = wholeLane(waiting, fresh);
+      let leasedView = false;
+      let prefetched: OutgoingDoc | null | undefined = view ? undefined : (headOf(waiting, METHODS[0]!) ?? undefined);
       let m = 0;
       while (m < METHODS.length) {
         if (stopped || lost) return;
@@ -146,13 +170,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // A notification queued while the others go out by their slower methods goes to the inbox (and the
         // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
         if (m > 0 && again.delete(lane)) {
-          const [now, head] = await state();
+          const [now, docs] = await state();
           if (now.notifier_paused) return;
-          prefetched = head;
+          view = wholeLane(docs);
+          leasedView = true;
+          prefetched = view ? undefined : (headOf(docs, METHODS[0]!) ?? undefined);
           m = 0;
           continue;
         }
-        const head = prefetched !== undefined ? prefetched : await store.laneHead(lane, method);
+        if (m > 0 && !leasedView) {
+          view = wholeLane(await store.lanePending(lane, LANE_READ));
+          leasedView = true;
+        }
+        let head: OutgoingDoc | null;
+        if (prefetched !== undefined) head = prefetched;
+        else head = view ? headOf(view, method) : await store.laneHead(lane, method);
         prefetched = undefined;
         // None left, or the oldest waits for its retry (later ones keep the order): the next method.
         if (!head) {
@@ -167,7 +199,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // The change begun with the drain's reads goes with the first inbox notification (its method ends it).
         const change = method === 'inbox' ? unread : undefined;
         if (change) unread = undefined;
-        await attempt(head, index, change);
+        const after = await attempt(head, index, change);
+        // The lane as it now is, or (someone else changed that notification) read from the store from now on.
+        if (view) view = after ? view.map((d) => (d._id === after._id ? after : d)) : null;
       }
     } finally {
       clearInterval(renewal);
@@ -177,7 +211,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function attempt(doc: OutgoingDoc, index: number, unread?: UnreadChange): Promise<void> {
+  /** Tries one method of a notification and records the outcome: the notification as recorded, or null when it had changed meanwhile. */
+  async function attempt(doc: OutgoingDoc, index: number, unread?: UnreadChange): Promise<OutgoingDoc | null> {
     const delivery = doc.methods[index]!;
     const sender = options.senders[delivery.method];
     const attempts = delivery.attempts + 1;
@@ -194,9 +229,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const filter = { _id: doc._id, [`${at}.status`]: 'pending', [`${at}.attempts`]: delivery.attempts };
     if (outcome === 'retry') {
       const next = new Date(now.getTime() + Math.min(MAX_RETRY_MS, options.retryBaseMs * 2 ** (attempts - 1)));
-      await writer.outgoing.change(filter, { [`${at}.attempts`]: attempts, [`${at}.next_attempt_at`]: next, [`${at}.error`]: error, next_attempt_at: next }, []);
+      const changed = await writer.outgoing.change(filter, { [`${at}.attempts`]: attempts, [`${at}.next_attempt_at`]: next, [`${at}.error`]: error, next_attempt_at: next }, []);
       logger.warn({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'sending a notification failed; retrying');
-      return;
+      return changed ? withDelivery(doc, index, { attempts, next_attempt_at: next, error }, { next_attempt_at: next }) : null;
     }
     const event = outboxEvent(MessageTypeNames.NotificationDispatched, doc.user_id, {
       deployment_id: doc.deployment_id,
@@ -218,6 +253,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     );
     if (changed) options.touched(writer.outgoing.source, doc._id, [event]);
     if (outcome === 'failed') logger.error({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'gave up sending a notification');
+    return changed
+      ? withDelivery(doc, index, { status: outcome, attempts, error, done_at: now }, { pending: doc.pending - 1, pending_methods: doc.pending_methods.filter((x) => x !== delivery.method) })
+      : null;
   }
 
   async function sweep(): Promise<void> {

@@ -258,6 +258,13 @@ export function createNotificationsStore(connection: Connection) {
         .sort({ notification_id: 1 })
         .lean<OutgoingDoc>();
     },
+    /** The oldest `limit` notifications of a lane with a method still to go, oldest first: every method's head at once. */
+    async lanePending(lane: string, limit: number): Promise<OutgoingDoc[]> {
+      return m.Outgoing.find({ lane, pending: { $gt: 0 } })
+        .sort({ notification_id: 1 })
+        .limit(limit)
+        .lean<OutgoingDoc[]>();
+    },
     /** The lanes of a deployment with something waiting. */
     async pendingLanes(deploymentId: string): Promise<string[]> {
       const lanes = (await m.Outgoing.distinct('lane', { deployment_id: deploymentId, pending: { $gt: 0 } })) as string[];
