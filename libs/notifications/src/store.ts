@@ -260,7 +260,9 @@ export function createNotificationsStore(connection: Connection) {
     },
     /** The oldest `limit` notifications of a lane with a method still to go, oldest first: every method's head at once. */
     async lanePending(lane: string, limit: number): Promise<OutgoingDoc[]> {
-      return m.Outgoing.find({ lane, pending: { $gt: 0 } })
+      // By `pending_methods`, as `laneHead`: the lane's index holds only what is still to go, never its history.
+      const methods: DispatchMethod[] = ['inbox', 'smtp', 'webhook'];
+      return m.Outgoing.find({ lane, pending_methods: { $in: methods } })
         .sort({ notification_id: 1 })
         .limit(limit)
         .lean<OutgoingDoc[]>();
