@@ -4,7 +4,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
-import { cpuPerRequest, cpuSeconds } from './cpu.js';
+import { cpuPerRequest, cpuSeconds, cpuShares, machineCpu } from './cpu.js';
 import { closedLoop, openLoop } from './load.js';
 import { round1, round2 } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
@@ -75,10 +75,12 @@ async function measure<T>(
   others: Record<string, number | undefined> = {},
 ) {
   const warmup = 2000;
-  const before = { server: cpuSeconds(pid), main: mainThreadSeconds(pid), client: process.cpuUsage(), others: Object.values(others).map(cpuSeconds) };
+  const before = { server: cpuSeconds(pid), main: mainThreadSeconds(pid), client: process.cpuUsage(), others: Object.values(others).map(cpuSeconds), machine: machineCpu() };
   const max = await closedLoop({ origin, concurrency, total, warmup, maxSeconds, request, expectStatus: 301 });
   const client = process.cpuUsage(before.client);
   const handled = max.requests + max.errors + warmup;
+  // Every process of the machine, µs per request (milliseconds per thousand): who else took the two cores.
+  const machine_us_per_request = cpuShares(before.machine, machineCpu(), handled / 1000);
   const server = cpuPerRequest(before.server, cpuSeconds(pid), handled);
   // The server's main thread answers requests; its other threads are the click publisher's, V8's and libuv's.
   const main = cpuPerRequest(before.main, mainThreadSeconds(pid), handled);
@@ -91,7 +93,7 @@ async function measure<T>(
   };
   const at_end_of_max = await atEndOfMax?.();
   const half = await openLoop({ origin, rate: Math.max(1, Math.floor(max.requests_per_second / 2)), seconds: openSeconds, connections: concurrency * 2, request, expectStatus: 301 });
-  return { max, cpu_us_per_request, at_end_of_max, half_rate: half };
+  return { max, cpu_us_per_request, machine_us_per_request, at_end_of_max, half_rate: half };
 }
 
 /** Redirects answered and clicks published so far: a publisher that keeps up is at most a batch or two behind. */
