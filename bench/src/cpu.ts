@@ -1,10 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
+/** A `/proc/<pid>/stat` line's command and CPU seconds (user and system, all threads). */
+function readStat(pid: number | string): { comm: string; seconds: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command is in parentheses and may itself hold spaces and parentheses.
+  const close = stat.lastIndexOf(') ');
+  const fields = stat.slice(close + 2).split(' ');
+  return { comm: stat.slice(stat.indexOf('(') + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+}
+
 /** CPU seconds a process has used so far, user and system, all threads (Linux /proc; NaN elsewhere). */
 export function cpuSeconds(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return readStat(pid!).seconds;
   } catch {
     return NaN;
   }
@@ -52,11 +60,8 @@ export function machineCpu(): Map<string, { name: string; seconds: number }> {
   }
   for (const pid of pids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(') ');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      out.set(pid, { name: processName(pid, comm), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+      const { comm, seconds } = readStat(pid);
+      out.set(pid, { name: processName(pid, comm), seconds });
     } catch {
       // The process ended meanwhile.
     }
