@@ -49,9 +49,12 @@ function processName(pid: string, comm: string): string {
   }
 }
 
+/** CPU seconds so far of every process on the machine, by pid, with each one's name for a report. */
+export type MachineCpu = Map<string, { name: string; seconds: number }>;
+
 /** CPU seconds of every process on the machine so far, by pid (Linux /proc; empty elsewhere). */
-export function machineCpu(): Map<string, { name: string; seconds: number }> {
-  const out = new Map<string, { name: string; seconds: number }>();
+export function machineCpu(): MachineCpu {
+  const out: MachineCpu = new Map();
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
@@ -69,16 +72,25 @@ export function machineCpu(): Map<string, { name: string; seconds: number }> {
   return out;
 }
 
+/** CPU seconds each kind of process spent between two `machineCpu()` readings, added into `into` if given. */
+export function machineSpent(before: MachineCpu, after: MachineCpu, into = new Map<string, number>()): Map<string, number> {
+  for (const [pid, { name, seconds }] of after) {
+    const spent = seconds - (before.get(pid)?.seconds ?? 0);
+    if (spent > 0) into.set(name, (into.get(name) ?? 0) + spent);
+  }
+  return into;
+}
+
+/** Milliseconds of CPU per unit of work (µs per request when `units` is in thousands), the busiest first. */
+export function sharesPerUnit(spent: Map<string, number>, units: number, top = 8): Record<string, number> {
+  const sorted = [...spent].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return Object.fromEntries(sorted.map(([name, seconds]) => [name, Math.round((seconds / units) * 1e5) / 100]));
+}
+
 /**
  * Milliseconds of CPU each kind of process spent between two `machineCpu()` readings, per unit of work (a
  * notification, a request), the busiest first: who shared the cores with the process measured.
  */
-export function cpuShares(before: Map<string, { name: string; seconds: number }>, after: Map<string, { name: string; seconds: number }>, units: number, top = 8): Record<string, number> {
-  const byName = new Map<string, number>();
-  for (const [pid, { name, seconds }] of after) {
-    const spent = seconds - (before.get(pid)?.seconds ?? 0);
-    if (spent > 0) byName.set(name, (byName.get(name) ?? 0) + spent);
-  }
-  const sorted = [...byName].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return Object.fromEntries(sorted.map(([name, seconds]) => [name, Math.round((seconds / units) * 1e5) / 100]));
+export function cpuShares(before: MachineCpu, after: MachineCpu, units: number, top = 8): Record<string, number> {
+  return sharesPerUnit(machineSpent(before, after), units, top);
 }

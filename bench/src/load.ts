@@ -55,6 +55,8 @@ export async function openLoop(options: {
   connections: number;
   request: (i: number) => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
   expectStatus: number;
+  /** Each answered request's latency (ms) is appended here too: phases of one server pooled into one p99. */
+  samples?: number[];
 }): Promise<LatencyStats> {
   const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
   const total = Math.round(options.rate * options.seconds);
@@ -98,5 +100,7 @@ export async function openLoop(options: {
   if (outstanding > 0) await finished;
   const seconds = (performance.now() - began) / 1000;
   await pool.close();
-  return summarise(Array.from(latencies.subarray(0, answered)), errors, seconds);
+  const answers = Array.from(latencies.subarray(0, answered));
+  if (options.samples) for (const latency of answers) options.samples.push(latency);
+  return summarise(answers, errors, seconds);
 }

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
-import { cpuPerRequest, cpuSeconds, cpuShares, machineCpu } from './cpu.js';
+import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
 import { closedLoop, openLoop } from './load.js';
+import { summarise, type LatencyStats } from './stats.js';
 import { round1, round2 } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
 
@@ -13,9 +14,11 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const name = uniqueName('benchredir');
 const total = Number(process.env['BENCH_REDIRECTS'] ?? 1_000_000);
-const maxSeconds = Number(process.env['BENCH_MAX_SECONDS'] ?? 8);
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 6);
+const maxSeconds = Number(process.env['BENCH_MAX_SECONDS'] ?? 4);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
-const openSeconds = Number(process.env['BENCH_OPEN_SECONDS'] ?? 10);
+const openRounds = Number(process.env['BENCH_OPEN_ROUNDS'] ?? 4);
+const openSeconds = Number(process.env['BENCH_OPEN_SECONDS'] ?? 5);
 const DOMAIN = 'sho.rt';
 // What a browser sends with a click (the redirector records both and classifies the user agent), to either server.
 const BROWSER = {
@@ -46,9 +49,12 @@ async function eventsSeen(metricsUrl: string): Promise<number> {
   return seen;
 }
 
-async function storeReads(metricsUrl: string): Promise<number> {
+/** Links the redirector read from the store: on a request's path (a miss), and in the background (a refresh). */
+async function storeReads(metricsUrl: string): Promise<{ missed: number; refreshed: number }> {
   const text = await (await fetch(metricsUrl)).text();
-  return Number(/^platform_links_store_reads_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN);
+  const value = (metric: string) => Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+  const refreshed = value('platform_links_store_refreshes_total');
+  return { missed: value('platform_links_store_reads_total') - refreshed, refreshed };
 }
 
 /** CPU seconds of a process's main thread (its thread id is the process id), user and system. */
@@ -61,39 +67,93 @@ function mainThreadSeconds(pid: number | undefined): number {
   }
 }
 
-/**
- * The redirect path at its maximum (closed loop), then at half that rate (open loop), for one server; with the
- * CPU time the server process and this client spent per request at the maximum (steadier than a rate on a
- * machine whose two cores are shared).
- */
-async function measure<T>(
-  origin: string,
-  pid: number | undefined,
-  request: (i: number) => { method: 'GET'; path: string; headers?: Record<string, string> },
-  atEndOfMax?: () => Promise<T>,
+type Request = (i: number) => { method: 'GET'; path: string; headers?: Record<string, string> };
+
+/** One of the two servers measured, and the CPU its maximum-rate phases cost, added up over the rounds. */
+interface Server {
+  origin: string;
+  pid: number | undefined;
+  request: Request;
   /** Other processes whose CPU per request is reported too (the consumers of what the server produces). */
-  others: Record<string, number | undefined> = {},
-) {
-  const warmup = 2000;
-  const before = { server: cpuSeconds(pid), main: mainThreadSeconds(pid), client: process.cpuUsage(), others: Object.values(others).map(cpuSeconds), machine: machineCpu() };
-  const max = await closedLoop({ origin, concurrency, total, warmup, maxSeconds, request, expectStatus: 301 });
-  const client = process.cpuUsage(before.client);
-  const handled = max.requests + max.errors + warmup;
-  // Every process of the machine, µs per request (milliseconds per thousand): who else took the two cores.
-  const machine_us_per_request = cpuShares(before.machine, machineCpu(), handled / 1000);
-  const server = cpuPerRequest(before.server, cpuSeconds(pid), handled);
-  // The server's main thread answers requests; its other threads are the click publisher's, V8's and libuv's.
-  const main = cpuPerRequest(before.main, mainThreadSeconds(pid), handled);
-  const cpu_us_per_request = {
-    server,
-    server_main_thread: main,
-    server_other_threads: Math.round((server - main) * 10) / 10,
-    client: cpuPerRequest(0, (client.user + client.system) / 1e6, handled),
-    ...Object.fromEntries(Object.entries(others).map(([name, other], i) => [name, cpuPerRequest(before.others[i]!, cpuSeconds(other), handled)])),
+  others: Record<string, number | undefined>;
+  spent: { requests: number; server: number; main: number; client: number; others: number[]; machine: Map<string, number> };
+  rounds: LatencyStats[];
+  halfRate: { phases: LatencyStats[]; samples: number[]; errors: number; seconds: number };
+}
+
+function server(origin: string, pid: number | undefined, request: Request, others: Record<string, number | undefined> = {}): Server {
+  return {
+    origin,
+    pid,
+    request,
+    others,
+    spent: { requests: 0, server: 0, main: 0, client: 0, others: Object.keys(others).map(() => 0), machine: new Map() },
+    rounds: [],
+    halfRate: { phases: [], samples: [], errors: 0, seconds: 0 },
   };
-  const at_end_of_max = await atEndOfMax?.();
-  const half = await openLoop({ origin, rate: Math.max(1, Math.floor(max.requests_per_second / 2)), seconds: openSeconds, connections: concurrency * 2, request, expectStatus: 301 });
-  return { max, cpu_us_per_request, machine_us_per_request, at_end_of_max, half_rate: half };
+}
+
+/** One closed-loop phase at the maximum rate, its CPU (the server's, this client's, every process's) added up. */
+async function maxPhase(target: Server, warmup = 0): Promise<LatencyStats> {
+  const others = Object.values(target.others);
+  const before = { server: cpuSeconds(target.pid), main: mainThreadSeconds(target.pid), client: process.cpuUsage(), others: others.map(cpuSeconds), machine: machineCpu() };
+  const max = await closedLoop({ origin: target.origin, concurrency, total, warmup, maxSeconds, request: target.request, expectStatus: 301 });
+  const client = process.cpuUsage(before.client);
+  const { spent } = target;
+  spent.requests += max.requests + max.errors + warmup;
+  spent.server += cpuSeconds(target.pid) - before.server;
+  spent.main += mainThreadSeconds(target.pid) - before.main;
+  spent.client += (client.user + client.system) / 1e6;
+  others.forEach((pid, i) => (spent.others[i]! += cpuSeconds(pid) - before.others[i]!));
+  machineSpent(before.machine, machineCpu(), spent.machine);
+  target.rounds.push(max);
+  return max;
+}
+
+/** One open-loop phase at `rate`: its latencies pooled with the server's other phases at that rate. */
+async function halfRatePhase(target: Server, rate: number): Promise<void> {
+  const phase = await openLoop({ origin: target.origin, rate, seconds: openSeconds, connections: concurrency * 2, request: target.request, expectStatus: 301, samples: target.halfRate.samples });
+  target.halfRate.phases.push(phase);
+  target.halfRate.errors += phase.errors;
+  target.halfRate.seconds += phase.seconds;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** What a server did over its phases: the median maximum, CPU per request over all of them, the pooled half-rate latency. */
+function report(target: Server) {
+  const { spent } = target;
+  const rates = target.rounds.map((r) => r.requests_per_second);
+  const server = cpuPerRequest(0, spent.server, spent.requests);
+  const main = cpuPerRequest(0, spent.main, spent.requests);
+  return {
+    max: {
+      median_requests_per_second: round1(median(rates)),
+      rounds_requests_per_second: rates.map(round1),
+      p50_ms: round2(median(target.rounds.map((r) => r.p50_ms))),
+      p99_ms: round2(median(target.rounds.map((r) => r.p99_ms))),
+      requests: target.rounds.reduce((n, r) => n + r.requests, 0),
+      errors: target.rounds.reduce((n, r) => n + r.errors, 0),
+    },
+    cpu_us_per_request: {
+      server,
+      // The server's main thread answers requests; its other threads are the click publisher's, V8's and libuv's.
+      server_main_thread: main,
+      server_other_threads: Math.round((server - main) * 10) / 10,
+      client: cpuPerRequest(0, spent.client, spent.requests),
+      ...Object.fromEntries(Object.keys(target.others).map((name, i) => [name, cpuPerRequest(0, spent.others[i]!, spent.requests)])),
+    },
+    // Every process of the machine, µs per request (milliseconds per thousand): who else took the two cores.
+    machine_us_per_request: sharesPerUnit(spent.machine, spent.requests / 1000),
+    half_rate: {
+      ...summarise(target.halfRate.samples, target.halfRate.errors, target.halfRate.seconds),
+      phases_p99_ms: target.halfRate.phases.map((p) => p.p99_ms),
+    },
+  };
 }
 
 /** Redirects answered and clicks published so far: a publisher that keeps up is at most a batch or two behind. */
@@ -108,12 +168,12 @@ async function clickProgress(metricsUrl: string) {
 async function main() {
   const processes: ManagedProcess[] = [];
   try {
+    // Both servers run side by side for the whole run, and take turns: the machine's speed moves from one
+    // minute to the next on these shared cores, so one phase each would compare two different machines.
     const barePort = await freePort();
     const bare = startProcess('bare-redirect', path.join(root, 'bench/dist/bare-redirect-server.js'), { PORT: String(barePort) });
     processes.push(bare);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/h1`, { redirect: 'manual' }).catch(() => undefined))?.status === 301, { what: 'bare server', timeoutMs: 30_000 });
-    const baseline = await measure(`http://127.0.0.1:${barePort}`, bare.child.pid, (i) => ({ method: 'GET', path: `/h${Math.abs(i) % 1000}`, headers: BROWSER }));
-    await bare.kill('SIGTERM');
 
     const [gatewayPort, redirectorPort] = [await freePort(), await freePort()];
     // BENCH_LINKS_WORKER_MAIN: another build of links-worker (it consumes every click on the same cores).
@@ -149,30 +209,64 @@ async function main() {
     const redirect = (i: number) => ({ method: 'GET' as const, path: `/${hashes[Math.abs(i) % hashes.length]}`, headers: { ...BROWSER, host: DOMAIN } });
     await closedLoop({ origin: `http://127.0.0.1:${redirectorPort}`, concurrency: 8, total: hashes.length, warmup: 0, maxSeconds: 120, request: redirect, expectStatus: 301 });
     const readsBefore = await storeReads(`http://127.0.0.1:${redirectorPort}/metrics`);
+
+    const baseline = server(`http://127.0.0.1:${barePort}`, bare.child.pid, (i) => ({ method: 'GET', path: `/h${Math.abs(i) % 1000}`, headers: BROWSER }));
     // links-worker consumes links.clicks (first-redirect marks, webhook fan-out): its CPU per click is reported beside the redirector's.
-    const platform = await measure(`http://127.0.0.1:${redirectorPort}`, redirector.child.pid, redirect, () => clickProgress(`http://127.0.0.1:${redirectorPort}/metrics`), { links_worker: linksWorker.child.pid });
+    const platform = server(`http://127.0.0.1:${redirectorPort}`, redirector.child.pid, redirect, { links_worker: linksWorker.child.pid });
+    // Warm-up: each server's hot path compiled (2 000 requests one at a time, then a second under load), not measured.
+    for (const target of [baseline, platform]) {
+      await closedLoop({ origin: target.origin, concurrency, total, warmup: 2000, maxSeconds: 1, request: target.request, expectStatus: 301 });
+    }
+    // Maximum rate: rounds of one closed-loop phase each, the first server alternating (bare first, then the
+    // redirector first, ...), so that a drift of the machine falls on both alike.
+    const perRound: Array<{ first: 'bare' | 'redirector'; bare_rps: number; redirector_rps: number; share: number; clicks_waiting: number }> = [];
+    for (let r = 0; r < rounds; r++) {
+      const first = r % 2 === 0 ? 'bare' : 'redirector';
+      const order = first === 'bare' ? [baseline, platform] : [platform, baseline];
+      let clicksWaiting = 0;
+      for (const target of order) {
+        await maxPhase(target);
+        if (target === platform) clicksWaiting = (await clickProgress(`http://127.0.0.1:${redirectorPort}/metrics`)).clicks_waiting;
+      }
+      const [b, p] = [baseline.rounds.at(-1)!.requests_per_second, platform.rounds.at(-1)!.requests_per_second];
+      perRound.push({ first, bare_rps: round1(b), redirector_rps: round1(p), share: round2(p / b), clicks_waiting: clicksWaiting });
+    }
+    const at_end_of_max = await clickProgress(`http://127.0.0.1:${redirectorPort}/metrics`);
+    // Latency at half of each server's median maximum, open loop, in alternating phases too; p99 over them all.
+    const rates = [baseline, platform].map((t) => Math.max(1, Math.floor(median(t.rounds.map((x) => x.requests_per_second)) / 2)));
+    for (let r = 0; r < openRounds; r++) {
+      const order: Array<[Server, number]> = r % 2 === 0 ? [[baseline, rates[0]!], [platform, rates[1]!]] : [[platform, rates[1]!], [baseline, rates[0]!]];
+      for (const [target, rate] of order) await halfRatePhase(target, rate);
+    }
+    const readsAfter = await storeReads(`http://127.0.0.1:${redirectorPort}/metrics`);
     const metricsText = await (await fetch(`http://127.0.0.1:${redirectorPort}/metrics`)).text();
     const counter = (metric: string) => Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\d+(?:\\.\\d+)?)`, 'm').exec(metricsText)?.[1] ?? NaN);
+    const [bareReport, platformReport] = [report(baseline), report(platform)];
 
     const result = {
       benchmark: 'redirect-throughput',
       description:
         `GET /<hash> on the redirector (Host: ${DOMAIN}, 1 000 links, cache warm, a browser user agent and referrer, a ShortlinkClicked per redirect into the click buffer and on to Kafka) ` +
-        'next to a bare Fastify server answering the same 301 from an in-memory map, same client, same run: the maximum rate (closed loop, ' +
-        `${concurrency} connections, ${maxSeconds} s after 2 000 warm-up requests) and the latency at half that rate (open loop, ${openSeconds} s, from each request's scheduled start).`,
+        'next to a bare Fastify server answering the same 301 from an in-memory map, same client, same run, both running throughout and taking turns: ' +
+        `the maximum rate in ${rounds} rounds of a ${maxSeconds} s closed-loop phase each (${concurrency} connections, after 2 000 warm-up requests each), the first server alternating, ` +
+        `the share of the ceiling the median of the rounds' shares; then the latency at half of each server's median maximum in ${openRounds} alternating open-loop phases of ${openSeconds} s each ` +
+        "(from each request's scheduled start), the percentiles over all of a server's phases.",
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
+      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version, load_average: loadavg().map(round2) },
       builds: { redirector: process.env['BENCH_REDIRECTOR_MAIN'] ?? 'this checkout', links_worker: process.env['BENCH_LINKS_WORKER_MAIN'] ?? 'this checkout' },
       targets: { throughput_share_of_ceiling: 0.6, p99_ms_at_half_rate: 10 },
-      baseline_bare_fastify: baseline,
-      platform_redirector: platform,
+      rounds: perRound,
+      baseline_bare_fastify: bareReport,
+      platform_redirector: { ...platformReport, at_end_of_max },
       clicks: { published: counter('platform_links_clicks_published_total'), dropped: counter('platform_links_clicks_dropped_total') },
-      // Cache misses while measuring (after the warm-up): 0 means every redirect was answered from memory.
-      store_reads_while_measuring: counter('platform_links_store_reads_total') - readsBefore,
+      // Cache misses while measuring (after the warm-up): 0 means every redirect was answered from memory. Links
+      // in use are read again in the background near the end of their cache life (LINK_CACHE_TTL_MS).
+      store_reads_while_measuring: { on_request_path: readsAfter.missed - readsBefore.missed, in_background: readsAfter.refreshed - readsBefore.refreshed },
       ratio: {
-        throughput_share_of_ceiling: round2(platform.max.requests_per_second / baseline.max.requests_per_second),
-        p99_at_half_rate: round1(platform.half_rate.p99_ms / baseline.half_rate.p99_ms),
-        server_cpu_per_request: round2(platform.cpu_us_per_request.server / baseline.cpu_us_per_request.server),
+        throughput_share_of_ceiling: round2(median(perRound.map((r) => r.share))),
+        throughput_share_of_ceiling_range: [round2(Math.min(...perRound.map((r) => r.share))), round2(Math.max(...perRound.map((r) => r.share)))],
+        p99_at_half_rate: round1(platformReport.half_rate.p99_ms / bareReport.half_rate.p99_ms),
+        server_cpu_per_request: round2(platformReport.cpu_us_per_request.server / bareReport.cpu_us_per_request.server),
       },
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });

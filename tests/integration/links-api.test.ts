@@ -3,6 +3,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { runConsumer } from '@platform/kafka';
 import { waitFor } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createResolver } from '../../apps/redirector/src/resolver.js';
 import { DEFAULT_DOMAIN, startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
 
 let stack: LinksStack;
@@ -249,5 +250,21 @@ describe('the redirector', () => {
     }
     // The target is one second; the slack is for a loaded CI machine running other suites beside this one.
     expect(Date.now() - archivedAt).toBeLessThan(1_500);
+  });
+
+  it('reads the links in use again from the store before their cache life ends, in one query, answering from memory meanwhile', async () => {
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push((await call(admin, 'POST', '/v4/shorten', { long_url: `https://example.com/refresh-${n}`, force_new_link: true })).body['id'] as string);
+    const resolver = createResolver(stack.store, { maxEntries: 100, ttlMs: 60_000, missTtlMs: 1000, random: () => 0, refreshDelayMs: 0 });
+    const cachedAt = Date.now();
+    for (const id of ids) expect((await resolver.resolve(id))?.long_url).toMatch(/refresh-\d$/);
+    // A change whose event this replica missed: only the cache's life bounds it.
+    await stack.mongo.collection('links_links').updateOne({ _id: ids[0] as never }, { $set: { long_url: 'https://example.com/refreshed' } });
+    await stack.mongo.collection('links_links').updateOne({ _id: ids[1] as never }, { $set: { archived: true } });
+    for (const id of ids) expect(resolver.cached(id, cachedAt + 50_000)).toMatchObject({ long_url: expect.stringMatching(/refresh-\d$/) });
+    await waitFor(() => resolver.cached(ids[0]!)?.long_url === 'https://example.com/refreshed' || undefined, { timeoutMs: 5_000, what: 'the refreshed link' });
+    expect(resolver.cached(ids[1]!)).toBeNull();
+    expect(resolver.cached(ids[2]!)?.long_url).toBe('https://example.com/refresh-3');
+    expect([resolver.reads, resolver.refreshes]).toEqual([6, 3]);
   });
 });

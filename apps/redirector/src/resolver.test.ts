@@ -2,17 +2,25 @@ import type { LinkDoc, LinksStore } from '@platform/links';
 import { describe, expect, it } from 'vitest';
 import { createResolver } from './resolver.js';
 
-function storeWith(docs: Record<string, Partial<LinkDoc>>) {
+function storeWith(docs: Record<string, Partial<LinkDoc>>, options: { gate?: () => Promise<void> } = {}) {
   let reads = 0;
+  let queries = 0;
+  const linkOf = (id: string) => {
+    const doc = docs[id];
+    return doc ? ({ _id: id, organization_id: 'o', group_guid: 'g', archived: false, deleted_at: null, expiration_at: null, redirect_status: 301, long_url: 'https://example.com/', ...doc } as LinkDoc) : null;
+  };
   const store = {
-    async getLink(id: string) {
-      reads++;
-      const doc = docs[id];
-      return doc ? ({ _id: id, organization_id: 'o', group_guid: 'g', archived: false, deleted_at: null, expiration_at: null, redirect_status: 301, long_url: 'https://example.com/', ...doc } as LinkDoc) : null;
+    async getRedirectTargets(ids: readonly string[]) {
+      reads += ids.length;
+      queries++;
+      await options.gate?.();
+      return ids.map(linkOf).filter((doc): doc is LinkDoc => doc !== null);
     },
   } as unknown as LinksStore;
-  return { store, reads: () => reads };
+  return { store, reads: () => reads, queries: () => queries };
 }
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('the link resolver', () => {
   it('serves from memory after the first read, until the link is evicted', async () => {
@@ -57,5 +65,81 @@ describe('the link resolver', () => {
     expect(resolver.cached('sho.rt/b')).toBeUndefined();
     for (const id of ['a', 'c', 'd', 'e']) expect(resolver.cached(`sho.rt/${id}`), id).toBeNull();
     expect(reads()).toBe(5);
+  });
+
+  it('reads the links in use again in the background near the end of their life, in one query, answering from memory meanwhile', async () => {
+    const docs: Record<string, Partial<LinkDoc>> = { 'sho.rt/a': { long_url: 'https://example.com/old' }, 'sho.rt/b': {}, 'sho.rt/c': {} };
+    const { store, reads, queries } = storeWith(docs);
+    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1000, random: () => 0, refreshDelayMs: 0 });
+    const start = Date.now();
+    for (const id of ['a', 'b', 'c']) await resolver.resolve(`sho.rt/${id}`);
+    docs['sho.rt/a'] = { long_url: 'https://example.com/new' };
+    delete docs['sho.rt/c'];
+    // Before the last quarter of its life: memory only.
+    expect(resolver.cached('sho.rt/a', start + 40_000)?.long_url).toBe('https://example.com/old');
+    await settle();
+    expect(reads()).toBe(3);
+    // In it: still answered from memory, and each link due read once (not once per hit), all in one query.
+    for (const id of ['a', 'a', 'c']) expect(resolver.cached(`sho.rt/${id}`, start + 50_000)).not.toBeUndefined();
+    expect(resolver.cached('sho.rt/a', start + 50_000)?.long_url).toBe('https://example.com/old');
+    await settle();
+    expect([reads(), queries(), resolver.refreshes]).toEqual([5, 4, 2]);
+    expect(resolver.cached('sho.rt/a')?.long_url).toBe('https://example.com/new');
+    // A link gone from the store is remembered as gone; b was not in use, so it was not read.
+    expect(resolver.cached('sho.rt/c')).toBeNull();
+  });
+
+  it('does not keep a background read that an eviction overtook', async () => {
+    let open: () => void = () => undefined;
+    let gated = false;
+    const gate = () => (gated ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve());
+    const docs: Record<string, Partial<LinkDoc>> = { 'sho.rt/a': { long_url: 'https://example.com/old' } };
+    const { store, reads } = storeWith(docs, { gate });
+    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1000, random: () => 0, refreshDelayMs: 0 });
+    const start = Date.now();
+    await resolver.resolve('sho.rt/a');
+    gated = true;
+    resolver.cached('sho.rt/a', start + 50_000);
+    await settle();
+    // The refresh is on its way with the old link when the change's eviction comes.
+    resolver.evict('sho.rt/a');
+    docs['sho.rt/a'] = { long_url: 'https://example.com/new' };
+    open();
+    await settle();
+    expect(resolver.cached('sho.rt/a')).toBeUndefined();
+    gated = false;
+    expect((await resolver.resolve('sho.rt/a'))?.long_url).toBe('https://example.com/new');
+    expect(reads()).toBe(3);
+  });
+
+  it('does not keep a read that an eviction overtook (it may predate the change)', async () => {
+    let open: () => void = () => undefined;
+    const gate = () => new Promise<void>((resolve) => (open = resolve));
+    const { store, reads } = storeWith({ 'sho.rt/a': {} }, { gate });
+    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1000 });
+    const first = resolver.resolve('sho.rt/a');
+    await new Promise((resolve) => setImmediate(resolve));
+    resolver.evict('sho.rt/a');
+    open();
+    expect(await first).not.toBeNull();
+    expect(resolver.cached('sho.rt/a')).toBeUndefined();
+    const second = resolver.resolve('sho.rt/a');
+    await new Promise((resolve) => setImmediate(resolve));
+    open();
+    await second;
+    expect(reads()).toBe(2);
+    expect(resolver.cached('sho.rt/a')).not.toBeUndefined();
+  });
+
+  it('spreads the expiry of links read together', async () => {
+    const { store } = storeWith({ 'sho.rt/a': {}, 'sho.rt/b': {} });
+    const draws = [0, 1];
+    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 10_000, missTtlMs: 1000, random: () => draws.shift() ?? 0 });
+    const start = Date.now();
+    await resolver.resolve('sho.rt/a');
+    await resolver.resolve('sho.rt/b');
+    // b's life is 10 % shorter: gone at 9.5 s, while a lives on until 10 s.
+    expect(resolver.cached('sho.rt/b', start + 9_500)).toBeUndefined();
+    expect(resolver.cached('sho.rt/a', start + 9_500)).not.toBeUndefined();
   });
 });

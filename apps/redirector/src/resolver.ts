@@ -1,4 +1,4 @@
-import type { LinkDoc, LinksStore } from '@platform/links';
+import type { LinkRedirectFields, LinksStore } from '@platform/links';
 
 export interface Target {
   id: string;
@@ -12,22 +12,57 @@ export interface Target {
   qr_code_ids: readonly string[];
 }
 
+/** The last part of an entry's life in which a hit reads it again in the background (and is answered from memory). */
+const REFRESH_SHARE = 0.25;
+/** Each entry's life is shortened by up to this share at random, so that links read together do not expire together. */
+const TTL_JITTER = 0.1;
+/** The most links one background read asks for. */
+const REFRESH_BATCH = 500;
+
+interface Entry {
+  target: Target | null;
+  until: number;
+  /** From then on, a hit reads the link again in the background. */
+  refreshAt: number;
+  era: number;
+}
+
 /**
  * Short links by `domain/hash`, from memory, the store on a miss (unknown ones remembered briefly too). Every
  * change is evicted by the links.events consumer, so an edit or an archive takes effect within the event's
  * latency; `ttlMs` bounds what a missed event could leave behind.
+ *
+ * A link in use is read again before its entry expires (a hit in the last quarter of its life puts it in the
+ * next background read, which asks for every link due at once), so a busy link never waits on the store; the
+ * lives are jittered, so the links of one warm-up do not all expire in the same second and queue their
+ * redirects behind a thousand reads.
  */
-export function createResolver(store: LinksStore, options: { maxEntries: number; ttlMs: number; missTtlMs: number }) {
-  const cache = new Map<string, { target: Target | null; until: number; era: number }>();
+export function createResolver(
+  store: Pick<LinksStore, 'getRedirectTargets'>,
+  options: { maxEntries: number; ttlMs: number; missTtlMs: number; random?: () => number; refreshDelayMs?: number },
+) {
+  const random = options.random ?? Math.random;
+  // Links due gather for up to a second (a tenth of the refresh window at most) and are read together: a read of
+  // one link costs about as much as a read of a hundred.
+  const refreshDelayMs = options.refreshDelayMs ?? Math.min(1000, (options.ttlMs * REFRESH_SHARE) / 10);
+  const cache = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<Target | null>>();
+  /** Links due for the next background read, and those in the read under way. */
+  const due = new Set<string>();
+  const refreshing = new Set<string>();
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  // Links evicted while a read of them was on its way: the read may be older than the change, so it is not kept.
+  const staleReads = new Set<string>();
+  const staleRefreshes = new Set<string>();
   let reads = 0;
+  let refreshes = 0;
   // The map's order is the eviction order. A hit moves its entry to the back once per era (an era ends after
   // half the cache's size in insertions), not on every hit: deleting and re-inserting a key per redirect costs
   // more than the rest of the lookup, and a link used within the era is still behind every older entry.
   let era = 0;
   let insertedThisEra = 0;
 
-  const toTarget = (doc: LinkDoc | null): Target | null =>
+  const toTarget = (doc: LinkRedirectFields | null): Target | null =>
     doc && !doc.archived && doc.deleted_at === null
       ? {
           id: doc._id,
@@ -47,7 +82,66 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
       era++;
       insertedThisEra = 0;
     }
-    cache.set(id, { target, until: Date.now() + (target ? options.ttlMs : options.missTtlMs), era });
+    const now = Date.now();
+    const life = (target ? options.ttlMs : options.missTtlMs) * (1 - TTL_JITTER * random());
+    cache.set(id, { target, until: now + life, refreshAt: now + life * (1 - REFRESH_SHARE), era });
+  }
+
+  /** One store read per link at a time; what it finds is remembered unless the link was evicted meanwhile. */
+  function read(id: string): Promise<Target | null> {
+    let pending = inFlight.get(id);
+    if (!pending) {
+      reads++;
+      pending = store.getRedirectTargets([id]).then(([doc]) => toTarget(doc ?? null));
+      const settled = pending.then(
+        (target) => {
+          if (!staleReads.has(id)) remember(id, target);
+        },
+        () => undefined,
+      );
+      inFlight.set(id, pending);
+      void settled.finally(() => {
+        inFlight.delete(id);
+        staleReads.delete(id);
+      });
+    }
+    return pending;
+  }
+
+  function refreshSoon(id: string) {
+    if (due.has(id) || refreshing.has(id) || inFlight.has(id)) return;
+    due.add(id);
+    if (!refreshTimer) {
+      refreshTimer = setTimeout(() => void refreshDue(), refreshDelayMs);
+      refreshTimer.unref();
+    }
+  }
+
+  /** Reads the links due in one query; a failure leaves their entries as they are (they expire onto a request's read). */
+  async function refreshDue() {
+    refreshTimer = undefined;
+    const ids = [...due].slice(0, REFRESH_BATCH);
+    for (const id of ids) {
+      due.delete(id);
+      refreshing.add(id);
+    }
+    if (due.size > 0) {
+      refreshTimer = setTimeout(() => void refreshDue(), refreshDelayMs);
+      refreshTimer.unref();
+    }
+    reads += ids.length;
+    refreshes += ids.length;
+    try {
+      const found = new Map((await store.getRedirectTargets(ids)).map((doc) => [doc._id, doc]));
+      for (const id of ids) if (!staleRefreshes.has(id)) remember(id, toTarget(found.get(id) ?? null));
+    } catch {
+      // Left to expire: the first redirect after that reads the link on its path, as on a miss.
+    } finally {
+      for (const id of ids) {
+        refreshing.delete(id);
+        staleRefreshes.delete(id);
+      }
+    }
   }
 
   const live = (target: Target | null, now: number) => (target && (target.expires_at === null || target.expires_at > now) ? target : null);
@@ -56,6 +150,7 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
   function cached(id: string, now = Date.now()): Target | null | undefined {
     const hit = cache.get(id);
     if (!hit || hit.until <= now) return undefined;
+    if (hit.refreshAt <= now) refreshSoon(id);
     if (hit.era !== era) {
       hit.era = era;
       cache.delete(id);
@@ -70,26 +165,24 @@ export function createResolver(store: LinksStore, options: { maxEntries: number;
     async resolve(id: string, now = Date.now()): Promise<Target | null> {
       const known = cached(id, now);
       if (known !== undefined) return known;
-      let pending = inFlight.get(id);
-      if (!pending) {
-        reads++;
-        pending = store.getLink(id).then(toTarget);
-        inFlight.set(id, pending);
-        void pending.finally(() => inFlight.delete(id));
-      }
-      const target = await pending;
-      remember(id, target);
-      return live(target, now);
+      return live(await read(id), now);
     },
     evict(id: string): void {
       cache.delete(id);
+      due.delete(id);
+      if (inFlight.has(id)) staleReads.add(id);
+      if (refreshing.has(id)) staleRefreshes.add(id);
     },
     get size() {
       return cache.size;
     },
-    /** Store reads so far (misses of the memory, concurrent misses of one link counted once). */
+    /** Links read from the store so far (misses of the memory, concurrent misses of one link counted once; refreshes too). */
     get reads() {
       return reads;
+    },
+    /** Of those links read, the ones read in the background, in use and near the end of their entry's life. */
+    get refreshes() {
+      return refreshes;
     },
   };
 }

@@ -26,7 +26,10 @@ export async function build(ctx: ServiceContext<RedirectorConfig>) {
   const published = meter.createCounter('platform.links.clicks.published', { description: 'Clicks published on links.clicks' });
   // Counted in plain numbers on the request path and read at scrape time: no label lookup per redirect.
   const answers = { 301: 0, 302: 0, 404: 0 };
-  meter.createObservableCounter('platform.links.store_reads', { description: 'Links read from the store: misses of the in-memory cache' }).addCallback((r) => r.observe(resolver.reads));
+  meter.createObservableCounter('platform.links.store_reads', { description: 'Links read from the store: misses of the in-memory cache, and refreshes' }).addCallback((r) => r.observe(resolver.reads));
+  meter
+    .createObservableCounter('platform.links.store_refreshes', { description: 'Of the store reads, those made in the background for a link in use near the end of its cache life' })
+    .addCallback((r) => r.observe(resolver.refreshes));
   meter
     .createObservableCounter('platform.links.redirects', { description: 'Answers of the redirect route, by status' })
     .addCallback((r) => {

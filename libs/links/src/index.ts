@@ -7,7 +7,7 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, QR_CODE_TYPES, decodeSearchAfter, enc
 export type { FieldProblem, LinkListQuery, QrCodeType, QrListQuery, Tristate } from './list-query.js';
 export { LINKS_TOPICS } from './topics.js';
 export { GROUP_ROLES, WEBHOOK_EVENTS, createLinksStore, createLinksWriter, reuseKeyOf } from './store.js';
-export type { CampaignDoc, ChannelDoc, Deeplink, DomainDoc, GroupDoc, GroupRole, LinkDoc, LinksStore, LinksOrganizationDoc, LinksWriter, ProfileDoc, QrCodeDoc, QrLogoDoc, WebhookDoc, WebhookEvent } from './store.js';
+export type { CampaignDoc, ChannelDoc, Deeplink, DomainDoc, GroupDoc, GroupRole, LinkDoc, LinkRedirectFields, LinksStore, LinksOrganizationDoc, LinksWriter, ProfileDoc, QrCodeDoc, QrLogoDoc, WebhookDoc, WebhookEvent } from './store.js';
 export { bitlyTime, qrContent, qrFullJson, qrSummaryJson, shortlinkJson, webhookJson } from './presenters.js';
 export type { QrSummaryJson, ShortlinkJson, WebhookJson } from './presenters.js';
 export type { ShortlinkReply } from './replies.js';

@@ -92,6 +92,10 @@ export interface LinkDoc extends Outboxed {
   command_id: string;
 }
 
+/** The fields of a link that a redirect reads. */
+export type LinkRedirectFields = Pick<LinkDoc, '_id' | 'organization_id' | 'group_guid' | 'long_url' | 'redirect_status' | 'expiration_at' | 'qr_code_ids' | 'archived' | 'deleted_at'>;
+const REDIRECT_PROJECTION = { organization_id: 1, group_guid: 1, long_url: 1, redirect_status: 1, expiration_at: 1, qr_code_ids: 1, archived: 1, deleted_at: 1 } as const;
+
 export interface CampaignDoc {
   _id: string;
   organization_id: string;
@@ -385,6 +389,14 @@ export function createLinksStore(connection: Connection) {
     /** A link by id, deleted ones excluded. */
     async getLink(id: string): Promise<LinkDoc | null> {
       return m.Link.findOne({ _id: id, deleted_at: null }).lean<LinkDoc>();
+    },
+    /**
+     * What a redirect needs of many links, in one read (those not found, or deleted, are absent): a redirector's
+     * cache reading again the links it serves.
+     */
+    async getRedirectTargets(ids: readonly string[]): Promise<LinkRedirectFields[]> {
+      if (ids.length === 0) return [];
+      return m.Link.find({ _id: { $in: ids }, deleted_at: null }, REDIRECT_PROJECTION).lean<LinkRedirectFields[]>();
     },
     /** The link a shorten returns again: the group's non-custom, unforced link for the same long URL. */
     async reusable(groupGuid: string, longUrl: string): Promise<LinkDoc | null> {
