@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { createRegistrySchemas, createSchemaRegistryClient, type RegistrySchemas } from '@platform/contracts';
+import { fixRequestQueueIdleTimer } from './request-queue-fix.js';
 
 // Known, understood notices: the v2 partitioner change (we never relied on the old one) and the idempotent
 // producer's retry cap (bounded retries are deliberate: a publish must fail rather than hang).
@@ -37,6 +38,7 @@ const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 
 export function createKafka(options: KafkaOptions): KafkaClient {
   const logger = options.logger.child({ component: 'kafka' });
+  if (!fixRequestQueueIdleTimer()) logger.warn('kafkajs request queue not as expected: its idle timer fix is not applied');
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
