@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { summarise, type LatencyStats } from './stats.js';
 
@@ -57,8 +58,12 @@ export async function openLoop(options: {
   expectStatus: number;
   /** Each answered request's latency (ms) is appended here too: phases of one server pooled into one p99. */
   samples?: number[];
-}): Promise<LatencyStats> {
+}): Promise<LatencyStats & { client_loop_delay_p99_ms: number }> {
   const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
+  // How late this client's own event loop ran: a late loop sends late and reads answers late, which the
+  // latencies would blame on the server.
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const total = Math.round(options.rate * options.seconds);
   // Nothing per request outlives its answer (no array of promises): a client that keeps a few hundred
   // thousand settled promises alive pays major collections that show up as the server's tail latency.
@@ -99,8 +104,9 @@ export async function openLoop(options: {
   }
   if (outstanding > 0) await finished;
   const seconds = (performance.now() - began) / 1000;
+  loopDelay.disable();
   await pool.close();
   const answers = Array.from(latencies.subarray(0, answered));
   if (options.samples) for (const latency of answers) options.samples.push(latency);
-  return summarise(answers, errors, seconds);
+  return { ...summarise(answers, errors, seconds), client_loop_delay_p99_ms: Math.round(loopDelay.percentile(99) / 1e4) / 100 };
 }

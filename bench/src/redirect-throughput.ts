@@ -78,7 +78,7 @@ interface Server {
   others: Record<string, number | undefined>;
   spent: { requests: number; server: number; main: number; client: number; others: number[]; machine: Map<string, number> };
   rounds: LatencyStats[];
-  halfRate: { phases: LatencyStats[]; samples: number[]; errors: number; seconds: number };
+  halfRate: { phases: Array<LatencyStats & { client_loop_delay_p99_ms: number }>; samples: number[]; errors: number; seconds: number };
 }
 
 function server(origin: string, pid: number | undefined, request: Request, others: Record<string, number | undefined> = {}): Server {
@@ -152,6 +152,8 @@ function report(target: Server) {
     half_rate: {
       ...summarise(target.halfRate.samples, target.halfRate.errors, target.halfRate.seconds),
       phases_p99_ms: target.halfRate.phases.map((p) => p.p99_ms),
+      // The p99 of this client's own event loop delay in each phase: what of a p99 the client itself adds.
+      phases_client_loop_delay_p99_ms: target.halfRate.phases.map((p) => p.client_loop_delay_p99_ms),
     },
   };
 }
