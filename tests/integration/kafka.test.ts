@@ -63,6 +63,8 @@ beforeAll(async () => {
     { topic: 'batched', partitions: 1 },
     { topic: 'batched.dlq', partitions: 1 },
     { topic: 'finishing', partitions: 1 },
+    { topic: 'deferred', partitions: 2 },
+    { topic: 'deferred.dlq', partitions: 1 },
     { topic: 'finishing.dlq', partitions: 1 },
     { topic: 'slow' },
     { topic: 'slow.dlq', partitions: 1 },
@@ -319,6 +321,52 @@ describe('consumer retries and dead letters', () => {
     release();
     await waitFor(async () => (await committed()) === 2, { what: 'both batches committed' });
     expect(finished).toEqual(['cors_origin_first', 'cors_origin_second']);
+  });
+
+  it('commits a batched reaction\'s handled batches together, once per interval, and what is left when it stops', async () => {
+    const committed = async (groupId: string) => {
+      const admin = kafka.kafka.admin();
+      await admin.connect();
+      try {
+        const [offsets] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${groupId}`, topics: [`${kafka.topicPrefix}deferred`] });
+        return Object.fromEntries((offsets?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      } finally {
+        await admin.disconnect();
+      }
+    };
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
+    for (const [n, key] of keys.entries()) await publisher.publish({ topic: 'deferred', key, type: MessageTypeNames.CreateCorsOrigin, value: value(n) });
+    const handled: string[] = [];
+    const reaction = (groupId: string, commitIntervalMs: number) =>
+      runBatchedReaction({
+        client: kafka,
+        groupId,
+        topics: ['deferred'],
+        fromBeginning: true,
+        commitIntervalMs,
+        fetchMaxWaitMs: 10,
+        handlers: { [MessageTypeNames.CreateCorsOrigin]: async (m) => void handled.push(`${groupId}/${m.value.cors_origin_id}`) },
+      });
+    const admin = kafka.kafka.admin();
+    await admin.connect();
+    // What a group that has handled everything commits: each partition's end (none for an empty one).
+    const ends = Object.fromEntries((await admin.fetchTopicOffsets(`${kafka.topicPrefix}deferred`)).map((p) => [p.partition, Number(p.offset) > 0 ? Number(p.offset) : -1]));
+    await admin.disconnect();
+    expect(Object.values(ends).filter((end) => end > 0).length).toBe(2); // the keys fall on both partitions
+
+    // An interval longer than the test: nothing is committed while it runs, everything once it stops.
+    const slow = await reaction('deferred-slow', 600_000);
+    consumers.push(slow);
+    await waitFor(() => handled.filter((h) => h.startsWith('deferred-slow/')).length === keys.length, { what: 'every message handled' });
+    await sleep(300);
+    expect(await committed('deferred-slow')).toEqual({ 0: -1, 1: -1 });
+    await slow.stop();
+    expect(await committed('deferred-slow')).toEqual(ends);
+
+    // A short interval: both partitions committed without stopping.
+    consumers.push(await reaction('deferred-quick', 100));
+    await waitFor(async () => JSON.stringify(await committed('deferred-quick')) === JSON.stringify(ends) || undefined, { what: 'both partitions committed', timeoutMs: 20_000 });
+    expect(handled.filter((h) => h.startsWith('deferred-quick/'))).toHaveLength(keys.length);
   });
 
   it('keeps a handler that runs longer than the session timeout in the group (heartbeats)', async () => {

@@ -6,8 +6,8 @@ import { isGroupMembershipLost } from './group-errors.js';
 
 /**
  * A reaction's handler map run over fetched batches rather than message by message: the same handlers, called
- * in offset order within a partition, with one span, one heartbeat timer and one commit per batch instead of one
- * per message. For reactions on busy topics (every click), where the per-message machinery costs more than the
+ * in offset order within a partition, with one span and one heartbeat timer per batch instead of one per message,
+ * and one commit a second for all partitions. For reactions on busy topics (every click), where the per-message machinery costs more than the
  * handlers, most of which return at once.
  *
  * Failures keep `runConsumer`'s rules, per message: a retriable error retries the batch from that message (the
@@ -18,6 +18,11 @@ export interface BatchedReactionOptions<K extends MessageType> extends ConsumerO
   /** How long a fetch may wait for `fetchMinBytes` (default 50 ms and 256 KiB: a message waits at most that long). */
   fetchMaxWaitMs?: number;
   fetchMinBytes?: number;
+  /**
+   * How often handled batches are committed (default 1 s, all partitions in one request; 0: after every batch).
+   * A crash or a rebalance hands the batches since the last commit again, which a reaction tolerates.
+   */
+  commitIntervalMs?: number;
 }
 
 export async function runBatchedReaction<K extends MessageType>(options: BatchedReactionOptions<K>): Promise<BatchConsumerHandle> {
@@ -64,6 +69,7 @@ export async function runBatchedReaction<K extends MessageType>(options: Batched
     handle,
     fetchMaxWaitMs: options.fetchMaxWaitMs ?? 50,
     fetchMinBytes: options.fetchMinBytes ?? 256 * 1024,
+    commitIntervalMs: options.commitIntervalMs ?? 1000,
     ...(options.partitionsConsumedConcurrently ? { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently } : {}),
     ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
