@@ -52,6 +52,18 @@ async function readTopic(topic: string, count: number) {
   }
 }
 
+/** A group's committed offset on each partition of a topic (-1: none committed). */
+async function committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> {
+  const admin = kafka.kafka.admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${groupId}`, topics: [`${kafka.topicPrefix}${topic}`] });
+    return Object.fromEntries((offsets?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 beforeAll(async () => {
   const prefix = `${uniqueName('k')}.`;
   kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: 'kafka-test', logger, topicPrefix: prefix });
@@ -271,16 +283,7 @@ describe('consumer retries and dead letters', () => {
 
   it('reads on while a batch finishes its writes, and commits the batch only once they have landed', async () => {
     const groupId = 'finishing-worker';
-    const committed = async () => {
-      const admin = kafka.kafka.admin();
-      await admin.connect();
-      try {
-        const [offsets] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${groupId}`, topics: [`${kafka.topicPrefix}finishing`] });
-        return Number(offsets?.partitions[0]?.offset ?? -1);
-      } finally {
-        await admin.disconnect();
-      }
-    };
+    const committed = async () => (await committedOffsets(groupId, 'finishing'))[0] ?? -1;
     const seen: string[] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -324,16 +327,7 @@ describe('consumer retries and dead letters', () => {
   });
 
   it('commits a batched reaction\'s handled batches together, once per interval, and what is left when it stops', async () => {
-    const committed = async (groupId: string) => {
-      const admin = kafka.kafka.admin();
-      await admin.connect();
-      try {
-        const [offsets] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${groupId}`, topics: [`${kafka.topicPrefix}deferred`] });
-        return Object.fromEntries((offsets?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-      } finally {
-        await admin.disconnect();
-      }
-    };
+    const committed = (groupId: string) => committedOffsets(groupId, 'deferred');
     const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
     for (const [n, key] of keys.entries()) await publisher.publish({ topic: 'deferred', key, type: MessageTypeNames.CreateCorsOrigin, value: value(n) });
     const handled: string[] = [];

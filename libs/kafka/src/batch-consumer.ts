@@ -152,10 +152,14 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
   const deferred = new Map<string, { topic: string; partition: number; offset: string }>();
   let commitTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Commits what is deferred (of the given partition only, or of all), in one request; never rejects. */
+  /** Commits what is deferred (of the given partition only, or of all; none of a partition handed over) in one request; never rejects. */
   async function commitDeferred(only?: string): Promise<void> {
-    const entries = [...deferred].filter(([key]) => (only === undefined || key === only) && assigned.has(key));
-    for (const [key] of only === undefined ? [...deferred] : entries) deferred.delete(key);
+    const entries: Array<[string, { topic: string; partition: number; offset: string }]> = [];
+    for (const [key, entry] of deferred) {
+      if (only !== undefined && key !== only) continue;
+      deferred.delete(key);
+      if (assigned.has(key)) entries.push([key, entry]);
+    }
     if (entries.length === 0) return;
     try {
       await consumer.commitOffsets(entries.map(([, entry]) => entry));
