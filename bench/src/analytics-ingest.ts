@@ -107,9 +107,24 @@ async function produce(kafka: KafkaClient, count: number, make: (i: number) => S
   return (performance.now() - started) / 1000;
 }
 
-/** A bare kafkajs group reading the whole topic: counts messages, nothing else. */
-async function rawConsume(kafka: KafkaClient, topic: string, expected: number) {
-  const consumer = kafka.kafka.consumer({ groupId: `${name}.raw`, allowAutoTopicCreation: false });
+/**
+ * The ceiling: a bare kafkajs group reading the whole topic and counting its messages, in a process of its own,
+ * with kafkajs as published.
+ */
+async function rawKafkajsConsume(topic: string, expected: number) {
+  const { stdout } = await run(process.execPath, [path.join(root, 'bench/dist/raw-kafkajs-consume.js')], {
+    env: { ...process.env, KAFKA_BROKERS: env['KAFKA_BROKERS']!, RAW_TOPIC: topic, RAW_GROUP: `${env['KAFKA_TOPIC_PREFIX']!}raw`, RAW_EXPECTED: String(expected) },
+    timeout: 660_000,
+  });
+  return JSON.parse(stdout) as { messages: number; seconds: number; events_per_second: number; cpu_us_per_event: number };
+}
+
+/**
+ * The same bare group on the platform's Kafka client, in the bench process (which does little else meanwhile):
+ * kafkajs with the platform's record reader (ADR 0028), what the aggregator reads with.
+ */
+async function platformConsume(kafka: KafkaClient, topic: string, expected: number) {
+  const consumer = kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}raw-platform`, allowAutoTopicCreation: false });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   let count = 0;
@@ -212,7 +227,8 @@ async function main() {
       });
     };
     const produceSeconds = await produceBurst(0);
-    const raw = await rawConsume(kafka, topic, yearClicks + burst);
+    const raw = await rawKafkajsConsume(topic, yearClicks + burst);
+    const platformRead = await platformConsume(kafka, topic, yearClicks + burst);
     aggregator = startAggregator();
     const drained = await drain('the aggregator drained the burst', [aggregator]);
     const drainSeconds = drained.seconds;
@@ -268,7 +284,7 @@ async function main() {
       description:
         `First ${yearClicks} clicks on one link over a year are folded (not measured as ingest). Then a burst of ${burst} ShortlinkClicked events over ${links} links ` +
         '(half on 1 % of them, timed as the redirector produces them at 5 000/s) waits on links.clicks (12 partitions); a bare kafkajs group reads the topic ' +
-        '(the ceiling: no decoding, no store), then the analytics aggregator (one process, its default settings) drains the burst into buckets from where it stopped, timed from joining its group to its last commit. ' +
+        '(the ceiling: kafkajs 2.2.4 as published, in a process of its own, no decoding, no store), the same group on the platform\'s Kafka client reads it again (its record reader, ADR 0028), then the analytics aggregator (one process, its default settings) drains the burst into buckets from where it stopped, timed from joining its group to its last commit. ' +
         'A second burst like it is then drained by two aggregator processes that split the partitions (timed from the group being stable with both, over what was left to commit then). ' +
         'Last, closed-loop GETs of metrics endpoints over the year of that link, one at a time and 8 in flight.',
       date: new Date().toISOString(),
@@ -277,6 +293,7 @@ async function main() {
       year_preload: { events: yearClicks, produce_seconds: round2(yearProduce), fold_seconds: round2(preload.seconds) },
       burst_produce_seconds: round2(produceSeconds),
       raw_kafkajs_consume: raw,
+      platform_client_consume: platformRead,
       aggregator_ingest: ingest,
       two_aggregators_ingest: twoIngest,
       lag_after_burst: { events: total, drained_in_seconds: round2(drainSeconds), first_commit_after_seconds: drained.firstCommitSeconds, samples: samples.filter((_, i) => i % 10 === 0) },
@@ -284,7 +301,9 @@ async function main() {
       query_latency: latency,
       ratio: {
         ingest_share_of_raw_consume: round2(ingest.events_per_second / raw.events_per_second),
+        ingest_share_of_platform_client_consume: round2(ingest.events_per_second / platformRead.events_per_second),
         cpu_per_event_over_raw: ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / raw.cpu_us_per_event),
+        cpu_per_event_over_platform_client: ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / platformRead.cpu_us_per_event),
         two_aggregators_over_one: round2(twoIngest.events_per_second / ingest.events_per_second),
         two_aggregators_share_of_raw_consume: round2(twoIngest.events_per_second / raw.events_per_second),
       },
@@ -295,7 +314,7 @@ async function main() {
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     // Two million clicks a run: its topics, groups and database go with it.
-    await cleanUpStack(env, ['analytics-aggregator', 'raw']).catch((error: unknown) => logger.warn({ err: error }, 'cleaning up the run failed'));
+    await cleanUpStack(env, ['analytics-aggregator', 'raw', 'raw-platform']).catch((error: unknown) => logger.warn({ err: error }, 'cleaning up the run failed'));
   }
 }
 

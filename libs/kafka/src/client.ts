@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { createRegistrySchemas, createSchemaRegistryClient, type RegistrySchemas } from '@platform/contracts';
+import { useFastRecordDecoder } from './record-decoder.js';
 import { fixRequestQueueIdleTimer } from './request-queue-fix.js';
 
 // Known, understood notices: the v2 partitioner change (we never relied on the old one) and the idempotent
@@ -39,6 +40,7 @@ const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 export function createKafka(options: KafkaOptions): KafkaClient {
   const logger = options.logger.child({ component: 'kafka' });
   if (!fixRequestQueueIdleTimer()) logger.warn('kafkajs request queue not as expected: its idle timer fix is not applied');
+  if (!useFastRecordDecoder()) logger.warn('kafkajs record reader already loaded or not as expected: records are read by kafkajs’s own reader');
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
