@@ -19,8 +19,11 @@ const schema = Type.Object({
    * fetches planned and held until it has caught up or this many are planned.
    */
   ANALYTICS_MAX_BATCH: Type.Integer({ default: 100_000, minimum: 1, maximum: 1_000_000 }),
-  /** How much one fetch takes from a partition. */
-  ANALYTICS_FETCH_BYTES: Type.Integer({ default: 8 * 1024 * 1024, minimum: 64 * 1024, maximum: 64 * 1024 * 1024 }),
+  /**
+   * How much one fetch takes from a partition. Small: kafkajs decodes a whole fetch before handing over its first
+   * batch, and records that outlive the young generation's collections cost the collector a copy each.
+   */
+  ANALYTICS_FETCH_BYTES: Type.Integer({ default: 256 * 1024, minimum: 64 * 1024, maximum: 64 * 1024 * 1024 }),
   /** How much one fetch takes from all partitions together (default: four partitions' worth). */
   ANALYTICS_FETCH_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 64 * 1024, maximum: 256 * 1024 * 1024 })),
   /** A folder with the GeoLite2 city MMDB files, instead of the ones shipped in the npm package. */
@@ -41,7 +44,7 @@ export const config = createConfigLoader(schema, (env) => ({
   dedupeWindowMs: env.ANALYTICS_DEDUPE_WINDOW_HOURS * HOUR,
   maxBatch: env.ANALYTICS_MAX_BATCH,
   fetchBytes: env.ANALYTICS_FETCH_BYTES,
-  fetchMaxBytes: env.ANALYTICS_FETCH_MAX_BYTES,
+  fetchMaxBytes: env.ANALYTICS_FETCH_MAX_BYTES ?? 4 * env.ANALYTICS_FETCH_BYTES,
   geoipDir: env.GEOIP_DIR,
 }));
 

@@ -31,7 +31,7 @@ export async function build(ctx: ServiceContext<AggregatorConfig>) {
         // Pieces to decode and plan; the aggregator holds a partition's pieces until it has caught up or maxBatch.
         maxBatchSize: Math.min(settings.maxBatch, DECODE_PIECE),
         maxBytesPerPartition: settings.fetchBytes,
-        ...(settings.fetchMaxBytes ? { maxBytes: settings.fetchMaxBytes } : {}),
+        maxBytes: settings.fetchMaxBytes,
         partitionsConsumedConcurrently: settings.partitionsConcurrency,
         sessionTimeoutMs: settings.sessionTimeoutMs,
       });
