@@ -58,16 +58,24 @@ export async function openLoop(options: {
   expectStatus: number;
   /** Each answered request's latency (ms) is appended here too: phases of one server pooled into one p99. */
   samples?: number[];
-}): Promise<LatencyStats & { client_loop_delay_p99_ms: number }> {
+  /**
+   * Seconds sent at `rate` before the measured `seconds`, on the same connections, not counted: the phase's
+   * connections opened and the servers' first answers on them, which a steady rate does not pay again.
+   */
+  warmupSeconds?: number;
+}): Promise<LatencyStats & { client_loop_delay_p99_ms: number; client_loop_delay_max_ms: number; seconds_p99_ms: number[] }> {
   const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
   // How late this client's own event loop ran: a late loop sends late and reads answers late, which the
   // latencies would blame on the server.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
-  const total = Math.round(options.rate * options.seconds);
+  const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
+  const total = warmup + Math.round(options.rate * options.seconds);
   // Nothing per request outlives its answer (no array of promises): a client that keeps a few hundred
   // thousand settled promises alive pays major collections that show up as the server's tail latency.
   const latencies = new Float64Array(total);
+  /** The second of the measured phase each answered request was due in. */
+  const dueSecond = new Uint16Array(total);
   let answered = 0;
   let errors = 0;
   let outstanding = 0;
@@ -83,15 +91,22 @@ export async function openLoop(options: {
       .request({ ...req, body: req.body ?? null, headersTimeout: 30_000, bodyTimeout: 30_000 })
       .then(async (response) => {
         await response.body.text();
+        if (i < warmup) return;
         if (response.statusCode !== options.expectStatus) errors++;
-        else latencies[answered++] = performance.now() - due;
+        else {
+          dueSecond[answered] = Math.floor((due - measuredFrom) / 1000);
+          latencies[answered++] = performance.now() - due;
+        }
       })
-      .catch(() => void errors++)
+      .catch(() => {
+        if (i >= warmup) errors++;
+      })
       .finally(settle);
   };
   let issued = 0;
   const began = performance.now();
   const dueAt = (i: number) => began + (i * 1000) / options.rate;
+  const measuredFrom = dueAt(warmup);
   while (issued < total) {
     // Timers fire a millisecond or so late: what falls due within the next millisecond starts now, and its
     // latency counts from when it was sent (a request sent late counts from when it was due).
@@ -103,10 +118,18 @@ export async function openLoop(options: {
     if (issued < total) await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt(issued) - 1 - performance.now())));
   }
   if (outstanding > 0) await finished;
-  const seconds = (performance.now() - began) / 1000;
+  const seconds = (performance.now() - measuredFrom) / 1000;
   loopDelay.disable();
   await pool.close();
   const answers = Array.from(latencies.subarray(0, answered));
   if (options.samples) for (const latency of answers) options.samples.push(latency);
-  return { ...summarise(answers, errors, seconds), client_loop_delay_p99_ms: Math.round(loopDelay.percentile(99) / 1e4) / 100 };
+  // Where in the phase the tail is: one p99 per second of due times.
+  const bySecond: number[][] = Array.from({ length: Math.ceil(options.seconds) }, () => []);
+  answers.forEach((latency, k) => bySecond[Math.min(dueSecond[k]!, bySecond.length - 1)]!.push(latency));
+  return {
+    ...summarise(answers, errors, seconds),
+    client_loop_delay_p99_ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
+    client_loop_delay_max_ms: Math.round(loopDelay.max / 1e4) / 100,
+    seconds_p99_ms: bySecond.map((latencies) => summarise(latencies, 0, 1).p99_ms),
+  };
 }
