@@ -9,6 +9,7 @@ import { createKafka, createPublisher, ensureTopics, type KafkaClient } from '@p
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { cleanUpStack } from './cleanup.js';
+import { countTopic, type TopicRead } from './count-topic.js';
 import { cpuSeconds, peakRssMiB } from './cpu.js';
 import { closedLoop } from './load.js';
 import { round1, round2 } from './stores.js';
@@ -116,7 +117,7 @@ async function rawKafkajsConsume(topic: string, expected: number) {
     env: { ...process.env, KAFKA_BROKERS: env['KAFKA_BROKERS']!, RAW_TOPIC: topic, RAW_GROUP: `${env['KAFKA_TOPIC_PREFIX']!}raw`, RAW_EXPECTED: String(expected) },
     timeout: 660_000,
   });
-  return JSON.parse(stdout) as { messages: number; seconds: number; events_per_second: number; cpu_us_per_event: number };
+  return JSON.parse(stdout) as TopicRead;
 }
 
 /**
@@ -124,31 +125,7 @@ async function rawKafkajsConsume(topic: string, expected: number) {
  * kafkajs with the platform's record reader (ADR 0028), what the aggregator reads with.
  */
 async function platformConsume(kafka: KafkaClient, topic: string, expected: number) {
-  const consumer = kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}raw-platform`, allowAutoTopicCreation: false });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  let count = 0;
-  let first = 0;
-  let last = 0;
-  let cpu = process.cpuUsage();
-  await consumer.run({
-    partitionsConsumedConcurrently: 4,
-    eachBatch: async ({ batch, resolveOffset }) => {
-      if (first === 0) {
-        first = performance.now();
-        cpu = process.cpuUsage();
-      }
-      count += batch.messages.length;
-      resolveOffset(batch.lastOffset());
-      last = performance.now();
-    },
-  });
-  await waitFor(() => count >= expected, { what: 'the raw consumer read everything', timeoutMs: 600_000, intervalMs: 100 });
-  const used = process.cpuUsage(cpu);
-  await consumer.disconnect();
-  const seconds = (last - first) / 1000;
-  // The bench process's CPU while it read (it does little else meanwhile): what kafkajs alone costs a message.
-  return { messages: count, seconds: round2(seconds), events_per_second: Math.round(count / seconds), cpu_us_per_event: round2((used.user + used.system) / count) };
+  return countTopic(kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}raw-platform`, allowAutoTopicCreation: false }), topic, expected);
 }
 
 async function main() {

@@ -433,7 +433,7 @@ describe('a rolling restart of every process under load', () => {
     ).flat();
     // A last stretch of load on the new replicas only.
     const before = load.links.size;
-    await waitFor(() => load.links.size >= before + 3, { what: 'load on the new replicas', timeoutMs: 30_000 });
+    await waitFor(() => load.links.size >= before + 3, { what: 'load on the new replicas', timeoutMs: 30_000, failFast: () => load.failures[0] });
     await load.stop();
 
     // Every process stopped by itself, in time (exit code 0), and every request was answered in full.
