@@ -92,14 +92,6 @@ export function createRecordDecoder(Long: LongStatic, logAppendTime: number) {
     return text;
   }
 
-  function headerValue(decoder: Decoder): Buffer | null {
-    const length = decoder.readVarInt();
-    if (length < 0) return null;
-    const value = decoder.buffer.subarray(decoder.offset, decoder.offset + length);
-    decoder.offset += length;
-    return value;
-  }
-
   return function decodeRecord(decoder: Decoder, batchContext: BatchContext = {}) {
     const { firstOffset = '0', firstTimestamp = '0', magicByte, isControlBatch = false, timestampType, maxTimestamp } = batchContext;
     const attributes = decoder.readInt8();
@@ -117,7 +109,7 @@ export function createRecordDecoder(Long: LongStatic, logAppendTime: number) {
     const headers: Headers = {};
     for (let i = 0; i < count; i++) {
       const name = headerKey(decoder, i);
-      const next = headerValue(decoder);
+      const next = decoder.readVarIntBytes();
       const prior = Object.hasOwn(headers, name) ? headers[name] : undefined;
       const merged = prior === undefined ? next : Array.isArray(prior) ? [...prior, next] : [prior, next];
       // Defined, not assigned: a header named "__proto__" is an own property, as in kafkajs's object literal.
