@@ -28,9 +28,11 @@ export async function deleteStaleTestTopics(brokers: string, maxAgeMs = 3 * 3600
         await admin.deleteTopics({ topics: batch, timeout: 60_000 });
         deleted += batch.length;
       } catch {
-        // One of them went meanwhile (another run's cleanup, a deletion still in progress): one at a time, and
-        // what is gone already is gone.
-        for (const topic of batch) {
+        // One of them went meanwhile (another run's cleanup, or the other project's setup of this run, started at
+        // the same moment): one at a time, of those still there. kafkajs retries the deletion of a topic that is
+        // gone for seconds, which over hundreds of topics held the run up for half an hour.
+        const left = new Set(await admin.listTopics());
+        for (const topic of batch.filter((t) => left.has(t))) {
           await admin.deleteTopics({ topics: [topic], timeout: 60_000 }).then(
             () => void deleted++,
             () => undefined,
