@@ -20,6 +20,30 @@ export interface BatchMessage<K extends MessageType = MessageType> {
   meta: MessageMeta;
 }
 
+/** A decoded message of a batch; its key is read from its bytes only when asked for (the aggregator never does). */
+class DecodedMessage<K extends MessageType> implements BatchMessage<K> {
+  #key: Buffer | string | null;
+
+  constructor(
+    readonly offset: string,
+    key: Buffer | null,
+    readonly type: K,
+    readonly value: MessageTypes[K],
+    readonly meta: MessageMeta,
+  ) {
+    this.#key = key;
+  }
+
+  get key(): string | null {
+    if (Buffer.isBuffer(this.#key)) this.#key = this.#key.toString();
+    return this.#key;
+  }
+
+  toJSON(): BatchMessage<K> {
+    return { offset: this.offset, key: this.key, type: this.type, value: this.value, meta: this.meta };
+  }
+}
+
 /** Consecutive messages of one partition; `lastOffset` is the last offset they cover (skipped ones included). */
 export interface IncomingBatch<K extends MessageType = MessageType> {
   /** The topic's full name (with the deployment's prefix). */
@@ -212,8 +236,7 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
           const type = meta.type as K;
           // Bare Avro (no registry frame) is read at once: no promise per message in batches of thousands.
           const value = meta.registryId === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
-          const decoded: BatchMessage<K> = { offset: message.offset, key: message.key?.toString() ?? null, type, value, meta };
-          messages.push(decoded);
+          messages.push(new DecodedMessage(message.offset, message.key ?? null, type, value, meta));
           raws.push(message);
         } catch (error) {
           if (isPlatformError(error) && error.retriable) throw error; // the registry is away: the batch comes again

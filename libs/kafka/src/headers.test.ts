@@ -15,6 +15,13 @@ describe('readHeaders', () => {
     expect(meta!.raw).toBe(meta!.raw);
   });
 
+  it('reads source and time only when asked for, with their defaults when absent, and shows them in JSON', () => {
+    const meta = received(cloudEvent)!;
+    expect(JSON.parse(JSON.stringify(meta))).toEqual({ id: 'e1', type: 'ShortlinkClicked', schema: 'abc', source: '/redirector', time: '2026-11-25T08:00:00.000Z' });
+    const { [HEADERS.source]: _source, [HEADERS.time]: _time, ...bare } = cloudEvent;
+    expect(received(bare)).toMatchObject({ source: 'unknown', time: '' });
+  });
+
   it('reads the reply, deadline and registry headers when a message has them', () => {
     const meta = received({ ...cloudEvent, [HEADERS.correlationId]: 'c1', [HEADERS.replyTo]: 'replies', [HEADERS.deadline]: '1764057600000', [HEADERS.registryId]: '7' });
     expect(meta).toMatchObject({ correlationId: 'c1', replyTo: 'replies', deadline: 1764057600000, registryId: '7' });

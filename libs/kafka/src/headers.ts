@@ -53,13 +53,15 @@ function headerString(headers: IHeaders, key: string): string | undefined {
 }
 
 /**
- * The metadata of a received message: the headers it is read by are decoded at once, the others (`raw`: tracing,
- * anything a producer added) only when asked for. A consumer of a busy topic reads millions of messages a minute,
- * most of whose headers nothing looks at.
+ * The metadata of a received message: the headers it is routed and decoded by (id, type, schema) are read at
+ * once, the others (`source`, `time`, `raw`: tracing, anything a producer added) only when asked for. A consumer
+ * of a busy topic reads millions of messages a minute, most of whose headers nothing looks at.
  */
 class ReceivedMeta implements MessageMeta {
   readonly #headers: IHeaders;
   #raw: Record<string, string> | undefined;
+  #source: string | undefined;
+  #time: string | undefined;
   correlationId?: string;
   replyTo?: string;
   deadline?: number;
@@ -70,14 +72,26 @@ class ReceivedMeta implements MessageMeta {
     readonly id: string,
     readonly type: string,
     readonly schema: string,
-    readonly source: string,
-    readonly time: string,
   ) {
     this.#headers = headers;
   }
 
+  get source(): string {
+    return (this.#source ??= headerString(this.#headers, HEADERS.source) ?? 'unknown');
+  }
+
+  get time(): string {
+    return (this.#time ??= headerString(this.#headers, HEADERS.time) ?? '');
+  }
+
   get raw(): Record<string, string> {
     return (this.#raw ??= headersToStrings(this.#headers));
+  }
+
+  /** What a log line or `JSON.stringify` shows: the fields as they were when all were read at once (`raw` aside). */
+  toJSON(): Omit<MessageMeta, 'raw'> {
+    const { id, type, schema, source, time, correlationId, replyTo, deadline, registryId } = this;
+    return { id, type, schema, source, time, ...(correlationId !== undefined && { correlationId }), ...(replyTo !== undefined && { replyTo }), ...(deadline !== undefined && { deadline }), ...(registryId !== undefined && { registryId }) };
   }
 }
 
@@ -87,7 +101,7 @@ export function readHeaders(headers: IHeaders | undefined): MessageMeta | undefi
   const type = headerString(headers, HEADERS.type);
   const schema = headerString(headers, HEADERS.schema);
   if (!id || !type || !schema) return undefined;
-  const meta = new ReceivedMeta(headers, id, type, schema, headerString(headers, HEADERS.source) ?? 'unknown', headerString(headers, HEADERS.time) ?? '');
+  const meta = new ReceivedMeta(headers, id, type, schema);
   const registryId = headerString(headers, HEADERS.registryId);
   if (registryId !== undefined) meta.registryId = registryId;
   const correlationId = headerString(headers, HEADERS.correlationId);
