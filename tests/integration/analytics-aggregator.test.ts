@@ -386,6 +386,27 @@ describe('batches held while a partition catches up', () => {
     expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 39, scans: 0 });
   });
 
+  it('a batch whose sightings could not be read is counted whole when it comes again', async () => {
+    const link = newLink();
+    const all = stream(link, 300, 340);
+    let failures = 0;
+    const flaky: Sightings = {
+      seen: async (ids) => {
+        if (failures-- > 0) throw new Error('redis away');
+        return sightings.seen(ids);
+      },
+      mark: (ids) => sightings.mark(ids),
+    };
+    const ingest = finished(createAggregator({ writer, sightings: flaky, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW }));
+    expect(await ingest(held(9, all.slice(0, 20), 20))).toBe('hold');
+    // The repeat of a click of the failed batch, in the failed batch itself: one of them counts.
+    const failing = held(9, [...all.slice(20, 30), message(link, { offset: 330, at: '2024-03-01T10:05:00Z', id: all[25]!.meta.id }), ...all.slice(31, 40)], 0);
+    failures = 1;
+    await expect(ingest(failing)).rejects.toThrow('redis away');
+    expect(await ingest(failing)).toBe('written');
+    expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 39, scans: 0 });
+  });
+
   it('a crash while batches are held, a zombie that flushes them late, and a cap on what is held', async () => {
     const link = newLink();
     const all = stream(link, 100, 160);

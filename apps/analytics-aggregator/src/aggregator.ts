@@ -1,5 +1,20 @@
 import { metrics } from '@opentelemetry/api';
-import { createPlanner, engagementOfClick, inOffsetOrder, type BatchPlan, shortenOfCreated, type AnalyticsEvent, type AnalyticsWriter, type FacetReader, type Planner, type Retention, type Sightings } from '@platform/analytics';
+import {
+  EventIdSet,
+  createEventIdReader,
+  createPlanner,
+  engagementOfClick,
+  inOffsetOrder,
+  shortenOfCreated,
+  type AnalyticsEvent,
+  type AnalyticsWriter,
+  type BatchPlan,
+  type EventId,
+  type FacetReader,
+  type Planner,
+  type Retention,
+  type Sightings,
+} from '@platform/analytics';
 import { MessageTypeNames } from '@platform/contracts';
 import type { BatchMessage, Finishing, IncomingBatch } from '@platform/kafka';
 
@@ -29,7 +44,7 @@ export interface AggregatorDeps {
 interface Fold {
   planner: Planner;
   /** The ids of the events planned (first occurrences not counted before), to mark once applied. */
-  ids: Set<string>;
+  ids: EventIdSet;
   events: number;
   newest: number;
   timings: { seen: number; plan: number };
@@ -61,12 +76,13 @@ export function createAggregator(deps: AggregatorDeps) {
   const maxBatch = deps.maxBatch ?? 100_000;
   const folds = new Map<string, Fold>();
   /** Per partition, the ids of the folds being written: not yet marked, but not to be counted again. */
-  const writing = new Map<string, Array<Set<string>>>();
+  const writing = new Map<string, EventIdSet[]>();
   /** Per partition, the last offset planned: a batch fetched again (a retry, a rebalance) adds only what is new. */
   const planned = new Map<string, number>();
+  const readId = createEventIdReader();
   const newFold = (): Fold => ({
     planner: createPlanner({ facets: deps.facets, now: now(), retention: deps.retention, countBots: deps.countBots }),
-    ids: new Set(),
+    ids: new EventIdSet(),
     events: 0,
     newest: 0,
     timings: { seen: 0, plan: 0 },
@@ -80,8 +96,8 @@ export function createAggregator(deps: AggregatorDeps) {
     const earlier = writing.get(source) ?? [];
     // One pass: the events past what was planned, and among them the first occurrences that neither this fold
     // nor a fold being written has met (the lowest offset is the first: a partition's batch is in offset order).
-    const ids = new Set<string>();
-    const firsts: Array<{ offset: number; event: AnalyticsEvent }> = [];
+    // They join the fold's ids at once, so that a repeat later in the batch finds them.
+    const firsts: Array<{ offset: number; event: AnalyticsEvent; id: EventId }> = [];
     let arrived = 0;
     for (const m of inOffsetOrder(batch.messages, (message) => Number(message.offset))) {
       const offset = Number(m.offset);
@@ -89,17 +105,27 @@ export function createAggregator(deps: AggregatorDeps) {
       arrived++;
       const event = eventOf(m);
       if (event.at > fold.newest) fold.newest = event.at;
-      const id = event.id;
-      if (fold.ids.has(id) || ids.has(id) || earlier.some((written) => written.has(id))) continue;
-      ids.add(id);
-      firsts.push({ offset, event });
+      const id = readId(event.id);
+      if (fold.ids.has(id) || earlier.some((written) => written.has(id))) continue;
+      fold.ids.add(id);
+      firsts.push({ offset, event, id });
     }
     const t0 = performance.now();
-    const seen = await deps.sightings.seen(firsts.map((i) => i.event.id));
-    const fresh = firsts.filter((_, k) => !seen[k]);
+    let seen: boolean[];
+    try {
+      seen = await deps.sightings.seen(firsts.map((i) => i.id));
+    } catch (error) {
+      // The batch comes again: its ids must not look planned then.
+      for (const i of firsts) fold.ids.delete(i.id);
+      throw error;
+    }
+    const fresh: typeof firsts = [];
+    firsts.forEach((i, k) => {
+      if (seen[k]) fold.ids.delete(i.id);
+      else fresh.push(i);
+    });
     const t1 = performance.now();
     fold.planner.add(fresh);
-    for (const i of fresh) fold.ids.add(i.event.id);
     fold.events += arrived;
     fold.timings.seen += t1 - t0;
     fold.timings.plan += performance.now() - t1;
@@ -116,7 +142,7 @@ export function createAggregator(deps: AggregatorDeps) {
         const t3 = performance.now();
         const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
         const t4 = performance.now();
-        await deps.sightings.mark([...fold.ids]);
+        await deps.sightings.mark(fold.ids);
         const left = (writing.get(source) ?? []).filter((written) => written !== fold.ids);
         if (left.length > 0) writing.set(source, left);
         else writing.delete(source);

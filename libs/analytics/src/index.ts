@@ -19,6 +19,6 @@ export type { Ranked, Reports, SeriesCounter, Since } from './reports.js';
 export { LATE_MS, createAnalyticsStore } from './read-store.js';
 export type { AnalyticsStore, AnalyticsStoreOptions } from './read-store.js';
 export { createAnalyticsWriter } from './store.js';
-export { createRedisSightings } from './sightings.js';
-export type { Sightings } from './sightings.js';
+export { EventIdSet, createEventIdReader, createRedisSightings } from './sightings.js';
+export type { EventId, Sightings } from './sightings.js';
 export type { AnalyticsWriter, BucketDoc } from './store.js';

@@ -18,9 +18,9 @@ import type { Redis } from '@platform/redis';
  */
 export interface Sightings {
   /** For each id, whether it was already counted. */
-  seen(ids: readonly string[]): Promise<boolean[]>;
+  seen(ids: readonly EventId[]): Promise<boolean[]>;
   /** Marks ids as counted (after their batch is in the buckets). */
-  mark(ids: readonly string[]): Promise<void>;
+  mark(ids: EventIdSet): Promise<void>;
 }
 
 const CHUNK_BITS = 20;
@@ -57,11 +57,148 @@ redis.call('SETRANGE', KEYS[1], from, table.concat(out))
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
-/** A producer chunk's bits named by a batch: Redis bit `n` is bit `7 - n % 8` of byte `n / 8`. */
+/**
+ * An event id read for the sightings: a click id is a bit of its producer's chunk (`chunk` names both, and is
+ * the same string for the ids of one producer and chunk that a reader meets, so that it is hashed once); any
+ * other id stands for itself (`chunk` null).
+ */
+export interface EventId {
+  id: string;
+  chunk: string | null;
+  bit: number;
+}
+
+/** The producers a reader met last: a partition's clicks come from a few redirector replicas, interleaved. */
+const RECENT_PRODUCERS = 8;
+
+/** Reads ids into `EventId`s, reusing the chunk names of the producers it met last. */
+export function createEventIdReader(): (id: string) => EventId {
+  const recent: Array<{ producer: string; chunk: number; name: string }> = [];
+  return (id) => {
+    const colon = id.lastIndexOf(':');
+    const seq = colon < 1 ? null : sequenceAt(id, colon + 1);
+    if (seq === null) return { id, chunk: null, bit: 0 };
+    const chunk = Math.floor(seq / 2 ** CHUNK_BITS);
+    const bit = seq % 2 ** CHUNK_BITS;
+    for (const r of recent) if (r.chunk === chunk && r.producer.length === colon && id.startsWith(r.producer)) return { id, chunk: r.name, bit };
+    const producer = id.slice(0, colon);
+    const entry = { producer, chunk, name: `${producer}:${chunk}` };
+    if (recent.unshift(entry) > RECENT_PRODUCERS) recent.pop();
+    return { id, chunk: entry.name, bit };
+  };
+}
+
+/** The bits of one producer chunk: bytes `from` on; every bit ever set lies in bytes `low` to `high`. */
+interface Bits {
+  from: number;
+  bytes: Uint8Array;
+  low: number;
+  high: number;
+}
+
+const INITIAL_BYTES = 64;
+const CHUNK_BYTES = 2 ** CHUNK_BITS / 8;
+
+/**
+ * A set of event ids that keeps a producer's sequence numbers as bits (a fold's 100 000 clicks are ~12 KB and no
+ * object per id, where a set of strings makes the collector copy and mark each of them), others as strings.
+ */
+export class EventIdSet {
+  readonly #chunks = new Map<string, Bits>();
+  readonly #others = new Set<string>();
+  #size = 0;
+  /** The chunk met last, looked up by the identity of its name. */
+  #lastName: string | null = null;
+  #last: Bits | undefined;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  has(id: EventId): boolean {
+    if (id.chunk === null) return this.#others.has(id.id);
+    const bits = this.#bitsOf(id.chunk);
+    if (!bits) return false;
+    const i = (id.bit >> 3) - bits.from;
+    return i >= 0 && i < bits.bytes.length && (bits.bytes[i]! & (0x80 >> (id.bit & 7))) !== 0;
+  }
+
+  add(id: EventId): void {
+    if (id.chunk === null) {
+      if (this.#others.has(id.id)) return;
+      this.#others.add(id.id);
+      this.#size++;
+      return;
+    }
+    let bits = this.#bitsOf(id.chunk);
+    if (!bits) {
+      bits = { from: 0, bytes: new Uint8Array(0), low: id.bit >> 3, high: id.bit >> 3 };
+      this.#chunks.set(id.chunk, bits);
+      this.#last = bits;
+    }
+    const byte = id.bit >> 3;
+    if (byte < bits.from || byte >= bits.from + bits.bytes.length) grow(bits, byte);
+    const mask = 0x80 >> (id.bit & 7);
+    const i = byte - bits.from;
+    if ((bits.bytes[i]! & mask) !== 0) return;
+    bits.bytes[i] = bits.bytes[i]! | mask;
+    if (byte < bits.low) bits.low = byte;
+    if (byte > bits.high) bits.high = byte;
+    this.#size++;
+  }
+
+  delete(id: EventId): void {
+    if (id.chunk === null) {
+      if (this.#others.delete(id.id)) this.#size--;
+      return;
+    }
+    if (!this.has(id)) return;
+    const bits = this.#bitsOf(id.chunk)!;
+    const i = (id.bit >> 3) - bits.from;
+    bits.bytes[i] = bits.bytes[i]! & ~(0x80 >> (id.bit & 7));
+    this.#size--;
+  }
+
+  /** Each producer chunk with bits set: its name, and the bytes from `from` on that hold every one of its bits. */
+  *chunks(): IterableIterator<{ chunk: string; from: number; bytes: Uint8Array }> {
+    for (const [chunk, bits] of this.#chunks) {
+      if (bits.bytes.length > 0) yield { chunk, from: bits.low, bytes: bits.bytes.subarray(bits.low - bits.from, bits.high - bits.from + 1) };
+    }
+  }
+
+  others(): IterableIterator<string> {
+    return this.#others.values();
+  }
+
+  #bitsOf(chunk: string): Bits | undefined {
+    if (chunk === this.#lastName) return this.#last;
+    const bits = this.#chunks.get(chunk);
+    this.#lastName = chunk;
+    this.#last = bits;
+    return bits;
+  }
+}
+
+/** Makes `bits` cover byte `byte`, doubling its length as often as it takes (never past the chunk). */
+function grow(bits: Bits, byte: number): void {
+  const empty = bits.bytes.length === 0;
+  const low = empty ? byte : Math.min(bits.from, byte);
+  const high = empty ? byte : Math.max(bits.from + bits.bytes.length - 1, byte);
+  let length = Math.max(INITIAL_BYTES, bits.bytes.length);
+  while (length < high - low + 1) length *= 2;
+  length = Math.min(length, CHUNK_BYTES);
+  // Room on the side it grew towards: ids of a producer mostly rise.
+  const from = byte < bits.from && !empty ? Math.max(0, high + 1 - length) : Math.min(low, CHUNK_BYTES - length);
+  const bytes = new Uint8Array(length);
+  if (!empty) bytes.set(bits.bytes, bits.from - from);
+  bits.from = from;
+  bits.bytes = bytes;
+}
+
+/** A chunk's ids asked about by a batch: their bits, their positions in the caller's list, their byte range. */
 interface Span {
   key: string;
   bits: number[];
-  /** The positions in the caller's list, in the order of `bits`. */
   at: number[];
   from: number;
   to: number;
@@ -70,81 +207,60 @@ interface Span {
 export function createRedisSightings(redis: Redis, options: { namespace?: string; windowMs: number }): Sightings {
   const prefix = `${options.namespace ?? ''}analytics:seen:`;
   const ttlSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
-  /** Dense ids grouped by chunk key (a batch names a few), other ids as keys of their own. */
-  const locate = (ids: readonly string[]) => {
-    const spans = new Map<string, Span>();
-    const others: Array<{ key: string; at: number }> = [];
-    // A batch's ids come mostly from a few producers: the previous id's producer and chunk are tried first.
-    let producer = '';
-    let chunk = -1;
-    let span: Span | undefined;
-    ids.forEach((id, at) => {
-      const colon = id.lastIndexOf(':');
-      const seq = colon < 1 ? null : sequenceAt(id, colon + 1);
-      if (seq === null) {
-        others.push({ key: `${prefix}id:${id}`, at });
-        return;
-      }
-      const bit = seq % 2 ** CHUNK_BITS;
-      const idChunk = Math.floor(seq / 2 ** CHUNK_BITS);
-      if (!span || idChunk !== chunk || colon !== producer.length || !id.startsWith(producer)) {
-        producer = id.slice(0, colon);
-        chunk = idChunk;
-        const key = `${prefix}seq:${producer}:${chunk}`;
-        span = spans.get(key);
-        if (!span) {
-          span = { key, bits: [], at: [], from: bit >> 3, to: bit >> 3 };
-          spans.set(key, span);
-        }
-      }
-      span.bits.push(bit);
-      span.at.push(at);
-      if (bit >> 3 < span.from) span.from = bit >> 3;
-      if (bit >> 3 > span.to) span.to = bit >> 3;
-    });
-    return { spans: [...spans.values()], others };
-  };
 
   return {
     async seen(ids) {
       if (ids.length === 0) return [];
-      const { spans, others } = locate(ids);
       // One range read per chunk: a batch's ids of one producer are close together.
+      const spans = new Map<string, Span>();
+      const others: Array<{ key: string; at: number }> = [];
+      let span: Span | undefined;
+      ids.forEach((id, at) => {
+        if (id.chunk === null) {
+          others.push({ key: `${prefix}id:${id.id}`, at });
+          return;
+        }
+        const byte = id.bit >> 3;
+        if (span?.key !== id.chunk) {
+          span = spans.get(id.chunk);
+          if (!span) {
+            span = { key: id.chunk, bits: [], at: [], from: byte, to: byte };
+            spans.set(id.chunk, span);
+          }
+        }
+        span.bits.push(id.bit);
+        span.at.push(at);
+        if (byte < span.from) span.from = byte;
+        if (byte > span.to) span.to = byte;
+      });
       const pipeline = redis.pipeline();
-      for (const span of spans) pipeline.getrangeBuffer(span.key, span.from, span.to);
+      for (const s of spans.values()) pipeline.getrangeBuffer(`${prefix}seq:${s.key}`, s.from, s.to);
       for (const other of others) pipeline.exists(other.key);
       const results = (await pipeline.exec()) ?? [];
       const seen = new Array<boolean>(ids.length).fill(false);
-      spans.forEach((span, i) => {
-        const [error, value] = results[i]!;
+      let i = 0;
+      for (const s of spans.values()) {
+        const [error, value] = results[i++]!;
         if (error) throw error;
         const bytes = value as Buffer;
-        span.bits.forEach((bit, k) => {
-          const byte = bytes[(bit >> 3) - span.from] ?? 0;
-          seen[span.at[k]!] = (byte & (0x80 >> (bit & 7))) !== 0;
+        s.bits.forEach((bit, k) => {
+          const byte = bytes[(bit >> 3) - s.from] ?? 0;
+          seen[s.at[k]!] = (byte & (0x80 >> (bit & 7))) !== 0;
         });
-      });
-      others.forEach((other, i) => {
-        const [error, value] = results[spans.length + i]!;
+      }
+      for (const other of others) {
+        const [error, value] = results[i++]!;
         if (error) throw error;
         seen[other.at] = Number(value) === 1;
-      });
+      }
       return seen;
     },
 
     async mark(ids) {
-      if (ids.length === 0) return;
-      const { spans, others } = locate(ids);
+      if (ids.size === 0) return;
       const pipeline = redis.pipeline();
-      for (const span of spans) {
-        const mask = Buffer.alloc(span.to - span.from + 1);
-        for (const bit of span.bits) {
-          const i = (bit >> 3) - span.from;
-          mask[i] = mask[i]! | (0x80 >> (bit & 7));
-        }
-        pipeline.eval(OR_RANGE, 1, span.key, span.from, mask, ttlSeconds);
-      }
-      for (const other of others) pipeline.set(other.key, '1', 'EX', ttlSeconds);
+      for (const { chunk, from, bytes } of ids.chunks()) pipeline.eval(OR_RANGE, 1, `${prefix}seq:${chunk}`, from, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), ttlSeconds);
+      for (const id of ids.others()) pipeline.set(`${prefix}id:${id}`, '1', 'EX', ttlSeconds);
       for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
     },
   };
