@@ -11,6 +11,7 @@ import {
   type BatchPlan,
   type EventId,
   type FacetReader,
+  type PlannedEvent,
   type Planner,
   type Retention,
   type Sightings,
@@ -43,12 +44,22 @@ export interface AggregatorDeps {
 /** What a partition's batches added since its last bucket writes: applied together, once it has caught up. */
 interface Fold {
   planner: Planner;
-  /** The ids of the events planned (first occurrences not counted before), to mark once applied. */
+  /** The ids of the events planned (first occurrences in the fold), to mark once applied. */
   ids: EventIdSet;
+  /**
+   * Per event planned, in the planner's order: its offset, its cell and its id (a producer chunk's slot in
+   * `chunks` times 2^20 plus its bit, or the id itself), to take out those found already counted.
+   */
+  offsets: number[];
+  cells: PlannedEvent[];
+  keys: Array<number | string>;
+  chunks: string[];
   events: number;
   newest: number;
-  timings: { seen: number; plan: number };
+  timings: { plan: number };
 }
+
+const CHUNK = 2 ** 20;
 
 function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
   // The CloudEvents id is the event's identity: for a click it is its click_id (the redirector publishes it so).
@@ -57,10 +68,10 @@ function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
 }
 
 /**
- * Folds one partition's batch into the buckets: drops producer repeats (an id seen earlier in the batch, or
- * counted in an earlier one), plans one update per distinct bucket, applies it under the partition's
- * watermarks, then marks the ids counted (libs/analytics, ADR 0016). Safe to run again on the same offsets,
- * whole or in other cuts, and after a crash between any two of its steps.
+ * Folds one partition's batch into the buckets: drops producer repeats (an id met earlier in the fold, or counted
+ * in an earlier one), plans one update per distinct bucket, applies it under the partition's watermarks, then
+ * marks the ids counted (libs/analytics, ADR 0016). Safe to run again on the same offsets, whole or in other
+ * cuts, and after a crash between any two of its steps.
  *
  * A partition that has more waiting (a burst, an aggregator catching up) has its batches planned one after the
  * other and held (uncommitted), and written together once it has caught up or `maxBatch` events are planned:
@@ -68,102 +79,108 @@ function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
  * grow. Held batches are one batch from the last commit on: a crash or a rebalance replays them whole.
  *
  * The writes of a fold are left to the consumer to finish (`Finishing`): it reads on while they land, and
- * commits once they have. The partition's next fold, planned meanwhile, leaves out the ids of the fold being
- * written (they are marked only once it is in the buckets).
+ * commits once they have. Planning is synchronous: a batch's records are let go as soon as it is planned. Which
+ * of the fold's ids were counted before is asked once, when the fold is written; the consumer runs a
+ * partition's finishes one after the other, so the folds written before it have marked theirs by then.
  */
 export function createAggregator(deps: AggregatorDeps) {
   const now = deps.now ?? Date.now;
   const maxBatch = deps.maxBatch ?? 100_000;
   const folds = new Map<string, Fold>();
-  /** Per partition, the ids of the folds being written: not yet marked, but not to be counted again. */
-  const writing = new Map<string, EventIdSet[]>();
   /** Per partition, the last offset planned: a batch fetched again (a retry, a rebalance) adds only what is new. */
   const planned = new Map<string, number>();
   const readId = createEventIdReader();
   const newFold = (): Fold => ({
     planner: createPlanner({ facets: deps.facets, now: now(), retention: deps.retention, countBots: deps.countBots }),
     ids: new EventIdSet(),
+    offsets: [],
+    cells: [],
+    keys: [],
+    chunks: [],
     events: 0,
     newest: 0,
-    timings: { seen: 0, plan: 0 },
+    timings: { plan: 0 },
   });
+  const keyOf = (fold: Fold, id: EventId): number | string => {
+    if (id.chunk === null) return id.id;
+    let slot = fold.chunks.lastIndexOf(id.chunk);
+    if (slot < 0) slot = fold.chunks.push(id.chunk) - 1;
+    return slot * CHUNK + id.bit;
+  };
+
+  /** Takes out of the fold's plan the events whose ids `counted` holds (repeats of events counted earlier). */
+  function dropCounted(fold: Fold, counted: EventIdSet): number {
+    let dropped = 0;
+    fold.keys.forEach((key, i) => {
+      const found = typeof key === 'string' ? counted.has({ id: key, chunk: null, bit: 0 }) : counted.hasBit(fold.chunks[Math.floor(key / CHUNK)]!, key % CHUNK);
+      if (!found) return;
+      fold.planner.remove(fold.offsets[i]!, fold.cells[i]!);
+      dropped++;
+    });
+    return dropped;
+  }
 
   return async function ingest(batch: IncomingBatch<AggregatedType>): Promise<'hold' | Finishing> {
     const source = `${batch.topic}:${batch.partition}`;
     const fold = folds.get(source) ?? newFold();
     folds.set(source, fold);
     const after = planned.get(source) ?? -1;
-    const earlier = writing.get(source) ?? [];
-    // One pass: the events past what was planned, and among them the first occurrences that neither this fold
-    // nor a fold being written has met (the lowest offset is the first: a partition's batch is in offset order).
-    // They join the fold's ids at once, so that a repeat later in the batch finds them.
-    const firsts: Array<{ offset: number; event: AnalyticsEvent; id: EventId }> = [];
-    let arrived = 0;
+    const t0 = performance.now();
+    // One pass over the events past what was planned, planning the first occurrence of each id in the fold (the
+    // lowest offset is the first: a partition's batch is in offset order).
     for (const m of inOffsetOrder(batch.messages, (message) => Number(message.offset))) {
       const offset = Number(m.offset);
       if (offset <= after) continue;
-      arrived++;
+      fold.events++;
       const event = eventOf(m);
       if (event.at > fold.newest) fold.newest = event.at;
       const id = readId(event.id);
-      if (fold.ids.has(id) || earlier.some((written) => written.has(id))) continue;
+      if (fold.ids.has(id)) continue;
       fold.ids.add(id);
-      firsts.push({ offset, event, id });
+      fold.offsets.push(offset);
+      fold.cells.push(fold.planner.addOne(offset, event));
+      fold.keys.push(keyOf(fold, id));
     }
-    const t0 = performance.now();
-    let seen: boolean[];
-    try {
-      seen = await deps.sightings.seen(firsts.map((i) => i.id));
-    } catch (error) {
-      // The batch comes again: its ids must not look planned then.
-      for (const i of firsts) fold.ids.delete(i.id);
-      throw error;
-    }
-    const fresh: typeof firsts = [];
-    firsts.forEach((i, k) => {
-      if (seen[k]) fold.ids.delete(i.id);
-      else fresh.push(i);
-    });
-    const t1 = performance.now();
-    fold.planner.add(fresh);
-    fold.events += arrived;
-    fold.timings.seen += t1 - t0;
-    fold.timings.plan += performance.now() - t1;
+    fold.timings.plan += performance.now() - t0;
     planned.set(source, Math.max(after, Number(batch.lastOffset)));
     if ((batch.behind ?? 0) > 0 && fold.planner.events < maxBatch) return 'hold';
 
     folds.delete(source);
-    writing.set(source, [...(writing.get(source) ?? []), fold.ids]);
     let plan: BatchPlan | undefined;
+    let repeats = 0;
+    let seenMs = 0;
     return {
       finish: async () => {
+        const t1 = performance.now();
+        if (!plan) {
+          // Asked again if it fails: nothing is taken out of the plan before the answer is in.
+          const counted = await deps.sightings.seen(fold.ids);
+          seenMs = performance.now() - t1;
+          repeats = dropCounted(fold, counted);
+          plan = fold.planner.plan();
+        }
         const t2 = performance.now();
-        plan ??= fold.planner.plan();
-        const t3 = performance.now();
         const applied = await deps.writer.apply(source, Number(batch.lastOffset), plan);
-        const t4 = performance.now();
+        const t3 = performance.now();
         await deps.sightings.mark(fold.ids);
-        const left = (writing.get(source) ?? []).filter((written) => written !== fold.ids);
-        if (left.length > 0) writing.set(source, left);
-        else writing.delete(source);
         deps.logger?.debug(
           {
             source,
             events: fold.events,
-            fresh: fold.ids.size,
+            fresh: fold.ids.size - repeats,
             buckets: plan.buckets.size,
             updates: applied.updates,
             rounds: applied.rounds,
-            seen_ms: Math.round(fold.timings.seen),
-            plan_ms: Math.round(fold.timings.plan + t3 - t2),
-            apply_ms: Math.round(t4 - t3),
-            mark_ms: Math.round(performance.now() - t4),
+            seen_ms: Math.round(seenMs),
+            plan_ms: Math.round(fold.timings.plan + t2 - t1 - seenMs),
+            apply_ms: Math.round(t3 - t2),
+            mark_ms: Math.round(performance.now() - t3),
           },
           'batch folded',
         );
         events.add(plan.counted, { outcome: 'counted' });
         events.add(plan.bots, { outcome: 'bot' });
-        events.add(fold.events - fold.ids.size, { outcome: 'repeat' });
+        events.add(fold.events - plan.counted - plan.bots, { outcome: 'repeat' });
         writes.add(applied.updates);
         if (fold.newest > 0) delay.record(Math.max(0, now() - fold.newest) / 1000);
       },

@@ -11,7 +11,7 @@ export type { ReferrerFacets } from './referrer.js';
 export { readUserAgent } from './user-agent.js';
 export type { ClientSoftware, DeviceType } from './user-agent.js';
 export { DEFAULT_RETENTION, bucketId, childCounters, createPlanner, deltaAfter, inOffsetOrder, planBatch } from './plan.js';
-export type { BatchPlan, PlanOptions, PlannedBucket, Planner, Retention, Scope, ScopeKind } from './plan.js';
+export type { BatchPlan, PlanOptions, PlannedBucket, PlannedEvent, Planner, Retention, Scope, ScopeKind } from './plan.js';
 export { DEFAULT_SIZE, MAX_SIZE, MAX_UNITS, queryBuckets, readMetricsQuery } from './query.js';
 export type { MetricsQuery, QueryProblem } from './query.js';
 export { coverRange, createReports } from './reports.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Engagement } from './events.js';
 import type { FacetReader } from './facets.js';
-import { DEFAULT_RETENTION, bucketId, deltaAfter, planBatch, type PlanOptions } from './plan.js';
+import { DEFAULT_RETENTION, bucketId, createPlanner, deltaAfter, planBatch, type PlanOptions } from './plan.js';
 import { addUnits } from './buckets.js';
 import { readMetricsQuery, queryBuckets } from './query.js';
 import { coverRange } from './reports.js';
@@ -76,6 +76,21 @@ describe('pre-aggregation', () => {
     expect(deltaAfter(hour, 15)).toBeNull();
     const minute = plan.buckets.get(bucketId({ kind: 'link', key: 'sho.rt/abc' }, 'minute', Date.parse('2024-03-01T11:00:00Z')))!;
     expect(deltaAfter(minute, null)?.['n.clicks']).toBe(4);
+  });
+
+  it('takes out events added before (repeats found later), once, and leaves no bucket for a cell left empty', () => {
+    const planner = createPlanner(options);
+    const [a, b, c] = [click(20, '2024-03-01T11:00:10Z'), click(21, '2024-03-01T11:00:20Z'), click(22, '2024-03-01T11:05:00Z', { userAgent: 'bot' })];
+    const cells = [a, b, c].map((i) => planner.addOne(i.offset, i.event));
+    planner.remove(20, cells[0]!);
+    planner.remove(20, cells[0]!);
+    planner.remove(22, cells[2]!);
+    const plan = planner.plan();
+    expect({ counted: plan.counted, bots: plan.bots }).toEqual({ counted: 1, bots: 0 });
+    const hour = plan.buckets.get(bucketId({ kind: 'link', key: 'sho.rt/abc' }, 'hour', Date.parse('2024-03-01T11:00:00Z')))!;
+    expect(hour.parts.map((p) => p.offsets)).toEqual([[21]]);
+    expect(deltaAfter(hour, null)).toMatchObject({ 'n.clicks': 1, 'm.00.clicks': 1 });
+    expect(plan.buckets.has(bucketId({ kind: 'link', key: 'sho.rt/abc' }, 'minute', Date.parse('2024-03-01T11:05:00Z')))).toBe(false);
   });
 
   it('counts bots apart, and with people when asked', () => {

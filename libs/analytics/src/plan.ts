@@ -179,11 +179,18 @@ export function planBatch(items: ReadonlyArray<{ offset: number; event: Analytic
 export interface Planner {
   /** Adds events of the partition, all past the ones added before. */
   add(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>): void;
+  /** Adds one event past the ones added before; gives back what `remove` takes to take it out again. */
+  addOne(offset: number, event: AnalyticsEvent): PlannedEvent;
+  /** Takes out an event added before (a repeat of one counted earlier, known only later); once is enough. */
+  remove(offset: number, event: PlannedEvent): void;
   /** The updates of every event added so far (the same each time it is asked). */
   plan(): BatchPlan;
   /** Events added so far. */
   readonly events: number;
 }
+
+/** Where the planner put an event (its cell): opaque to the caller. */
+export type PlannedEvent = object;
 
 /**
  * A plan built a piece at a time, so that one plan can fold several fetches of a partition.
@@ -200,39 +207,46 @@ export function createPlanner(options: PlanOptions): Planner {
   const contributions = createContributions(options);
   const cells = new Map<string, Cell>();
 
-  function add(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>) {
-    const ordered = inOffsetOrder(items, (i) => i.offset);
-    events += ordered.length;
-    for (const { offset, event } of ordered) {
-      const minute = bucketStart('minute', event.at);
-      if (event.type === 'shorten') {
-        counted++;
-        const key = `s\u0001${event.groupGuid}\u0001${minute}`;
-        const cell = cells.get(key);
-        if (cell) cell.offsets.push(offset);
-        else cells.set(key, { at: minute, parts: null, bot: false, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] });
-        continue;
-      }
-      // One key for what an event adds and where: its facets' inputs, its scopes, its destination, its minute.
-      const key = `${event.kind}\u0001${event.bot}\u0001${event.userAgent}\u0001${event.clientIp}\u0001${event.referrer}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
+  function addOne(offset: number, event: AnalyticsEvent): Cell {
+    events++;
+    const minute = bucketStart('minute', event.at);
+    if (event.type === 'shorten') {
+      counted++;
+      const key = `s\u0001${event.groupGuid}\u0001${minute}`;
       let cell = cells.get(key);
       if (cell) cell.offsets.push(offset);
-      else {
-        const facets = contributions(event);
-        cell = {
-          at: minute,
-          parts: scopeContributions(event, facets, options.countBots),
-          bot: facets.bot && !options.countBots,
-          link: { kind: 'link', key: event.linkId },
-          group: { kind: 'group', key: event.groupGuid },
-          qr: event.qrcodeId ? { kind: 'qr', key: event.qrcodeId } : null,
-          offsets: [offset],
-        };
-        cells.set(key, cell);
-      }
-      if (cell.bot) bots++;
-      else counted++;
+      else cells.set(key, (cell = { at: minute, parts: null, bot: false, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] }));
+      return cell;
     }
+    // One key for what an event adds and where: its facets' inputs, its scopes, its destination, its minute.
+    const key = `${event.kind}\u0001${event.bot}\u0001${event.userAgent}\u0001${event.clientIp}\u0001${event.referrer}\u0001${event.linkId}\u0001${event.groupGuid}\u0001${event.qrcodeId ?? ''}\u0001${event.longUrl}\u0001${minute}`;
+    let cell = cells.get(key);
+    if (cell) cell.offsets.push(offset);
+    else {
+      const facets = contributions(event);
+      cell = {
+        at: minute,
+        parts: scopeContributions(event, facets, options.countBots),
+        bot: facets.bot && !options.countBots,
+        link: { kind: 'link', key: event.linkId },
+        group: { kind: 'group', key: event.groupGuid },
+        qr: event.qrcodeId ? { kind: 'qr', key: event.qrcodeId } : null,
+        offsets: [offset],
+      };
+      cells.set(key, cell);
+    }
+    if (cell.bot) bots++;
+    else counted++;
+    return cell;
+  }
+
+  function remove(offset: number, event: PlannedEvent): void {
+    const cell = event as Cell;
+    const at = cell.offsets.length - countAfter(cell.offsets, offset - 1);
+    if (cell.offsets[at] !== offset) return;
+    cell.offsets.splice(at, 1);
+    if (cell.bot) bots--;
+    else counted--;
   }
 
   function plan(): BatchPlan {
@@ -267,6 +281,7 @@ export function createPlanner(options: PlanOptions): Planner {
       }
     };
     for (const cell of cells.values()) {
+      if (cell.offsets.length === 0) continue; // its events were all removed
       if (!cell.parts) {
         spread(cell.group, cell.at, cell.offsets, SHORTEN);
         continue;
@@ -279,7 +294,11 @@ export function createPlanner(options: PlanOptions): Planner {
   }
 
   return {
-    add,
+    add(items) {
+      for (const { offset, event } of inOffsetOrder(items, (i) => i.offset)) addOne(offset, event);
+    },
+    addOne,
+    remove,
     plan,
     get events() {
       return events;

@@ -17,8 +17,8 @@ import type { Redis } from '@platform/redis';
  * per batch, not two per event. Other ids (outbox events) are keys of their own.
  */
 export interface Sightings {
-  /** For each id, whether it was already counted. */
-  seen(ids: readonly EventId[]): Promise<boolean[]>;
+  /** Those of the ids already counted. */
+  seen(ids: EventIdSet): Promise<EventIdSet>;
   /** Marks ids as counted (after their batch is in the buckets). */
   mark(ids: EventIdSet): Promise<void>;
 }
@@ -116,11 +116,15 @@ export class EventIdSet {
   }
 
   has(id: EventId): boolean {
-    if (id.chunk === null) return this.#others.has(id.id);
-    const bits = this.#bitsOf(id.chunk);
+    return id.chunk === null ? this.#others.has(id.id) : this.hasBit(id.chunk, id.bit);
+  }
+
+  /** Whether bit `bit` of producer chunk `chunk` is in the set. */
+  hasBit(chunk: string, bit: number): boolean {
+    const bits = this.#bitsOf(chunk);
     if (!bits) return false;
-    const i = (id.bit >> 3) - bits.from;
-    return i >= 0 && i < bits.bytes.length && (bits.bytes[i]! & (0x80 >> (id.bit & 7))) !== 0;
+    const i = (bit >> 3) - bits.from;
+    return i >= 0 && i < bits.bytes.length && (bits.bytes[i]! & (0x80 >> (bit & 7))) !== 0;
   }
 
   add(id: EventId): void {
@@ -195,65 +199,36 @@ function grow(bits: Bits, byte: number): void {
   bits.bytes = bytes;
 }
 
-/** A chunk's ids asked about by a batch: their bits, their positions in the caller's list, their byte range. */
-interface Span {
-  key: string;
-  bits: number[];
-  at: number[];
-  from: number;
-  to: number;
-}
-
 export function createRedisSightings(redis: Redis, options: { namespace?: string; windowMs: number }): Sightings {
   const prefix = `${options.namespace ?? ''}analytics:seen:`;
   const ttlSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
 
   return {
     async seen(ids) {
-      if (ids.length === 0) return [];
-      // One range read per chunk: a batch's ids of one producer are close together.
-      const spans = new Map<string, Span>();
-      const others: Array<{ key: string; at: number }> = [];
-      let span: Span | undefined;
-      ids.forEach((id, at) => {
-        if (id.chunk === null) {
-          others.push({ key: `${prefix}id:${id.id}`, at });
-          return;
-        }
-        const byte = id.bit >> 3;
-        if (span?.key !== id.chunk) {
-          span = spans.get(id.chunk);
-          if (!span) {
-            span = { key: id.chunk, bits: [], at: [], from: byte, to: byte };
-            spans.set(id.chunk, span);
-          }
-        }
-        span.bits.push(id.bit);
-        span.at.push(at);
-        if (byte < span.from) span.from = byte;
-        if (byte > span.to) span.to = byte;
-      });
+      const found = new EventIdSet();
+      if (ids.size === 0) return found;
+      // One range read per chunk (a fold's ids of one producer are close together), ANDed with the fold's bits.
+      const chunks = [...ids.chunks()];
+      const others = [...ids.others()];
       const pipeline = redis.pipeline();
-      for (const s of spans.values()) pipeline.getrangeBuffer(`${prefix}seq:${s.key}`, s.from, s.to);
-      for (const other of others) pipeline.exists(other.key);
+      for (const { chunk, from, bytes } of chunks) pipeline.getrangeBuffer(`${prefix}seq:${chunk}`, from, from + bytes.length - 1);
+      for (const id of others) pipeline.exists(`${prefix}id:${id}`);
       const results = (await pipeline.exec()) ?? [];
-      const seen = new Array<boolean>(ids.length).fill(false);
-      let i = 0;
-      for (const s of spans.values()) {
-        const [error, value] = results[i++]!;
+      chunks.forEach(({ chunk, from, bytes }, i) => {
+        const [error, value] = results[i]!;
         if (error) throw error;
-        const bytes = value as Buffer;
-        s.bits.forEach((bit, k) => {
-          const byte = bytes[(bit >> 3) - s.from] ?? 0;
-          seen[s.at[k]!] = (byte & (0x80 >> (bit & 7))) !== 0;
-        });
-      }
-      for (const other of others) {
-        const [error, value] = results[i++]!;
+        const marked = value as Buffer;
+        for (let k = 0; k < bytes.length && k < marked.length; k++) {
+          const both = bytes[k]! & marked[k]!;
+          for (let b = 0; both !== 0 && b < 8; b++) if (both & (0x80 >> b)) found.add({ id: '', chunk, bit: (from + k) * 8 + b });
+        }
+      });
+      others.forEach((id, i) => {
+        const [error, value] = results[chunks.length + i]!;
         if (error) throw error;
-        seen[other.at] = Number(value) === 1;
-      }
-      return seen;
+        if (Number(value) === 1) found.add({ id, chunk: null, bit: 0 });
+      });
+      return found;
     },
 
     async mark(ids) {
