@@ -2,9 +2,10 @@ import type { Redis } from '@platform/redis';
 
 /**
  * Which events were already counted, to drop a producer's repeat of an event (the same id at a later offset:
- * the redirector re-publishes a batch whose acknowledgement it lost). Ids are marked only once their batch is
- * in the buckets, and checked before a batch is planned:
- * - a repeat of an event counted in an earlier batch finds its mark and is dropped;
+ * the redirector re-publishes a batch whose acknowledgement it lost). Ids are marked only once their fold is
+ * in the buckets, and checked when a fold is about to be written (after the partition's earlier folds have
+ * been written and marked):
+ * - a repeat of an event counted in an earlier fold finds its mark and is taken out of the plan;
  * - a batch applied but not marked (a crash in between) is replayed from its uncommitted offsets, so the
  *   first occurrence of an id comes again before its repeat and the buckets' watermarks drop it; the repeat
  *   in the same batch is dropped by the batch's own first-occurrence rule;
@@ -12,9 +13,9 @@ import type { Redis } from '@platform/redis';
  *
  * Click ids are `<replica>:<boot>:<sequence>`, dense per producer, so their marks are bits in 128 KiB chunks of
  * 2^20 sequence numbers, one key per producer and chunk that expires `windowMs` after its last write: a click
- * costs one bit, not a key. A batch's clicks of one producer are close together, so a batch reads each chunk
- * once (the byte range its ids fall in) and marks it once (a script ORs the batch's bits in): a few commands
- * per batch, not two per event. Other ids (outbox events) are keys of their own.
+ * costs one bit, not a key. A fold's clicks of one producer are close together, so a fold reads each chunk
+ * once (the byte range its ids fall in) and marks it once (a script ORs the fold's bits in): a few commands
+ * per fold, not two per event. Other ids (outbox events) are keys of their own.
  */
 export interface Sightings {
   /** Those of the ids already counted. */
