@@ -110,6 +110,7 @@ export function createAggregator(deps: AggregatorDeps) {
 
   /** Takes out of the fold's plan the events whose ids `counted` holds (repeats of events counted earlier). */
   function dropCounted(fold: Fold, counted: EventIdSet): number {
+    if (counted.size === 0) return 0;
     let dropped = 0;
     fold.keys.forEach((key, i) => {
       const found = typeof key === 'string' ? counted.has({ id: key, chunk: null, bit: 0 }) : counted.hasBit(fold.chunks[Math.floor(key / CHUNK)]!, key % CHUNK);
