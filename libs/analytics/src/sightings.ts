@@ -20,7 +20,7 @@ import type { Redis } from '@platform/redis';
 export interface Sightings {
   /** Those of the ids already counted. */
   seen(ids: EventIdSet): Promise<EventIdSet>;
-  /** Marks ids as counted (after their batch is in the buckets). */
+  /** Marks ids as counted (after their fold is in the buckets). */
   mark(ids: EventIdSet): Promise<void>;
 }
 
@@ -89,7 +89,7 @@ export function createEventIdReader(): (id: string) => EventId {
   };
 }
 
-/** The bits of one producer chunk: bytes `from` on; every bit ever set lies in bytes `low` to `high`. */
+/** The bits of one producer chunk: bytes `from` on; every bit set lies in bytes `low` to `high`. */
 interface Bits {
   from: number;
   bytes: Uint8Array;
@@ -150,18 +150,6 @@ export class EventIdSet {
     if (byte < bits.low) bits.low = byte;
     if (byte > bits.high) bits.high = byte;
     this.#size++;
-  }
-
-  delete(id: EventId): void {
-    if (id.chunk === null) {
-      if (this.#others.delete(id.id)) this.#size--;
-      return;
-    }
-    if (!this.has(id)) return;
-    const bits = this.#bitsOf(id.chunk)!;
-    const i = (id.bit >> 3) - bits.from;
-    bits.bytes[i] = bits.bytes[i]! & ~(0x80 >> (id.bit & 7));
-    this.#size--;
   }
 
   /** Each producer chunk with bits set: its name, and the bytes from `from` on that hold every one of its bits. */
