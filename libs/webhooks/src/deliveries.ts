@@ -8,7 +8,8 @@ import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
 const EPOCH = new Date(0);
 /** How long finished deliveries and their attempts stay readable (delivery log, redelivery). */
 export const RETENTION_MS = 30 * 24 * 3600_000;
-
+/** How long a delivery being enqueued stays unclaimable while its copy among the finished ones is looked for. */
+const ENQUEUE_HOLD_MS = 60_000;
 
 export interface AttemptRecord {
   status: number | null;
@@ -87,9 +88,17 @@ export function createDeliveryStore(connection: Connection) {
       return [Delivery, FinishedDelivery].map((m) => connection.db!.collection(m.collection.collectionName));
     },
 
-    /** Idempotent: a re-published request with the same delivery id changes nothing. */
+    /**
+     * Idempotent: a re-published request with the same delivery id changes nothing, also while the delivery
+     * it copies is being archived. The delivery is inserted held (leased to nobody), then looked for among the
+     * finished ones, then released: archiving copies a delivery before it deletes it, so an insert that found
+     * no pending document is followed by a look that finds the finished copy. Checking first and inserting
+     * second left a window (the copy checked before the archive, inserted after its delete) in which a
+     * delivered webhook was queued, and sent, again. A process that dies while it holds the delivery lets the
+     * hold lapse, and the delivery goes out then.
+     */
     async enqueue(request: RequestDelivery, traceHeaders: Record<string, string> = {}, now = new Date()): Promise<boolean> {
-      if (await FinishedDelivery.exists({ _id: request.delivery_id })) return false;
+      const held = new Date(now.getTime() + ENQUEUE_HOLD_MS);
       const result = await Delivery.updateOne(
         { _id: request.delivery_id },
         {
@@ -105,7 +114,7 @@ export function createDeliveryStore(connection: Connection) {
             attempts: 0,
             schedule_offset: 0,
             next_attempt_at: now,
-            lease_until: EPOCH,
+            lease_until: held,
             last_status: null,
             last_error: null,
             created_at: now,
@@ -117,7 +126,13 @@ export function createDeliveryStore(connection: Connection) {
         },
         { upsert: true },
       );
-      return result.upsertedCount > 0;
+      if (result.upsertedCount === 0) return false;
+      if (await FinishedDelivery.exists({ _id: request.delivery_id })) {
+        await Delivery.deleteOne({ _id: request.delivery_id, status: 'pending', attempts: 0, lease_until: held });
+        return false;
+      }
+      await Delivery.updateOne({ _id: request.delivery_id, attempts: 0, lease_until: held }, { $set: { lease_until: EPOCH } });
+      return true;
     },
 
     /** Leases one due delivery whose target is not saturated; null when none is due. */
