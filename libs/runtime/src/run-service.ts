@@ -18,7 +18,7 @@ export async function runService<S extends RuntimeSettings>(options: {
   /** `() => import('./service.js')`: loaded once telemetry runs. */
   load: () => Promise<ServiceModule<S>>;
   /** What the process's telemetry leaves out (the redirector traces a sample of its requests itself). */
-  telemetry?: Pick<TelemetryOptions, 'traceIncomingHttp'>;
+  telemetry?: Pick<TelemetryOptions, 'traceIncomingHttp' | 'asyncContext'>;
 }): Promise<void> {
   const settings = configOrExit(options.config);
   const telemetry = startTelemetry({ ...options.telemetry, serviceName: options.name, otlpEndpoint: settings.otlpEndpoint });

@@ -1,7 +1,7 @@
 import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { context } from '@opentelemetry/api';
+import { ROOT_CONTEXT, context, type ContextManager } from '@opentelemetry/api';
 import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -22,7 +22,27 @@ export interface TelemetryOptions {
    * too many and too cheap for that (the redirector) turns it off and traces a sample of them itself.
    */
   traceIncomingHttp?: boolean;
+  /**
+   * The active span follows every callback and promise (an AsyncLocalStorage: the default). Its price is an
+   * init hook on every async resource the process makes, several per HTTP request. A process that parents its
+   * spans explicitly (the redirector, whose sampled redirect spans start and end in one synchronous call) turns
+   * it off: spans started in a callback then have no implicit parent, and logs written there no trace id.
+   */
+  asyncContext?: boolean;
 }
+
+/** Keeps no context across callbacks: `with` runs its function, and the active context is always the root. */
+const explicitContextOnly: ContextManager = {
+  active: () => ROOT_CONTEXT,
+  with: (_context, fn, thisArg, ...args) => fn.call(thisArg, ...args),
+  bind: (_context, target) => target,
+  enable() {
+    return this;
+  },
+  disable() {
+    return this;
+  },
+};
 
 const discardingExporter: SpanExporter = {
   export: (_spans, done) => done({ code: 0 }),
@@ -81,6 +101,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: processors,
+    ...(options.asyncContext === false ? { contextManager: explicitContextOnly } : {}),
     metricReaders: [prometheus],
     views: [secondsHistogram('platform.*'), secondsHistogram('http.server.request.duration')],
     instrumentations:
