@@ -63,8 +63,10 @@ async function measure(pipeline: Pipeline): Promise<LatencyStats & { cpu_us_per_
   const processes: ManagedProcess[] = [];
   try {
     const port = await freePort();
-    const worker = startProcess(`${pipeline.label}-worker`, path.join(root, pipeline.worker), env);
-    const gateway = startProcess(`${pipeline.label}-gateway`, path.join(root, pipeline.gateway), { ...env, PORT: String(port) });
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both pipelines' gateways and workers.
+    const nodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+    const worker = startProcess(`${pipeline.label}-worker`, path.join(root, pipeline.worker), env, { nodeArgs });
+    const gateway = startProcess(`${pipeline.label}-gateway`, path.join(root, pipeline.gateway), { ...env, PORT: String(port) }, { nodeArgs });
     processes.push(worker, gateway);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, {
       what: `${pipeline.label} gateway`,
