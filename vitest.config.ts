@@ -14,7 +14,7 @@ export default defineConfig({
         ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+          include: ['libs/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/src/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { RawHttpPool } from './raw-http.js';
 import { summarise, type LatencyStats } from './stats.js';
 
 /**
@@ -63,8 +64,12 @@ export async function openLoop(options: {
    * connections opened and the servers' first answers on them, which a steady rate does not pay again.
    */
   warmupSeconds?: number;
+  /**
+   * Requests slower than `overMs` are appended here as [due time on CLOCK_MONOTONIC in ms, latency in ms]: the
+   * clock `perf sched record -k CLOCK_MONOTONIC` stamps its events with, to see what ran while they waited.
+   */
+  slow?: { overMs: number; into: Array<[number, number]> };
 }): Promise<LatencyStats & { client_loop_delay_p99_ms: number; client_loop_delay_max_ms: number; seconds_p99_ms: number[] }> {
-  const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
   // How late this client's own event loop ran: a late loop sends late and reads answers late, which the
   // latencies would blame on the server.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -84,26 +89,29 @@ export async function openLoop(options: {
   const settle = () => {
     if (--outstanding === 0 && issued === total) allDone();
   };
+  /** When each request was due (ms, performance.now()), by its index: its latency counts from there. */
+  const sentDue = new Float64Array(total);
+  const record = (i: number, status: number) => {
+    const due = sentDue[i]!;
+    if (i >= warmup) {
+      if (status !== options.expectStatus) errors++;
+      else {
+        dueSecond[answered] = Math.floor((due - measuredFrom) / 1000);
+        const latency = performance.now() - due;
+        latencies[answered++] = latency;
+        if (options.slow && latency > options.slow.overMs) options.slow.into.push([due + monotonicOffsetMs, latency]);
+      }
+    }
+    settle();
+  };
+  const pool = new RawHttpPool(options.origin, options.connections, record);
   const one = (i: number, due: number) => {
-    const req = options.request(i);
+    sentDue[i] = due;
     outstanding++;
-    pool
-      .request({ ...req, body: req.body ?? null, headersTimeout: 30_000, bodyTimeout: 30_000 })
-      .then(async (response) => {
-        await response.body.text();
-        if (i < warmup) return;
-        if (response.statusCode !== options.expectStatus) errors++;
-        else {
-          dueSecond[answered] = Math.floor((due - measuredFrom) / 1000);
-          latencies[answered++] = performance.now() - due;
-        }
-      })
-      .catch(() => {
-        if (i >= warmup) errors++;
-      })
-      .finally(settle);
+    pool.send(i, pool.text(options.request(i)));
   };
   let issued = 0;
+  const monotonicOffsetMs = Number(process.hrtime.bigint()) / 1e6 - performance.now();
   const began = performance.now();
   const dueAt = (i: number) => began + (i * 1000) / options.rate;
   const measuredFrom = dueAt(warmup);
@@ -120,7 +128,7 @@ export async function openLoop(options: {
   if (outstanding > 0) await finished;
   const seconds = (performance.now() - measuredFrom) / 1000;
   loopDelay.disable();
-  await pool.close();
+  pool.close();
   const answers = Array.from(latencies.subarray(0, answered));
   if (options.samples) for (const latency of answers) options.samples.push(latency);
   // Where in the phase the tail is: one p99 per second of due times.

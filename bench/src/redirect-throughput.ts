@@ -9,6 +9,7 @@ import { closedLoop, openLoop } from './load.js';
 import { summarise, type LatencyStats } from './stats.js';
 import { round1, round2 } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
+import { startSchedTrace } from './sched-trace.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -26,6 +27,11 @@ const openWarmupSeconds = Number(process.env['BENCH_OPEN_WARMUP_SECONDS'] ?? 1);
  * and reads late, and its latencies blame the server. Unset: left as it is.
  */
 const clientNice = process.env['BENCH_CLIENT_NICE'] === undefined ? undefined : Number(process.env['BENCH_CLIENT_NICE']);
+/**
+ * A directory for a scheduler trace of the half-rate phases and each server's requests slower than 10 ms on the
+ * same clock (sched-trace.ts; `node bench/dist/sched-episodes.js <dir>` reads them). Unset: no trace.
+ */
+const schedDir = process.env['BENCH_SCHED_DIR'];
 const DOMAIN = 'sho.rt';
 // What a browser sends with a click (the redirector records both and classifies the user agent), to either server.
 const BROWSER = {
@@ -85,7 +91,7 @@ interface Server {
   others: Record<string, number | undefined>;
   spent: { requests: number; server: number; main: number; client: number; others: number[]; machine: Map<string, number> };
   rounds: LatencyStats[];
-  halfRate: { phases: Array<LatencyStats & { client_loop_delay_p99_ms: number; client_loop_delay_max_ms: number; seconds_p99_ms: number[] }>; samples: number[]; errors: number; seconds: number };
+  halfRate: { phases: Array<LatencyStats & { client_loop_delay_p99_ms: number; client_loop_delay_max_ms: number; seconds_p99_ms: number[] }>; samples: number[]; errors: number; seconds: number; slow: Array<[number, number]> };
 }
 
 function server(origin: string, pid: number | undefined, request: Request, others: Record<string, number | undefined> = {}): Server {
@@ -96,7 +102,7 @@ function server(origin: string, pid: number | undefined, request: Request, other
     others,
     spent: { requests: 0, server: 0, main: 0, client: 0, others: Object.keys(others).map(() => 0), machine: new Map() },
     rounds: [],
-    halfRate: { phases: [], samples: [], errors: 0, seconds: 0 },
+    halfRate: { phases: [], samples: [], errors: 0, seconds: 0, slow: [] },
   };
 }
 
@@ -119,7 +125,7 @@ async function maxPhase(target: Server, warmup = 0): Promise<LatencyStats> {
 
 /** One open-loop phase at `rate`: its latencies pooled with the server's other phases at that rate. */
 async function halfRatePhase(target: Server, rate: number): Promise<void> {
-  const phase = await openLoop({ origin: target.origin, rate, seconds: openSeconds, warmupSeconds: openWarmupSeconds, connections: concurrency * 2, request: target.request, expectStatus: 301, samples: target.halfRate.samples });
+  const phase = await openLoop({ origin: target.origin, rate, seconds: openSeconds, warmupSeconds: openWarmupSeconds, connections: concurrency * 2, request: target.request, expectStatus: 301, samples: target.halfRate.samples, slow: schedDir === undefined ? undefined : { overMs: 10, into: target.halfRate.slow } });
   target.halfRate.phases.push(phase);
   target.halfRate.errors += phase.errors;
   target.halfRate.seconds += phase.seconds;
@@ -250,10 +256,20 @@ async function main() {
     const niceBefore = getPriority();
     if (clientNice !== undefined) setPriority(clientNice);
     const halfRateNice = getPriority();
+    const trace = schedDir === undefined ? undefined : await startSchedTrace(schedDir);
     for (let r = 0; r < openRounds; r++) {
       const order: Array<[Server, number]> = r % 2 === 0 ? [[baseline, rates[0]!], [platform, rates[1]!]] : [[platform, rates[1]!], [baseline, rates[0]!]];
       for (const [target, rate] of order) await halfRatePhase(target, rate);
     }
+    // With BENCH_*_NODE_ARGS='--trace-gc', the outputs of links-worker and the redirector carry their collections.
+    await trace?.stop(
+      [
+        { label: 'bare', pid: bare.child.pid },
+        { label: 'redirector', pid: redirector.child.pid, output: redirector.output },
+        { label: 'links-worker', pid: linksWorker.child.pid, output: linksWorker.output },
+      ],
+      { bare: baseline.halfRate.slow, redirector: platform.halfRate.slow },
+    );
     setPriority(niceBefore);
     const readsAfter = await storeReads(`http://127.0.0.1:${redirectorPort}/metrics`);
     const metricsText = await (await fetch(`http://127.0.0.1:${redirectorPort}/metrics`)).text();
