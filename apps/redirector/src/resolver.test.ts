@@ -133,7 +133,8 @@ describe('the link resolver', () => {
 
   it('spreads the expiry of links read together', async () => {
     const { store } = storeWith({ 'sho.rt/a': {}, 'sho.rt/b': {} });
-    const draws = [0, 1];
+    // Each link draws its life, then its refresh point.
+    const draws = [0, 0, 1, 0];
     const resolver = createResolver(store, { maxEntries: 10, ttlMs: 10_000, missTtlMs: 1000, random: () => draws.shift() ?? 0 });
     const start = Date.now();
     await resolver.resolve('sho.rt/a');
@@ -141,5 +142,22 @@ describe('the link resolver', () => {
     // b's life is 10 % shorter: gone at 9.5 s, while a lives on until 10 s.
     expect(resolver.cached('sho.rt/b', start + 9_500)).toBeUndefined();
     expect(resolver.cached('sho.rt/a', start + 9_500)).not.toBeUndefined();
+  });
+
+  it('spreads the refreshes of links read together over a fifth of their life', async () => {
+    const { store, queries } = storeWith({ 'sho.rt/a': {}, 'sho.rt/b': {} });
+    // a refreshes from 75 % of its life, b from 55 %.
+    const draws = [0, 0, 0, 1];
+    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 10_000, missTtlMs: 1000, random: () => draws.shift() ?? 0, refreshDelayMs: 0 });
+    const start = Date.now();
+    await resolver.resolve('sho.rt/a');
+    await resolver.resolve('sho.rt/b');
+    expect(queries()).toBe(2);
+    for (const id of ['a', 'b']) resolver.cached(`sho.rt/${id}`, start + 6_000);
+    await settle();
+    expect([queries(), resolver.refreshes]).toEqual([3, 1]);
+    resolver.cached('sho.rt/a', start + 7_600);
+    await settle();
+    expect([queries(), resolver.refreshes]).toEqual([4, 2]);
   });
 });
