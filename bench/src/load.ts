@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { RawHttpPool } from './raw-http.js';
+import { RawHttpPool, type RawRequest } from './raw-http.js';
+import { monotonicOffsetMs } from './sched-trace.js';
 import { summarise, type LatencyStats } from './stats.js';
 
 /**
@@ -55,7 +56,7 @@ export async function openLoop(options: {
   rate: number;
   seconds: number;
   connections: number;
-  request: (i: number) => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+  request: (i: number) => RawRequest;
   expectStatus: number;
   /** Each answered request's latency (ms) is appended here too: phases of one server pooled into one p99. */
   samples?: number[];
@@ -111,7 +112,6 @@ export async function openLoop(options: {
     pool.send(i, pool.text(options.request(i)));
   };
   let issued = 0;
-  const monotonicOffsetMs = Number(process.hrtime.bigint()) / 1e6 - performance.now();
   const began = performance.now();
   const dueAt = (i: number) => began + (i * 1000) / options.rate;
   const measuredFrom = dueAt(warmup);

@@ -18,8 +18,8 @@ const TRANSFER_ENCODING = Buffer.from('transfer-encoding:');
 /**
  * A keep-alive HTTP/1.1 connection for a load client, one request at a time: the request written as one
  * string, the answer read into one buffer reused for every read, its status and `content-length` parsed
- * from the bytes and its body skipped. Nothing per request outlives its answer, and nothing per read is
- * allocated: a client's own garbage collections stall it while the requests it times wait, and a few
+ * from the bytes and its body skipped. Nothing per request outlives its answer, and a read allocates no more
+ * than a view of its bytes: a client's own garbage collections stall it while the requests it times wait, and a few
  * milliseconds of them every few hundred milliseconds are the p99 of a fast server. For servers whose answers
  * carry a `content-length` (an answer without one fails, status 0).
  */
@@ -161,7 +161,7 @@ export class RawHttpPool {
     }
   }
 
-  /** The request's text: built once per distinct request by a caller that repeats them. */
+  /** The request as written on a connection: request line, `host` (the origin's unless given), headers, body. */
   text(request: RawRequest): string {
     let text = `${request.method} ${request.path} HTTP/1.1\r\nhost: ${request.headers?.['host'] ?? this.host}\r\n`;
     for (const [name, value] of Object.entries(request.headers ?? {})) if (name.toLowerCase() !== 'host') text += `${name}: ${value}\r\n`;

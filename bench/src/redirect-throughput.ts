@@ -200,7 +200,8 @@ async function main() {
       nodeArgs: process.env['BENCH_LINKS_WORKER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [],
     });
     processes.push(linksWorker);
-    processes.push(startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }));
+    const gateway = startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) });
+    processes.push(gateway);
     // BENCH_REDIRECTOR_MAIN: another build of the redirector (a former commit's), to compare in the same conditions.
     const redirector = startProcess('redirector', process.env['BENCH_REDIRECTOR_MAIN'] ?? path.join(root, 'apps/redirector/dist/main.js'), {
       ...env,
@@ -256,7 +257,7 @@ async function main() {
     const niceBefore = getPriority();
     if (clientNice !== undefined) setPriority(clientNice);
     const halfRateNice = getPriority();
-    const trace = schedDir === undefined ? undefined : await startSchedTrace(schedDir);
+    const trace = schedDir === undefined ? undefined : startSchedTrace(schedDir);
     for (let r = 0; r < openRounds; r++) {
       const order: Array<[Server, number]> = r % 2 === 0 ? [[baseline, rates[0]!], [platform, rates[1]!]] : [[platform, rates[1]!], [baseline, rates[0]!]];
       for (const [target, rate] of order) await halfRatePhase(target, rate);
@@ -267,6 +268,8 @@ async function main() {
         { label: 'bare', pid: bare.child.pid },
         { label: 'redirector', pid: redirector.child.pid, output: redirector.output },
         { label: 'links-worker', pid: linksWorker.child.pid, output: linksWorker.output },
+        // Idle here, yet its collections after making the links took the cores in one caught stall.
+        { label: 'links-gateway', pid: gateway.child.pid },
       ],
       { bare: baseline.halfRate.slow, redirector: platform.halfRate.slow },
     );

@@ -19,7 +19,7 @@ export interface TracedProcess {
  * slow requests the caller gathered on the same clock, for `sched-episodes` to tell what ran on the cores while
  * they waited.
  */
-export async function startSchedTrace(dir: string) {
+export function startSchedTrace(dir: string) {
   mkdirSync(dir, { recursive: true });
   const perf = spawn('perf', ['sched', 'record', '-a', '-k', 'CLOCK_MONOTONIC', '-o', path.join(dir, 'sched.data')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => perf.once('exit', () => resolve()));
@@ -28,8 +28,7 @@ export async function startSchedTrace(dir: string) {
     for (const entry of list.getEntries()) clientGc.push([entry.startTime + monotonicOffsetMs, entry.duration, (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0]);
   });
   observer.observe({ entryTypes: ['gc'] });
-  // perf needs a moment before it records.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // perf takes a moment to start recording: each half-rate phase opens with its unmeasured warm-up second.
   return {
     async stop(processes: TracedProcess[], slow: Record<string, Array<[number, number]>>): Promise<void> {
       perf.kill('SIGINT');
