@@ -1,9 +1,12 @@
-import { deleteStaleTestTopics, dropStaleTestDatabases, startInfra, type Infra } from '@platform/testing';
+import { deleteStaleTestTopics, dropStaleTestDatabases, newTestRunTag, startInfra, type Infra } from '@platform/testing';
 
 let infra: Infra | undefined;
+/** This run's tag, if this setup made it: every project's setup runs in the same process, the first one tags the run. */
+let ownRun: string | undefined;
 
 /** Starts (or finds) the real dependencies once per run and hands their endpoints to every test file. */
 export async function setup() {
+  if (process.env['PLATFORM_TEST_RUN'] === undefined) process.env['PLATFORM_TEST_RUN'] = ownRun = newTestRunTag();
   infra = await startInfra();
   // Housekeeping: a failure here is reported, and never fails the run.
   const deleted = await deleteStaleTestTopics(infra.kafkaBrokers).catch((error: unknown) => console.warn(`deleting stale test topics failed: ${String(error)}`));
@@ -26,5 +29,15 @@ export async function setup() {
 }
 
 export async function teardown() {
+  // The run's own topics and databases (every test stack's name carries the run's tag): the next run, or a
+  // benchmark, finds the broker and the store as this one did. Reported, never failing the run.
+  if (ownRun !== undefined && infra !== undefined) {
+    const started = Date.now();
+    const [topics, databases] = await Promise.all([
+      deleteStaleTestTopics(infra.kafkaBrokers, { run: ownRun }).catch((error: unknown) => void console.warn(`deleting this run's topics failed: ${String(error)}`)),
+      dropStaleTestDatabases(infra.mongoUrl, { run: ownRun }).catch((error: unknown) => void console.warn(`dropping this run's databases failed: ${String(error)}`)),
+    ]);
+    console.log(`removed this run's ${topics ?? '?'} topics and ${databases ?? '?'} databases in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
   await infra?.stop();
 }

@@ -1,26 +1,27 @@
 import { createKafka } from '@platform/kafka';
 import { createLogger } from '@platform/telemetry';
-import { uniqueNameTime } from './wait.js';
+import { leftBehind, type LeftBehind } from './left-behind.js';
+import { parseUniqueName } from './wait.js';
 
-/** When the isolated test stack of a topic (`<uniqueName>.<catalogue name>`) was made, if it is one's. */
-function stackTime(topic: string): number | undefined {
+/** The name of the isolated test stack a topic belongs to (`<uniqueName>.<catalogue name>`), if it is one's. */
+function stackOf(topic: string) {
   const dot = topic.indexOf('.');
-  return dot > 0 ? uniqueNameTime(topic.slice(0, dot)) : undefined;
+  return dot > 0 ? parseUniqueName(topic.slice(0, dot)) : undefined;
 }
 
 /**
- * Deletes the topics test stacks of earlier runs left behind (each stack has its own topic prefix). Left alone
- * they pile up run after run until the broker's heap cannot hold their metadata and it stops. Only topics
- * older than `maxAgeMs` (by the time in their name) go, so a run in progress elsewhere on the machine keeps
- * its own.
+ * Deletes the topics test stacks left behind (each stack has its own topic prefix): those of earlier runs older
+ * than `maxAgeMs` (by the time in their name), or with `{ run }` those of one test run, at its end. Left alone they
+ * pile up run after run until the broker's heap cannot hold their metadata and it stops, and a benchmark after a
+ * test run measures a broker busy with thousands of partitions. A run in progress elsewhere keeps its own.
  */
-export async function deleteStaleTestTopics(brokers: string, maxAgeMs = 3 * 3600_000): Promise<number> {
+export async function deleteStaleTestTopics(brokers: string, which: LeftBehind = {}): Promise<number> {
   const client = createKafka({ brokers: brokers.split(','), clientId: 'test-cleanup', topicPrefix: '', logger: createLogger({ name: 'test-cleanup', level: 'warn' }) });
   const admin = client.kafka.admin();
   await admin.connect();
   try {
-    const cutoff = Date.now() - maxAgeMs;
-    const stale = (await admin.listTopics()).filter((topic) => (stackTime(topic) ?? cutoff) < cutoff);
+    const isLeft = leftBehind(which);
+    const stale = (await admin.listTopics()).filter((topic) => isLeft(stackOf(topic)));
     let deleted = 0;
     for (let i = 0; i < stale.length; i += 200) {
       const batch = stale.slice(i, i + 200);

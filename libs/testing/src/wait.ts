@@ -1,15 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Unique topic prefixes, group ids and database names per test, so suites never see each other's data. */
+/**
+ * Unique topic prefixes, group ids and database names per test, so suites never see each other's data. Inside a
+ * test run (`PLATFORM_TEST_RUN`, set by the runner's global setup) a name ends with the run's tag, so that the
+ * run removes what it made when it ends, and nothing of a run going on beside it.
+ */
 export function uniqueName(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const run = process.env['PLATFORM_TEST_RUN'];
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}${run && RUN_TAG.test(run) ? `_${run}` : ''}`;
 }
 
-/** When `uniqueName` made `name` (epoch milliseconds), or undefined for a name it did not make. */
-export function uniqueNameTime(name: string): number | undefined {
-  const match = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}$/.exec(name);
-  return match ? parseInt(match[1]!, 36) : undefined;
+const RUN_TAG = /^[0-9a-f]{6}$/;
+
+/** A new test run's tag for `PLATFORM_TEST_RUN`. */
+export function newTestRunTag(): string {
+  return randomBytes(3).toString('hex');
+}
+
+/** When `uniqueName` made `name` (epoch milliseconds) and in which test run, or undefined for a name it did not make. */
+export function parseUniqueName(name: string): { time: number; run: string | undefined } | undefined {
+  const match = /^[a-z0-9]+_([0-9a-z]{6,10})_[0-9a-f]{6}(?:_([0-9a-f]{6}))?$/.exec(name);
+  return match ? { time: parseInt(match[1]!, 36), run: match[2] } : undefined;
 }
 
 /**
