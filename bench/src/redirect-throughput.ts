@@ -183,13 +183,21 @@ async function clickProgress(metricsUrl: string) {
   return { redirects_answered: answered, clicks_published: published, clicks_waiting: answered - published };
 }
 
+/**
+ * Node's arguments for a server process: BENCH_SERVERS_NODE_ARGS for all four (the bare server, links-worker,
+ * links-gateway, the redirector; e.g. '--v8-pool-size=1'), then the process's own variable's.
+ */
+function nodeArgs(own?: string): string[] {
+  return [process.env['BENCH_SERVERS_NODE_ARGS'], own && process.env[own]].flatMap((args) => args?.split(' ').filter(Boolean) ?? []);
+}
+
 async function main() {
   const processes: ManagedProcess[] = [];
   try {
     // Both servers run side by side for the whole run, and take turns: the machine's speed moves from one
     // minute to the next on these shared cores, so one phase each would compare two different machines.
     const barePort = await freePort();
-    const bare = startProcess('bare-redirect', path.join(root, 'bench/dist/bare-redirect-server.js'), { PORT: String(barePort) });
+    const bare = startProcess('bare-redirect', path.join(root, 'bench/dist/bare-redirect-server.js'), { PORT: String(barePort) }, { nodeArgs: nodeArgs() });
     processes.push(bare);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/h1`, { redirect: 'manual' }).catch(() => undefined))?.status === 301, { what: 'bare server', timeoutMs: 30_000 });
 
@@ -197,10 +205,10 @@ async function main() {
     // BENCH_LINKS_WORKER_MAIN: another build of links-worker (it consumes every click on the same cores).
     // BENCH_LINKS_WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof-lw' profiles it.
     const linksWorker = startProcess('links-worker', process.env['BENCH_LINKS_WORKER_MAIN'] ?? path.join(root, 'apps/links-worker/dist/main.js'), env, {
-      nodeArgs: process.env['BENCH_LINKS_WORKER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [],
+      nodeArgs: nodeArgs('BENCH_LINKS_WORKER_NODE_ARGS'),
     });
     processes.push(linksWorker);
-    const gateway = startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) });
+    const gateway = startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort) }, { nodeArgs: nodeArgs() });
     processes.push(gateway);
     // BENCH_REDIRECTOR_MAIN: another build of the redirector (a former commit's), to compare in the same conditions.
     const redirector = startProcess('redirector', process.env['BENCH_REDIRECTOR_MAIN'] ?? path.join(root, 'apps/redirector/dist/main.js'), {
@@ -209,7 +217,7 @@ async function main() {
       CLICK_SPOOL_DIR: mkdtempSync(path.join(tmpdir(), 'bench-spool-')),
       // As deployed: 1 % of redirects traced (the default REDIRECT_TRACE_RATIO), request logs off, LOG_LEVEL=warn.
       // BENCH_REDIRECTOR_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the redirector under this load.
-    }, { nodeArgs: process.env['BENCH_REDIRECTOR_NODE_ARGS']?.split(' ').filter(Boolean) ?? [] });
+    }, { nodeArgs: nodeArgs('BENCH_REDIRECTOR_NODE_ARGS') });
     processes.push(redirector);
     await ready(`http://127.0.0.1:${gatewayPort}/readyz`, 'links-gateway', processes);
     await ready(`http://127.0.0.1:${redirectorPort}/readyz`, 'redirector', processes);
@@ -290,6 +298,7 @@ async function main() {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version, load_average: loadavg().map(round2), client_nice_at_half_rate: halfRateNice },
       builds: { redirector: process.env['BENCH_REDIRECTOR_MAIN'] ?? 'this checkout', links_worker: process.env['BENCH_LINKS_WORKER_MAIN'] ?? 'this checkout' },
+      node_args: { servers: nodeArgs(), redirector: nodeArgs('BENCH_REDIRECTOR_NODE_ARGS'), links_worker: nodeArgs('BENCH_LINKS_WORKER_NODE_ARGS'), NODE_OPTIONS: process.env['NODE_OPTIONS'] ?? '' },
       targets: { throughput_share_of_ceiling: 0.6, p99_ms_at_half_rate: 10 },
       rounds: perRound,
       baseline_bare_fastify: bareReport,
