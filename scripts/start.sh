@@ -15,6 +15,10 @@ npx turbo run build --output-logs=errors-only >/dev/null
 eval "$(bash scripts/local-env.sh)"
 # shellcheck source=apps.sh
 source scripts/apps.sh
+# Every app shares this machine's cores. V8 gives each process four helper threads for its collections; on few
+# cores one process's concurrent marking then takes them from another's requests (docs/performance.md,
+# redirect-throughput). One helper each, unless NODE_OPTIONS already sizes the pool.
+[[ ${NODE_OPTIONS:-} == *--v8-pool-size* ]] || export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--v8-pool-size=1"
 
 for entry in "${APPS[@]}"; do
   IFS='|' read -r name script extra <<<"$entry"

@@ -185,10 +185,11 @@ async function clickProgress(metricsUrl: string) {
 
 /**
  * Node's arguments for a server process: BENCH_SERVERS_NODE_ARGS for all four (the bare server, links-worker,
- * links-gateway, the redirector; e.g. '--v8-pool-size=1'), then the process's own variable's.
+ * links-gateway, the redirector), by default one V8 helper thread each as `npm start` runs the apps
+ * (scripts/start.sh; '' for V8's four), then the process's own variable's.
  */
 function nodeArgs(own?: string): string[] {
-  return [process.env['BENCH_SERVERS_NODE_ARGS'], own && process.env[own]].flatMap((args) => args?.split(' ').filter(Boolean) ?? []);
+  return [process.env['BENCH_SERVERS_NODE_ARGS'] ?? '--v8-pool-size=1', own && process.env[own]].flatMap((args) => args?.split(' ').filter(Boolean) ?? []);
 }
 
 async function main() {
