@@ -17,7 +17,7 @@ eval "$(bash scripts/local-env.sh)"
 source scripts/apps.sh
 # Every app shares this machine's cores. V8 gives each process four helper threads for its collections; on few
 # cores one process's concurrent marking then takes them from another's requests (docs/performance.md,
-# redirect-throughput). One helper each, unless NODE_OPTIONS already sizes the pool.
+# redirect-throughput; ADR 0029). One helper each, unless NODE_OPTIONS already sizes the pool.
 [[ ${NODE_OPTIONS:-} == *--v8-pool-size* ]] || export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--v8-pool-size=1"
 
 for entry in "${APPS[@]}"; do
