@@ -5,7 +5,7 @@ import { verifyStandardSignature } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { messageText, messagesTo, waitForMail } from '../support/mailbox.js';
-import { WEBHOOK_SECRET, startNotificationsStack, type NotificationsStack, type NotificationsUser } from '../support/notifications-stack.js';
+import { WATCH_TIMING, WEBHOOK_SECRET, startNotificationsStack, type NotificationsStack, type NotificationsUser } from '../support/notifications-stack.js';
 
 let stack: NotificationsStack;
 let receiver: WebhookReceiver;
@@ -357,6 +357,10 @@ describe('notifications API: watch streams', () => {
     for (let i = 0; i < total; i++) expect((await custom(user, `Burst ${i}`, 'x'.repeat(1500))).status).toBe(204);
     await waitFor(async () => fast.frames.length === total || undefined, { timeoutMs: 45_000, what: 'every frame on the fast reader' });
     expect(fast.frames.map((f) => f.notification.title)).toEqual(Array.from({ length: total }, (_, i) => `Burst ${i}`));
+    // The gateway closes a reader once its oldest ping has gone unanswered for the grace, at a ping tick or a
+    // frame: resumed before that, the reader would catch up and rightly stay open (and a burst that a fast
+    // machine sends within the grace would leave this test waiting for a close that never comes).
+    await new Promise((resolve) => setTimeout(resolve, WATCH_TIMING.slowGraceMs + WATCH_TIMING.pingMs + 1000));
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     const closed = await slow.closed;
     expect(closed.code).toBe(1013);

@@ -42,6 +42,9 @@ export interface NotificationsStackOptions {
   maxFramesBehind?: number;
 }
 
+/** The gateways' watch timing: a ping every `pingMs`, and a reader closed once a ping has gone unanswered `slowGraceMs`. */
+export const WATCH_TIMING = { pingMs: 1000, slowGraceMs: 1000 } as const;
+
 /**
  * notifier, webhook dispatcher and two notifications gateways in one process, on real Kafka, FerretDB, Redis and
  * SMTP, isolated by a unique database and topic prefix.
@@ -61,8 +64,8 @@ export async function startNotificationsStack(options: NotificationsStackOptions
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_POLL_INTERVAL_MS: '25',
     WATCH_MAX_FRAMES_BEHIND: String(options.maxFramesBehind ?? 256),
-    WATCH_PING_MS: '1000',
-    WATCH_SLOW_GRACE_MS: '1000',
+    WATCH_PING_MS: String(WATCH_TIMING.pingMs),
+    WATCH_SLOW_GRACE_MS: String(WATCH_TIMING.slowGraceMs),
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const notifier = await startService('notifier', buildNotifier, { settings: notifierConfig.read(env), logger });
