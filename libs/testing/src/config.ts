@@ -38,3 +38,12 @@ export const testingConfig = createConfigLoader(
     forceLocal: env.PLATFORM_TEST_INFRA === 'local',
   }),
 );
+
+/**
+ * The test run a process belongs to (`PLATFORM_TEST_RUN`, six hex digits, set by the runner's global setup and
+ * inherited by its workers): `uniqueName` ends every name with it, so that the run can remove what it made.
+ */
+export const testRunConfig = createConfigLoader(
+  Type.Object({ PLATFORM_TEST_RUN: Type.Optional(Type.String({ pattern: '^[0-9a-f]{6}$' })) }),
+  (env) => ({ run: env.PLATFORM_TEST_RUN }),
+);

@@ -1,14 +1,17 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { leftBehind } from './left-behind.js';
+import { testRunConfig } from './config.js';
 import { newTestRunTag, parseUniqueName, uniqueName } from './wait.js';
 
 // `npx vitest run` hands the integration projects' run tag to this project's workers too.
 const runOfThisProcess = process.env['PLATFORM_TEST_RUN'];
 beforeEach(() => {
   delete process.env['PLATFORM_TEST_RUN'];
+  testRunConfig.reset();
 });
 afterAll(() => {
   if (runOfThisProcess !== undefined) process.env['PLATFORM_TEST_RUN'] = runOfThisProcess;
+  testRunConfig.reset();
 });
 
 describe('parseUniqueName', () => {
@@ -28,9 +31,9 @@ describe('parseUniqueName', () => {
     expect(parseUniqueName(name)?.run).toBe(run);
   });
 
-  it('ignores a run tag it would not read back', () => {
+  it('refuses a run tag it would not read back, naming the variable', () => {
     process.env['PLATFORM_TEST_RUN'] = 'Not-A-Tag';
-    expect(parseUniqueName(uniqueName('plans'))).toMatchObject({ run: undefined });
+    expect(() => uniqueName('plans')).toThrow(/PLATFORM_TEST_RUN/);
   });
 
   it('knows no other name: a deployment database, a topic, a name with more after it', () => {

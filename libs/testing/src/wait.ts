@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { testRunConfig } from './config.js';
 
 /**
  * Unique topic prefixes, group ids and database names per test, so suites never see each other's data. Inside a
@@ -7,11 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * run removes what it made when it ends, and nothing of a run going on beside it.
  */
 export function uniqueName(prefix: string): string {
-  const run = process.env['PLATFORM_TEST_RUN'];
-  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}${run && RUN_TAG.test(run) ? `_${run}` : ''}`;
+  const { run } = testRunConfig.get();
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}${run === undefined ? '' : `_${run}`}`;
 }
-
-const RUN_TAG = /^[0-9a-f]{6}$/;
 
 /** A new test run's tag for `PLATFORM_TEST_RUN`. */
 export function newTestRunTag(): string {
