@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ShortlinkClicked } from '@platform/contracts';
 import { createLogger } from '@platform/telemetry';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createClickBuffer } from './click-buffer.js';
 
 const click = (i: number): ShortlinkClicked => ({
@@ -150,5 +150,48 @@ describe('the click buffer', () => {
     await buffer.stop();
     const lines = readFileSync(path.join(dir, 'clicks.spool'), 'utf8').trim().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as ShortlinkClicked).click_id)).toEqual(Array.from({ length: 9 }, (_, i) => `r:b:${i}`));
+  });
+
+  it('publishes full batches while clicks arrive faster than the broker answers; a partial one waits for the interval or the stop', async () => {
+    const offered: string[][] = [];
+    const answers: Array<() => void> = [];
+    const sink = {
+      publish: (batch: ShortlinkClicked[]) =>
+        new Promise<void>((resolve) => {
+          offered.push(batch.map((c) => c.click_id));
+          answers.push(resolve);
+        }),
+    };
+    const buffer = createClickBuffer({ sink, logger: silent, maxBuffered: 100, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 4, flushIntervalMs: 60_000, metrics: noMetrics });
+    for (let i = 0; i < 6; i++) buffer.add(click(i));
+    expect(offered).toEqual([['r:b:0', 'r:b:1', 'r:b:2', 'r:b:3']]);
+    // The broker answers: the two clicks that arrived meanwhile are not a batch yet.
+    answers.shift()!();
+    await vi.waitFor(() => expect(buffer.buffered).toBe(2));
+    await Promise.resolve();
+    expect(offered).toHaveLength(1);
+    buffer.add(click(6));
+    buffer.add(click(7));
+    expect(offered).toHaveLength(2);
+    expect(offered[1]).toEqual(['r:b:4', 'r:b:5', 'r:b:6', 'r:b:7']);
+    answers.shift()!();
+    buffer.add(click(8));
+    const stopped = buffer.stop();
+    await vi.waitFor(() => expect(offered).toHaveLength(3));
+    expect(offered[2]).toEqual(['r:b:8']);
+    answers.shift()!();
+    await stopped;
+  });
+
+  it('sends a partial batch when the interval comes round', async () => {
+    const b = broker();
+    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 100, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 500, flushIntervalMs: 20, metrics: noMetrics });
+    buffer.start();
+    buffer.add(click(0));
+    buffer.add(click(1));
+    expect(b.offered).toEqual([]);
+    await vi.waitFor(() => expect(b.taken).toEqual(['r:b:0', 'r:b:1']));
+    expect(b.offered).toHaveLength(1);
+    await buffer.stop();
   });
 });

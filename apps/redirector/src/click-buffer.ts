@@ -17,7 +17,9 @@ export interface ClickBufferOptions {
   spoolDir: string;
   /** The largest spool file; past it a click is dropped, counted and logged. */
   maxSpoolBytes: number;
+  /** The most clicks in one publish; while clicks arrive faster than that, every batch is full. */
   batchSize?: number;
+  /** How long a partial batch waits for more clicks (Kafka's linger): a click reaches the broker within about this. */
   flushIntervalMs?: number;
   metrics?: { buffered(n: number): void; spilled(n: number): void; dropped(n: number): void; published(n: number): void };
 }
@@ -33,6 +35,11 @@ interface Batch {
  * broker is down they stay in memory up to `maxBuffered`, then go to an append-only spool file; when the
  * broker is back the spool is replayed before the memory. A click that fits nowhere is counted and logged,
  * never silently lost. What is in memory when the process is killed is lost; the spool survives it.
+ *
+ * Under load every batch is full: while one is being published the next gathers, and a partial one goes only
+ * when the interval comes round (or at stop). Publishing whatever gathered during the last round trip made
+ * batches of ~100 clicks at 20 000 redirects a second, and the cost of the redirector's publisher thread, the
+ * broker and the consumers goes mostly by batch.
  *
  * A batch that failed is retried as it was (the same clicks in the same order), never split or merged with
  * others: the sink's idempotent producer then recognises a batch that reached the broker before the failure
@@ -50,6 +57,8 @@ export function createClickBuffer(options: ClickBufferOptions) {
   /** The draining file, read once, and how far its replay has got. */
   let replay: { clicks: ShortlinkClicked[]; done: number } | undefined;
   let spoolBytes = 0;
+  /** Whether a spool or draining file may exist: only this process writes its spool directory, so no probing per batch. */
+  let spooled = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let failures = 0;
@@ -58,6 +67,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
 
   mkdirSync(options.spoolDir, { recursive: true });
   if (existsSync(spool)) spoolBytes = statSync(spool).size;
+  spooled = existsSync(spool) || existsSync(draining);
 
   const toLines = (clicks: ShortlinkClicked[]) => clicks.map((c) => JSON.stringify(c)).join('\n') + '\n';
   /** A line cut short by a crash mid-write cannot be read back: it is counted as dropped, the rest replayed. */
@@ -85,6 +95,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
     try {
       appendFileSync(spool, text);
       spoolBytes += text.length;
+      spooled = true;
       options.metrics?.spilled(clicks.length);
     } catch (error) {
       droppedSinceLog += clicks.length;
@@ -95,8 +106,12 @@ export function createClickBuffer(options: ClickBufferOptions) {
 
   /** The spool to replay, if any: the file being drained, else the spool file (renamed to be drained). */
   function openReplay(): typeof replay {
+    if (!spooled) return undefined;
     if (!existsSync(draining)) {
-      if (!existsSync(spool)) return undefined;
+      if (!existsSync(spool)) {
+        spooled = false;
+        return undefined;
+      }
       renameSync(spool, draining);
       rmSync(progress, { force: true });
       spoolBytes = 0;
@@ -105,8 +120,8 @@ export function createClickBuffer(options: ClickBufferOptions) {
     return { clicks: fromLines(readFileSync(draining, 'utf8')), done };
   }
 
-  /** The batch to publish next: the one that failed last, else the spool's next (older clicks), else memory's. */
-  function nextBatch(): Batch | undefined {
+  /** The batch to publish next: the one that failed last, else the spool's next (older clicks), else memory's (when full, or `partial`). */
+  function nextBatch(partial: boolean): Batch | undefined {
     if (head) return head;
     replay ??= openReplay();
     if (replay && replay.done >= replay.clicks.length) {
@@ -115,12 +130,13 @@ export function createClickBuffer(options: ClickBufferOptions) {
       replay = openReplay();
     }
     if (replay) head = { clicks: replay.clicks.slice(replay.done, replay.done + batchSize), fromSpool: true };
-    else if (memory.length > 0) head = { clicks: memory.splice(0, batchSize), fromSpool: false };
+    else if (memory.length >= batchSize || (partial && memory.length > 0)) head = { clicks: memory.splice(0, batchSize), fromSpool: false };
     return head;
   }
 
-  async function drain(): Promise<void> {
-    for (let batch = nextBatch(); batch; batch = nextBatch()) {
+  /** Publishes full batches; with `partial`, the last one too, however small. */
+  async function drain(partial: boolean): Promise<void> {
+    for (let batch = nextBatch(partial); batch; batch = nextBatch(partial)) {
       await options.sink.publish(batch.clicks);
       head = undefined;
       if (batch.fromSpool && replay) {
@@ -133,10 +149,11 @@ export function createClickBuffer(options: ClickBufferOptions) {
     }
   }
 
-  async function flush(): Promise<void> {
+  /** Drains what is held (full batches only, unless `partial`); a flush already running is joined, not repeated. */
+  async function flush(partial: boolean): Promise<void> {
     running ??= (async () => {
       try {
-        await drain();
+        await drain(partial);
         if (failures > 0) options.logger.info({ failures }, 'click publishing recovered');
         failures = 0;
       } catch (error) {
@@ -156,7 +173,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
   function schedule(): void {
     if (stopped) return;
     const delay = failures === 0 ? (options.flushIntervalMs ?? 50) : Math.min(5_000, 100 * 2 ** Math.min(failures, 6));
-    timer = setTimeout(() => void flush().finally(schedule), delay);
+    timer = setTimeout(() => void flush(true).finally(schedule), delay);
     timer.unref();
   }
 
@@ -168,7 +185,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
       }
       memory.push(click);
       options.metrics?.buffered(memory.length);
-      if (memory.length >= batchSize && failures === 0) void flush();
+      if (memory.length >= batchSize && failures === 0) void flush(false);
     },
     get buffered() {
       return memory.length;
@@ -182,7 +199,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
       stopped = true;
       clearTimeout(timer);
       await running;
-      await flush();
+      await flush(true);
       // A replayed batch needs nothing (the spool's progress was not moved past it). A failed batch from memory
       // is older than what was spilled after it was taken: it goes in front of that, then the rest of memory.
       const failed = head && !head.fromSpool ? head.clicks : [];
@@ -196,6 +213,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
       if (later) {
         appendFileSync(spool, later);
         spoolBytes += later.length;
+        spooled = true;
       }
       if (memory.length > 0) spill(memory.splice(0));
     },
