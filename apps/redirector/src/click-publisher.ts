@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ShortlinkClicked } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
+import { packClicks, transferables, type PackedClicks } from './click-batch.js';
 import type { ClickSink } from './click-buffer.js';
 
 export interface PublisherThreadData {
@@ -15,7 +15,7 @@ export interface PublisherThreadData {
   topic: string;
 }
 
-export type ToPublisher = { kind: 'publish'; seq: number; clicks: ShortlinkClicked[] } | { kind: 'close' };
+export type ToPublisher = { kind: 'publish'; seq: number; clicks: PackedClicks } | { kind: 'close' };
 export type FromPublisher = { kind: 'published'; seq: number } | { kind: 'failed'; seq: number; error: string } | { kind: 'closed' };
 
 export interface ThreadedClickSink extends ClickSink {
@@ -30,7 +30,7 @@ export const publisherThreadAvailable = () => existsSync(fileURLToPath(WORKER));
 
 /**
  * A click sink whose Avro encoding and Kafka producer run in a worker thread: the thread that answers
- * redirects only hands each batch over (a structured clone). A batch is answered once the broker has taken it;
+ * redirects only hands each batch over (packed: its strings once, its rows transferred). A batch is answered once the broker has taken it;
  * a thread that dies fails what it was publishing (the click buffer keeps and retries it) and is started again.
  */
 export function startPublisherThread(data: PublisherThreadData, logger: Logger): ThreadedClickSink {
@@ -67,7 +67,8 @@ export function startPublisherThread(data: PublisherThreadData, logger: Logger):
       const key = ++seq;
       return new Promise<void>((resolve, reject) => {
         pending.set(key, { resolve, reject });
-        thread().postMessage({ kind: 'publish', seq: key, clicks } satisfies ToPublisher);
+        const packed = packClicks(clicks);
+        thread().postMessage({ kind: 'publish', seq: key, clicks: packed } satisfies ToPublisher, transferables(packed));
       });
     },
     close() {

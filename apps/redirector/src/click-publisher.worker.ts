@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBulkPublisher, createKafka } from '@platform/kafka';
 import { createLogger } from '@platform/telemetry';
+import { unpackClicks } from './click-batch.js';
 import { createClickProducer } from './click-producer.js';
 import type { PublisherThreadData, ToPublisher, FromPublisher } from './click-publisher.js';
 
@@ -14,7 +15,8 @@ const producer = createClickProducer(createBulkPublisher(kafka, { source: `/${da
 port.on('message', (message: ToPublisher) => {
   const answer = (reply: FromPublisher) => port.postMessage(reply);
   if (message.kind === 'publish') {
-    producer.publish(message.clicks).then(
+    // A malformed batch (a bug, never input) fails like a broker error: the click buffer keeps it and logs.
+    new Promise<void>((resolve) => resolve(producer.publish(unpackClicks(message.clicks)))).then(
       () => answer({ kind: 'published', seq: message.seq }),
       (error: unknown) => answer({ kind: 'failed', seq: message.seq, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
     );
