@@ -194,4 +194,33 @@ describe('the click buffer', () => {
     expect(b.offered).toHaveLength(1);
     await buffer.stop();
   });
+
+  it('cuts a partial batch only once its first click has waited a whole interval (a steady stream sends full batches)', async () => {
+    vi.useFakeTimers();
+    try {
+      const b = broker();
+      const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 100, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 4, flushIntervalMs: 50, metrics: noMetrics });
+      buffer.start();
+      for (let i = 0; i < 3; i++) buffer.add(click(i));
+      await vi.advanceTimersByTimeAsync(50);
+      // The tick saw them first: they have not waited an interval yet.
+      expect(b.offered).toEqual([]);
+      buffer.add(click(3));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(b.taken).toEqual(['r:b:0', 'r:b:1', 'r:b:2', 'r:b:3']);
+      buffer.add(click(4));
+      buffer.add(click(5));
+      await vi.advanceTimersByTimeAsync(50);
+      expect(b.offered).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(b.offered.map((o) => o.ids)).toEqual([
+        ['r:b:0', 'r:b:1', 'r:b:2', 'r:b:3'],
+        ['r:b:4', 'r:b:5'],
+      ]);
+      await buffer.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
+
