@@ -24,10 +24,10 @@ export interface ClickBufferOptions {
   metrics?: { buffered(n: number): void; spilled(n: number): void; dropped(n: number): void; published(n: number): void };
 }
 
-/** The batch being published, and where it came from: the spool being replayed, or memory. */
 /** The partial batch from memory a drain may cut: the one starting with this click (it has waited an interval), any (at stop), or none. */
 type PartialCut = ShortlinkClicked | 'any' | undefined;
 
+/** The batch being published, and where it came from: the spool being replayed, or memory. */
 interface Batch {
   clicks: ShortlinkClicked[];
   fromSpool: boolean;
@@ -60,8 +60,6 @@ export function createClickBuffer(options: ClickBufferOptions) {
   /** The draining file, read once, and how far its replay has got. */
   let replay: { clicks: ShortlinkClicked[]; done: number } | undefined;
   let spoolBytes = 0;
-  /** Whether a spool or draining file may exist: only this process writes its spool directory, so no probing per batch. */
-  let spooled = false;
   let timer: NodeJS.Timeout | undefined;
   /** The first click in memory at the last tick of the interval: still first at the next, it has waited a whole interval. */
   let firstAtTick: ShortlinkClicked | undefined;
@@ -72,7 +70,8 @@ export function createClickBuffer(options: ClickBufferOptions) {
 
   mkdirSync(options.spoolDir, { recursive: true });
   if (existsSync(spool)) spoolBytes = statSync(spool).size;
-  spooled = existsSync(spool) || existsSync(draining);
+  /** Whether a spool or draining file may exist: only this process writes its spool directory, so no probing per batch. */
+  let spooled = existsSync(spool) || existsSync(draining);
 
   const toLines = (clicks: ShortlinkClicked[]) => clicks.map((c) => JSON.stringify(c)).join('\n') + '\n';
   /** A line cut short by a crash mid-write cannot be read back: it is counted as dropped, the rest replayed. */
