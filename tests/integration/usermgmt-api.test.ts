@@ -78,7 +78,7 @@ describe('CORS origins', () => {
     });
     const wrongType = await call('POST', '/user_management/cors_origins', { origin: 42 });
     expect(wrongType.status).toBe(422);
-    expect(wrongType.body?.['errors']).toEqual([{ field: 'origin', code: 'invalid_type', message: 'origin must be string' }]);
+    expect(wrongType.body?.['errors']).toEqual([{ field: 'origin', code: 'invalid_type', message: 'origin must be a string' }]);
     const missing = await call('POST', '/user_management/cors_origins', {});
     expect(missing.status).toBe(422);
     expect(missing.body?.['errors']).toEqual([{ field: 'origin', code: 'origin_required', message: 'origin is required' }]);
@@ -165,7 +165,7 @@ describe('webhook endpoints', () => {
     expect((asc.body?.['data'] as Array<{ id: string }>).map((e) => e.id)).toEqual([ids[0], ids[1], ids[2]]);
     const bad = await call('GET', '/webhook_endpoints?limit=1000', undefined, as(mine.key));
     expect(bad.status).toBe(422);
-    expect(bad.body?.['errors']).toEqual([{ field: 'limit', code: 'invalid_maximum', message: 'limit must be <= 100' }]);
+    expect(bad.body?.['errors']).toEqual([{ field: 'limit', code: 'invalid_maximum', message: 'limit must be at most 100' }]);
   });
 
   it('updates, disables, deletes, and answers 404 for unknown or deleted ids', async () => {

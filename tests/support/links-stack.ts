@@ -1,12 +1,11 @@
 import { createAccounts, createMembers, type Accounts, type MemberRecord, type Members } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import type { CommandBus, KafkaClient } from '@platform/kafka';
-import { LINKS_TOPICS, createLinksStore, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
+import { createLinksStore, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
 import { createLogger } from '@platform/telemetry';
 import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
-import { randomUUID } from 'node:crypto';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
 import { config as gatewayConfig } from '../../apps/links-gateway/src/config.js';
@@ -43,7 +42,7 @@ export interface LinksStack {
   addUser(organizationId: string, groupGuid: string, role: GroupRole, newGroupName?: string): Promise<LinksUser>;
   addDomain(organizationId: string, domain: string, groupGuids: string[], redirectStatus?: 301 | 302): Promise<void>;
   /** A links command as an operator (the CLI) sends it. */
-  send(type: Parameters<CommandBus['send']>[0]['type'], key: string, value: Record<string, unknown>): Promise<unknown>;
+  send: CommandBus['send'];
   close(): Promise<void>;
 }
 
@@ -89,8 +88,7 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}, opt
   const members = createMembers(mongo);
   await Promise.all([accounts.ensureIndexes(), members.ensureIndexes()]);
   const commands: CommandBus = gateway.context.commands({ replicaId: gatewaySettings.replicaId, timeoutMs: 20_000 });
-  const send = (type: Parameters<CommandBus['send']>[0]['type'], key: string, value: Record<string, unknown>) =>
-    commands.send({ topic: LINKS_TOPICS.commands, key, type, value: { ...value, requested_at: Date.now() } as never, commandId: randomUUID(), timeoutMs: 20_000 });
+  const send = commands.send.bind(commands);
 
   async function userWithKey(organizationId: string, role: 'owner' | 'member') {
     const username = uniqueName('u').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 30);

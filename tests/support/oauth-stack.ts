@@ -1,11 +1,10 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { HttpApp } from '@platform/http';
 import { createUserDirectory, type SchedulingUserDoc, type UserDirectory } from '@platform/identity';
-import type { CommandBus, KafkaClient } from '@platform/kafka';
+import type { CommandBus, CommandValue, KafkaClient } from '@platform/kafka';
 import type { MongoConnection } from '@platform/mongo';
 import {
   NO_REACH,
-  OAUTH_TOPICS,
   createAccessTokens,
   createGrantRevocations,
   createOAuthCredentials,
@@ -57,7 +56,7 @@ export interface OAuthStack {
   /** A user of the scheduling service (password "correct horse battery"). */
   newUser(role?: 'user' | 'admin'): Promise<SchedulingUserDoc>;
   /** Sends one OAuth command as the web app does and returns the worker's reply. */
-  send(type: keyof typeof OAuthCommandTypes, value: Record<string, unknown>, key?: string): Promise<unknown>;
+  send<T extends keyof typeof OAuthCommandTypes>(type: T, value: CommandValue<(typeof OAuthCommandTypes)[T]>, key?: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -135,14 +134,7 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
     name,
     issuer,
     newUser: (role = 'user') => users.create({ email: `${generateId('u').toLowerCase()}@example.com`, name: 'Test User', password: TEST_PASSWORD, role }),
-    send: (type, value, key) =>
-      commands.send({
-        topic: OAUTH_TOPICS.commands,
-        key: key ?? String(value['client_id'] ?? 'x'),
-        type: OAuthCommandTypes[type],
-        value: value as never,
-        commandId: generateId('cmd'),
-      }),
+    send: (type, value, key) => commands.send(OAuthCommandTypes[type], key ?? value.client_id, value),
     async close() {
       await revocations.stop();
       for (const worker of workers) await worker.stop();
@@ -170,7 +162,6 @@ export async function startOAuthWeb(stack: OAuthStack, options: { userReach?: (u
     publicUrl: WEB_URL,
     issuer: stack.issuer,
     codeTtlSeconds: 120,
-    commandTimeoutMs: 20_000,
   });
   await web.ready();
   return web;

@@ -18,6 +18,7 @@ export function cliCommandBus(cfg: ReturnType<typeof config.get>, redis: Redis) 
           publisher,
           transport: createRedisReplyTransport(cfg.redisUrl, { name: 'cli-replies', publisher: redis }),
           replicaId: `cli-${randomUUID()}`,
+          defaultTimeoutMs: 15_000,
           component: 'cli',
         });
         await commands.start();

@@ -6,6 +6,7 @@ const CATEGORY: Record<ErrorKind, string> = {
   unauthenticated: 'Unauthorized',
   not_allowed: 'Forbidden',
   not_found: 'NotFound',
+  method_not_allowed: 'MethodNotAllowed',
   conflict: 'Conflict',
   too_large: 'PayloadTooLarge',
   unsupported_media_type: 'UnsupportedMediaType',

@@ -13,7 +13,6 @@ export interface GatewayDeps {
   commands: CommandBus;
   /** Seals secrets a request brings (a webhook's OAuth client secret) before they go anywhere. */
   sealer: Sealer;
-  commandTimeoutMs: number;
   publicBaseUrl: string;
   defaultDomain: string;
   scheme: 'http' | 'https';

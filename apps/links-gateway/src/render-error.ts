@@ -7,6 +7,7 @@ const GENERIC: Record<number, string> = {
   400: 'BAD_REQUEST',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
   410: 'GONE',
   413: 'BAD_REQUEST',

@@ -28,7 +28,6 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     analytics: createReports(createAnalyticsStore(mongo, { closedTtlMs: settings.metricsClosedTtlMs })),
     sealer: createSealer(settings.sealingKey),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
-    commandTimeoutMs: settings.commandTimeoutMs,
     publicBaseUrl: settings.publicBaseUrl,
     defaultDomain: settings.defaultDomain,
     scheme: settings.scheme,

@@ -10,7 +10,6 @@ export interface GatewayDeps {
   store: NotificationsStore;
   commands: CommandBus;
   hub: WatchHub;
-  commandTimeoutMs: number;
   methods: ReadonlyArray<'smtp' | 'webhook'>;
   watch: StreamLimits & { resumeLimit: number };
   onSlowReader: (transport: 'websocket' | 'sse') => void;

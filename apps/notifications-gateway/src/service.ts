@@ -23,7 +23,6 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     store: createNotificationsStore(mongo),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     hub,
-    commandTimeoutMs: settings.commandTimeoutMs,
     methods: settings.methods,
     watch: settings.watch,
     onSlowReader: (transport) => metrics.slowClosed.add(1, { transport }),

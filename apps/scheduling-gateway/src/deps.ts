@@ -16,5 +16,4 @@ export interface GatewayDeps {
   failures: FailureLimiter;
   issuer: string;
   webUrl: string;
-  commandTimeoutMs: number;
 }

@@ -24,7 +24,6 @@ beforeAll(async () => {
     bearer,
     issuer: 'https://api.example.com',
     webUrl: 'https://app.example.com',
-    commandTimeoutMs: 1000,
   });
   const ok = async () => ({ status: 'success', data: {} });
   app.get('/v2/probe/teams/:teamId', { onRequest: bearer.authenticate, preHandler: requireScope('TEAM_PROFILE_READ') }, ok);

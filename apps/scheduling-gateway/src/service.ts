@@ -25,7 +25,6 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
     failures: createFailureLimiter(redis, settings.failureLimits, `${settings.redisKeyPrefix}oauth`),
     issuer: settings.issuer,
     webUrl: settings.webUrl,
-    commandTimeoutMs: settings.commandTimeoutMs,
     bodyLimit: settings.http.bodyLimit,
     trustProxy: settings.http.trustProxy,
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),

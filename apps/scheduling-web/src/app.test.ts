@@ -109,9 +109,9 @@ describe('scheduling web app', () => {
         authenticate: async (email, password) => (password === 'right password' ? ([...users.values()].find((u) => u.email === email) ?? null) : null),
       },
       commands: {
-        send: async (options) => {
+        send: async (type, _key, value) => {
           if (failNext) throw failNext;
-          sent.push({ type: options.type, value: options.value as unknown as Record<string, unknown> });
+          sent.push({ type, value: value as unknown as Record<string, unknown> });
           return {} as never;
         },
       },
@@ -131,7 +131,6 @@ describe('scheduling web app', () => {
       publicUrl: PUBLIC_URL,
       issuer: ISSUER,
       codeTtlSeconds: 120,
-      commandTimeoutMs: 1000,
     });
   });
 

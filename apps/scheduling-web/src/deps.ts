@@ -23,5 +23,4 @@ export interface WebDeps {
   /** The authorization server's issuer identifier (RFC 9207 `iss`). */
   issuer: string;
   codeTtlSeconds: number;
-  commandTimeoutMs: number;
 }

@@ -33,7 +33,6 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
     publicUrl: settings.publicUrl,
     issuer: settings.issuer,
     codeTtlSeconds: settings.codeTtlSeconds,
-    commandTimeoutMs: settings.commandTimeoutMs,
     trustProxy: settings.http.trustProxy,
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
     readiness: ctx.readiness,

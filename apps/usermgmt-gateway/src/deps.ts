@@ -13,5 +13,4 @@ export interface GatewayDeps {
   /** The delivery layer's read model: each endpoint's delivery log. */
   deliveries: DeliveryStore;
   redis: Redis;
-  commandTimeoutMs: number;
 }

@@ -19,7 +19,6 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     publisher: ctx.publisher(),
     deliveries: createDeliveryStore(mongo),
     redis,
-    commandTimeoutMs: settings.commandTimeoutMs,
     bodyLimit: settings.http.bodyLimit,
     readiness: ctx.readiness,
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),

@@ -121,3 +121,9 @@ function resolverFor(type: string, reader: avro.Type, schemaId: string): unknown
   }
   return resolver;
 }
+
+/** Whether the record type's current schema has a field of this name. */
+export function hasField(type: MessageType, field: string): boolean {
+  const reader = readerFor(type) as avro.types.RecordType;
+  return reader.field(field) !== undefined;
+}

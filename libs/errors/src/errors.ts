@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'not_allowed'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'too_large'
   | 'unsupported_media_type'
@@ -66,6 +67,15 @@ export class NotAllowedError extends PlatformError {
 export class NotFoundError extends PlatformError {
   readonly kind = 'not_found';
 }
+/** A known path asked with a method it does not serve; `allowed` are the methods it does. */
+export class MethodNotAllowedError extends PlatformError {
+  readonly kind = 'method_not_allowed';
+  readonly allowed: readonly string[];
+  constructor(code: string, message: string, options: ErrorOptions & { allowed?: readonly string[] } = {}) {
+    super(code, message, options);
+    this.allowed = options.allowed ?? [];
+  }
+}
 export class ConflictError extends PlatformError {
   readonly kind = 'conflict';
 }
@@ -96,6 +106,7 @@ const byKind: Record<ErrorKind, new (code: string, message: string, options?: Er
   unauthenticated: UnauthenticatedError,
   not_allowed: NotAllowedError,
   not_found: NotFoundError,
+  method_not_allowed: MethodNotAllowedError,
   conflict: ConflictError,
   too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,

@@ -4,6 +4,7 @@ export {
   UnauthenticatedError,
   NotAllowedError,
   NotFoundError,
+  MethodNotAllowedError,
   ConflictError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,

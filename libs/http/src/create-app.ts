@@ -6,7 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
-import { InputError, NotFoundError } from '@platform/errors';
+import { InputError, MethodNotAllowedError, NotFoundError } from '@platform/errors';
+import { allowedMethods } from './allowed-methods.js';
 import { fromFastifyError, validationError } from './fastify-errors.js';
 import { documentFrameworkStatuses } from './framework-statuses.js';
 import { UNMATCHED_ROUTE, httpRouteChannel, publishRoute } from './route-label.js';
@@ -67,7 +68,7 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
  * arrive as text, so their values are coerced to the schema's types.
  */
 const makeAjv = (coerceTypes: boolean | 'array') =>
-  addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }));
+  addFormats(new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }));
 
 function validators() {
   const strict = makeAjv(false);
@@ -154,6 +155,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   }
   await app.register(sensible);
 
+  // A body is JSON unless a route's own parser says otherwise: text/plain (Fastify's other default) is 415.
+  app.removeContentTypeParser('text/plain');
   // Official SDKs of some APIs send `Content-Type: application/json` with an empty body on GET and DELETE.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -205,8 +208,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       .send(rendered.body);
   });
 
+  const allowed = allowedMethods();
+  app.addHook('onRoute', (route) => allowed.add(route));
   app.setNotFoundHandler((request, reply) => {
-    const rendered = options.renderError(new NotFoundError('route_not_found', 'Not Found'), request);
+    const methods = allowed.of(request.url.split('?')[0]!);
+    const error =
+      methods.length > 0
+        ? new MethodNotAllowedError('method_not_allowed', `${request.method} is not allowed here; use ${methods.join(', ')}.`, { allowed: methods })
+        : new NotFoundError('route_not_found', 'Not Found');
+    const rendered = options.renderError(error, request);
+    if (methods.length > 0) void reply.header('allow', methods.join(', '));
     void reply.code(rendered.statusCode).headers(rendered.headers ?? {}).send(rendered.body);
   });
 

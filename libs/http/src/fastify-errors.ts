@@ -9,38 +9,46 @@ import {
   type FieldIssue,
   type PlatformError,
 } from '@platform/errors';
+import { describeIssue, type SchemaIssue } from './schema-messages.js';
 
-interface SchemaIssue {
-  keyword: string;
-  instancePath: string;
-  params: unknown;
-  message?: string | undefined;
+/** Where a validation failure was found, as the error code names it. */
+const CODES: Record<string, string> = {
+  body: 'validation_failed',
+  querystring: 'invalid_query',
+  params: 'invalid_params',
+  headers: 'invalid_headers',
+};
+
+/**
+ * Schema validation issues (Ajv's) as the one input error every API renders: one issue per field at fault,
+ * in words a client can show (the schema's own `errorMessage` where it has one), never Ajv's raw text.
+ */
+export function validationError(validation: readonly SchemaIssue[], context: string): PlatformError {
+  const issues: FieldIssue[] = describeIssues(validation, context);
+  return new InputError(CODES[context] ?? 'validation_failed', issues.map((i) => i.message).join('; '), { issues });
 }
 
-/** Schema validation issues (Ajv's) as the one input error every API renders, naming each field at fault. */
-export function validationError(validation: readonly SchemaIssue[], context: string): PlatformError {
-  const issues: FieldIssue[] = validation.map((v) => {
-    const params = v.params as Record<string, unknown>;
-    const missing = typeof params['missingProperty'] === 'string' ? params['missingProperty'] : undefined;
-    const extra = typeof params['additionalProperty'] === 'string' ? params['additionalProperty'] : undefined;
-    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const field = [path, missing ?? extra].filter(Boolean).join('.') || context;
-    const code = missing ? `${field}_required` : extra ? 'unknown_field' : `invalid_${v.keyword}`;
-    const message = missing
-      ? `${field} is required`
-      : extra
-        ? `${field} is not a known field`
-        : `${field} ${v.message ?? 'is invalid'}`;
-    return { field, code, message };
-  });
-  return new InputError('validation_failed', issues.map((i) => i.message).join('; '), { issues });
+function describeIssues(validation: readonly SchemaIssue[], context: string): FieldIssue[] {
+  // A union reports every branch that failed, then itself: keep the union's issue alone.
+  const unions = validation.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf').map((v) => v.schemaPath);
+  const kept = validation.filter((v) => !unions.some((u) => v.schemaPath !== u && v.schemaPath.startsWith(u.replace(/\/(anyOf|oneOf)$/, '/$1/'))));
+  const seen = new Set<string>();
+  const issues: FieldIssue[] = [];
+  for (const v of kept) {
+    const issue = describeIssue(v, context);
+    const key = `${issue.field}\n${issue.code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues.length > 0 ? issues : [{ field: context, code: 'invalid', message: `${context} is invalid` }];
 }
 
 /** Fastify's own errors (schema validation, body parsing, limits) become domain errors before rendering. */
 export function fromFastifyError(error: unknown): PlatformError {
   if (isPlatformError(error)) return error;
   const e = error as FastifyError;
-  if (e.validation) return validationError(e.validation, e.validationContext ?? 'body');
+  if (e.validation) return validationError(e.validation as SchemaIssue[], e.validationContext ?? 'body');
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError('payload_too_large', 'The request body is too large.');

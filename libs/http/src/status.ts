@@ -5,6 +5,7 @@ const statuses: Record<ErrorKind, number> = {
   unauthenticated: 401,
   not_allowed: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,

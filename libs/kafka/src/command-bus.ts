@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandReplies, CommandType, MessageTypes } from '@platform/contracts';
+import { hasField, topicOfRecord, type CommandReplies, type CommandType, type MessageTypes } from '@platform/contracts';
 import { DeadlineExceededError, deserializeError, type SerializedError } from '@platform/errors';
 import { SpanKind, withSpan } from '@platform/telemetry';
 import { HEADERS } from './headers.js';
@@ -16,22 +16,33 @@ export type CommandReply =
   | { correlation_id: string; ok: true; result: unknown }
   | { correlation_id: string; ok: false; error: SerializedError };
 
-export interface SendOptions<T extends CommandType> {
-  topic: string;
-  key: string;
-  type: T;
-  value: MessageTypes[T];
-  /** Idempotency: the same command id always yields the same effect and reply. */
+type Stamped = 'requested_at';
+
+/** A command's body as a sender writes it: the bus stamps `requested_at` (now) where the record has one and the sender gave none. */
+export type CommandValue<T extends CommandType> = Omit<MessageTypes[T], Stamped> &
+  Partial<Pick<MessageTypes[T], Extract<keyof MessageTypes[T], Stamped>>>;
+
+export interface SendOptions {
+  /** Idempotency: the same command id always yields the same effect and reply (default: a new one). */
   commandId?: string;
+  /** The reply's deadline (default: the bus's). */
   timeoutMs?: number;
 }
 
 export interface CommandBus {
   start(): Promise<void>;
-  /** Publishes the command and resolves with the reply declared beside it (CommandReplies), or rejects with the worker's error. */
-  send<T extends CommandType>(options: SendOptions<T>): Promise<CommandReplies[T]>;
+  /**
+   * Publishes the command on its record's topic (the catalogue's), keyed by `key`, and resolves with the reply
+   * declared beside it (CommandReplies), or rejects with the worker's error.
+   */
+  send<T extends CommandType>(type: T, key: string, value: CommandValue<T>, options?: SendOptions): Promise<CommandReplies[T]>;
   pending(): number;
   stop(): Promise<void>;
+}
+
+/** The record's `requested_at`, when its schema has one, is the moment it is sent. */
+function stamped<T extends CommandType>(type: T, value: CommandValue<T>): MessageTypes[T] {
+  return (hasField(type, 'requested_at') ? { requested_at: Date.now(), ...value } : value) as MessageTypes[T];
 }
 
 export function replyChannel(replicaId: string): string {
@@ -65,14 +76,14 @@ export function createCommandBus(options: {
   }
 
   /** The reply is JSON from the worker whose handler map is typed to return CommandReplies[T]. */
-  async function sendCommand<T extends CommandType>(send: SendOptions<T>): Promise<CommandReplies[T]> {
+  async function sendCommand<T extends CommandType>(type: T, key: string, value: CommandValue<T>, send: SendOptions): Promise<CommandReplies[T]> {
     const timeoutMs = send.timeoutMs ?? options.defaultTimeoutMs ?? 10_000;
     const correlationId = randomUUID();
     const result = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiting.delete(correlationId);
         reject(
-          new DeadlineExceededError('deadline_exceeded', `No reply to ${send.type} within ${timeoutMs} ms`),
+          new DeadlineExceededError('deadline_exceeded', `No reply to ${type} within ${timeoutMs} ms`),
         );
       }, timeoutMs);
       waiting.set(correlationId, { resolve, reject, timer });
@@ -82,10 +93,10 @@ export function createCommandBus(options: {
     result.catch(() => undefined);
     try {
       await options.publisher.publish({
-        topic: send.topic,
-        key: send.key,
-        type: send.type,
-        value: send.value,
+        topic: topicOfRecord(type),
+        key,
+        type,
+        value: stamped(type, value),
         id: send.commandId ?? randomUUID(),
         headers: {
           [HEADERS.correlationId]: correlationId,
@@ -105,12 +116,12 @@ export function createCommandBus(options: {
   return {
     start: () => options.transport.subscribe(channel, onReply),
     pending: () => waiting.size,
-    send(send) {
+    send(type, key, value, send = {}) {
       return withSpan(
         '@platform/kafka',
-        `send ${send.type}`,
+        `send ${type}`,
         { kind: SpanKind.PRODUCER, attributes: { 'platform.component': options.component ?? 'gateway' } },
-        () => sendCommand(send),
+        () => sendCommand(type, key, value, send),
       );
     },
     async stop() {

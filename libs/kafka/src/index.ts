@@ -13,7 +13,7 @@ export type { ConsumerHandle, ConsumerOptions, IncomingMessage, MessageHandler, 
 export { HEADERS, readHeaders } from './headers.js';
 export type { MessageMeta } from './headers.js';
 export { createCommandBus } from './command-bus.js';
-export type { CommandBus, CommandReply, ReplyTransport } from './command-bus.js';
+export type { CommandBus, CommandReply, CommandValue, ReplyTransport, SendOptions } from './command-bus.js';
 export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay } from './outbox-relay.js';

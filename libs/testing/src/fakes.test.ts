@@ -15,9 +15,12 @@ describe('handler fakes', () => {
   it('answers commands it was told to answer, and fails the others as a rejection would', async () => {
     const bus = fakeCommandBus({ [MessageTypeNames.RevokeGrant]: (value) => ({ revoked: value.grant_id === 'g1' }) });
     const value = { grant_id: 'g1', client_id: 'c', client_secret_hash: null, refresh_token_hash: null, reason: 'test' };
-    await expect(bus.send({ topic: 'oauth.commands', key: 'k', type: MessageTypeNames.RevokeGrant, value })).resolves.toEqual({ revoked: true });
-    await expect(bus.send({ topic: 'oauth.commands', key: 'k', type: MessageTypeNames.RevokeClientSecret, value: { client_id: 'c', owner_user_id: 'u', secret_id: 's' } })).rejects.toThrow(/no answer/);
-    expect(bus.sent.map((s) => s.type)).toEqual([MessageTypeNames.RevokeGrant, MessageTypeNames.RevokeClientSecret]);
+    await expect(bus.send(MessageTypeNames.RevokeGrant, 'k', value)).resolves.toEqual({ revoked: true });
+    await expect(bus.send(MessageTypeNames.RevokeClientSecret, 'k', { client_id: 'c', owner_user_id: 'u', secret_id: 's' })).rejects.toThrow(/no answer/);
+    expect(bus.sent.map((s) => [s.type, s.topic])).toEqual([
+      [MessageTypeNames.RevokeGrant, 'oauth.commands'],
+      [MessageTypeNames.RevokeClientSecret, 'oauth.commands'],
+    ]);
   });
 
   it('keeps a clock that moves only when told', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandReplies, CommandType, MessageType, MessageTypes } from '@platform/contracts';
+import { topicOfRecord, type CommandReplies, type CommandType, type MessageType, type MessageTypes } from '@platform/contracts';
 import type { Clock, CommandBus, IncomingMessage, MessageMeta } from '@platform/kafka';
 
 /**
@@ -64,11 +64,11 @@ export function fakeCommandBus(answers: Answers = {}): FakeCommandBus {
     start: async () => undefined,
     stop: async () => undefined,
     pending: () => 0,
-    async send(options) {
-      sent.push({ topic: options.topic, key: options.key, type: options.type, value: options.value, commandId: options.commandId });
-      const answer = answers[options.type] as ((value: unknown) => unknown) | undefined;
-      if (!answer) throw new Error(`fakeCommandBus: no answer for ${options.type}`);
-      return (await answer(options.value)) as never;
+    async send(type, key, value, options) {
+      sent.push({ topic: topicOfRecord(type), key, type, value, commandId: options?.commandId });
+      const answer = answers[type] as ((value: unknown) => unknown) | undefined;
+      if (!answer) throw new Error(`fakeCommandBus: no answer for ${type}`);
+      return (await answer(value)) as never;
     },
   };
 }

@@ -1,18 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import type { CommandBus } from '@platform/kafka';
-import { GROUP_ROLES, LINKS_TOPICS, isBrandedDomain, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
+import { GROUP_ROLES, isBrandedDomain, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
 import { UsageError } from '../usage-error.js';
-
-const TIMEOUT_MS = 15_000;
 
 /**
  * Groups, memberships and branded domains are the links worker's to write: the CLI sends it commands (Kafka
  * and the worker must be running), as Bitly's web app would.
  */
 export function linksSetup(commands: () => Promise<CommandBus>) {
-  const send = async <T extends Parameters<CommandBus['send']>[0]['type']>(type: T, key: string, value: Record<string, unknown>) =>
-    (await commands()).send({ topic: LINKS_TOPICS.commands, key, type, value: { ...value, requested_at: Date.now() } as never, commandId: randomUUID(), timeoutMs: TIMEOUT_MS });
+  const send: CommandBus['send'] = async (type, key, value, options) => (await commands()).send(type, key, value, options);
   return {
     /** A new organization's default group, its first user the admin; returns the group guid. */
     async newOrganization(organizationId: string, adminUserId: string): Promise<string> {

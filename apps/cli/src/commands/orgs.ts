@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus } from '@platform/kafka';
-import { ROLES, SCHEDULING_TOPICS, type Role, type SchedulingStore } from '@platform/scheduling';
+import { ROLES, type Role, type SchedulingStore } from '@platform/scheduling';
 import { UsageError } from '../usage-error.js';
-
-const TIMEOUT_MS = 15_000;
 
 /**
  * Organizations are the scheduling worker's to write: the CLI sends it commands, as a gateway would, and reads
@@ -31,19 +28,11 @@ export async function orgsCommand(
       if (typeof name !== 'string' || typeof ownerEmail !== 'string') throw new UsageError('orgs create --name <name> --owner <e-mail> [--slug <slug>] [--time-zone <zone>]');
       const owner = await users.findByEmail(ownerEmail);
       if (!owner) throw new UsageError(`no user with the e-mail ${ownerEmail}; create it with: cli users create`);
-      const org = await (await commands()).send({
-        topic: SCHEDULING_TOPICS.commands,
-        key: `user:${owner._id}`,
-        type: MessageTypeNames.CreateOrganization,
-        value: {
-          name,
-          owner_user_id: owner._id,
-          slug: typeof flags['slug'] === 'string' ? flags['slug'] : null,
-          time_zone: typeof flags['time-zone'] === 'string' ? flags['time-zone'] : null,
-          requested_at: Date.now(),
-        },
-        commandId: randomUUID(),
-        timeoutMs: TIMEOUT_MS,
+      const org = await (await commands()).send(MessageTypeNames.CreateOrganization, `user:${owner._id}`, {
+        name,
+        owner_user_id: owner._id,
+        slug: typeof flags['slug'] === 'string' ? flags['slug'] : null,
+        time_zone: typeof flags['time-zone'] === 'string' ? flags['time-zone'] : null,
       });
       out(String(org.id));
       return;
@@ -57,13 +46,10 @@ export async function orgsCommand(
       }
       const user = await users.findByEmail(email);
       if (!user) throw new UsageError(`no user with the e-mail ${email}`);
-      const membership = await (await commands()).send({
-        topic: SCHEDULING_TOPICS.commands,
-        key: `team:${orgId}`,
-        type: MessageTypeNames.AddOrganizationMember,
-        value: { org_id: orgId, user_id: user._id, role: role as Role, requested_at: Date.now() },
-        commandId: randomUUID(),
-        timeoutMs: TIMEOUT_MS,
+      const membership = await (await commands()).send(MessageTypeNames.AddOrganizationMember, `team:${orgId}`, {
+        org_id: orgId,
+        user_id: user._id,
+        role: role as Role,
       });
       out(String(membership.id));
       return;

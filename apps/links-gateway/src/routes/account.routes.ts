@@ -3,7 +3,6 @@ import { MessageTypeNames } from '@platform/contracts';
 import type { HttpApp } from '@platform/http';
 import { bitlyTime } from '@platform/links';
 import { bodyOf, invalid, stringField } from '../body.js';
-import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 import type { PlatformLimits } from '../platform-limits.js';
 
@@ -32,7 +31,7 @@ export function accountRoutes(app: HttpApp, deps: GatewayDeps & { platformLimits
     const defaultGroup = stringField(body, 'default_group_guid', 100);
     if (name !== null && name.trim() === '') throw invalid('name', 'name must not be empty');
     if (name !== null || defaultGroup !== null) {
-      await sendLinksCommand(deps, MessageTypeNames.UpdateLinksUser, caller._id, { organization_id: caller.environment_id, user_id: caller._id, name, default_group_guid: defaultGroup, requested_at: Date.now() });
+      await deps.commands.send(MessageTypeNames.UpdateLinksUser, caller._id, { organization_id: caller.environment_id, user_id: caller._id, name, default_group_guid: defaultGroup });
     }
     return userJson(caller);
   });

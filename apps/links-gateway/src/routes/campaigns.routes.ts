@@ -6,7 +6,6 @@ import type { HttpApp } from '@platform/http';
 import { bitlyTime, parseShortlinkId, type CampaignDoc, type ChannelDoc } from '@platform/links';
 import { accessTo, requestedGroup, type GroupAccess } from '../access.js';
 import { bodyOf, invalid, isObject, present, stringField, stringListField } from '../body.js';
-import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 const MAX_CHANNEL_LINKS = 1000;
@@ -74,7 +73,7 @@ export function campaignRoutes(app: HttpApp, deps: GatewayDeps) {
     mayOrganize(access);
     const name = stringField(body, 'name', 200);
     if (create && (name === null || name.trim() === '')) throw invalid('name', 'name is required');
-    await sendLinksCommand(deps, MessageTypeNames.SaveCampaign, access.group._id, {
+    await deps.commands.send(MessageTypeNames.SaveCampaign, access.group._id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         campaign_guid: guid,
@@ -83,7 +82,6 @@ export function campaignRoutes(app: HttpApp, deps: GatewayDeps) {
         name,
         description: stringField(body, 'description', 2000),
         channel_guids: stringListField(body, 'channel_guids', 100, 100),
-        requested_at: Date.now(),
       });
     return campaignJson((await deps.store.getCampaign(guid))!);
   }
@@ -92,7 +90,7 @@ export function campaignRoutes(app: HttpApp, deps: GatewayDeps) {
     mayOrganize(access);
     const name = stringField(body, 'name', 200);
     if (create && (name === null || name.trim() === '')) throw invalid('name', 'name is required');
-    await sendLinksCommand(deps, MessageTypeNames.SaveChannel, access.group._id, { organization_id: caller.environment_id, user_id: caller._id, channel_guid: guid, create, group_guid: access.group._id, name, shortlinks: channelLinks(body), requested_at: Date.now() });
+    await deps.commands.send(MessageTypeNames.SaveChannel, access.group._id, { organization_id: caller.environment_id, user_id: caller._id, channel_guid: guid, create, group_guid: access.group._id, name, shortlinks: channelLinks(body) });
     return channelJson((await deps.store.getChannel(guid))!);
   }
 

@@ -16,7 +16,6 @@ import {
 } from '@platform/links';
 import { accessTo, type GroupAccess } from '../access.js';
 import { bodyOf, invalid, present, stringField, stringListField } from '../body.js';
-import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 type GroupParams = { Params: { group_guid: string } };
@@ -51,7 +50,7 @@ export function groupRoutes(app: HttpApp, deps: GatewayDeps) {
   const preferencesJson = (group: GroupDoc) => ({ group_guid: group._id, domain_preference: group.domain_preference ?? deps.defaultDomain });
 
   async function updateGroup(caller: MemberRecord, group: GroupDoc, fields: { name?: string | null; bsds?: string[] | null; domain_preference?: string | null }) {
-    await sendLinksCommand(deps, MessageTypeNames.UpdateLinksGroup, group._id, {
+    await deps.commands.send(MessageTypeNames.UpdateLinksGroup, group._id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         group_guid: group._id,
@@ -60,7 +59,6 @@ export function groupRoutes(app: HttpApp, deps: GatewayDeps) {
         domain_preference: fields.domain_preference ?? null,
         clear_domain_preference: false,
         default_domain: deps.defaultDomain,
-        requested_at: Date.now(),
       });
     return (await deps.store.getGroup(group._id))!;
   }

@@ -8,7 +8,6 @@ import { encodeSearchAfter, parseShortlinkId, qrContent, qrFullJson, qrSummaryJs
 import { isCustomized, readRenderCustomizations, validateLogo, type RenderCustomizations } from '@platform/qr';
 import { accessTo, type GroupAccess } from '../access.js';
 import { bodyOf, booleanField, expirationField, invalid, isObject, present, stringField, tagsField } from '../body.js';
-import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 import { MEDIA_TYPES, formatParam, negotiate, type QrFormat, type QrImages, type Wanted } from '../qr-images.js';
 
@@ -112,7 +111,7 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
     await assertLogo(caller, customizations);
     const expiration = expirationField(body);
     const qrcodeId = `Q${randomBytes(5).toString('hex')}`;
-    await sendLinksCommand(deps, MessageTypeNames.CreateQrCode, access.group._id, {
+    await deps.commands.send(MessageTypeNames.CreateQrCode, access.group._id, {
       organization_id: caller.environment_id,
       user_id: caller._id,
       qrcode_id: qrcodeId,
@@ -127,7 +126,6 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
       archived: booleanField(body, 'archived') ?? false,
       expiration_at: expiration.at,
       tags: tagsField(body) ?? [],
-      requested_at: Date.now(),
     });
     return reply.code(201).send(await summary(qrcodeId));
   });
@@ -145,7 +143,7 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
     const customizations = present(body['render_customizations']) ? customizationsField(body['render_customizations'], 'full') : null;
     if (customizations) await assertLogo(caller, customizations);
     const expiration = expirationField(body);
-    await sendLinksCommand(deps, MessageTypeNames.UpdateQrCode, qr.group_guid, {
+    await deps.commands.send(MessageTypeNames.UpdateQrCode, qr.group_guid, {
       organization_id: caller.environment_id,
       user_id: caller._id,
       qrcode_id: qr._id,
@@ -156,7 +154,6 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
       expiration_at: expiration.at,
       clear_expiration: expiration.clear,
       tags: tagsField(body),
-      requested_at: Date.now(),
     });
     return summary(qr._id);
   });
@@ -165,7 +162,7 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
     const caller = request.caller!;
     const { qr, access } = await qrFor(caller, request.params.qrcode_id);
     assertMayEditQr(access, caller, qr);
-    return sendLinksCommand(deps, MessageTypeNames.DeleteQrCode, qr.group_guid, { organization_id: caller.environment_id, user_id: caller._id, qrcode_id: qr._id, requested_at: Date.now() });
+    return deps.commands.send(MessageTypeNames.DeleteQrCode, qr.group_guid, { organization_id: caller.environment_id, user_id: caller._id, qrcode_id: qr._id });
   });
 
   app.get<QrParams & { Querystring: { format?: string } }>(
@@ -240,7 +237,7 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
       const checked = await validateLogo(request.body, declared);
       if (!checked.ok) throw new InputError('INVALID_ARG_IMAGE', checked.problem);
       const imageGuid = `I${randomBytes(6).toString('hex')}`;
-      await sendLinksCommand(deps, MessageTypeNames.SaveQrLogo, caller.environment_id, {
+      await deps.commands.send(MessageTypeNames.SaveQrLogo, caller.environment_id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         image_guid: imageGuid,
@@ -248,7 +245,6 @@ export function qrCodeRoutes(app: HttpApp, deps: GatewayDeps & { qrImages: QrIma
         width: checked.width,
         height: checked.height,
         bytes: request.body,
-        requested_at: Date.now(),
       });
       return reply.code(201).send({ image_guid: imageGuid, media_type: checked.mediaType, width: checked.width, height: checked.height });
     });

@@ -15,7 +15,6 @@ import {
 } from '@platform/links';
 import { accessTo, assertDomain, assertMayEdit, requestedGroup } from '../access.js';
 import { bodyOf, booleanField, expirationField, invalid, isObject, present, stringField, stringListField, tagsField, MAX_TAGS } from '../body.js';
-import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 const MAX_BULK = 100;
@@ -68,7 +67,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
       if (problem) throw invalid('keyword', problem, 'INVALID_ARG_KEYWORD');
     }
     const expiration = full ? expirationField(body) : { at: null, clear: false };
-    const reply = await sendLinksCommand(deps, MessageTypeNames.CreateShortlink, access.group._id, {
+    const reply = await deps.commands.send(MessageTypeNames.CreateShortlink, access.group._id, {
         organization_id: caller.environment_id,
         user_id: caller._id,
         group_guid: access.group._id,
@@ -80,7 +79,6 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         deeplinks: full ? deeplinksField(body) : [],
         expiration_at: expiration.at,
         force_new_link: body['force_new_link'] === true,
-        requested_at: Date.now(),
       });
     return { reply, json: shortlinkJson(reply.link as LinkDoc, view) };
   }
@@ -119,7 +117,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         }
         if (present(body['archived']) && typeof body['archived'] !== 'boolean') throw invalid('archived', 'archived is true or false');
         const expiration = expirationField(body);
-        const result = await sendLinksCommand(deps, MessageTypeNames.UpdateShortlink, link.group_guid, {
+        const result = await deps.commands.send(MessageTypeNames.UpdateShortlink, link.group_guid, {
             organization_id: caller.environment_id,
             user_id: caller._id,
             id: link._id,
@@ -129,7 +127,6 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
             long_url: longUrl,
             expiration_at: expiration.at,
             clear_expiration: expiration.clear,
-            requested_at: Date.now(),
           });
         return shortlinkJson(result.link as LinkDoc, view);
       });
@@ -138,7 +135,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
         const caller = request.caller!;
         const { link, access } = await linkFor(caller, rawId(request));
         assertMayEdit(access, caller, link);
-        const result = await sendLinksCommand(deps, MessageTypeNames.DeleteShortlink, link.group_guid, { organization_id: caller.environment_id, user_id: caller._id, id: link._id, requested_at: Date.now() });
+        const result = await deps.commands.send(MessageTypeNames.DeleteShortlink, link.group_guid, { organization_id: caller.environment_id, user_id: caller._id, id: link._id });
         return { links_deleted: [{ id: result.id }] };
       });
     }
@@ -169,7 +166,7 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
       const addTags = stringListField(body, 'add_tags', MAX_TAGS, 50) ?? [];
       const removeTags = stringListField(body, 'remove_tags', MAX_TAGS, 50) ?? [];
       if (action === 'edit_tags' && addTags.length + removeTags.length === 0) throw invalid('add_tags', 'edit_tags needs add_tags or remove_tags');
-      const result = await sendLinksCommand(deps, MessageTypeNames.BulkEditShortlinks, access.group._id, {
+      const result = await deps.commands.send(MessageTypeNames.BulkEditShortlinks, access.group._id, {
           organization_id: caller.environment_id,
           user_id: caller._id,
           group_guid: access.group._id,
@@ -179,7 +176,6 @@ export function shortlinkRoutes(app: HttpApp, deps: GatewayDeps) {
           remove_tags: removeTags,
           ids: ids.map((id) => `${id!.domain}/${id!.hash}`),
           own_links_only: access.role === 'GROUP_USER',
-          requested_at: Date.now(),
         });
       return { links: result.ids };
     });

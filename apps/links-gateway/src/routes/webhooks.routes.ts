@@ -5,7 +5,6 @@ import { NotAllowedError, NotFoundError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import { WEBHOOK_EVENTS, webhookJson, type WebhookDoc } from '@platform/links';
 import { bodyOf, booleanField, invalid, present, stringField } from '../body.js';
-import { sendLinksCommand } from '../commands.js';
 import type { GatewayDeps } from '../deps.js';
 
 const MAX_URL_LENGTH = 2048;
@@ -109,13 +108,12 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
     if (!(await mayManage(caller, members.group_guid || null))) throw forbidden();
     await checkGroup(caller, members.group_guid);
     const guid = `W${randomBytes(5).toString('hex')}`;
-    const saved = await sendLinksCommand(deps, MessageTypeNames.SaveWebhook, guid, {
+    const saved = await deps.commands.send(MessageTypeNames.SaveWebhook, guid, {
       organization_id: caller.environment_id,
       user_id: caller._id,
       webhook_guid: guid,
       create: true,
       ...members,
-      requested_at: Date.now(),
     });
     const webhook = (await deps.store.getWebhook(guid))!;
     // The signing secret is shown once, here: deliveries carry Standard Webhooks signatures made with it.
@@ -137,13 +135,12 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
     const members = readMembers(body, false);
     if (members.group_guid !== null && !(await mayManage(caller, members.group_guid || null))) throw forbidden();
     await checkGroup(caller, members.group_guid);
-    await sendLinksCommand(deps, MessageTypeNames.SaveWebhook, current._id, {
+    await deps.commands.send(MessageTypeNames.SaveWebhook, current._id, {
       organization_id: caller.environment_id,
       user_id: caller._id,
       webhook_guid: current._id,
       create: false,
       ...members,
-      requested_at: Date.now(),
     });
     return webhookJson((await deps.store.getWebhook(current._id))!, view);
   });
@@ -151,14 +148,14 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
   app.delete<{ Params: { webhook_guid: string } }>('/v4/webhooks/:webhook_guid', { schema: { summary: 'Delete a webhook', tags: ['webhooks'] } }, async (request, reply) => {
     const caller = request.caller!;
     const webhook = await webhookFor(caller, request.params.webhook_guid);
-    await sendLinksCommand(deps, MessageTypeNames.DeleteWebhook, webhook._id, { organization_id: caller.environment_id, webhook_guid: webhook._id, requested_at: Date.now() });
+    await deps.commands.send(MessageTypeNames.DeleteWebhook, webhook._id, { organization_id: caller.environment_id, webhook_guid: webhook._id });
     return reply.code(204).send();
   });
 
   app.post<{ Params: { webhook_guid: string } }>('/v4/webhooks/:webhook_guid/verify', { schema: { summary: 'Send a ping event to the webhook', tags: ['webhooks'] } }, async (request) => {
     const caller = request.caller!;
     const webhook = await webhookFor(caller, request.params.webhook_guid);
-    await sendLinksCommand(deps, MessageTypeNames.VerifyWebhook, webhook._id, { organization_id: caller.environment_id, webhook_guid: webhook._id, ping_id: randomUUID(), requested_at: Date.now() });
+    await deps.commands.send(MessageTypeNames.VerifyWebhook, webhook._id, { organization_id: caller.environment_id, webhook_guid: webhook._id, ping_id: randomUUID() });
     return webhookJson((await deps.store.getWebhook(webhook._id))!, view);
   });
 }

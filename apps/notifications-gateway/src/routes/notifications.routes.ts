@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError, NotAllowedError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { INVALID_QUERY_MESSAGE, NOTIFICATIONS_TOPICS, inboxNotificationJson, readInboxListQuery, templatesOfKind } from '@platform/notifications';
+import { INVALID_QUERY_MESSAGE, inboxNotificationJson, readInboxListQuery, templatesOfKind } from '@platform/notifications';
 import type { GatewayDeps } from '../deps.js';
 import { UUID, invalidBody, isObject } from '../validation.js';
 
@@ -12,15 +12,7 @@ const MESSAGE_MAX = 2000;
 const forbidden = (detail?: string) => new NotAllowedError('forbidden', detail ?? 'Forbidden.');
 
 export function notificationRoutes(app: HttpApp, deps: GatewayDeps) {
-  const send = <T extends Parameters<typeof deps.commands.send>[0]['type']>(type: T, key: string, value: Record<string, unknown>) =>
-    deps.commands.send({
-      topic: NOTIFICATIONS_TOPICS.commands,
-      key,
-      type,
-      value: { ...value, requested_at: Date.now() } as never,
-      commandId: randomUUID(),
-      timeoutMs: deps.commandTimeoutMs,
-    });
+  const send = deps.commands.send.bind(deps.commands);
 
   app.post('/api/v2/notifications/custom', { schema: { summary: 'Send a custom notification to yourself', tags: ['notifications'] } }, async (request, reply) => {
     const caller = request.caller!;

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError, NotAllowedError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { NOTIFICATIONS_TOPICS, TEMPLATES, preferenceJson } from '@platform/notifications';
+import { TEMPLATES, preferenceJson } from '@platform/notifications';
 import type { GatewayDeps } from '../deps.js';
 import { UUID, invalidBody, isObject } from '../validation.js';
 
@@ -47,13 +46,10 @@ export function preferenceRoutes(app: HttpApp, deps: GatewayDeps) {
         else changes[id.toLowerCase()] = disabled;
       }
       if (problems.length > 0) throw invalidBody(problems);
-      return deps.commands.send({
-        topic: NOTIFICATIONS_TOPICS.commands,
-        key: user._id,
-        type: MessageTypeNames.UpdateNotificationPreferences,
-        value: { deployment_id: user.environment_id, user_id: user._id, template_disabled_map: changes, requested_at: Date.now() },
-        commandId: randomUUID(),
-        timeoutMs: deps.commandTimeoutMs,
+      return deps.commands.send(MessageTypeNames.UpdateNotificationPreferences, user._id, {
+        deployment_id: user.environment_id,
+        user_id: user._id,
+        template_disabled_map: changes,
       });
     },
   );

@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import type { CommandReplies, CommandType, MessageTypes } from '@platform/contracts';
+import type { CommandReplies, CommandType } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { UserDirectory } from '@platform/identity';
-import type { CommandBus } from '@platform/kafka';
-import { SCHEDULING_TOPICS, lookupUsers, readsFor, type SchedulingStore, type UserLookup, type UserReads } from '@platform/scheduling';
+import type { CommandBus, CommandValue } from '@platform/kafka';
+import { lookupUsers, readsFor, type SchedulingStore, type UserLookup, type UserReads } from '@platform/scheduling';
 
 export interface ApiDeps {
   scheduling: SchedulingStore;
   users: UserDirectory;
   commands: CommandBus;
-  commandTimeoutMs: number;
 }
 
 export interface ApiRequest {
@@ -29,7 +27,7 @@ export interface ApiContext extends ApiRequest {
   id(param: string): number;
   users(ids: Iterable<string>): Promise<UserLookup>;
   /** Sends a command once its body passes the route's schema; resolves with the reply declared beside it. */
-  command<T extends CommandType>(type: T, key: string, value: MessageTypes[T]): Promise<CommandReplies[T]>;
+  command<T extends CommandType>(type: T, key: string, value: CommandValue<T>): Promise<CommandReplies[T]>;
 }
 
 export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
@@ -45,7 +43,7 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
     users: (ids) => lookupUsers((id) => deps.users.get(id), ids),
     command(type, key, value) {
       request.checkBody();
-      return deps.commands.send({ topic: SCHEDULING_TOPICS.commands, key, type, value, commandId: randomUUID(), timeoutMs: deps.commandTimeoutMs });
+      return deps.commands.send(type, key, value);
     },
   };
 }

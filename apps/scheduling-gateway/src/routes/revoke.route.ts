@@ -1,8 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { OAUTH_TOPICS } from '@platform/oauth';
-import { generateId } from '@platform/secrets';
 import type { GatewayDeps } from '../deps.js';
 import { RevocationResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required } from './token-request.js';
@@ -19,19 +17,12 @@ export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
       await deps.failures.check(request.ip, credentials.clientId);
       const access = deps.accessTokens.verify(token);
       try {
-        await deps.commands.send({
-          topic: OAUTH_TOPICS.commands,
-          key: credentials.clientId,
-          type: MessageTypeNames.RevokeGrant,
-          value: {
-            client_id: credentials.clientId,
-            client_secret_hash: credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret),
-            refresh_token_hash: access ? null : deps.credentials.hashRefreshToken(token),
-            grant_id: access ? access.gid : null,
-            reason: 'revoked by the client',
-          },
-          commandId: generateId('cmd'),
-          timeoutMs: deps.commandTimeoutMs,
+        await deps.commands.send(MessageTypeNames.RevokeGrant, credentials.clientId, {
+          client_id: credentials.clientId,
+          client_secret_hash: credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret),
+          refresh_token_hash: access ? null : deps.credentials.hashRefreshToken(token),
+          grant_id: access ? access.gid : null,
+          reason: 'revoked by the client',
         });
       } catch (error) {
         if (isPlatformError(error) && error.code === 'invalid_client') await deps.failures.recordFailure(request.ip, credentials.clientId);

@@ -1,8 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError, isPlatformError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_TOPICS, pkceDigest } from '@platform/oauth';
-import { generateId } from '@platform/secrets';
+import { ACCESS_TOKEN_TTL_SECONDS, pkceDigest } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
 import { TokenResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required, type TokenParams } from './token-request.js';
@@ -39,11 +38,11 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
       const secretHash = credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
       const refreshToken = deps.credentials.newRefreshToken();
       try {
-        const granted = await deps.commands.send(
+        const newRefreshTokenHash = deps.credentials.hashRefreshToken(refreshToken);
+        const granted =
           grantType === 'authorization_code'
-            ? codeExchange(params, credentials.clientId, secretHash, deps.credentials.hashRefreshToken(refreshToken), deps)
-            : refresh(params, credentials.clientId, secretHash, deps.credentials.hashRefreshToken(refreshToken), deps),
-        );
+            ? await codeExchange(params, credentials.clientId, secretHash, newRefreshTokenHash, deps)
+            : await refresh(params, credentials.clientId, secretHash, newRefreshTokenHash, deps);
         const access = deps.accessTokens.issue({
           sub: granted.user_id,
           cid: granted.client_id,
@@ -79,41 +78,24 @@ function codeExchange(params: TokenParams, clientId: string, secretHash: string 
     if (!verifierDigest) throw new InputError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
   }
   const codeHash = deps.credentials.hashCode(code);
-  return {
-    topic: OAUTH_TOPICS.commands,
-    // Keyed by the code, not the client: one busy client's token requests spread over partitions (the code
-    // and refresh-token claims are compare-and-set, so they need no ordering).
-    key: codeHash,
-    type: MessageTypeNames.ExchangeAuthorizationCode,
-    value: {
-      client_id: clientId,
-      client_secret_hash: secretHash,
-      code_hash: codeHash,
-      redirect_uri: redirectUri,
-      code_verifier_digest: verifierDigest,
-      refresh_token_hash: refreshTokenHash,
-      requested_at: Date.now(),
-    },
-    commandId: generateId('cmd'),
-    timeoutMs: deps.commandTimeoutMs,
-  } as const;
+  // Keyed by the code, not the client: one busy client's token requests spread over partitions (the code and
+  // refresh-token claims are compare-and-set, so they need no ordering).
+  return deps.commands.send(MessageTypeNames.ExchangeAuthorizationCode, codeHash, {
+    client_id: clientId,
+    client_secret_hash: secretHash,
+    code_hash: codeHash,
+    redirect_uri: redirectUri,
+    code_verifier_digest: verifierDigest,
+    refresh_token_hash: refreshTokenHash,
+  });
 }
 
 function refresh(params: TokenParams, clientId: string, secretHash: string | null, newRefreshTokenHash: string, deps: GatewayDeps) {
-  const token = required(params, 'refresh_token');
-  const tokenHash = deps.credentials.hashRefreshToken(token);
-  return {
-    topic: OAUTH_TOPICS.commands,
-    key: tokenHash,
-    type: MessageTypeNames.RefreshAccessToken,
-    value: {
-      client_id: clientId,
-      client_secret_hash: secretHash,
-      refresh_token_hash: tokenHash,
-      new_refresh_token_hash: newRefreshTokenHash,
-      requested_at: Date.now(),
-    },
-    commandId: generateId('cmd'),
-    timeoutMs: deps.commandTimeoutMs,
-  } as const;
+  const tokenHash = deps.credentials.hashRefreshToken(required(params, 'refresh_token'));
+  return deps.commands.send(MessageTypeNames.RefreshAccessToken, tokenHash, {
+    client_id: clientId,
+    client_secret_hash: secretHash,
+    refresh_token_hash: tokenHash,
+    new_refresh_token_hash: newRefreshTokenHash,
+  });
 }

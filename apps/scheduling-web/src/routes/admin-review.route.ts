@@ -2,7 +2,6 @@ import { MessageTypeNames } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import { pageViewer } from '../auth.js';
-import { createOAuthCommands } from '../commands.js';
 import { fieldsOf, textField } from '../form.js';
 import { reviewPage } from '../pages/review.page.js';
 import { sendPage, seeOther } from '../respond.js';
@@ -13,7 +12,6 @@ const REVIEW_PAGE = '/settings/admin/oauth';
 const MAX_REASON = 1000;
 
 export function adminReviewRoutes(app: HttpApp, { deps, auth }: WebContext) {
-  const commands = createOAuthCommands(deps);
 
   app.get(REVIEW_PAGE, { preHandler: auth.requireAdmin }, async (request, reply) => {
     const clients = await deps.store.clientsWithStatus('pending');
@@ -28,7 +26,7 @@ export function adminReviewRoutes(app: HttpApp, { deps, auth }: WebContext) {
     const reason = textField(fields, 'reason', MAX_REASON + 1).trim();
     if (reason.length > MAX_REASON) throw new InputError('reason_too_long', `The reason must be at most ${MAX_REASON} characters.`);
     const { clientId } = request.params;
-    await commands.send(MessageTypeNames.ReviewClient, clientId, {
+    await deps.commands.send(MessageTypeNames.ReviewClient, clientId, {
       client_id: clientId,
       reviewer_user_id: viewer.user._id,
       decision,

@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest, HttpApp } from '@platform/http';
 import { decideAuthorize, errorRedirect, type AuthorizeDecision, type AuthorizeParams, type OAuthClientDoc } from '@platform/oauth';
 import { pageViewer } from '../auth.js';
 import { codeRedirect, readAuthorizeParams, withIssuer } from '../authorize-params.js';
-import { createOAuthCommands } from '../commands.js';
 import { fieldsOf, textField, type Fields } from '../form.js';
 import { consentPage } from '../pages/consent.page.js';
 import { errorPage } from '../pages/error.page.js';
@@ -24,7 +23,6 @@ type Outcome =
  * client's redirect URI with `state` and `iss`. The consent post re-checks everything: the page is not trusted.
  */
 export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
-  const commands = createOAuthCommands(deps);
 
   async function decide(fields: Fields, userId: string): Promise<Outcome> {
     const read = readAuthorizeParams(fields);
@@ -88,7 +86,7 @@ export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
       return reply;
     }
     const code = deps.credentials.newCode();
-    await commands.send(MessageTypeNames.IssueAuthorizationCode, consent.client.id, {
+    await deps.commands.send(MessageTypeNames.IssueAuthorizationCode, consent.client.id, {
       code_hash: deps.credentials.hashCode(code),
       client_id: consent.client.id,
       user_id: viewer.user._id,

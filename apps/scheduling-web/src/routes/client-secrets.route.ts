@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { pageViewer } from '../auth.js';
-import { createOAuthCommands } from '../commands.js';
+import { generateClientSecret } from '../commands.js';
 import { clientPath, secretPage } from '../pages/clients.page.js';
 import { sendPage, seeOther } from '../respond.js';
 import type { WebContext } from '../web-context.js';
@@ -17,12 +17,11 @@ const SecretParams = Type.Object({
  * Conflict or Input errors, rendered by the error handler as 404, 409 and 400 pages).
  */
 export function clientSecretRoutes(app: HttpApp, { deps, auth }: WebContext) {
-  const commands = createOAuthCommands(deps);
 
   app.post('/settings/developer/oauth/:clientId/secrets', { schema: { params: ClientParams }, preHandler: auth.requireUser }, async (request, reply) => {
     const viewer = auth.viewer(request)!;
     const { clientId } = request.params;
-    const secret = await commands.generateSecret(clientId, viewer.user._id);
+    const secret = await generateClientSecret(deps, clientId, viewer.user._id);
     request.log.info({ client_id: clientId }, 'client secret generated');
     return sendPage(reply, 200, secretPage({ title: 'New client secret', clientId, secret, viewer: pageViewer(viewer)! }));
   });
@@ -33,7 +32,7 @@ export function clientSecretRoutes(app: HttpApp, { deps, auth }: WebContext) {
     async (request, reply) => {
       const viewer = auth.viewer(request)!;
       const { clientId, secretId } = request.params;
-      await commands.send(MessageTypeNames.RevokeClientSecret, clientId, { client_id: clientId, owner_user_id: viewer.user._id, secret_id: secretId });
+      await deps.commands.send(MessageTypeNames.RevokeClientSecret, clientId, { client_id: clientId, owner_user_id: viewer.user._id, secret_id: secretId });
       request.log.info({ client_id: clientId, secret_id: secretId }, 'client secret revoked');
       return seeOther(reply, clientPath(clientId));
     },

@@ -5,7 +5,7 @@ import { validateClientInput, type OAuthClientDoc } from '@platform/oauth';
 import { generateId } from '@platform/secrets';
 import { pageViewer, type Viewer } from '../auth.js';
 import { clientFormFromBody, clientFormFromDoc, clientInput, EMPTY_CLIENT_FORM, type ClientFormValues } from '../client-form.js';
-import { createOAuthCommands } from '../commands.js';
+import { generateClientSecret } from '../commands.js';
 import { fieldsOf } from '../form.js';
 import { clientPage } from '../pages/client.page.js';
 import { clientPath, clientsPage, newClientPage, secretPage } from '../pages/clients.page.js';
@@ -34,7 +34,6 @@ export async function ownedClient(ctx: WebContext, request: FastifyRequest, repl
 
 export function clientRoutes(app: HttpApp, ctx: WebContext) {
   const { deps, auth } = ctx;
-  const commands = createOAuthCommands(deps);
   const viewerOf = (request: FastifyRequest): Viewer => auth.viewer(request)!;
 
   app.get('/settings/developer/oauth', { preHandler: auth.requireUser }, async (request, reply) => {
@@ -54,7 +53,7 @@ export function clientRoutes(app: HttpApp, ctx: WebContext) {
     const clientId = generateId('cal_client');
     try {
       const input = validateClientInput(clientInput(values));
-      await commands.send(MessageTypeNames.CreateClient, clientId, {
+      await deps.commands.send(MessageTypeNames.CreateClient, clientId, {
         client_id: clientId,
         owner_user_id: viewer.user._id,
         owner_email: viewer.user.email,
@@ -71,7 +70,7 @@ export function clientRoutes(app: HttpApp, ctx: WebContext) {
     }
     request.log.info({ client_id: clientId, kind: values.kind }, 'client registered');
     if (values.kind === 'public') return seeOther(reply, clientPath(clientId));
-    const secret = await commands.generateSecret(clientId, viewer.user._id);
+    const secret = await generateClientSecret(deps, clientId, viewer.user._id);
     return sendPage(reply, 200, secretPage({ title: 'Client registered', clientId, secret, viewer: pageViewer(viewer)! }));
   });
 
@@ -89,7 +88,7 @@ export function clientRoutes(app: HttpApp, ctx: WebContext) {
     const values: ClientFormValues = { ...clientFormFromBody(fieldsOf(request.body)), kind: client.kind };
     try {
       const input = validateClientInput(clientInput(values));
-      await commands.send(MessageTypeNames.UpdateClient, client._id, {
+      await deps.commands.send(MessageTypeNames.UpdateClient, client._id, {
         client_id: client._id,
         owner_user_id: viewer.user._id,
         name: input.name,

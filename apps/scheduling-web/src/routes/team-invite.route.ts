@@ -1,7 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
-import { SCHEDULING_TOPICS } from '@platform/scheduling';
-import { generateId } from '@platform/secrets';
 import { pageViewer } from '../auth.js';
 import { fieldsOf, textField } from '../form.js';
 import { teamInvitePage } from '../pages/team-invite.page.js';
@@ -23,14 +21,7 @@ export function teamInviteRoutes(app: HttpApp, { deps, auth }: WebContext) {
     const token = textField(fieldsOf(request.body), 'token', 200);
     const invite = await deps.teamInvites.describe(token);
     if (!invite) return sendPage(reply, 404, teamInvitePage({ viewer: pageViewer(viewer)!, teamName: null, token }));
-    await deps.commands.send({
-      topic: SCHEDULING_TOPICS.commands,
-      key: `team:${invite.teamId}`,
-      type: MessageTypeNames.AcceptTeamInvite,
-      value: { actor_user_id: viewer.user._id, token, requested_at: Date.now() },
-      commandId: generateId('cmd'),
-      timeoutMs: deps.commandTimeoutMs,
-    });
+    await deps.commands.send(MessageTypeNames.AcceptTeamInvite, `team:${invite.teamId}`, { actor_user_id: viewer.user._id, token });
     request.log.info({ team_id: invite.teamId }, 'team invite accepted');
     return sendPage(reply, 200, teamInvitePage({ viewer: pageViewer(viewer)!, teamName: invite.teamName, token, joined: true }));
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { InternalError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { IMAGES_TOPICS, compressionsFor, parseOutputOptions, renderOptionsRecord } from '@platform/images';
+import { compressionsFor, parseOutputOptions, renderOptionsRecord } from '@platform/images';
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
@@ -31,21 +31,18 @@ export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
       // Provider credentials travel sealed; everything else as a typed record.
       const { store, ...rest } = options;
       const commandId = randomUUID();
-      const result = await deps.commands.send({
-        topic: IMAGES_TOPICS.commands,
-        key: record.output_id,
-        type: MessageTypeNames.RenderOutputV2,
-        value: {
+      const result = await deps.commands.send(
+        MessageTypeNames.RenderOutputV2,
+        record.output_id,
+        {
           output_id: record.output_id,
           account_id: accountId,
           result_key: commandId,
           options: renderOptionsRecord(rest),
           store_sealed: store === undefined ? null : deps.sealer.seal(JSON.stringify(store)),
-          requested_at: Date.now(),
         },
-        commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+        { commandId },
+      );
       setCompressionCount(reply, result.compression_count);
       void reply.header('image-width', String(result.width)).header('image-height', String(result.height));
       if (result.location) return reply.header('location', result.location).send(undefined);

@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { IMAGE_ERRORS, IMAGES_TOPICS, detectImageType } from '@platform/images';
+import { IMAGE_ERRORS, detectImageType } from '@platform/images';
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
@@ -54,14 +54,7 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
       }
       await assertUnderQuota(deps, accountId, 1);
       if (Buffer.isBuffer(body)) await deps.outputs.putUpload(outputId, body);
-      const result = await deps.commands.send({
-        topic: IMAGES_TOPICS.commands,
-        key: outputId,
-        type: MessageTypeNames.CompressImage,
-        value: { output_id: outputId, account_id: accountId, ...input, requested_at: Date.now() },
-        commandId: randomUUID(),
-        timeoutMs: deps.commandTimeoutMs,
-      });
+      const result = await deps.commands.send(MessageTypeNames.CompressImage, outputId, { output_id: outputId, account_id: accountId, ...input });
       const url = `${deps.publicBaseUrl}/output/${outputId}`;
       setCompressionCount(reply, result.compression_count);
       return reply

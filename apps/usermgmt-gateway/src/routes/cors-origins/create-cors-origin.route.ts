@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS, normaliseOrigin } from '@platform/usermgmt';
+import { normaliseOrigin } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { CorsOrigin, errorResponses, security } from '../../schemas.js';
@@ -21,14 +21,7 @@ export function createCorsOriginRoute(app: HttpApp, deps: GatewayDeps) {
     async (request, reply) => {
       const origin = normaliseOrigin(request.body.origin);
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('cors_origin') }));
-      const result = await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: request.environmentId,
-        type: MessageTypeNames.CreateCorsOrigin,
-        value: { environment_id: request.environmentId, cors_origin_id: ids.resourceId, origin },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+      const result = await deps.commands.send(MessageTypeNames.CreateCorsOrigin, request.environmentId, { environment_id: request.environmentId, cors_origin_id: ids.resourceId, origin }, { commandId: ids.commandId });
       return reply.code(201).send(result);
     },
   );

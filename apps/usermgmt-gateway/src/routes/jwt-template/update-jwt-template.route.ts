@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { JWT_TEMPLATE_MAX_LENGTH, USERMGMT_TOPICS, validateJwtTemplate } from '@platform/usermgmt';
+import { JWT_TEMPLATE_MAX_LENGTH, validateJwtTemplate } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { JwtTemplate, errorResponses, security } from '../../schemas.js';
@@ -25,14 +25,7 @@ export function updateJwtTemplateRoute(app: HttpApp, deps: GatewayDeps) {
     async (request) => {
       validateJwtTemplate(request.body.content);
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.environmentId }));
-      return await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: request.environmentId,
-        type: MessageTypeNames.UpdateJwtTemplate,
-        value: { environment_id: request.environmentId, content: request.body.content },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+      return await deps.commands.send(MessageTypeNames.UpdateJwtTemplate, request.environmentId, { environment_id: request.environmentId, content: request.body.content }, { commandId: ids.commandId });
     },
   );
 }

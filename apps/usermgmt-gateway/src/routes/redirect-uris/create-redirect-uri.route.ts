@@ -1,7 +1,7 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS, validateRedirectUri } from '@platform/usermgmt';
+import { validateRedirectUri } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { RedirectUri, errorResponses, security } from '../../schemas.js';
@@ -21,14 +21,7 @@ export function createRedirectUriRoute(app: HttpApp, deps: GatewayDeps) {
     async (request, reply) => {
       const uri = validateRedirectUri(request.body.uri);
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('redirect_uri') }));
-      const result = await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: request.environmentId,
-        type: MessageTypeNames.CreateRedirectUri,
-        value: { environment_id: request.environmentId, redirect_uri_id: ids.resourceId, uri },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+      const result = await deps.commands.send(MessageTypeNames.CreateRedirectUri, request.environmentId, { environment_id: request.environmentId, redirect_uri_id: ids.resourceId, uri }, { commandId: ids.commandId });
       return reply.code(201).send(result);
     },
   );

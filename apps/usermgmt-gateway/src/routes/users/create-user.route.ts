@@ -1,7 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId, hashPassword } from '@platform/secrets';
-import { USERMGMT_TOPICS } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { User, errorResponses, security } from '../../schemas.js';
@@ -35,11 +34,7 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
     async (request, reply) => {
       const body = request.body;
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('user') }));
-      const result = await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: ids.resourceId,
-        type: MessageTypeNames.CreateUser,
-        value: {
+      const result = await deps.commands.send(MessageTypeNames.CreateUser, ids.resourceId, {
           environment_id: request.environmentId,
           user_id: ids.resourceId,
           email: body.email,
@@ -49,10 +44,7 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
           external_id: body.external_id ?? null,
           metadata: body.metadata ?? {},
           password_hash: body.password === undefined ? null : await hashPassword(body.password),
-        },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+        }, { commandId: ids.commandId });
       return reply.code(201).send(result);
     },
   );

@@ -2,7 +2,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { parsePublicUrl } from '@platform/egress';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS, validateEventTypes } from '@platform/usermgmt';
+import { validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { WebhookEndpoint, errorResponses, security } from '../../schemas.js';
@@ -30,14 +30,7 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
       const url = parsePublicUrl(request.body.endpoint_url, 'endpoint_url').toString();
       const events = validateEventTypes(request.body.events);
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('we') }));
-      const result = await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: request.environmentId,
-        type: MessageTypeNames.CreateWebhookEndpoint,
-        value: { environment_id: request.environmentId, webhook_endpoint_id: ids.resourceId, endpoint_url: url, events },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+      const result = await deps.commands.send(MessageTypeNames.CreateWebhookEndpoint, request.environmentId, { environment_id: request.environmentId, webhook_endpoint_id: ids.resourceId, endpoint_url: url, events }, { commandId: ids.commandId });
       return reply.code(201).send(result);
     },
   );

@@ -1,7 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { IdParams, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
@@ -28,18 +27,11 @@ export function rotateWebhookEndpointSecretRoute(app: HttpApp, deps: GatewayDeps
     },
     async (request) => {
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      return await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: request.environmentId,
-        type: MessageTypeNames.RotateWebhookEndpointSecret,
-        value: {
+      return await deps.commands.send(MessageTypeNames.RotateWebhookEndpointSecret, request.environmentId, {
           environment_id: request.environmentId,
           webhook_endpoint_id: request.params.id,
           previous_valid_for_seconds: request.body?.previous_valid_for_seconds ?? 86_400,
-        },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+        }, { commandId: ids.commandId });
     },
   );
 }

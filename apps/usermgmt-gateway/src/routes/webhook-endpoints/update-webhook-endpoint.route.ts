@@ -2,7 +2,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { parsePublicUrl } from '@platform/egress';
 import { Type, type HttpApp } from '@platform/http';
 import { generateId } from '@platform/secrets';
-import { USERMGMT_TOPICS, validateEventTypes } from '@platform/usermgmt';
+import { validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
 import { IdParams, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
@@ -31,20 +31,13 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
       const { endpoint_url, status, events } = request.body;
       const url = endpoint_url === undefined ? null : parsePublicUrl(endpoint_url, 'endpoint_url').toString();
       const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      return await deps.commands.send({
-        topic: USERMGMT_TOPICS.commands,
-        key: request.environmentId,
-        type: MessageTypeNames.UpdateWebhookEndpoint,
-        value: {
+      return await deps.commands.send(MessageTypeNames.UpdateWebhookEndpoint, request.environmentId, {
           environment_id: request.environmentId,
           webhook_endpoint_id: request.params.id,
           endpoint_url: url,
           events: events === undefined ? null : validateEventTypes(events),
           status: status ?? null,
-        },
-        commandId: ids.commandId,
-        timeoutMs: deps.commandTimeoutMs,
-      });
+        }, { commandId: ids.commandId });
     },
   );
 }

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { Type } from '@sinclair/typebox';
+import { createHttpApp } from './create-app.js';
+import { defaultStatusFor } from './status.js';
+
+const silent: FastifyBaseLogger = {
+  level: 'silent',
+  fatal: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+  silent: () => undefined,
+  child: () => silent,
+};
+
+async function app() {
+  const app = await createHttpApp({
+    name: 'Test API',
+    logger: silent,
+    renderError: (error) => ({ statusCode: defaultStatusFor(error.kind), body: { code: error.code, message: error.message } }),
+  });
+  app.get('/things/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async () => ({ ok: true }));
+  app.post('/things', { schema: { body: Type.Object({ name: Type.String() }) } }, async () => ({ ok: true }));
+  await app.ready();
+  return app;
+}
+
+describe('createHttpApp', () => {
+  it('answers a known path asked with another method 405, naming the methods in Allow', async () => {
+    const response = await (await app()).inject({ method: 'DELETE', url: '/things/1' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers['allow']).toBe('GET, HEAD');
+    expect(response.json()).toEqual({ code: 'method_not_allowed', message: 'DELETE is not allowed here; use GET, HEAD.' });
+  });
+
+  it('still answers an unknown path 404', async () => {
+    const response = await (await app()).inject({ method: 'GET', url: '/nothing/here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['allow']).toBeUndefined();
+  });
+
+  it('answers a body in a media type the route does not take 415, text/plain included', async () => {
+    const instance = await app();
+    for (const type of ['text/plain', 'application/xml']) {
+      const response = await instance.inject({ method: 'POST', url: '/things', headers: { 'content-type': type }, payload: 'name=x' });
+      expect(response.statusCode, type).toBe(415);
+      expect(response.json()).toMatchObject({ code: 'unsupported_media_type' });
+    }
+    const json = await instance.inject({ method: 'POST', url: '/things', payload: { name: 'x' } });
+    expect(json.statusCode).toBe(200);
+  });
+});
