@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageTypeNames, type CreateCorsOrigin } from '@platform/contracts';
+import { MessageTypeNames, topicOfRecord, type CreateCorsOrigin } from '@platform/contracts';
 import { ConflictError, DeadlineExceededError, InternalError, UnavailableError } from '@platform/errors';
 import {
   HEADERS,
@@ -32,11 +32,11 @@ const consumers: Array<Pick<ConsumerHandle, 'stop'>> = [];
 
 const value = (n: number): CreateCorsOrigin => ({ environment_id: 'env_1', cors_origin_id: `cors_origin_${n}`, origin: 'https://a.example.com' });
 
-async function readTopic(topic: string, count: number) {
+async function readTopic(topic: string, count: number, client = kafka) {
   const seen: Array<{ headers: Record<string, string>; value: Buffer | null }> = [];
-  const consumer = kafka.kafka.consumer({ groupId: uniqueName('reader') });
+  const consumer = client.kafka.consumer({ groupId: uniqueName('reader') });
   await consumer.connect();
-  await consumer.subscribe({ topic: `${kafka.topicPrefix}${topic}`, fromBeginning: true });
+  await consumer.subscribe({ topic: `${client.topicPrefix}${topic}`, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
       const headers: Record<string, string> = {};
@@ -50,6 +50,30 @@ async function readTopic(topic: string, count: number) {
   } finally {
     await consumer.disconnect();
   }
+}
+
+/** The topic the bus sends CreateCorsOrigin and CreateRedirectUri on (the catalogue's). */
+const COMMANDS = topicOfRecord(MessageTypeNames.CreateCorsOrigin);
+
+/**
+ * A client and command bus on a topic prefix of their own, so that each test's commands reach only the workers
+ * it starts (the bus takes each command's topic from the catalogue).
+ */
+async function isolatedBus(name: string) {
+  const client = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: `kafka-test-${name}`, logger, topicPrefix: `${kafka.topicPrefix}${name}.` });
+  await ensureTopics(client, [{ topic: COMMANDS }, { topic: `${COMMANDS}.dlq`, partitions: 1 }]);
+  const sender = createPublisher(client, { source: '/kafka-test' });
+  await sender.connect();
+  const bus = createCommandBus({ publisher: sender, transport: createRedisReplyTransport(infra.redisUrl, { name }), replicaId: uniqueName('gw') });
+  await bus.start();
+  return {
+    client,
+    bus,
+    async stop() {
+      await bus.stop();
+      await sender.disconnect();
+    },
+  };
 }
 
 /** A group's committed offset on each partition of a topic (-1: none committed). */
@@ -68,8 +92,6 @@ beforeAll(async () => {
   const prefix = `${uniqueName('k')}.`;
   kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: 'kafka-test', logger, topicPrefix: prefix });
   await ensureTopics(kafka, [
-    { topic: 'cmd' },
-    { topic: 'cmd.dlq', partitions: 1 },
     { topic: 'flaky' },
     { topic: 'flaky.dlq', partitions: 1 },
     { topic: 'batched', partitions: 1 },
@@ -83,9 +105,6 @@ beforeAll(async () => {
     { topic: 'events' },
     { topic: 'hinted-events' },
     { topic: 'given-events' },
-    { topic: 'nowhere' },
-    { topic: 'unhandled' },
-    { topic: 'unhandled.dlq', partitions: 1 },
   ]);
   publisher = createPublisher(kafka, { source: '/kafka-test' });
   await publisher.connect();
@@ -107,11 +126,12 @@ describe('commands over Kafka with replies over Redis', () => {
       transport: createRedisReplyTransport(infra.redisUrl, { name: 'worker' }),
       logger,
     });
+    const { client, bus, stop } = await isolatedBus('replies');
     consumers.push(
       await runConsumer({
-        client: kafka,
+        client,
         groupId: 'cmd-worker',
-        topics: ['cmd'],
+        topics: [COMMANDS],
         handlers: {
           [MessageTypeNames.CreateCorsOrigin]: processor.wrap(async (m) => {
             calls.push(m.value.cors_origin_id);
@@ -121,11 +141,9 @@ describe('commands over Kafka with replies over Redis', () => {
         },
       }),
     );
-    const bus = createCommandBus({ publisher, transport: createRedisReplyTransport(infra.redisUrl, { name: 'gw' }), replicaId: uniqueName('gw') });
-    await bus.start();
     try {
       const send = (n: number, commandId: string, origin = 'https://a.example.com') =>
-        bus.send({ topic: 'cmd', key: 'env_1', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(n), origin }, commandId, timeoutMs: 20_000 });
+        bus.send(MessageTypeNames.CreateCorsOrigin, 'env_1', { ...value(n), origin }, { commandId, timeoutMs: 20_000 });
       const first = await send(1, 'cmd-1');
       const again = await send(1, 'cmd-1');
       expect(first).toEqual({ id: 'cors_origin_1', n: 1 });
@@ -135,22 +153,19 @@ describe('commands over Kafka with replies over Redis', () => {
       await expect(send(2, 'cmd-2', 'https://conflict.example.com')).rejects.toMatchObject({ code: 'duplicate_cors_origin' });
       expect(calls).toEqual(['cors_origin_1', 'cors_origin_2']);
     } finally {
-      await bus.stop();
+      await stop();
     }
   });
 
   it('fails with a deadline error when no worker answers in time', async () => {
-    const bus = createCommandBus({ publisher, transport: createRedisReplyTransport(infra.redisUrl, { name: 'gw2' }), replicaId: uniqueName('gw') });
-    await bus.start();
+    const { bus, stop } = await isolatedBus('nowhere');
     try {
       const started = Date.now();
-      await expect(
-        bus.send({ topic: 'nowhere', key: 'x', type: MessageTypeNames.CreateCorsOrigin, value: value(9), timeoutMs: 500 }),
-      ).rejects.toBeInstanceOf(DeadlineExceededError);
+      await expect(bus.send(MessageTypeNames.CreateCorsOrigin, 'x', value(9), { timeoutMs: 500 })).rejects.toBeInstanceOf(DeadlineExceededError);
       expect(Date.now() - started).toBeLessThan(3000);
       expect(bus.pending()).toBe(0);
     } finally {
-      await bus.stop();
+      await stop();
     }
   });
 });
@@ -162,36 +177,34 @@ describe('a command nobody handles', () => {
       transport: createRedisReplyTransport(infra.redisUrl, { name: 'unhandled-worker' }),
       logger,
     });
+    const { client, bus, stop } = await isolatedBus('unhandled');
     consumers.push(
       await runConsumer({
-        client: kafka,
+        client,
         groupId: 'unhandled-worker',
-        topics: ['unhandled'],
+        topics: [COMMANDS],
         unhandled: 'dead-letter',
         onDeadLetter: (meta) => processor.replyDeadLettered(meta),
         handlers: { [MessageTypeNames.CreateCorsOrigin]: processor.wrap(async () => ({ ok: true })) },
       }),
     );
-    const bus = createCommandBus({ publisher, transport: createRedisReplyTransport(infra.redisUrl, { name: 'gw3' }), replicaId: uniqueName('gw') });
-    await bus.start();
     try {
       const started = Date.now();
-      const unhandled = bus.send({
-        topic: 'unhandled',
-        key: 'env_1',
-        type: MessageTypeNames.CreateRedirectUri,
-        value: { environment_id: 'env_1', redirect_uri_id: 'redirect_uri_1', uri: 'https://a.example.com/cb' },
-        timeoutMs: 20_000,
-      });
+      const unhandled = bus.send(
+        MessageTypeNames.CreateRedirectUri,
+        'env_1',
+        { environment_id: 'env_1', redirect_uri_id: 'redirect_uri_1', uri: 'https://a.example.com/cb' },
+        { timeoutMs: 20_000 },
+      );
       await expect(unhandled).rejects.toBeInstanceOf(InternalError);
       expect(Date.now() - started).toBeLessThan(10_000);
-      const [dead] = await readTopic('unhandled.dlq', 1);
+      const [dead] = await readTopic(`${COMMANDS}.dlq`, 1, client);
       expect(dead?.headers[HEADERS.error]).toBe(`no handler for ${MessageTypeNames.CreateRedirectUri} in unhandled-worker`);
       expect(dead?.headers[HEADERS.type]).toBe(MessageTypeNames.CreateRedirectUri);
       // the group goes on with the commands it handles
-      await expect(bus.send({ topic: 'unhandled', key: 'env_1', type: MessageTypeNames.CreateCorsOrigin, value: value(3), timeoutMs: 20_000 })).resolves.toEqual({ ok: true });
+      await expect(bus.send(MessageTypeNames.CreateCorsOrigin, 'env_1', value(3), { timeoutMs: 20_000 })).resolves.toEqual({ ok: true });
     } finally {
-      await bus.stop();
+      await stop();
     }
   });
 });

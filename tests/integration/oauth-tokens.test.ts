@@ -325,7 +325,7 @@ describe('secret rotation', () => {
     for (const secret of [firstSecret, secondSecret]) {
       expect((await exchange({ ...client, secret }, await authorize(client, ['BOOKING_READ']))).status).toBe(200);
     }
-    await stack.send('RevokeClientSecret', { client_id: client.id, owner_user_id: developer._id, secret_id: client.secretIds[0] });
+    await stack.send('RevokeClientSecret', { client_id: client.id, owner_user_id: developer._id, secret_id: client.secretIds[0]! });
     const revoked = await exchange({ ...client, secret: firstSecret }, await authorize(client, ['BOOKING_READ']));
     expect([revoked.status, revoked.body['error']]).toEqual([401, 'invalid_client']);
 
