@@ -18,8 +18,13 @@ const WRITERS = [
   { lib: '@platform/links', name: 'createLinksWriter', owner: 'links-worker' },
   { lib: '@platform/analytics', name: 'createAnalyticsWriter', owner: 'analytics-aggregator' },
 ];
-const APPS = fs.readdirSync(new URL('./apps', import.meta.url)).filter((d) => fs.existsSync(new URL(`./apps/${d}/package.json`, import.meta.url)));
-const APPS_IMPORT_LIBS_ONLY = { group: ['../../*/src/**', '**/apps/*/src/**'], message: 'apps import libs, never each other' };
+const APPS = fs
+  .readdirSync(new URL('./apps', import.meta.url))
+  .filter((d) => fs.existsSync(new URL(`./apps/${d}/package.json`, import.meta.url)));
+const APPS_IMPORT_LIBS_ONLY = {
+  group: ['../../*/src/**', '**/apps/*/src/**'],
+  message: 'apps import libs, never each other',
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', 'bench/results/**', 'coverage/**'] },
@@ -40,7 +45,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/apps/**', '@platform/*-gateway', '@platform/*-worker'], message: 'libs never import apps' }] },
+        {
+          patterns: [
+            { group: ['**/apps/**', '@platform/*-gateway', '@platform/*-worker'], message: 'libs never import apps' },
+          ],
+        },
       ],
     },
   },
@@ -55,7 +64,9 @@ export default tseslint.config(
             name: `@platform/${other}`,
             message: 'domains talk through events, not imports',
           })),
-          patterns: [{ group: ['**/apps/**', '@platform/*-gateway', '@platform/*-worker'], message: 'libs never import apps' }],
+          patterns: [
+            { group: ['**/apps/**', '@platform/*-gateway', '@platform/*-worker'], message: 'libs never import apps' },
+          ],
         },
       ],
     },

@@ -12,7 +12,7 @@ echo "[test] build"
 npx turbo run build --output-logs=errors-only
 
 echo "[test] lint + typecheck"
-npx eslint --max-warnings=0 . &
+(npx eslint --max-warnings=0 . && npm run -s format:check) &
 lint=$!
 npx turbo run typecheck --output-logs=errors-only --concurrency=1 &
 typecheck=$!

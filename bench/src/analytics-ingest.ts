@@ -33,7 +33,8 @@ const queries = Number(process.env['BENCH_ANALYTICS_QUERIES'] ?? 400);
 /** A file for the draining aggregator's debug log (each fold's events, buckets and timings). */
 const aggregatorLog = process.env['BENCH_ANALYTICS_AGGREGATOR_LOG'];
 /** The aggregator's entry point: a former build's `apps/analytics-aggregator/dist/main.js` to compare with it. */
-const aggregatorMain = process.env['BENCH_ANALYTICS_AGGREGATOR_MAIN'] ?? path.join(root, 'apps/analytics-aggregator/dist/main.js');
+const aggregatorMain =
+  process.env['BENCH_ANALYTICS_AGGREGATOR_MAIN'] ?? path.join(root, 'apps/analytics-aggregator/dist/main.js');
 /** Node flags for the aggregator (`--cpu-prof --cpu-prof-dir=...` to profile it), space-separated. */
 const aggregatorNodeArgs = (process.env['BENCH_ANALYTICS_AGGREGATOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const env = isolatedAppEnv(name, {
@@ -49,7 +50,13 @@ const AGENTS = [
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:121.0) Gecko/20100101 Firefox/121.0',
 ];
 const IPS = ['81.2.69.160', '89.160.20.112', '8.8.8.8', '2.125.160.216', '185.60.216.35'];
-const REFERRERS = [null, 'https://t.co/abc', 'https://www.facebook.com/', 'https://news.example.com/a/b', 'https://www.google.com/'];
+const REFERRERS = [
+  null,
+  'https://t.co/abc',
+  'https://www.facebook.com/',
+  'https://news.example.com/a/b',
+  'https://www.google.com/',
+];
 
 /** How many members a consumer group has once it is stable (they fetch from then on), or 0. */
 async function stableMembers(kafka: KafkaClient, groupId: string): Promise<number> {
@@ -102,7 +109,15 @@ async function produce(kafka: KafkaClient, count: number, make: (i: number) => S
   for (let from = 0; from < count; from += 2000) {
     const list: ShortlinkClicked[] = [];
     for (let i = from; i < Math.min(from + 2000, count); i++) list.push(make(i));
-    await publisher.publishMany(list.map((c) => ({ topic: 'links.clicks', key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c })));
+    await publisher.publishMany(
+      list.map((c) => ({
+        topic: 'links.clicks',
+        key: c.id,
+        id: c.click_id,
+        type: MessageTypeNames.ShortlinkClicked,
+        value: c,
+      })),
+    );
   }
   await publisher.disconnect();
   return (performance.now() - started) / 1000;
@@ -114,7 +129,13 @@ async function produce(kafka: KafkaClient, count: number, make: (i: number) => S
  */
 async function rawKafkajsConsume(topic: string, expected: number) {
   const { stdout } = await run(process.execPath, [path.join(root, 'bench/dist/raw-kafkajs-consume.js')], {
-    env: { ...process.env, KAFKA_BROKERS: env['KAFKA_BROKERS']!, RAW_TOPIC: topic, RAW_GROUP: `${env['KAFKA_TOPIC_PREFIX']!}raw`, RAW_EXPECTED: String(expected) },
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: env['KAFKA_BROKERS']!,
+      RAW_TOPIC: topic,
+      RAW_GROUP: `${env['KAFKA_TOPIC_PREFIX']!}raw`,
+      RAW_EXPECTED: String(expected),
+    },
     timeout: 660_000,
   });
   return JSON.parse(stdout) as TopicRead;
@@ -125,31 +146,71 @@ async function rawKafkajsConsume(topic: string, expected: number) {
  * kafkajs with the platform's record reader (ADR 0028), what the aggregator reads with.
  */
 async function platformConsume(kafka: KafkaClient, topic: string, expected: number) {
-  return countTopic(kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}raw-platform`, allowAutoTopicCreation: false }), topic, expected);
+  return countTopic(
+    kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}raw-platform`, allowAutoTopicCreation: false }),
+    topic,
+    expected,
+  );
 }
 
 async function main() {
   const processes: ManagedProcess[] = [];
-  const kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: name, logger, topicPrefix: env['KAFKA_TOPIC_PREFIX']! });
+  const kafka = createKafka({
+    brokers: env['KAFKA_BROKERS']!.split(','),
+    clientId: name,
+    logger,
+    topicPrefix: env['KAFKA_TOPIC_PREFIX']!,
+  });
   const topic = `${env['KAFKA_TOPIC_PREFIX']!}links.clicks`;
-  const failFast = () => processes.find((p) => p.exited())?.output().slice(-2000);
+  const failFast = () =>
+    processes
+      .find((p) => p.exited())
+      ?.output()
+      .slice(-2000);
   try {
     await ensureTopics(kafka, ['links.clicks', 'links.events', 'links.commands']);
     const gatewayPort = await freePort();
     processes.push(startProcess('links-worker', path.join(root, 'apps/links-worker/dist/main.js'), env));
     // The query phase sends an endpoint 800 and more requests a minute, past the default platform limit (1 000 a
     // minute with two paths on one endpoint); the higher limit is still counted on every request, in Redis.
-    processes.push(startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(gatewayPort), LINKS_HOURLY_LIMIT: '10000000' }));
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`).catch(() => undefined))?.ok === true, { what: 'links-gateway', timeoutMs: 60_000, failFast });
-    const token = (await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'links'], { env: { ...process.env, ...env } })).stdout.trim();
-    const api = (p: string, init: RequestInit = {}) => fetch(`http://127.0.0.1:${gatewayPort}${p}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
-    const created = (await (await api('/v4/shorten', { method: 'POST', body: JSON.stringify({ long_url: 'https://example.com/a-year-of-clicks' }) })).json()) as { id: string; references: { group: string } };
+    processes.push(
+      startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), {
+        ...env,
+        PORT: String(gatewayPort),
+        LINKS_HOURLY_LIMIT: '10000000',
+      }),
+    );
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`).catch(() => undefined))?.ok === true,
+      { what: 'links-gateway', timeoutMs: 60_000, failFast },
+    );
+    const token = (
+      await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'links'], {
+        env: { ...process.env, ...env },
+      })
+    ).stdout.trim();
+    const api = (p: string, init: RequestInit = {}) =>
+      fetch(`http://127.0.0.1:${gatewayPort}${p}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+    const created = (await (
+      await api('/v4/shorten', {
+        method: 'POST',
+        body: JSON.stringify({ long_url: 'https://example.com/a-year-of-clicks' }),
+      })
+    ).json()) as { id: string; references: { group: string } };
     const group = created.references.group.split('/').at(-1)!;
     const organization = 'org';
 
     const groupId = `${env['KAFKA_TOPIC_PREFIX']!}analytics-aggregator`;
     const startAggregator = () => {
-      const p = startProcess('analytics-aggregator', aggregatorMain, { ...env, ...(aggregatorLog ? { LOG_LEVEL: 'debug' } : {}) }, { nodeArgs: aggregatorNodeArgs });
+      const p = startProcess(
+        'analytics-aggregator',
+        aggregatorMain,
+        { ...env, ...(aggregatorLog ? { LOG_LEVEL: 'debug' } : {}) },
+        { nodeArgs: aggregatorNodeArgs },
+      );
       processes.push(p);
       return p;
     };
@@ -159,7 +220,12 @@ async function main() {
      * committed anything.
      */
     const drain = async (what: string, aggregators: ManagedProcess[]) => {
-      await waitFor(async () => (await stableMembers(kafka, groupId)) >= aggregators.length, { what: `${what}: the group joined`, timeoutMs: 120_000, intervalMs: 50, failFast });
+      await waitFor(async () => (await stableMembers(kafka, groupId)) >= aggregators.length, {
+        what: `${what}: the group joined`,
+        timeoutMs: 120_000,
+        intervalMs: 50,
+        failFast,
+      });
       const joined = performance.now();
       const cpuBefore = aggregators.map((a) => cpuSeconds(a.child.pid));
       // What is left from here on (with two members, the first may have committed a little on its own).
@@ -179,7 +245,14 @@ async function main() {
       const seconds = (performance.now() - joined) / 1000;
       const cpu = aggregators.reduce((sum, a, i) => sum + cpuSeconds(a.child.pid) - cpuBefore[i]!, 0);
       // All the aggregators' threads (the collector's helpers too), per event committed.
-      return { events: initial, seconds, peakRssMiB: aggregators.map((a) => peakRssMiB(a.child.pid)), cpuUsPerEvent: initial > 0 ? round2((cpu / initial) * 1e6) : null, firstCommitSeconds: round2((first - joined) / 1000), samples };
+      return {
+        events: initial,
+        seconds,
+        peakRssMiB: aggregators.map((a) => peakRssMiB(a.child.pid)),
+        cpuUsPerEvent: initial > 0 ? round2((cpu / initial) * 1e6) : null,
+        firstCommitSeconds: round2((first - joined) / 1000),
+        samples,
+      };
     };
     const stopAggregator = async (p: ManagedProcess) => {
       await p.kill('SIGTERM');
@@ -188,7 +261,9 @@ async function main() {
 
     // A year of one link's clicks, folded first (its own phase: a year does not arrive in a burst).
     const yearNow = Date.now();
-    const yearProduce = await produce(kafka, yearClicks, (i) => clickOf(burst + i, created.id, group, organization, yearNow - Math.floor((i / yearClicks) * 365 * 86_400_000)));
+    const yearProduce = await produce(kafka, yearClicks, (i) =>
+      clickOf(burst + i, created.id, group, organization, yearNow - Math.floor((i / yearClicks) * 365 * 86_400_000)),
+    );
     let aggregator = startAggregator();
     const preload = await drain('the year of one link folded', [aggregator]);
     await stopAggregator(aggregator);
@@ -200,7 +275,13 @@ async function main() {
       const now = Date.now();
       return produce(kafka, burst, (i) => {
         const n = i % 2 === 0 ? i % Math.max(1, Math.floor(links / 100)) : i % links;
-        return clickOf(first + i, `sho.rt/bench${n}`, `BgBench${n % 10}`, organization, now - Math.floor(((burst - i) / 5000) * 1000));
+        return clickOf(
+          first + i,
+          `sho.rt/bench${n}`,
+          `BgBench${n % 10}`,
+          organization,
+          now - Math.floor(((burst - i) / 5000) * 1000),
+        );
       });
     };
     const produceSeconds = await produceBurst(0);
@@ -210,7 +291,13 @@ async function main() {
     const drained = await drain('the aggregator drained the burst', [aggregator]);
     const drainSeconds = drained.seconds;
     if (aggregatorLog) writeFileSync(aggregatorLog, aggregator.output());
-    const ingest = { events: burst, seconds: round2(drainSeconds), events_per_second: Math.round(burst / drainSeconds), cpu_us_per_event: drained.cpuUsPerEvent, peak_rss_mib: drained.peakRssMiB[0] };
+    const ingest = {
+      events: burst,
+      seconds: round2(drainSeconds),
+      events_per_second: Math.round(burst / drainSeconds),
+      cpu_us_per_event: drained.cpuUsPerEvent,
+      peak_rss_mib: drained.peakRssMiB[0],
+    };
 
     // A second burst like the first (new click ids), drained by two aggregators that split the partitions: a
     // deployment's second replica, on the same two cores.
@@ -228,7 +315,8 @@ async function main() {
       peak_rss_mib: drainedByTwo.peakRssMiB,
       group_members_at_end: await stableMembers(kafka, groupId),
     };
-    if (twoIngest.group_members_at_end !== pair.length) throw new Error(`the group has ${twoIngest.group_members_at_end} members, not ${pair.length}`);
+    if (twoIngest.group_members_at_end !== pair.length)
+      throw new Error(`the group has ${twoIngest.group_members_at_end} members, not ${pair.length}`);
     const samples = drained.samples;
     const total = burst;
 
@@ -250,18 +338,36 @@ async function main() {
       const request = () => ({ method: 'GET' as const, path: p, headers: { authorization: `Bearer ${token}` } });
       const origin = `http://127.0.0.1:${gatewayPort}`;
       latency[p] = {
-        one_at_a_time: await closedLoop({ origin, concurrency: 1, total: queries, warmup: 20, maxSeconds: 60, request, expectStatus: 200 }),
-        eight_in_flight: await closedLoop({ origin, concurrency: 8, total: queries, warmup: 0, maxSeconds: 60, request, expectStatus: 200 }),
+        one_at_a_time: await closedLoop({
+          origin,
+          concurrency: 1,
+          total: queries,
+          warmup: 20,
+          maxSeconds: 60,
+          request,
+          expectStatus: 200,
+        }),
+        eight_in_flight: await closedLoop({
+          origin,
+          concurrency: 8,
+          total: queries,
+          warmup: 0,
+          maxSeconds: 60,
+          request,
+          expectStatus: 200,
+        }),
       };
     }
-    const summary = (await (await api(`${link}/engagements/summary?unit=month&units=13`)).json()) as { total_engagements: number };
+    const summary = (await (await api(`${link}/engagements/summary?unit=month&units=13`)).json()) as {
+      total_engagements: number;
+    };
 
     const result = {
       benchmark: 'analytics-ingest',
       description:
         `First ${yearClicks} clicks on one link over a year are folded (not measured as ingest). Then a burst of ${burst} ShortlinkClicked events over ${links} links ` +
         '(half on 1 % of them, timed as the redirector produces them at 5 000/s) waits on links.clicks (12 partitions); a bare kafkajs group reads the topic ' +
-        '(the ceiling: kafkajs 2.2.4 as published, in a process of its own, no decoding, no store), the same group on the platform\'s Kafka client reads it again (its record reader, ADR 0028), then the analytics aggregator (one process, its default settings) drains the burst into buckets from where it stopped, timed from joining its group to its last commit. ' +
+        "(the ceiling: kafkajs 2.2.4 as published, in a process of its own, no decoding, no store), the same group on the platform's Kafka client reads it again (its record reader, ADR 0028), then the analytics aggregator (one process, its default settings) drains the burst into buckets from where it stopped, timed from joining its group to its last commit. " +
         'A second burst like it is then drained by two aggregator processes that split the partitions (timed from the group being stable with both, over what was left to commit then). ' +
         'Last, closed-loop GETs of metrics endpoints over the year of that link, one at a time and 8 in flight.',
       date: new Date().toISOString(),
@@ -273,14 +379,21 @@ async function main() {
       platform_client_consume: platformRead,
       aggregator_ingest: ingest,
       two_aggregators_ingest: twoIngest,
-      lag_after_burst: { events: total, drained_in_seconds: round2(drainSeconds), first_commit_after_seconds: drained.firstCommitSeconds, samples: samples.filter((_, i) => i % 10 === 0) },
+      lag_after_burst: {
+        events: total,
+        drained_in_seconds: round2(drainSeconds),
+        first_commit_after_seconds: drained.firstCommitSeconds,
+        samples: samples.filter((_, i) => i % 10 === 0),
+      },
       year_link_counted: summary.total_engagements,
       query_latency: latency,
       ratio: {
         ingest_share_of_raw_consume: round2(ingest.events_per_second / raw.events_per_second),
         ingest_share_of_platform_client_consume: round2(ingest.events_per_second / platformRead.events_per_second),
-        cpu_per_event_over_raw: ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / raw.cpu_us_per_event),
-        cpu_per_event_over_platform_client: ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / platformRead.cpu_us_per_event),
+        cpu_per_event_over_raw:
+          ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / raw.cpu_us_per_event),
+        cpu_per_event_over_platform_client:
+          ingest.cpu_us_per_event === null ? null : round2(ingest.cpu_us_per_event / platformRead.cpu_us_per_event),
         two_aggregators_over_one: round2(twoIngest.events_per_second / ingest.events_per_second),
         two_aggregators_share_of_raw_consume: round2(twoIngest.events_per_second / raw.events_per_second),
       },
@@ -291,7 +404,9 @@ async function main() {
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     // Two million clicks a run: its topics, groups and database go with it.
-    await cleanUpStack(env, ['analytics-aggregator', 'raw', 'raw-platform']).catch((error: unknown) => logger.warn({ err: error }, 'cleaning up the run failed'));
+    await cleanUpStack(env, ['analytics-aggregator', 'raw', 'raw-platform']).catch((error: unknown) =>
+      logger.warn({ err: error }, 'cleaning up the run failed'),
+    );
   }
 }
 

@@ -11,7 +11,9 @@ const app = Fastify({ logger: false });
 await app.register(formbody);
 app.post('/v2/auth/oauth2/token', async (request, reply) => {
   const body = request.body as Record<string, string>;
-  const claims = Buffer.from(JSON.stringify({ cid: body['client_id'], exp: Math.floor(Date.now() / 1000) + 1800 })).toString('base64url');
+  const claims = Buffer.from(
+    JSON.stringify({ cid: body['client_id'], exp: Math.floor(Date.now() / 1000) + 1800 }),
+  ).toString('base64url');
   const token = `${claims}.${createHmac('sha256', key).update(claims).digest('base64url')}`;
   return reply.header('cache-control', 'no-store').send({
     access_token: token,

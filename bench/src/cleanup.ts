@@ -23,8 +23,16 @@ export async function deleteRunTopics(kafka: KafkaClient, groups: string[] = [])
 export async function cleanUpStack(env: Record<string, string>, groups: string[] = []): Promise<void> {
   const logger = createLogger({ name: 'bench-cleanup', level: 'warn' });
   const prefix = env['KAFKA_TOPIC_PREFIX']!;
-  const kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: 'bench-cleanup', logger, topicPrefix: prefix });
-  await deleteRunTopics(kafka, groups.map((group) => `${prefix}${group}`));
+  const kafka = createKafka({
+    brokers: env['KAFKA_BROKERS']!.split(','),
+    clientId: 'bench-cleanup',
+    logger,
+    topicPrefix: prefix,
+  });
+  await deleteRunTopics(
+    kafka,
+    groups.map((group) => `${prefix}${group}`),
+  );
   const mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: env['MONGO_DB']!, appName: 'bench-cleanup' });
   try {
     await mongo.dropDatabase();

@@ -12,7 +12,12 @@ export interface TopicRead {
  * A bare consumer group reading a whole topic from the beginning and counting its messages, nothing else: the
  * analytics benchmark's ceiling. Resolves once `expected` messages are read, or rejects after `timeoutMs`.
  */
-export async function countTopic(consumer: Consumer, topic: string, expected: number, timeoutMs = 600_000): Promise<TopicRead> {
+export async function countTopic(
+  consumer: Consumer,
+  topic: string,
+  expected: number,
+  timeoutMs = 600_000,
+): Promise<TopicRead> {
   let count = 0;
   let first = 0;
   let last = 0;
@@ -20,7 +25,13 @@ export async function countTopic(consumer: Consumer, topic: string, expected: nu
   let done: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (done = resolve));
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`read ${count} of ${expected} messages of ${topic} in ${timeoutMs} ms`)), timeoutMs)));
+  const timedOut = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(
+        () => reject(new Error(`read ${count} of ${expected} messages of ${topic} in ${timeoutMs} ms`)),
+        timeoutMs,
+      )),
+  );
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });
@@ -45,5 +56,10 @@ export async function countTopic(consumer: Consumer, topic: string, expected: nu
   await consumer.disconnect();
   const seconds = (last - first) / 1000;
   const round2 = (n: number) => Math.round(n * 100) / 100;
-  return { messages: count, seconds: round2(seconds), events_per_second: Math.round(count / seconds), cpu_us_per_event: round2((used.user + used.system) / count) };
+  return {
+    messages: count,
+    seconds: round2(seconds),
+    events_per_second: Math.round(count / seconds),
+    cpu_us_per_event: round2((used.user + used.system) / count),
+  };
 }

@@ -73,7 +73,11 @@ export function machineCpu(): MachineCpu {
 }
 
 /** CPU seconds each kind of process spent between two `machineCpu()` readings, added into `into` if given. */
-export function machineSpent(before: MachineCpu, after: MachineCpu, into = new Map<string, number>()): Map<string, number> {
+export function machineSpent(
+  before: MachineCpu,
+  after: MachineCpu,
+  into = new Map<string, number>(),
+): Map<string, number> {
   for (const [pid, { name, seconds }] of after) {
     const spent = seconds - (before.get(pid)?.seconds ?? 0);
     if (spent > 0) into.set(name, (into.get(name) ?? 0) + spent);

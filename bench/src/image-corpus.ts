@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,13 +80,33 @@ const PACKAGED: Array<[string, string, string, CorpusKind]> = [
   ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/Storm.jpg', 'storm', 'photo'],
   ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/TwoWings.jpg', 'twowings', 'photo'],
   ['mate-backgrounds', 'usr/share/backgrounds/mate/nature/Wood.jpg', 'wood', 'photo'],
-  ['mate-backgrounds', 'usr/share/backgrounds/mate/abstract/Arc-Colors-Transparent-Wallpaper.png', 'arc-colors-transparent', 'wallpaper-png'],
+  [
+    'mate-backgrounds',
+    'usr/share/backgrounds/mate/abstract/Arc-Colors-Transparent-Wallpaper.png',
+    'arc-colors-transparent',
+    'wallpaper-png',
+  ],
   ['mate-backgrounds', 'usr/share/backgrounds/mate/desktop/Float-into-MATE.png', 'float-into-mate', 'wallpaper-png'],
-  ['mate-backgrounds', 'usr/share/backgrounds/mate/desktop/MATE-Stripes-Dark.png', 'mate-stripes-dark', 'wallpaper-png'],
-  ['mate-backgrounds', 'usr/share/backgrounds/mate/desktop/Ubuntu-Mate-Cold-no-logo.png', 'ubuntu-mate-cold', 'wallpaper-png'],
+  [
+    'mate-backgrounds',
+    'usr/share/backgrounds/mate/desktop/MATE-Stripes-Dark.png',
+    'mate-stripes-dark',
+    'wallpaper-png',
+  ],
+  [
+    'mate-backgrounds',
+    'usr/share/backgrounds/mate/desktop/Ubuntu-Mate-Cold-no-logo.png',
+    'ubuntu-mate-cold',
+    'wallpaper-png',
+  ],
   ['adwaita-icon-theme', 'usr/share/icons/Adwaita/512x512/places/user-home.png', 'adwaita-user-home', 'logo'],
   ['adwaita-icon-theme', 'usr/share/icons/Adwaita/512x512/devices/computer.png', 'adwaita-computer', 'logo'],
-  ['adwaita-icon-theme', 'usr/share/icons/Adwaita/512x512/mimetypes/x-office-presentation.png', 'adwaita-presentation', 'logo'],
+  [
+    'adwaita-icon-theme',
+    'usr/share/icons/Adwaita/512x512/mimetypes/x-office-presentation.png',
+    'adwaita-presentation',
+    'logo',
+  ],
   ['desktop-base', 'usr/share/icons/desktop-base/256x256/emblems/emblem-debian.png', 'debian-emblem', 'logo'],
   ['desktop-base', 'usr/share/desktop-base/debian-logos/logo-text-version-256.png', 'debian-logo-text', 'logo'],
   // Wallpaper-grade JPEGs as their source compressed them (quality 85-95, read from their quantisation tables).
@@ -99,17 +128,57 @@ const PACKAGED: Array<[string, string, string, CorpusKind]> = [
       ['tools/weapons/lightsabers.png', 'clipart-lightsabers'],
       ['unsorted/Pinguino3.png', 'clipart-penguin'],
     ] as const
-  ).map(([file, id]): [string, string, string, CorpusKind] => ['openclipart-png', `usr/share/openclipart/png/${file}`, id, 'clipart']),
-  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/16x16/actions/appointment-new.png', 'icon-oxygen-appointment-16', 'icon'],
+  ).map(([file, id]): [string, string, string, CorpusKind] => [
+    'openclipart-png',
+    `usr/share/openclipart/png/${file}`,
+    id,
+    'clipart',
+  ]),
+  [
+    'oxygen-icon-theme',
+    'usr/share/icons/oxygen/base/16x16/actions/appointment-new.png',
+    'icon-oxygen-appointment-16',
+    'icon',
+  ],
   ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/48x48/actions/dialog-close.png', 'icon-oxygen-close-48', 'icon'],
-  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/64x64/mimetypes/text-x-pascal.png', 'icon-oxygen-pascal-64', 'icon'],
-  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/128x128/devices/drive-removable-media-usb.png', 'icon-oxygen-usb-128', 'icon'],
-  ['oxygen-icon-theme', 'usr/share/icons/oxygen/base/256x256/mimetypes/application-x-font-snf.png', 'icon-oxygen-font-256', 'icon'],
-  ['tango-icon-theme', 'usr/share/icons/Tango/22x22/mimetypes/x-office-spreadsheet-template.png', 'icon-tango-spreadsheet-22', 'icon'],
+  [
+    'oxygen-icon-theme',
+    'usr/share/icons/oxygen/base/64x64/mimetypes/text-x-pascal.png',
+    'icon-oxygen-pascal-64',
+    'icon',
+  ],
+  [
+    'oxygen-icon-theme',
+    'usr/share/icons/oxygen/base/128x128/devices/drive-removable-media-usb.png',
+    'icon-oxygen-usb-128',
+    'icon',
+  ],
+  [
+    'oxygen-icon-theme',
+    'usr/share/icons/oxygen/base/256x256/mimetypes/application-x-font-snf.png',
+    'icon-oxygen-font-256',
+    'icon',
+  ],
+  [
+    'tango-icon-theme',
+    'usr/share/icons/Tango/22x22/mimetypes/x-office-spreadsheet-template.png',
+    'icon-tango-spreadsheet-22',
+    'icon',
+  ],
   ['tango-icon-theme', 'usr/share/icons/Tango/32x32/actions/process-stop.png', 'icon-tango-stop-32', 'icon'],
-  ['libreoffice-common', 'usr/share/icons/hicolor/128x128/apps/libreoffice-writer.png', 'icon-libreoffice-writer-128', 'icon'],
+  [
+    'libreoffice-common',
+    'usr/share/icons/hicolor/128x128/apps/libreoffice-writer.png',
+    'icon-libreoffice-writer-128',
+    'icon',
+  ],
   ['desktop-base', 'usr/share/plymouth/themes/spacefun/logo.png', 'logo-text-debian-spacefun', 'logo-text'],
-  ['openclipart-png', 'usr/share/openclipart/png/logos/velocette_frank_warttig_01.png', 'logo-text-velocette', 'logo-text'],
+  [
+    'openclipart-png',
+    'usr/share/openclipart/png/logos/velocette_frank_warttig_01.png',
+    'logo-text-velocette',
+    'logo-text',
+  ],
 ];
 
 /**
@@ -171,8 +240,24 @@ const SCREENSHOTS: Rendered[] = [
   { id: 'screenshot-docs-2x', kind: 'screenshot', width: 1280, height: 800, scale: 2, html: docsPage },
   { id: 'screenshot-settings', kind: 'screenshot', width: 1024, height: 768, scale: 1, html: settingsPage },
   // Wordmarks of the size websites put in a header (the official client's own test logo is 137x21).
-  { id: 'logo-text-wordmark', kind: 'logo-text', width: 137, height: 21, scale: 1, transparent: true, html: () => wordmark(137, 21, 15) },
-  { id: 'logo-text-wordmark-2x', kind: 'logo-text', width: 240, height: 48, scale: 2, transparent: true, html: () => wordmark(240, 48, 30) },
+  {
+    id: 'logo-text-wordmark',
+    kind: 'logo-text',
+    width: 137,
+    height: 21,
+    scale: 1,
+    transparent: true,
+    html: () => wordmark(137, 21, 15),
+  },
+  {
+    id: 'logo-text-wordmark-2x',
+    kind: 'logo-text',
+    width: 240,
+    height: 48,
+    scale: 2,
+    transparent: true,
+    html: () => wordmark(240, 48, 30),
+  },
   { id: 'logo-text-badge', kind: 'logo-text', width: 360, height: 120, scale: 1, transparent: true, html: badgeLogo },
 ];
 
@@ -183,7 +268,10 @@ export async function ensureCorpus(): Promise<{ dir: string; manifest: CorpusMan
   const manifestPath = path.join(corpusDir, 'manifest.json');
   if (existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as CorpusManifest;
-    if (manifest.version === CORPUS_VERSION && manifest.entries.every((e) => existsSync(path.join(corpusDir, e.file)))) {
+    if (
+      manifest.version === CORPUS_VERSION &&
+      manifest.entries.every((e) => existsSync(path.join(corpusDir, e.file)))
+    ) {
       return { dir: corpusDir, manifest, tools };
     }
   }
@@ -202,14 +290,24 @@ export async function ensureCorpus(): Promise<{ dir: string; manifest: CorpusMan
     for (const shot of SCREENSHOTS) {
       const target = `png/${shot.id}.png`;
       await screenshot(shot, path.join(corpusDir, target));
-      entries.push({ id: shot.id, kind: shot.kind, file: target, source: `Chromium headless, ${shot.width}x${shot.height} at ${shot.scale}x${shot.transparent ? ', transparent' : ''}` });
+      entries.push({
+        id: shot.id,
+        kind: shot.kind,
+        file: target,
+        source: `Chromium headless, ${shot.width}x${shot.height} at ${shot.scale}x${shot.transparent ? ', transparent' : ''}`,
+      });
     }
     for (const derived of DERIVED) {
       const [pkg, file] = derived.from.includes(':') ? derived.from.split(':') : [undefined, derived.from];
       const input = pkg ? path.join(unpacked.dirs[pkg]!, file!) : path.join(corpusDir, file!);
       const target = `${SUBDIR[derived.ext]}/${derived.id}.${derived.ext}`;
       await derived.make(input).toFile(path.join(corpusDir, target));
-      entries.push({ id: derived.id, kind: derived.kind, file: target, source: `derived from ${pkg ? `${pkg} ${unpacked.versions[pkg]}: /${file}` : file}` });
+      entries.push({
+        id: derived.id,
+        kind: derived.kind,
+        file: target,
+        source: `derived from ${pkg ? `${pkg} ${unpacked.versions[pkg]}: /${file}` : file}`,
+      });
     }
     const manifest: CorpusManifest = { version: CORPUS_VERSION, packages: unpacked.versions, entries };
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -251,7 +349,9 @@ async function ensureTools(): Promise<CorpusTools> {
   const dssim = path.join(dssimRoot, 'bin/dssim');
   if (!existsSync(dssim)) {
     console.error(`building dssim ${DSSIM_VERSION} into ${dssimRoot} (cargo install, a few minutes once)`);
-    await run('cargo', ['install', 'dssim', '--version', DSSIM_VERSION, '--locked', '--root', dssimRoot], { maxBuffer: 64 * 1024 * 1024 });
+    await run('cargo', ['install', 'dssim', '--version', DSSIM_VERSION, '--locked', '--root', dssimRoot], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
   }
   return { pngquant: 'pngquant', dssim };
 }
@@ -268,10 +368,14 @@ async function aptUpdate(): Promise<void> {
 }
 
 async function aptInstall(pkg: string): Promise<void> {
-  if (process.getuid?.() !== 0) throw new Error(`${pkg} is missing: install the Debian package (apt-get install ${pkg})`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`${pkg} is missing: install the Debian package (apt-get install ${pkg})`);
   console.error(`installing ${pkg} (apt-get)`);
   await aptUpdate();
-  await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], {
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 }
 
 async function screenshot(shot: (typeof SCREENSHOTS)[number], target: string): Promise<void> {
@@ -329,10 +433,16 @@ function badgeLogo(): string {
 
 function dashboardPage(): string {
   const bars = [42, 65, 31, 80, 57, 92, 48, 73, 66, 88, 35, 59]
-    .map((h, i) => `<div style="height:${h * 2}px;width:34px;background:linear-gradient(#60a5fa,#1d4ed8);border-radius:4px 4px 0 0" title="m${i}"></div>`)
+    .map(
+      (h, i) =>
+        `<div style="height:${h * 2}px;width:34px;background:linear-gradient(#60a5fa,#1d4ed8);border-radius:4px 4px 0 0" title="m${i}"></div>`,
+    )
     .join('');
   const rows = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth']
-    .map((name, i) => `<tr><td>#10${i + 40}</td><td>${name}</td><td>$${(120 + i * 37.5).toFixed(2)}</td><td class="${i % 3 ? 'ok' : 'bad'}">${i % 3 ? 'Paid' : 'Refunded'}</td></tr>`)
+    .map(
+      (name, i) =>
+        `<tr><td>#10${i + 40}</td><td>${name}</td><td>$${(120 + i * 37.5).toFixed(2)}</td><td class="${i % 3 ? 'ok' : 'bad'}">${i % 3 ? 'Paid' : 'Refunded'}</td></tr>`,
+    )
     .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><style>${PAGE_STYLE}</style></head><body>
 <header><b>Acme Console</b><span>Overview</span><span>Orders</span><span>Customers</span><span>Settings</span></header>

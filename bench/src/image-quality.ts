@@ -16,10 +16,21 @@ const root = path.resolve(import.meta.dirname, '../..');
 const limits = { maxPixels: 100_000_000 };
 const ALL_TYPES: ImageType[] = ['image/avif', 'image/webp', 'image/jpeg', 'image/png'];
 /** The `*\/*` conversion is timed on these (it encodes four types, PNG quantisation of a photo included). */
-const CONVERT_ALL_IDS = new Set(['elephants-6mp-q95', 'wood-q95', 'screenshot-docs-2x', 'adwaita-user-home', 'gnome-wood-l']);
+const CONVERT_ALL_IDS = new Set([
+  'elephants-6mp-q95',
+  'wood-q95',
+  'screenshot-docs-2x',
+  'adwaita-user-home',
+  'gnome-wood-l',
+]);
 const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-const TYPE_OF: Record<string, ImageType> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.avif': 'image/avif' };
+const TYPE_OF: Record<string, ImageType> = {
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+};
 
 /** sharp's encoders with their defaults (quality 80 JPEG/WebP, 50 AVIF at effort 4, lossless PNG level 6). */
 const SHARP_DEFAULT: Record<ImageType, (p: Sharp) => Sharp> = {
@@ -198,7 +209,13 @@ function group(images: ImageResult[], variant: string) {
   const outputBytes = present.reduce((s, i) => s + v(i).bytes, 0);
   return {
     images: present.length,
-    median_saved_pct: round(quantile(present.map((i) => v(i).saved_pct), 0.5), 2),
+    median_saved_pct: round(
+      quantile(
+        present.map((i) => v(i).saved_pct),
+        0.5,
+      ),
+      2,
+    ),
     total_saved_pct: round((1 - outputBytes / inputBytes) * 100, 2),
     ssim: distribution(present.map((i) => v(i).ssim)),
     dssim: distribution(present.map((i) => v(i).dssim)),
@@ -230,9 +247,16 @@ function pngTarget(images: ImageResult[]) {
   const noWorse = images.filter((i) => i.variants['ours']!.dssim <= i.variants['pngquant_65_80']!.dssim).length;
   return {
     images: images.length,
-    bytes: { ours: bytes('ours'), pngquant_65_80: bytes('pngquant_65_80'), input: images.reduce((sum, i) => sum + i.input_bytes, 0) },
+    bytes: {
+      ours: bytes('ours'),
+      pngquant_65_80: bytes('pngquant_65_80'),
+      input: images.reduce((sum, i) => sum + i.input_bytes, 0),
+    },
     bytes_ratio_to_pngquant_65_80: round(ratio, 3),
-    median_saved_pct: { ours: group(images, 'ours').median_saved_pct, pngquant_65_80: group(images, 'pngquant_65_80').median_saved_pct },
+    median_saved_pct: {
+      ours: group(images, 'ours').median_saved_pct,
+      pngquant_65_80: group(images, 'pngquant_65_80').median_saved_pct,
+    },
     dssim_at_most_pngquant_65_80: `${noWorse}/${images.length}`,
     target_met: ratio <= 0.9 && noWorse >= 0.9 * images.length,
     per_image: images.map((i) => ({
@@ -252,7 +276,11 @@ function pngComparison(images: ImageResult[]) {
     return {
       id: i.id,
       kind: i.kind,
-      saved_pct: { ours: ours.saved_pct, pngquant: pq.saved_pct, sharp_default: i.variants['sharp_default']!.saved_pct },
+      saved_pct: {
+        ours: ours.saved_pct,
+        pngquant: pq.saved_pct,
+        sharp_default: i.variants['sharp_default']!.saved_pct,
+      },
       ssim: { ours: ours.ssim, pngquant: pq.ssim },
       dssim: { ours: ours.dssim, pngquant: pq.dssim },
       saves_at_least_pngquant: ours.saved_pct >= pq.saved_pct,
@@ -278,7 +306,11 @@ function msPerMp(images: ImageResult[], variant: string) {
   const byType: Record<string, number> = {};
   for (const type of ALL_TYPES) {
     const of = present.filter((i) => i.type === type);
-    if (of.length) byType[type] = round(of.reduce((s, i) => s + i.variants[variant]!.ms, 0) / of.reduce((s, i) => s + i.megapixels, 0), 1);
+    if (of.length)
+      byType[type] = round(
+        of.reduce((s, i) => s + i.variants[variant]!.ms, 0) / of.reduce((s, i) => s + i.megapixels, 0),
+        1,
+      );
   }
   return byType;
 }
@@ -297,7 +329,9 @@ async function main() {
       const result = await score(e, pool, tools.dssim);
       images.push(result);
       const o = result.variants['ours']!;
-      console.error(`${e.entry.id.padEnd(26)} ${result.megapixels.toFixed(1)} MP  saved ${o.saved_pct}%  ssim ${o.ssim}  dssim ${o.dssim}  ${o.ms_per_mp} ms/MP`);
+      console.error(
+        `${e.entry.id.padEnd(26)} ${result.megapixels.toFixed(1)} MP  saved ${o.saved_pct}%  ssim ${o.ssim}  dssim ${o.dssim}  ${o.ms_per_mp} ms/MP`,
+      );
     }
   } finally {
     await pool.close();
@@ -308,12 +342,24 @@ async function main() {
   const summary = {
     jpeg_photos_already_compressed: jpegTarget(of('photo'), 60),
     jpeg_photos_camera_like_q92_q95: jpegTarget(of('photo-q95', 'photo-6mp', 'photo-12mp'), 60),
-    jpeg_12mp_photo_ms: twelveMp ? { ours: twelveMp.variants['ours']!.ms, sharp_default: twelveMp.variants['sharp_default']!.ms, target_met: twelveMp.variants['ours']!.ms < 3000 } : undefined,
+    jpeg_12mp_photo_ms: twelveMp
+      ? {
+          ours: twelveMp.variants['ours']!.ms,
+          sharp_default: twelveMp.variants['sharp_default']!.ms,
+          target_met: twelveMp.variants['ours']!.ms < 3000,
+        }
+      : undefined,
     png_targets_by_kind: Object.fromEntries(
-      (['clipart', 'icon', 'logo-text', 'logo', 'screenshot', 'wallpaper-png'] as const).filter((k) => of(k).length).map((k) => [k, pngTarget(of(k))]),
+      (['clipart', 'icon', 'logo-text', 'logo', 'screenshot', 'wallpaper-png'] as const)
+        .filter((k) => of(k).length)
+        .map((k) => [k, pngTarget(of(k))]),
     ),
     png: pngComparison(images.filter((i) => i.type === 'image/png')),
-    png_by_kind: Object.fromEntries((['wallpaper-png', 'screenshot', 'logo', 'clipart', 'icon', 'logo-text'] as const).filter((k) => of(k).length).map((k) => [k, pngComparison(of(k))])),
+    png_by_kind: Object.fromEntries(
+      (['wallpaper-png', 'screenshot', 'logo', 'clipart', 'icon', 'logo-text'] as const)
+        .filter((k) => of(k).length)
+        .map((k) => [k, pngComparison(of(k))]),
+    ),
     webp_inputs: { ours: group(of('webp'), 'ours'), sharp_default: group(of('webp'), 'sharp_default') },
     avif_inputs: { ours: group(of('avif'), 'ours'), sharp_default: group(of('avif'), 'sharp_default') },
     convert_to_webp: { ours: group(images, 'ours_webp'), sharp_default: group(images, 'sharp_default_webp') },
@@ -333,7 +379,13 @@ async function main() {
     description:
       'Per image of a fixed corpus (Debian wallpapers, icons, Chromium screenshots): bytes saved, SSIM (ssim.js, luma, full resolution) and DSSIM (dssim) of our pipeline (compressImage; renderOutput convert to WebP/AVIF) next to pngquant (PNG) and sharp default encoders, same run. ms per megapixel is wall time of one image at a time.',
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version, sharp: sharp.versions, libvips_threads: sharp.concurrency() },
+    machine: {
+      cpus: cpus().length,
+      cpu_model: cpus()[0]?.model,
+      node: process.version,
+      sharp: sharp.versions,
+      libvips_threads: sharp.concurrency(),
+    },
     corpus: { dir, packages: manifest.packages, images: manifest.entries.length },
     summary,
     images,
@@ -341,8 +393,12 @@ async function main() {
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(path.join(root, 'bench/results/image-quality.json'), `${JSON.stringify(result, null, 2)}\n`);
   const { png, png_by_kind: _byKind, png_targets_by_kind, ...rest } = summary;
-  const targets = Object.fromEntries(Object.entries(png_targets_by_kind).map(([k, t]) => [k, { ...t, per_image: undefined }]));
-  console.log(JSON.stringify({ ...rest, png_targets_by_kind: targets, png: { ...png, per_image: undefined } }, null, 2));
+  const targets = Object.fromEntries(
+    Object.entries(png_targets_by_kind).map(([k, t]) => [k, { ...t, per_image: undefined }]),
+  );
+  console.log(
+    JSON.stringify({ ...rest, png_targets_by_kind: targets, png: { ...png, per_image: undefined } }, null, 2),
+  );
 }
 
 await main();

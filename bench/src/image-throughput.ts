@@ -66,15 +66,23 @@ async function platform(workers: number, images: Buffer[]) {
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       }),
     );
-    const crashed = () => processes.find((p) => p.exited())?.output().slice(-2000);
+    const crashed = () =>
+      processes
+        .find((p) => p.exited())
+        ?.output()
+        .slice(-2000);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, {
       what: 'images-gateway ready',
       timeoutMs: 60_000,
       failFast: crashed,
     });
-    const { stdout } = await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'images'], {
-      env: { ...process.env, ...env },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'images'],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
     const authorization = `Basic ${Buffer.from(`api:${stdout.trim()}`).toString('base64')}`;
     const pool = new Pool(`http://127.0.0.1:${port}`, { connections: concurrency });
     let larger = 0;
@@ -92,7 +100,12 @@ async function platform(workers: number, images: Buffer[]) {
       return response.statusCode === 201;
     };
     // The first requests wait for the consumer group to form; they are not measured.
-    await waitFor(() => shrink(images[0]!), { what: 'a first /shrink answered 201', timeoutMs: 90_000, intervalMs: 500, failFast: crashed });
+    await waitFor(() => shrink(images[0]!), {
+      what: 'a first /shrink answered 201',
+      timeoutMs: 90_000,
+      intervalMs: 500,
+      failFast: crashed,
+    });
     const stats = await closedLoop(images, shrink);
     await pool.close();
     return { ...stats, outputs_larger_than_input: larger };
@@ -112,7 +125,10 @@ async function main() {
     megapixels.push((input.width * input.height) / 1e6);
   }
 
-  const inProcess = await closedLoop(images, async (image) => (await compressImage(image, limits)).output.data.length <= image.length);
+  const inProcess = await closedLoop(
+    images,
+    async (image) => (await compressImage(image, limits)).output.data.length <= image.length,
+  );
   const runs: Record<string, Awaited<ReturnType<typeof platform>>> = {};
   for (const workers of [1, 2]) runs[`workers_${workers}`] = await platform(workers, images);
 
@@ -132,7 +148,12 @@ async function main() {
       images_per_run: total,
       concurrency,
       warmup,
-      corpus_images: entries.map((e, i) => ({ id: e.id, kind: e.kind, bytes: images[i]!.length, megapixels: round(megapixels[i]!) })),
+      corpus_images: entries.map((e, i) => ({
+        id: e.id,
+        kind: e.kind,
+        bytes: images[i]!.length,
+        megapixels: round(megapixels[i]!),
+      })),
       worker_partitions_concurrency: 2,
     },
     in_process: inProcess,

@@ -25,7 +25,12 @@ export async function closedLoop(options: {
     const req = options.request(i);
     const started = performance.now();
     try {
-      const response = await pool.request({ ...req, body: req.body ?? null, headersTimeout: 30_000, bodyTimeout: 30_000 });
+      const response = await pool.request({
+        ...req,
+        body: req.body ?? null,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
       await response.body.text();
       if (response.statusCode !== options.expectStatus) errors++;
       else if (record) latencies.push(performance.now() - started);
@@ -70,7 +75,9 @@ export async function openLoop(options: {
    * clock `perf sched record -k CLOCK_MONOTONIC` stamps its events with, to see what ran while they waited.
    */
   slow?: { overMs: number; into: Array<[number, number]> };
-}): Promise<LatencyStats & { client_loop_delay_p99_ms: number; client_loop_delay_max_ms: number; seconds_p99_ms: number[] }> {
+}): Promise<
+  LatencyStats & { client_loop_delay_p99_ms: number; client_loop_delay_max_ms: number; seconds_p99_ms: number[] }
+> {
   // How late this client's own event loop ran: a late loop sends late and reads answers late, which the
   // latencies would blame on the server.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -123,7 +130,8 @@ export async function openLoop(options: {
       one(issued, Math.min(dueAt(issued), now));
       issued++;
     }
-    if (issued < total) await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt(issued) - 1 - performance.now())));
+    if (issued < total)
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt(issued) - 1 - performance.now())));
   }
   if (outstanding > 0) await finished;
   const seconds = (performance.now() - measuredFrom) / 1000;

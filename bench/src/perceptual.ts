@@ -60,7 +60,11 @@ export interface PerceptualScore {
 async function pixels(image: Buffer, background: string | undefined): Promise<Pixels> {
   const pipeline = background ? sharp(image).flatten({ background }) : sharp(image);
   const { data, info } = await pipeline.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return {
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
 }
 
 /**
@@ -90,7 +94,9 @@ export async function perceptualScores(
     const references = await Promise.all(backgrounds.map((bg) => pixels(reference, bg)));
     const ssims = await Promise.all(
       candidates.map(async (candidate) => {
-        const perBackground = await Promise.all(backgrounds.map(async (bg, b) => pool.ssim(references[b]!, await pixels(candidate, bg))));
+        const perBackground = await Promise.all(
+          backgrounds.map(async (bg, b) => pool.ssim(references[b]!, await pixels(candidate, bg))),
+        );
         return Math.min(...perBackground);
       }),
     );

@@ -28,8 +28,20 @@ const CUSTOMIZED = {
     corner_2: { shape: 'extra_round', inner_color: '#c62828', outer_color: '#1a237e' },
     corner_3: { shape: 'target', inner_color: '#c62828', outer_color: '#1a237e' },
   },
-  gradient: { style: 'linear', angle: 45, colors: [{ color: '#1a237e', offset: 0 }, { color: '#4a148c', offset: 100 }], exclude_corners: true },
-  frame: { id: 'text_bottom', colors: { primary: '#1a237e', background: '#ffffff' }, text: { primary: { content: 'Scan me', color: '#ffffff' } } },
+  gradient: {
+    style: 'linear',
+    angle: 45,
+    colors: [
+      { color: '#1a237e', offset: 0 },
+      { color: '#4a148c', offset: 100 },
+    ],
+    exclude_corners: true,
+  },
+  frame: {
+    id: 'text_bottom',
+    colors: { primary: '#1a237e', background: '#ffffff' },
+    text: { primary: { content: 'Scan me', color: '#ffffff' } },
+  },
   branding: { service_brand: true },
 };
 
@@ -45,37 +57,73 @@ async function main() {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const worker = startProcess('links-worker', path.join(root, 'apps/links-worker/dist/main.js'), env);
-    const gateway = startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), { ...env, PORT: String(port) });
+    const gateway = startProcess('links-gateway', path.join(root, 'apps/links-gateway/dist/main.js'), {
+      ...env,
+      PORT: String(port),
+    });
     processes.push(worker, gateway);
     await waitFor(async () => (await fetch(`${origin}/readyz`).catch(() => undefined))?.ok === true, {
       what: 'links gateway',
       timeoutMs: 90_000,
-      failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
+      failFast: () =>
+        processes
+          .find((p) => p.exited())
+          ?.output()
+          .slice(-2000),
     });
-    const key = (await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'links'], { env: { ...process.env, ...env } })).stdout.trim();
+    const key = (
+      await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'links'], {
+        env: { ...process.env, ...env },
+      })
+    ).stdout.trim();
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const group = ((await (await fetch(`${origin}/v4/user`, { headers })).json()) as { default_group_guid: string }).default_group_guid;
+    const group = ((await (await fetch(`${origin}/v4/user`, { headers })).json()) as { default_group_guid: string })
+      .default_group_guid;
     const ids: string[] = [];
     for (let i = 0; i <= cold; i++) {
       const response = await fetch(`${origin}/v4/qr-codes`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ group_guid: group, destination: { long_url: `https://example.com/qr/${name}/${i}` }, render_customizations: CUSTOMIZED }),
+        body: JSON.stringify({
+          group_guid: group,
+          destination: { long_url: `https://example.com/qr/${name}/${i}` },
+          render_customizations: CUSTOMIZED,
+        }),
       });
       if (response.status !== 201) throw new Error(`creating a QR code: ${response.status} ${await response.text()}`);
       ids.push(((await response.json()) as { qrcode_id: string }).qrcode_id);
     }
     const [hot, ...others] = ids as [string, ...string[]];
     const get = (p: string) => () => ({ method: 'GET' as const, path: p, headers: { authorization: `Bearer ${key}` } });
-    const json = await closedLoop({ origin, concurrency, total, warmup, maxSeconds: 300, request: get(`/v4/qr-codes/${hot}`), expectStatus: 200 });
-    const cached = await closedLoop({ origin, concurrency, total, warmup, maxSeconds: 300, request: get(`/v4/qr-codes/${hot}/image?format=png`), expectStatus: 200 });
+    const json = await closedLoop({
+      origin,
+      concurrency,
+      total,
+      warmup,
+      maxSeconds: 300,
+      request: get(`/v4/qr-codes/${hot}`),
+      expectStatus: 200,
+    });
+    const cached = await closedLoop({
+      origin,
+      concurrency,
+      total,
+      warmup,
+      maxSeconds: 300,
+      request: get(`/v4/qr-codes/${hot}/image?format=png`),
+      expectStatus: 200,
+    });
     const rendered = await closedLoop({
       origin,
       concurrency,
       total: others.length,
       warmup: 0,
       maxSeconds: 300,
-      request: (i) => ({ method: 'GET', path: `/v4/qr-codes/${others[i % others.length]}/image?format=png`, headers: { authorization: `Bearer ${key}` } }),
+      request: (i) => ({
+        method: 'GET',
+        path: `/v4/qr-codes/${others[i % others.length]}/image?format=png`,
+        headers: { authorization: `Bearer ${key}` },
+      }),
       expectStatus: 200,
     });
     const result = {

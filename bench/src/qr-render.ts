@@ -36,8 +36,16 @@ async function msPerCode(iterations: number, render: (url: string) => unknown): 
 }
 
 const logo = {
-  bytes: await sharp({ create: { width: 256, height: 256, channels: 4, background: { r: 229, g: 57, b: 53, alpha: 1 } } })
-    .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><circle cx="128" cy="128" r="70" fill="#ffeb3b"/></svg>') }])
+  bytes: await sharp({
+    create: { width: 256, height: 256, channels: 4, background: { r: 229, g: 57, b: 53, alpha: 1 } },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><circle cx="128" cy="128" r="70" fill="#ffeb3b"/></svg>',
+        ),
+      },
+    ])
     .png()
     .toBuffer(),
   mediaType: 'image/png',
@@ -46,9 +54,27 @@ const read = readRenderCustomizations(
   {
     background_color: '#fffdf7',
     dot_pattern_type: 'blob',
-    corners: { corner_1: { shape: 'leaf', outer_color: '#c62828' }, corner_2: { shape: 'target' }, corner_3: { shape: 'concave' } },
-    gradient: { style: 'linear', angle: 30, colors: [{ color: '#1a237e', offset: 0 }, { color: '#4a148c', offset: 100 }], exclude_corners: true },
-    background_gradient: { style: 'radial', colors: [{ color: '#ffffff', offset: 0 }, { color: '#fff3e0', offset: 100 }] },
+    corners: {
+      corner_1: { shape: 'leaf', outer_color: '#c62828' },
+      corner_2: { shape: 'target' },
+      corner_3: { shape: 'concave' },
+    },
+    gradient: {
+      style: 'linear',
+      angle: 30,
+      colors: [
+        { color: '#1a237e', offset: 0 },
+        { color: '#4a148c', offset: 100 },
+      ],
+      exclude_corners: true,
+    },
+    background_gradient: {
+      style: 'radial',
+      colors: [
+        { color: '#ffffff', offset: 0 },
+        { color: '#fff3e0', offset: 100 },
+      ],
+    },
     logo: { image_guid: 'Ibench' },
     frame: { id: 'tooltip_bottom', text: { primary: { content: 'Scan me!' }, secondary: { content: 'sho.rt menu' } } },
     text: { center: { content: 'CAFE' }, top: { content: 'Table 12' }, bottom: { content: 'Pay here' } },
@@ -60,12 +86,18 @@ if (!read.ok) throw new Error(JSON.stringify(read.problems));
 const customized: RenderCustomizations = read.value;
 const plain: RenderCustomizations = {};
 
-const baselineSvg = await msPerCode(svgIterations, (url) => QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M' }));
+const baselineSvg = await msPerCode(svgIterations, (url) =>
+  QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M' }),
+);
 const oursSvgPlain = await msPerCode(svgIterations, (url) => renderSvg(url, plain));
 const oursSvgCustomized = await msPerCode(svgIterations, (url) => renderSvg(url, customized, { logo }));
-const baselinePng = await msPerCode(pngIterations, (url) => QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', width: PNG_WIDTH }));
+const baselinePng = await msPerCode(pngIterations, (url) =>
+  QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', width: PNG_WIDTH }),
+);
 const oursPngPlain = await msPerCode(pngIterations, (url) => renderPng(renderSvg(url, plain), { size: PNG_WIDTH }));
-const oursPngCustomized = await msPerCode(pngIterations, (url) => renderPng(renderSvg(url, customized, { logo }), { size: PNG_WIDTH }));
+const oursPngCustomized = await msPerCode(pngIterations, (url) =>
+  renderPng(renderSvg(url, customized, { logo }), { size: PNG_WIDTH }),
+);
 
 // The cache as the gateway keeps it: key -> PNG bytes. A miss renders and stores; a hit computes the key and reads.
 const cache = new Map<string, Buffer>();
@@ -106,8 +138,20 @@ const result = {
   description:
     'Render time per QR code (a different 37-character URL each time): our SVG renderer (libs/qr renderSvg) and its PNG (renderPng, sharp/librsvg, 1000 px wide), plain and fully customized (blob dots, three corner shapes, gradient, background gradient, 256 px PNG logo, tooltip frame, three texts, branding), next to the qrcode library in the same run: QRCode.toString(type svg) and QRCode.toBuffer(png, 1000 px). Then an in-process cache keyed by qrCacheKey: a miss (key, render, store) next to a hit (key, lookup). Median of rounds.',
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version, sharp: sharp.versions.sharp, libvips_threads: sharp.concurrency() },
-  settings: { rounds, svg_iterations_per_round: svgIterations, png_iterations_per_round: pngIterations, png_width: PNG_WIDTH, cache_hits_per_round: cacheHits },
+  machine: {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model,
+    node: process.version,
+    sharp: sharp.versions.sharp,
+    libvips_threads: sharp.concurrency(),
+  },
+  settings: {
+    rounds,
+    svg_iterations_per_round: svgIterations,
+    png_iterations_per_round: pngIterations,
+    png_width: PNG_WIDTH,
+    cache_hits_per_round: cacheHits,
+  },
   baseline_qrcode: { svg_ms: round(baselineSvg), png_ms: round(baselinePng) },
   svg: {
     plain_ms: round(oursSvgPlain),

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RawHttpPool } from './raw-http.js';
 
 /** A TCP server answering each request (one per blank line received) with what `answer` writes. */
-async function serve(answer: (socket: Socket, n: number, request: string) => void): Promise<{ server: Server; origin: string; requests: string[] }> {
+async function serve(
+  answer: (socket: Socket, n: number, request: string) => void,
+): Promise<{ server: Server; origin: string; requests: string[] }> {
   const requests: string[] = [];
   const server = createServer((socket) => {
     let pending = '';
@@ -37,7 +39,8 @@ async function send(origin: string, count: number, size = 1): Promise<Map<number
     statuses.set(token, status);
     if (statuses.size === count) done();
   });
-  for (let i = 0; i < count; i++) pool.send(i, pool.text({ method: 'GET', path: `/h${i}`, headers: { host: 'sho.rt', 'user-agent': 'test' } }));
+  for (let i = 0; i < count; i++)
+    pool.send(i, pool.text({ method: 'GET', path: `/h${i}`, headers: { host: 'sho.rt', 'user-agent': 'test' } }));
   await all;
   pool.close();
   return statuses;
@@ -77,7 +80,11 @@ describe('RawHttpPool', () => {
 
   it('fails an answer without content-length (chunked) with status 0, and goes on with a new connection', async () => {
     const { server, origin } = await serve((socket, n) =>
-      socket.write(n === 1 ? 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n' : 'HTTP/1.1 301 M\r\nContent-Length: 0\r\n\r\n'),
+      socket.write(
+        n === 1
+          ? 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'
+          : 'HTTP/1.1 301 M\r\nContent-Length: 0\r\n\r\n',
+      ),
     );
     servers.push(server);
     expect([...(await send(origin, 3)).entries()]).toEqual([
@@ -88,7 +95,9 @@ describe('RawHttpPool', () => {
   });
 
   it('fails the request in flight when the server closes the connection', async () => {
-    const { server, origin } = await serve((socket, n) => (n === 2 ? socket.destroy() : socket.write('HTTP/1.1 301 M\r\nContent-Length: 0\r\n\r\n')));
+    const { server, origin } = await serve((socket, n) =>
+      n === 2 ? socket.destroy() : socket.write('HTTP/1.1 301 M\r\nContent-Length: 0\r\n\r\n'),
+    );
     servers.push(server);
     expect([...(await send(origin, 3)).entries()]).toEqual([
       [0, 301],

@@ -60,7 +60,10 @@ class RawConnection {
       port: this.port,
       host: this.host,
       noDelay: true,
-      onread: { buffer: this.readBuffer, callback: (length: number, buffer: Uint8Array) => this.read(buffer as Buffer, length) },
+      onread: {
+        buffer: this.readBuffer,
+        callback: (length: number, buffer: Uint8Array) => this.read(buffer as Buffer, length),
+      },
     });
     socket.on('error', () => undefined);
     // A socket closed on purpose (close()) is no longer this.socket: only one that failed fails its request.
@@ -98,7 +101,8 @@ class RawConnection {
   private headEnd(buffer: Buffer, at: number, length: number): number {
     // A head split over reads is gathered (rare: an answer's head is a few hundred bytes).
     const carried = this.head?.length ?? 0;
-    const bytes = this.head === undefined ? buffer.subarray(at, length) : Buffer.concat([this.head, buffer.subarray(at, length)]);
+    const bytes =
+      this.head === undefined ? buffer.subarray(at, length) : Buffer.concat([this.head, buffer.subarray(at, length)]);
     const blank = bytes.indexOf('\r\n\r\n', 0, 'latin1');
     if (blank === -1) {
       this.head = Buffer.from(bytes);
@@ -164,7 +168,8 @@ export class RawHttpPool {
   /** The request as written on a connection: request line, `host` (the origin's unless given), headers, body. */
   text(request: RawRequest): string {
     let text = `${request.method} ${request.path} HTTP/1.1\r\nhost: ${request.headers?.['host'] ?? this.host}\r\n`;
-    for (const [name, value] of Object.entries(request.headers ?? {})) if (name.toLowerCase() !== 'host') text += `${name}: ${value}\r\n`;
+    for (const [name, value] of Object.entries(request.headers ?? {}))
+      if (name.toLowerCase() !== 'host') text += `${name}: ${value}\r\n`;
     if (request.body !== undefined) text += `content-length: ${Buffer.byteLength(request.body)}\r\n\r\n${request.body}`;
     else text += '\r\n';
     return text;

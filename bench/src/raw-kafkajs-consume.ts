@@ -11,6 +11,10 @@ const env = (key: string) => {
   if (!value) throw new Error(`${key} is not set`);
   return value;
 };
-const kafka = new Kafka({ clientId: env('RAW_GROUP'), brokers: env('KAFKA_BROKERS').split(','), logLevel: logLevel.WARN });
+const kafka = new Kafka({
+  clientId: env('RAW_GROUP'),
+  brokers: env('KAFKA_BROKERS').split(','),
+  logLevel: logLevel.WARN,
+});
 const consumer = kafka.consumer({ groupId: env('RAW_GROUP'), allowAutoTopicCreation: false });
 console.log(JSON.stringify(await countTopic(consumer, env('RAW_TOPIC'), Number(env('RAW_EXPECTED')))));

@@ -21,11 +21,18 @@ export interface TracedProcess {
  */
 export function startSchedTrace(dir: string) {
   mkdirSync(dir, { recursive: true });
-  const perf = spawn('perf', ['sched', 'record', '-a', '-k', 'CLOCK_MONOTONIC', '-o', path.join(dir, 'sched.data')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const perf = spawn('perf', ['sched', 'record', '-a', '-k', 'CLOCK_MONOTONIC', '-o', path.join(dir, 'sched.data')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => perf.once('exit', () => resolve()));
   const clientGc: Array<[number, number, number]> = [];
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) clientGc.push([entry.startTime + monotonicOffsetMs, entry.duration, (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0]);
+    for (const entry of list.getEntries())
+      clientGc.push([
+        entry.startTime + monotonicOffsetMs,
+        entry.duration,
+        (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0,
+      ]);
   });
   observer.observe({ entryTypes: ['gc'] });
   // perf takes a moment to start recording: each half-rate phase opens with its unmeasured warm-up second.

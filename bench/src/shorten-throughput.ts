@@ -24,7 +24,9 @@ interface Pipeline {
   worker: string;
   gateway: string;
   keyService: string;
-  request: (key: string) => (i: number) => { method: 'POST'; path: string; headers: Record<string, string>; body: string };
+  request: (
+    key: string,
+  ) => (i: number) => { method: 'POST'; path: string; headers: Record<string, string>; body: string };
   expectStatus: number;
 }
 
@@ -59,23 +61,46 @@ const shorten: Pipeline = {
 };
 
 /** One pipeline's processes, the closed loop against its gateway, and the CPU its two processes spent per request. */
-async function measure(pipeline: Pipeline): Promise<LatencyStats & { cpu_us_per_request: { gateway: number; worker: number } }> {
+async function measure(
+  pipeline: Pipeline,
+): Promise<LatencyStats & { cpu_us_per_request: { gateway: number; worker: number } }> {
   const processes: ManagedProcess[] = [];
   try {
     const port = await freePort();
     // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both pipelines' gateways and workers.
     const nodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
     const worker = startProcess(`${pipeline.label}-worker`, path.join(root, pipeline.worker), env, { nodeArgs });
-    const gateway = startProcess(`${pipeline.label}-gateway`, path.join(root, pipeline.gateway), { ...env, PORT: String(port) }, { nodeArgs });
+    const gateway = startProcess(
+      `${pipeline.label}-gateway`,
+      path.join(root, pipeline.gateway),
+      { ...env, PORT: String(port) },
+      { nodeArgs },
+    );
     processes.push(worker, gateway);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, {
       what: `${pipeline.label} gateway`,
       timeoutMs: 90_000,
-      failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
+      failFast: () =>
+        processes
+          .find((p) => p.exited())
+          ?.output()
+          .slice(-2000),
     });
-    const key = (await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', pipeline.keyService], { env: { ...process.env, ...env } })).stdout.trim();
+    const key = (
+      await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', pipeline.keyService], {
+        env: { ...process.env, ...env },
+      })
+    ).stdout.trim();
     const before = { gateway: cpuSeconds(gateway.child.pid), worker: cpuSeconds(worker.child.pid) };
-    const stats = await closedLoop({ origin: `http://127.0.0.1:${port}`, concurrency, total, warmup, maxSeconds: 300, request: pipeline.request(key), expectStatus: pipeline.expectStatus });
+    const stats = await closedLoop({
+      origin: `http://127.0.0.1:${port}`,
+      concurrency,
+      total,
+      warmup,
+      maxSeconds: 300,
+      request: pipeline.request(key),
+      expectStatus: pipeline.expectStatus,
+    });
     const handled = stats.requests + stats.errors + warmup;
     return {
       ...stats,

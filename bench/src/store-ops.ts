@@ -30,17 +30,26 @@ const operations: Record<string, { setup: (db: Db) => Promise<void>; run: Operat
     run: async (db, i) => {
       const items = db.collection<{ _id: string; version: number }>('items');
       const _id = itemId(i);
-      const swapped = await items.findOneAndUpdate({ _id, version: versions.get(_id) ?? 0 }, { $inc: { version: 1 } }, { returnDocument: 'after' });
+      const swapped = await items.findOneAndUpdate(
+        { _id, version: versions.get(_id) ?? 0 },
+        { $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      );
       versions.set(_id, swapped?.version ?? (await items.findOne({ _id }))!.version);
     },
   },
   find_by_indexed_field: {
     setup: seedItems,
-    run: (db, i) => db.collection('items').find({ owner_id: `owner_${i % (documents / 30)}` }).toArray(),
+    run: (db, i) =>
+      db
+        .collection('items')
+        .find({ owner_id: `owner_${i % (documents / 30)}` })
+        .toArray(),
   },
   upsert_inc_counter: {
     setup: async () => undefined,
-    run: (db, i) => db.collection('counters').updateOne({ _id: `c${i % counters}` } as never, { $inc: { n: 1 } }, { upsert: true }),
+    run: (db, i) =>
+      db.collection('counters').updateOne({ _id: `c${i % counters}` } as never, { $inc: { n: 1 } }, { upsert: true }),
   },
 };
 

@@ -29,7 +29,12 @@ const REDIRECT = 'https://bench.example.com/cb';
 type Form = Record<string, string>;
 
 /** Closed loop where each of `concurrency` workers carries state from one answer to its next request. */
-async function chains(origin: string, requests: number, first: (i: number) => Form, next: (answer: Record<string, unknown>) => Form | null): Promise<LatencyStats> {
+async function chains(
+  origin: string,
+  requests: number,
+  first: (i: number) => Form,
+  next: (answer: Record<string, unknown>) => Form | null,
+): Promise<LatencyStats> {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
@@ -85,11 +90,20 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
   try {
     const gatewayPort = await freePort();
     processes.push(startProcess('oauth-worker', path.join(root, 'apps/oauth-worker/dist/main.js'), storeEnv));
-    processes.push(startProcess('scheduling-gateway', path.join(root, 'apps/scheduling-gateway/dist/main.js'), { ...storeEnv, PORT: String(gatewayPort) }));
+    processes.push(
+      startProcess('scheduling-gateway', path.join(root, 'apps/scheduling-gateway/dist/main.js'), {
+        ...storeEnv,
+        PORT: String(gatewayPort),
+      }),
+    );
     await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status < 500, {
       what: `scheduling-gateway on ${target.name}`,
       timeoutMs: 60_000,
-      failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
+      failFast: () =>
+        processes
+          .find((p) => p.exited())
+          ?.output()
+          .slice(-2000),
     });
     // Setup, not measured: an accepted confidential client with a secret, and one code per exchange.
     const store = createOAuthStore(mongo);
@@ -99,47 +113,60 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
     const secret = credentials.newClientSecret();
     const clientId = `cl_${name}`;
     const now = new Date();
-    await writer.clients.insert({
-      _id: clientId,
-      owner_user_id: 'usr_bench',
-      owner_email: 'bench@example.com',
-      name: 'Bench',
-      logo_url: null,
-      website_url: null,
-      purpose: 'Benchmark',
-      redirect_uris: [REDIRECT],
-      scopes: ['BOOKING_READ'],
-      kind: 'confidential',
-      status: 'accepted',
-      secrets: [{ id: 'sec_bench', hash: credentials.hashClientSecret(secret), hint: secret.slice(-4), created_at: now }],
-      reviewed_by: null,
-      reviewed_at: null,
-      review_reason: null,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-    }, []);
+    await writer.clients.insert(
+      {
+        _id: clientId,
+        owner_user_id: 'usr_bench',
+        owner_email: 'bench@example.com',
+        name: 'Bench',
+        logo_url: null,
+        website_url: null,
+        purpose: 'Benchmark',
+        redirect_uris: [REDIRECT],
+        scopes: ['BOOKING_READ'],
+        kind: 'confidential',
+        status: 'accepted',
+        secrets: [
+          { id: 'sec_bench', hash: credentials.hashClientSecret(secret), hint: secret.slice(-4), created_at: now },
+        ],
+        reviewed_by: null,
+        reviewed_at: null,
+        review_reason: null,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+      },
+      [],
+    );
     const codes = Array.from({ length: total + 50 }, () => credentials.newCode());
     for (let i = 0; i < codes.length; i += 100) {
       await Promise.all(
-        codes.slice(i, i + 100).map((code) => writer.insertAuthorizationCode({
-          _id: credentials.hashCode(code),
-          client_id: clientId,
-          user_id: 'usr_bench',
-          redirect_uri: REDIRECT,
-          scopes: ['BOOKING_READ'],
-          legacy: false,
-          code_challenge: null,
-          created_at: now,
-          expires_at: new Date(Date.now() + 3_600_000),
-          used_at: null,
-          used_for: null,
-          grant_id: null,
-        })),
+        codes.slice(i, i + 100).map((code) =>
+          writer.insertAuthorizationCode({
+            _id: credentials.hashCode(code),
+            client_id: clientId,
+            user_id: 'usr_bench',
+            redirect_uri: REDIRECT,
+            scopes: ['BOOKING_READ'],
+            legacy: false,
+            code_challenge: null,
+            created_at: now,
+            expires_at: new Date(Date.now() + 3_600_000),
+            used_at: null,
+            used_for: null,
+            grant_id: null,
+          }),
+        ),
       );
     }
 
-    const exchangeForm = (code: string): Form => ({ grant_type: 'authorization_code', client_id: clientId, client_secret: secret, code, redirect_uri: REDIRECT });
+    const exchangeForm = (code: string): Form => ({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      client_secret: secret,
+      code,
+      redirect_uri: REDIRECT,
+    });
     let codeIndex = 0;
     const refreshTokens: string[] = [];
     const exchange = await chains(
@@ -166,19 +193,40 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
   }
 }
 
-const refreshForm = (clientId: string, secret: string, token: string): Form => ({ grant_type: 'refresh_token', client_id: clientId, client_secret: secret, refresh_token: token });
+const refreshForm = (clientId: string, secret: string, token: string): Form => ({
+  grant_type: 'refresh_token',
+  client_id: clientId,
+  client_secret: secret,
+  refresh_token: token,
+});
 
 async function main() {
   const stores = benchStores();
   const barePort = await freePort();
-  const bare = startProcess('bare-token-server', path.join(root, 'bench/dist/bare-token-server.js'), { PORT: String(barePort) });
+  const bare = startProcess('bare-token-server', path.join(root, 'bench/dist/bare-token-server.js'), {
+    PORT: String(barePort),
+  });
   let baselineExchange: LatencyStats;
   let baselineRefresh: LatencyStats;
   try {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/x`)).status < 500, { what: 'bare token server', timeoutMs: 30_000 });
-    const bareForm = (): Form => ({ grant_type: 'authorization_code', client_id: 'x', client_secret: 'x', code: 'x', redirect_uri: REDIRECT });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/x`)).status < 500, {
+      what: 'bare token server',
+      timeoutMs: 30_000,
+    });
+    const bareForm = (): Form => ({
+      grant_type: 'authorization_code',
+      client_id: 'x',
+      client_secret: 'x',
+      code: 'x',
+      redirect_uri: REDIRECT,
+    });
     baselineExchange = await chains(`http://127.0.0.1:${barePort}`, total, bareForm, () => null);
-    baselineRefresh = await chains(`http://127.0.0.1:${barePort}`, total, () => refreshForm('x', 'x', 'x'), () => refreshForm('x', 'x', 'x'));
+    baselineRefresh = await chains(
+      `http://127.0.0.1:${barePort}`,
+      total,
+      () => refreshForm('x', 'x', 'x'),
+      () => refreshForm('x', 'x', 'x'),
+    );
   } finally {
     await bare.kill('SIGTERM');
   }
@@ -195,8 +243,16 @@ async function main() {
     machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
     load: { concurrency, requests: total },
     targets: { exchange_requests_per_second: 250 },
-    authorization_code: { baseline_bare_fastify: baselineExchange, platform: first.exchange, ratio: ratio(first.exchange, baselineExchange) },
-    refresh_token: { baseline_bare_fastify: baselineRefresh, platform: first.refresh, ratio: ratio(first.refresh, baselineRefresh) },
+    authorization_code: {
+      baseline_bare_fastify: baselineExchange,
+      platform: first.exchange,
+      ratio: ratio(first.exchange, baselineExchange),
+    },
+    refresh_token: {
+      baseline_bare_fastify: baselineRefresh,
+      platform: first.refresh,
+      ratio: ratio(first.refresh, baselineRefresh),
+    },
     by_store: Object.fromEntries(
       Object.entries(byStore).map(([k, v]) => [
         k,
@@ -208,7 +264,9 @@ async function main() {
     ),
     store_ratio: second
       ? {
-          authorization_code_throughput: round2(first.exchange.requests_per_second / second.exchange.requests_per_second),
+          authorization_code_throughput: round2(
+            first.exchange.requests_per_second / second.exchange.requests_per_second,
+          ),
           refresh_token_throughput: round2(first.refresh.requests_per_second / second.refresh.requests_per_second),
         }
       : undefined,

@@ -47,7 +47,9 @@ for (let r = 0; r < rounds; r++) {
 // Hashing on the token path (a client secret: keyed fast hash) next to a user password (Argon2id).
 const credentials = createOAuthCredentials('bench-oauth-pepper-0123456789abcdef-0123456');
 const secret = credentials.newClientSecret();
-const secretHashUs = median(Array.from({ length: rounds }, () => microsPerCall(() => credentials.hashClientSecret(secret))));
+const secretHashUs = median(
+  Array.from({ length: rounds }, () => microsPerCall(() => credentials.hashClientSecret(secret))),
+);
 const passwordMs: number[] = [];
 for (let r = 0; r < 5; r++) {
   const started = performance.now();
@@ -68,7 +70,7 @@ const result = {
   hashing: {
     client_secret_hmac_us: round3(secretHashUs),
     user_password_argon2id_ms: round3(median(passwordMs)),
-    ratio: Math.round(median(passwordMs) * 1000 / secretHashUs),
+    ratio: Math.round((median(passwordMs) * 1000) / secretHashUs),
   },
 };
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -19,28 +19,45 @@ const env = isolatedAppEnv(name, {
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
 });
 
-
 /** The platform's processes on one store, measured under the same load as the baseline. */
-async function measureStore(store: Store, load: Omit<Parameters<typeof closedLoop>[0], 'origin' | 'request'>): Promise<LatencyStats> {
+async function measureStore(
+  store: Store,
+  load: Omit<Parameters<typeof closedLoop>[0], 'origin' | 'request'>,
+): Promise<LatencyStats> {
   const storeEnv = { ...env, MONGO_URL: store.mongoUrl };
   const processes: ManagedProcess[] = [];
   try {
     const gatewayPort = await freePort();
     processes.push(startProcess('usermgmt-worker', path.join(root, 'apps/usermgmt-worker/dist/main.js'), storeEnv));
-    processes.push(startProcess('usermgmt-gateway', path.join(root, 'apps/usermgmt-gateway/dist/main.js'), { ...storeEnv, PORT: String(gatewayPort) }));
+    processes.push(
+      startProcess('usermgmt-gateway', path.join(root, 'apps/usermgmt-gateway/dist/main.js'), {
+        ...storeEnv,
+        PORT: String(gatewayPort),
+      }),
+    );
     await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status < 500, {
       what: `usermgmt-gateway on ${store.name}`,
       timeoutMs: 60_000,
-      failFast: () => processes.find((p) => p.exited())?.output().slice(-2000),
+      failFast: () =>
+        processes
+          .find((p) => p.exited())
+          ?.output()
+          .slice(-2000),
     });
-    const { stdout } = await run(process.execPath, [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'usermgmt'], {
-      env: { ...process.env, ...storeEnv },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'usermgmt'],
+      {
+        env: { ...process.env, ...storeEnv },
+      },
+    );
     const key = stdout.trim();
     return await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}`, request: request(key) });
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
-    await cleanUpStack(storeEnv).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
+    await cleanUpStack(storeEnv).catch((error: unknown) =>
+      console.warn(`cleaning up the run failed: ${String(error)}`),
+    );
   }
 }
 
@@ -58,7 +75,10 @@ async function main() {
   const bare = startProcess('bare-fastify', path.join(root, 'bench/dist/bare-server.js'), { PORT: String(barePort) });
   let baseline: LatencyStats;
   try {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/x`)).status < 500, { what: 'bare server', timeoutMs: 30_000 });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}/x`)).status < 500, {
+      what: 'bare server',
+      timeoutMs: 30_000,
+    });
     baseline = await closedLoop({ ...load, origin: `http://127.0.0.1:${barePort}`, request: request('bare') });
   } finally {
     await bare.kill('SIGTERM');
@@ -87,7 +107,10 @@ async function main() {
     ratio: versusBaseline(platform),
     ratio_by_store: Object.fromEntries(Object.entries(byStore).map(([k, v]) => [k, versusBaseline(v)])),
     store_ratio: other
-      ? { throughput: round2(platform.requests_per_second / other.requests_per_second), p99: round2(platform.p99_ms / other.p99_ms) }
+      ? {
+          throughput: round2(platform.requests_per_second / other.requests_per_second),
+          p99: round2(platform.p99_ms / other.p99_ms),
+        }
       : undefined,
   };
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });

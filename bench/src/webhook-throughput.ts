@@ -127,7 +127,9 @@ interface Receiver {
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const child: ChildProcess = fork(import.meta.filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(import.meta.filename, ['--receiver'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const pending = new Map<number, { resolve: (reply: ReceiverReply) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let exited = false;
@@ -192,7 +194,15 @@ interface CallStats {
 
 function callStats(durations: number[]): CallStats {
   const s = summarise(durations, 0, 1);
-  return { count: durations.length, mean_ms: s.mean_ms, p99_ms: s.p99_ms, total_ms: round(durations.reduce((a, b) => a + b, 0), 1) };
+  return {
+    count: durations.length,
+    mean_ms: s.mean_ms,
+    p99_ms: s.p99_ms,
+    total_ms: round(
+      durations.reduce((a, b) => a + b, 0),
+      1,
+    ),
+  };
 }
 
 /** Times the store calls the scheduler and the consumer make; `record` switches recording on for the measured window. */
@@ -236,7 +246,9 @@ function instrumentStore(store: DeliveryStore) {
       recording = false;
       return {
         lastEnqueueAt,
-        calls: Object.fromEntries([...durations].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, callStats(v)])),
+        calls: Object.fromEntries(
+          [...durations].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, callStats(v)]),
+        ),
       };
     },
   };
@@ -301,7 +313,8 @@ const probes = envInt('BENCH_WEBHOOK_PROBES', 10);
 const caseSeconds = envInt('BENCH_WEBHOOK_CASE_SECONDS', 120);
 const targetCounts = (process.env['BENCH_WEBHOOK_TARGETS'] ?? '1,10,100').split(',').map((t) => {
   const n = Number(t);
-  if (!Number.isInteger(n) || n <= 0) throw new Error('BENCH_WEBHOOK_TARGETS must be a comma-separated list of positive integers');
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error('BENCH_WEBHOOK_TARGETS must be a comma-separated list of positive integers');
   return n;
 });
 const publishBatch = 200;
@@ -343,7 +356,14 @@ function payloadFor(eventId: string): string {
 
 function latencySummary(latencies: number[]) {
   const s = summarise(latencies, 0, 1);
-  return { count: latencies.length, p50_ms: s.p50_ms, p90_ms: s.p90_ms, p99_ms: s.p99_ms, mean_ms: s.mean_ms, max_ms: round(Math.max(...latencies, 0)) };
+  return {
+    count: latencies.length,
+    p50_ms: s.p50_ms,
+    p90_ms: s.p90_ms,
+    p99_ms: s.p99_ms,
+    mean_ms: s.mean_ms,
+    max_ms: round(Math.max(...latencies, 0)),
+  };
 }
 
 async function bounded<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
@@ -351,7 +371,9 @@ async function bounded<T>(what: string, ms: number, work: Promise<T>): Promise<T
   try {
     return await Promise.race([
       work,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))),
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
+      ),
     ]);
   } finally {
     clearTimeout(timer);
@@ -372,7 +394,9 @@ async function calibrateStore(store: Store) {
       for (let i = 0; i < n; i++) await op(i);
       return round((n * 1000) / (performance.now() - started), 1);
     };
-    const upserts = await rate(200, (i) => collection.updateOne({ _id: `doc_${i}` }, { $set: { payload } }, { upsert: true }));
+    const upserts = await rate(200, (i) =>
+      collection.updateOne({ _id: `doc_${i}` }, { $set: { payload } }, { upsert: true }),
+    );
     const reads = await rate(200, (i) => collection.findOne({ _id: `doc_${i}` }));
     return { serial_id_upserts_per_second: upserts, serial_id_reads_per_second: reads };
   } finally {
@@ -385,7 +409,12 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
   const name = `${runName}_${target.name}_t${targets}`;
   const cleanup: Array<[string, () => Promise<unknown>]> = [];
   try {
-    const kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: name, logger, topicPrefix: `${name}.` });
+    const kafka = createKafka({
+      brokers: infra.kafkaBrokers.split(','),
+      clientId: name,
+      logger,
+      topicPrefix: `${name}.`,
+    });
     cleanup.push(['delete topics', () => deleteRunTopics(kafka, [`${kafka.topicPrefix}webhook-dispatcher`])]);
     const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
     cleanup.push(['close mongo', () => mongo.close()]);
@@ -394,9 +423,18 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     await store.ensureIndexes();
     const instrumented = instrumentStore(store);
     const pool = watchMongoPool(mongo);
-    const egress = createEgressClient(createEgressGuard({ allow: ['127.0.0.0/8'] }), { connections: dispatcherSettings.concurrency });
+    const egress = createEgressClient(createEgressGuard({ allow: ['127.0.0.0/8'] }), {
+      connections: dispatcherSettings.concurrency,
+    });
     cleanup.push(['close egress', () => egress.close()]);
-    const dispatcher = createDispatcher({ kafka, store: instrumented.store, egress, sealer, logger, ...dispatcherSettings });
+    const dispatcher = createDispatcher({
+      kafka,
+      store: instrumented.store,
+      egress,
+      sealer,
+      logger,
+      ...dispatcherSettings,
+    });
     cleanup.push(['stop dispatcher', () => dispatcher.stop()]);
     await bounded('dispatcher start', 90_000, dispatcher.start());
     const publisher = createPublisher(kafka, { source: '/bench' });
@@ -433,7 +471,10 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
         },
       };
     };
-    const publishAll = async (messages: Array<OutgoingMessage<typeof MessageTypeNames.RequestDelivery>>, at: Map<string, number>) => {
+    const publishAll = async (
+      messages: Array<OutgoingMessage<typeof MessageTypeNames.RequestDelivery>>,
+      at: Map<string, number>,
+    ) => {
       for (let i = 0; i < messages.length; i += publishBatch) {
         const batch = messages.slice(i, i + publishBatch);
         const t = now();
@@ -444,7 +485,10 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
 
     // Warm-up (JIT, pools, partitions assigned and fetching), not measured.
     await receiver.reset();
-    await publishAll(Array.from({ length: warmup }, (_, i) => request('warmup', i)), new Map());
+    await publishAll(
+      Array.from({ length: warmup }, (_, i) => request('warmup', i)),
+      new Map(),
+    );
     const warmed = await receiver.expect(warmup, 60_000);
     if (!warmed.reached) throw new Error(`warm-up: ${warmed.unique}/${warmup} webhooks arrived within 60 s`);
     await sleep(500);
@@ -547,7 +591,9 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     };
   } finally {
     for (const [what, step] of cleanup.reverse()) {
-      await bounded(what, 30_000, step()).catch((error: unknown) => console.error(`[webhook-throughput] ${name}: ${what} failed: ${String(error)}`));
+      await bounded(what, 30_000, step()).catch((error: unknown) =>
+        console.error(`[webhook-throughput] ${name}: ${what} failed: ${String(error)}`),
+      );
     }
   }
 }
@@ -587,7 +633,8 @@ async function main() {
 
     const stores = benchStores();
     const storeCalibration: Record<string, unknown> = {};
-    const cases: Array<Awaited<ReturnType<typeof runCase>> | { targets: number; deliveries: number; error: string }> = [];
+    const cases: Array<Awaited<ReturnType<typeof runCase>> | { targets: number; deliveries: number; error: string }> =
+      [];
     const storeOf = new Map<object, string>();
     for (const store of stores) {
       storeCalibration[store.name] = await calibrateStore(store);
@@ -641,7 +688,7 @@ async function main() {
       benchmark: 'webhook-throughput',
       description:
         'Webhook delivery layer against one local HTTP receiver (child process, answers 200 at once). Baseline: a bare keep-alive undici Pool ' +
-        'POSTing the same ~600-byte body with the same header set at the dispatcher\'s concurrency (client-side latency). Dispatcher: the real ' +
+        "POSTing the same ~600-byte body with the same header set at the dispatcher's concurrency (client-side latency). Dispatcher: the real " +
         'createDispatcher in this process (Kafka consumer -> MongoDB insert -> claim -> sealed secret opened, Standard Webhooks signature, ' +
         'SSRF-guarded undici POST -> attempt + outcome written -> outbox relay to Kafka), fed a burst of RequestDelivery messages spread ' +
         'round-robin over 1, 10 and 100 targets; fresh topic prefix, database and dispatcher per case, dropped afterwards. deliveries_per_second ' +
@@ -660,7 +707,12 @@ async function main() {
         idle_probes_per_case: probes,
         publish_batch: publishBatch,
         case_time_limit_seconds: caseSeconds,
-        dispatcher: { ...dispatcherSettings, egress_connections: dispatcherSettings.concurrency, consumer_partitions_concurrently: 4, topic_partitions: 4 },
+        dispatcher: {
+          ...dispatcherSettings,
+          egress_connections: dispatcherSettings.concurrency,
+          consumer_partitions_concurrently: 4,
+          topic_partitions: 4,
+        },
         baseline_concurrency: dispatcherSettings.concurrency,
         kafka_key: 'target id (one target -> one partition)',
       },

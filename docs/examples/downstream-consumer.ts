@@ -111,7 +111,10 @@ export async function startDownstreamConsumer(options: {
       if (!id || !type || !schemaId || !message.value || handled.has(id)) return;
       // A deployment with a schema registry prefixes the same Avro body with magic byte 0 and the 4-byte
       // registry id (the `schema_registry_id` header); `ce_schema` still names the writer schema.
-      const body = headers['schema_registry_id'] !== undefined && message.value[0] === 0 ? message.value.subarray(5) : message.value;
+      const body =
+        headers['schema_registry_id'] !== undefined && message.value[0] === 0
+          ? message.value.subarray(5)
+          : message.value;
       const value = options.schemas.decode(type, schemaId, body);
       if (value === undefined) return; // a record type newer than our copy of the schemas
       await options.onEvent({

@@ -12,7 +12,11 @@ import { isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess 
 // watermarks recognise what the killed process had already written, even half a batch).
 
 const name = uniqueName('e2eagg');
-const env = isolatedAppEnv(name, { KAFKA_SESSION_TIMEOUT_MS: '6000', ANALYTICS_MAX_BATCH: '100', PARTITIONS_CONCURRENCY: '4' });
+const env = isolatedAppEnv(name, {
+  KAFKA_SESSION_TIMEOUT_MS: '6000',
+  ANALYTICS_MAX_BATCH: '100',
+  PARTITIONS_CONCURRENCY: '4',
+});
 const GROUP = 'BgCrash';
 const LINKS = 48;
 const TOTAL = 6000;
@@ -31,7 +35,12 @@ const startAggregator = () => {
 
 beforeAll(async () => {
   const logger = createLogger({ name, level: 'silent' });
-  kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: name, logger, topicPrefix: env['KAFKA_TOPIC_PREFIX']! });
+  kafka = createKafka({
+    brokers: env['KAFKA_BROKERS']!.split(','),
+    clientId: name,
+    logger,
+    topicPrefix: env['KAFKA_TOPIC_PREFIX']!,
+  });
   await ensureTopics(kafka, [LINKS_TOPICS.clicks, LINKS_TOPICS.events]);
   publisher = createPublisher(kafka, { source: '/e2e' });
   await publisher.connect();
@@ -59,7 +68,10 @@ async function caughtUp(): Promise<boolean> {
   try {
     const topic = `${kafka.topicPrefix}${LINKS_TOPICS.clicks}`;
     const ends = await admin.fetchTopicOffsets(topic);
-    const [committed] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}analytics-aggregator`, topics: [topic] });
+    const [committed] = await admin.fetchOffsets({
+      groupId: `${kafka.topicPrefix}analytics-aggregator`,
+      topics: [topic],
+    });
     return ends.every((end) => committed!.partitions.find((p) => p.partition === end.partition)?.offset === end.offset);
   } finally {
     await admin.disconnect();
@@ -85,14 +97,30 @@ describe('an aggregator killed in the middle of a burst', () => {
       qrcode_id: null,
     }));
     const send = (list: ShortlinkClicked[]) =>
-      publisher.publishMany(list.map((c) => ({ topic: LINKS_TOPICS.clicks, key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c })));
+      publisher.publishMany(
+        list.map((c) => ({
+          topic: LINKS_TOPICS.clicks,
+          key: c.id,
+          id: c.click_id,
+          type: MessageTypeNames.ShortlinkClicked,
+          value: c,
+        })),
+      );
     for (let i = 0; i < TOTAL; i += 500) await send(clicks.slice(i, i + 500));
     await send(clicks.slice(0, REPEATS)); // re-published by a redirector
 
-    const before = await waitFor(async () => {
-      const n = await counted();
-      return n >= TOTAL * 0.2 && n;
-    }, { what: 'a fifth of the burst counted', timeoutMs: 90_000, intervalMs: 20, failFast: () => (aggregator.exited() ? aggregator.output().slice(-2000) : undefined) });
+    const before = await waitFor(
+      async () => {
+        const n = await counted();
+        return n >= TOTAL * 0.2 && n;
+      },
+      {
+        what: 'a fifth of the burst counted',
+        timeoutMs: 90_000,
+        intervalMs: 20,
+        failFast: () => (aggregator.exited() ? aggregator.output().slice(-2000) : undefined),
+      },
+    );
     aggregator.child.kill('SIGKILL');
     await aggregator.exit;
     const atKill = await counted();
@@ -111,7 +139,11 @@ describe('an aggregator killed in the middle of a burst', () => {
     // The facets add up to the same total, and each link has exactly its share.
     const q = readMetricsQuery({ unit: 'day', units: '2', size: '1000' }, { now: Date.now() });
     if (!q.ok) throw new Error('query');
-    const countries = await reports.faceted({ kind: 'group', key: GROUP }, q.value, null, { kind: 'clicks', facet: 'country', name: 'countries' });
+    const countries = await reports.faceted({ kind: 'group', key: GROUP }, q.value, null, {
+      kind: 'clicks',
+      facet: 'country',
+      name: 'countries',
+    });
     expect(countries.metrics).toEqual([
       { clicks: TOTAL / 2, value: 'GB' },
       { clicks: TOTAL / 2, value: 'SE' },
@@ -119,7 +151,12 @@ describe('an aggregator killed in the middle of a burst', () => {
     const top = await reports.topLinks({ kind: 'group', key: GROUP }, q.value, null);
     expect(top).toHaveLength(LINKS);
     expect(new Set(top.map((t) => t.count))).toEqual(new Set([TOTAL / LINKS]));
-    const minutes = await reports.series({ kind: 'group', key: GROUP }, { ...q.value, unit: 'minute', units: 15 }, null, 'clicks');
+    const minutes = await reports.series(
+      { kind: 'group', key: GROUP },
+      { ...q.value, unit: 'minute', units: 15 },
+      null,
+      'clicks',
+    );
     expect(minutes.data.reduce((sum, d) => sum + d.count, 0)).toBe(TOTAL);
   }, 300_000);
 });

@@ -8,7 +8,12 @@ import { TEST_SECRETS } from '../support/secrets.js';
 const run = promisify(execFile);
 const name = uniqueName('e2eimg');
 const env = isolatedAppEnv(name, { ...TEST_SECRETS });
-const workerEnv = (healthPort: number) => ({ ...env, KAFKA_SESSION_TIMEOUT_MS: '6000', HEALTH_PORT: String(healthPort), PARTITIONS_CONCURRENCY: '2' });
+const workerEnv = (healthPort: number) => ({
+  ...env,
+  KAFKA_SESSION_TIMEOUT_MS: '6000',
+  HEALTH_PORT: String(healthPort),
+  PARTITIONS_CONCURRENCY: '2',
+});
 
 const processes: ManagedProcess[] = [];
 let base: string;
@@ -23,11 +28,24 @@ beforeAll(async () => {
     startProcess('image-worker-2', 'apps/image-worker/dist/main.js', workerEnv(health2)),
   ];
   processes.push(...workers);
-  processes.push(startProcess('images-gateway', 'apps/images-gateway/dist/main.js', { ...env, PORT: String(port), PUBLIC_BASE_URL: base }));
+  processes.push(
+    startProcess('images-gateway', 'apps/images-gateway/dist/main.js', {
+      ...env,
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+    }),
+  );
   for (const url of [`${base}/readyz`, `http://127.0.0.1:${health1}/readyz`, `http://127.0.0.1:${health2}/readyz`]) {
-    await waitFor(async () => (await fetch(url).catch(() => undefined))?.ok === true, { what: `${url} ready`, timeoutMs: 60_000 });
+    await waitFor(async () => (await fetch(url).catch(() => undefined))?.ok === true, {
+      what: `${url} ready`,
+      timeoutMs: 60_000,
+    });
   }
-  const key = (await run(process.execPath, ['apps/cli/dist/main.js', 'keys', 'create', 'images'], { env: { ...process.env, ...env } })).stdout.trim();
+  const key = (
+    await run(process.execPath, ['apps/cli/dist/main.js', 'keys', 'create', 'images'], {
+      env: { ...process.env, ...env },
+    })
+  ).stdout.trim();
   auth = `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
 }, 120_000);
 
@@ -43,7 +61,11 @@ describe('image worker crash', () => {
     const requests = Array.from({ length: total }, async () => {
       const response = await fetch(`${base}/shrink`, { method: 'POST', headers: { authorization: auth }, body: image });
       answered += 1;
-      return { status: response.status, count: Number(response.headers.get('compression-count')), location: response.headers.get('location') };
+      return {
+        status: response.status,
+        count: Number(response.headers.get('compression-count')),
+        location: response.headers.get('location'),
+      };
     });
     await waitFor(() => answered >= 3, { what: 'the first answers', timeoutMs: 60_000 });
     const pendingAtKill = total - answered;

@@ -8,8 +8,15 @@ import { TEST_SECRETS } from '../support/secrets.js';
 const run = promisify(execFile);
 const name = uniqueName('e2entf');
 // A stable replica id: the restarted notifier takes its lanes back at once instead of waiting out the lease.
-const env = isolatedAppEnv(name, { ...TEST_SECRETS, NOTIFIER_SWEEP_MS: '200', OUTBOX_INTERVAL_MS: '200', KAFKA_SESSION_TIMEOUT_MS: '6000', REPLICA_ID: `${name}-notifier` });
-const cliRun = (...args: string[]) => run(process.execPath, ['apps/cli/dist/main.js', ...args], { env: { ...process.env, ...env } });
+const env = isolatedAppEnv(name, {
+  ...TEST_SECRETS,
+  NOTIFIER_SWEEP_MS: '200',
+  OUTBOX_INTERVAL_MS: '200',
+  KAFKA_SESSION_TIMEOUT_MS: '6000',
+  REPLICA_ID: `${name}-notifier`,
+});
+const cliRun = (...args: string[]) =>
+  run(process.execPath, ['apps/cli/dist/main.js', ...args], { env: { ...process.env, ...env } });
 const cli = async (...args: string[]) => (await cliRun(...args)).stdout.trim();
 
 const processes: ManagedProcess[] = [];
@@ -23,8 +30,17 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   notifier = startNotifier();
   processes.push(notifier);
-  processes.push(startProcess('notifications-gateway', 'apps/notifications-gateway/dist/main.js', { ...env, PORT: String(port), COMMAND_TIMEOUT_MS: '60000' }));
-  await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, { what: 'the gateway ready', timeoutMs: 60_000 });
+  processes.push(
+    startProcess('notifications-gateway', 'apps/notifications-gateway/dist/main.js', {
+      ...env,
+      PORT: String(port),
+      COMMAND_TIMEOUT_MS: '60000',
+    }),
+  );
+  await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, {
+    what: 'the gateway ready',
+    timeoutMs: 60_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -40,7 +56,11 @@ describe('notifications from the command line, and a notifier killed in a burst'
     const member = await cli('keys', 'create', 'notifications', '--environment', deployment, '--role', 'member');
     const system = await cli('keys', 'create', 'notifications', '--environment', deployment, '--role', 'system');
     const pause = (token: string) =>
-      fetch(`${base}/api/v2/notifications/settings`, { method: 'PUT', headers: { 'platform-session-token': token, 'content-type': 'application/json' }, body: '{"notifier_paused":true}' });
+      fetch(`${base}/api/v2/notifications/settings`, {
+        method: 'PUT',
+        headers: { 'platform-session-token': token, 'content-type': 'application/json' },
+        body: '{"notifier_paused":true}',
+      });
     expect((await pause(member)).status).toBe(403);
     const fromSystem = await fetch(`${base}/api/v2/notifications/custom`, {
       method: 'POST',
@@ -48,11 +68,21 @@ describe('notifications from the command line, and a notifier killed in a burst'
       body: '{"content":{"title":"beep"}}',
     });
     expect(fromSystem.status).toBe(403);
-    const ownerSettings = await fetch(`${base}/api/v2/notifications/settings`, { method: 'PUT', headers: { 'platform-session-token': owner, 'content-type': 'application/json' }, body: '{"notifier_paused":true}' });
+    const ownerSettings = await fetch(`${base}/api/v2/notifications/settings`, {
+      method: 'PUT',
+      headers: { 'platform-session-token': owner, 'content-type': 'application/json' },
+      body: '{"notifier_paused":true}',
+    });
     expect(ownerSettings.status).toBe(200);
-    const me = await fetch(`${base}/api/v2/users/me/notifications/preferences`, { headers: { 'platform-session-token': owner } });
+    const me = await fetch(`${base}/api/v2/users/me/notifications/preferences`, {
+      headers: { 'platform-session-token': owner },
+    });
     expect(me.status).toBe(200);
-    await fetch(`${base}/api/v2/notifications/settings`, { method: 'PUT', headers: { 'platform-session-token': owner, 'content-type': 'application/json' }, body: '{"notifier_paused":false}' });
+    await fetch(`${base}/api/v2/notifications/settings`, {
+      method: 'PUT',
+      headers: { 'platform-session-token': owner, 'content-type': 'application/json' },
+      body: '{"notifier_paused":false}',
+    });
   });
 
   it('loses and duplicates nothing: every accepted notification reaches the inbox once and is e-mailed under one Message-ID', async () => {
@@ -82,7 +112,9 @@ describe('notifications from the command line, and a notifier killed in a burst'
         const pages = [];
         let before = '';
         for (;;) {
-          const r = await fetch(`${base}/api/v2/notifications/inbox${before}`, { headers: { 'platform-session-token': token } });
+          const r = await fetch(`${base}/api/v2/notifications/inbox${before}`, {
+            headers: { 'platform-session-token': token },
+          });
           const page = (await r.json()) as { notifications: Array<{ id: string; title: string }> };
           pages.push(...page.notifications);
           if (page.notifications.length < 25) break;
@@ -95,9 +127,13 @@ describe('notifications from the command line, and a notifier killed in a burst'
     expect(inbox.map((n) => n.title).sort()).toEqual([...titles].sort());
     // The unread count is exact through the kill (a change of it cut off there is counted from the inbox), and after.
     const headers = { 'platform-session-token': token };
-    const unread = async () => ((await (await fetch(`${base}/api/v2/notifications/inbox`, { headers })).json()) as { unread_count: number }).unread_count;
+    const unread = async () =>
+      ((await (await fetch(`${base}/api/v2/notifications/inbox`, { headers })).json()) as { unread_count: number })
+        .unread_count;
     expect(await unread()).toBe(total);
-    expect((await fetch(`${base}/api/v2/notifications/inbox/mark-all-as-read`, { method: 'PUT', headers })).status).toBe(204);
+    expect(
+      (await fetch(`${base}/api/v2/notifications/inbox/mark-all-as-read`, { method: 'PUT', headers })).status,
+    ).toBe(204);
     expect(await unread()).toBe(0);
 
     const mails = await waitFor(

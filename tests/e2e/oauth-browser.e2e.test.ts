@@ -24,12 +24,22 @@ let browser: Browser;
 const people = { developer: '', admin: '', user: '' };
 let cliEnv: Record<string, string> = {};
 
-const crashed = () => processes.filter((p) => p.exited()).map((p) => `${p.name} exited:\n${p.output().slice(-2000)}`)[0];
+const crashed = () =>
+  processes.filter((p) => p.exited()).map((p) => `${p.name} exited:\n${p.output().slice(-2000)}`)[0];
 const insecure = { [oauth.allowInsecureRequests]: true };
 
 async function createUser(role: 'developer' | 'admin' | 'user', env: Record<string, string>) {
   const email = `${role}-${name}@example.com`;
-  const args = ['apps/cli/dist/main.js', 'users', 'create', '--email', email, '--name', `The ${role}`, ...(role === 'admin' ? ['--admin'] : [])];
+  const args = [
+    'apps/cli/dist/main.js',
+    'users',
+    'create',
+    '--email',
+    email,
+    '--name',
+    `The ${role}`,
+    ...(role === 'admin' ? ['--admin'] : []),
+  ];
   const child = run(process.execPath, args, { env: { ...process.env, ...env } });
   child.child.stdin?.end(`${PASSWORD}\n`);
   const { stdout } = await child;
@@ -81,17 +91,26 @@ async function consent(page: Page, url: URL, options: { login?: boolean } = {}):
   await page.goto(url.toString());
   if (options.login) await login(page, 'user');
   expect(await page.locator('h1').innerText()).toContain('Authorize');
-  await Promise.all([page.waitForURL((u) => u.toString().startsWith(callback)), page.getByRole('button', { name: 'Allow' }).click()]);
+  await Promise.all([
+    page.waitForURL((u) => u.toString().startsWith(callback)),
+    page.getByRole('button', { name: 'Allow' }).click(),
+  ]);
   return new URL(page.url());
 }
 
 async function discover(): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(api);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
 }
 
 async function me(accessToken: string) {
-  const response = await fetch(`${api}/v2/me`, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${api}/v2/me`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+    signal: AbortSignal.timeout(10_000),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -99,25 +118,54 @@ beforeAll(async () => {
   const [webPort, apiPort] = [await freePort(), await freePort()];
   web = `http://127.0.0.1:${webPort}`;
   api = `http://127.0.0.1:${apiPort}`;
-  callbackServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('client callback'));
+  callbackServer = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('client callback'),
+  );
   await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
   callback = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
 
-  const env = isolatedAppEnv(name, { ...TEST_SECRETS, ...TEST_OAUTH_SECRETS, WEB_PUBLIC_URL: web, PUBLIC_BASE_URL: api, OAUTH_ISSUER: api, PUBLIC_URL: web });
+  const env = isolatedAppEnv(name, {
+    ...TEST_SECRETS,
+    ...TEST_OAUTH_SECRETS,
+    WEB_PUBLIC_URL: web,
+    PUBLIC_BASE_URL: api,
+    OAUTH_ISSUER: api,
+    PUBLIC_URL: web,
+  });
   processes.push(startProcess('oauth-worker', 'apps/oauth-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }));
   // The review outcome e-mails are the notifier's.
-  processes.push(startProcess('notifier', 'apps/notifier/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200', NOTIFIER_SWEEP_MS: '200' }));
-  processes.push(startProcess('scheduling-worker', 'apps/scheduling-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }));
-  processes.push(startProcess('scheduling-gateway', 'apps/scheduling-gateway/dist/main.js', { ...env, PORT: String(apiPort) }));
+  processes.push(
+    startProcess('notifier', 'apps/notifier/dist/main.js', {
+      ...env,
+      OUTBOX_INTERVAL_MS: '200',
+      NOTIFIER_SWEEP_MS: '200',
+    }),
+  );
+  processes.push(
+    startProcess('scheduling-worker', 'apps/scheduling-worker/dist/main.js', { ...env, OUTBOX_INTERVAL_MS: '200' }),
+  );
+  processes.push(
+    startProcess('scheduling-gateway', 'apps/scheduling-gateway/dist/main.js', { ...env, PORT: String(apiPort) }),
+  );
   processes.push(startProcess('scheduling-web', 'apps/scheduling-web/dist/main.js', { ...env, PORT: String(webPort) }));
   for (const base of [api, web]) {
-    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, { what: `${base} ready`, timeoutMs: 60_000, failFast: crashed });
+    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, {
+      what: `${base} ready`,
+      timeoutMs: 60_000,
+      failFast: crashed,
+    });
   }
   await Promise.all((['developer', 'admin', 'user'] as const).map((role) => createUser(role, env)));
   cliEnv = env;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
   });
 }, 120_000);
 
@@ -135,7 +183,9 @@ describe('OAuth in the browser, end to end', () => {
     expect(clientId).toMatch(/^cal_client_/);
     // The id shown with the secret is the one the developer's client list holds for this client.
     await developer.goto(`${web}/settings/developer/oauth`);
-    const row = developer.locator('tbody tr').filter({ has: developer.getByRole('link', { name: 'Sync confidential' }) });
+    const row = developer
+      .locator('tbody tr')
+      .filter({ has: developer.getByRole('link', { name: 'Sync confidential' }) });
     expect(await row.locator('code').allInnerTexts()).toEqual([clientId]);
 
     await accept(clientId);
@@ -148,7 +198,13 @@ describe('OAuth in the browser, end to end', () => {
     const client: oauth.Client = { client_id: clientId };
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: clientId, redirect_uri: callback, response_type: 'code', scope: 'BOOKING_READ,BOOKING_WRITE', state })) {
+    for (const [k, v] of Object.entries({
+      client_id: clientId,
+      redirect_uri: callback,
+      response_type: 'code',
+      scope: 'BOOKING_READ,BOOKING_WRITE',
+      state,
+    })) {
       url.searchParams.set(k, v);
     }
     const page = await (await browser.newContext()).newPage();
@@ -165,7 +221,11 @@ describe('OAuth in the browser, end to end', () => {
     const profile = await me(tokens.access_token);
     expect(profile).toMatchObject({ status: 200, body: { status: 'success', data: { email: people.user } } });
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
     expect(refreshed.scope).toBe('BOOKING_READ BOOKING_WRITE');
     expect((await me(refreshed.access_token)).status).toBe(200);
 
@@ -177,18 +237,32 @@ describe('OAuth in the browser, end to end', () => {
     const refreshedAgain = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretPost(second), refreshed.refresh_token!, insecure),
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        oauth.ClientSecretPost(second),
+        refreshed.refresh_token!,
+        insecure,
+      ),
     );
     await developer.goto(`${web}/settings/developer/oauth/${clientId}`);
     await developer.getByRole('button', { name: 'Revoke' }).first().click();
     await developer.waitForLoadState();
-    const withOld = oauth.refreshTokenGrantRequest(as, client, auth, refreshedAgain.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r));
+    const withOld = oauth
+      .refreshTokenGrantRequest(as, client, auth, refreshedAgain.refresh_token!, insecure)
+      .then((r) => oauth.processRefreshTokenResponse(as, client, r));
     await expect(withOld).rejects.toMatchObject({ error: 'invalid_client', status: 401 });
     expect((await me(refreshedAgain.access_token)).status).toBe(200);
     const withNew = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretPost(second), refreshedAgain.refresh_token!, insecure),
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        oauth.ClientSecretPost(second),
+        refreshedAgain.refresh_token!,
+        insecure,
+      ),
     );
     expect((await me(withNew.access_token)).status).toBe(200);
   });
@@ -221,7 +295,11 @@ describe('OAuth in the browser, end to end', () => {
       await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, callback, verifier, insecure),
     );
     expect((await me(tokens.access_token)).status).toBe(200);
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
     expect((await me(refreshed.access_token)).status).toBe(200);
   });
 
@@ -229,7 +307,8 @@ describe('OAuth in the browser, end to end', () => {
     const developer = await loggedIn('developer');
     const { clientId } = await registerClient(developer, 'confidential', ['BOOKING_READ']);
     const page = await loggedIn('user');
-    const authorize = (params: Record<string, string>) => `${web}/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`;
+    const authorize = (params: Record<string, string>) =>
+      `${web}/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`;
     const shown = async (params: Record<string, string>, message: string) => {
       const response = await page.goto(authorize(params));
       expect(response?.status()).toBe(400);
@@ -239,7 +318,10 @@ describe('OAuth in the browser, end to end', () => {
     await shown({ client_id: 'cl_unknown', redirect_uri: callback, scope: 'BOOKING_READ' }, 'No OAuth client');
     await shown({ client_id: clientId, redirect_uri: callback, scope: 'BOOKING_READ' }, 'not been approved');
     await accept(clientId);
-    await shown({ client_id: clientId, redirect_uri: 'https://evil.example.com/callback', scope: 'BOOKING_READ' }, 'redirect_uri');
+    await shown(
+      { client_id: clientId, redirect_uri: 'https://evil.example.com/callback', scope: 'BOOKING_READ' },
+      'redirect_uri',
+    );
     await shown({ client_id: clientId, redirect_uri: `${callback}/other`, scope: 'BOOKING_READ' }, 'redirect_uri');
     await shown({ client_id: clientId, redirect_uri: callback }, 'scope parameter is required for this OAuth client');
 
@@ -249,15 +331,28 @@ describe('OAuth in the browser, end to end', () => {
       expect(url.toString().startsWith(callback)).toBe(true);
       return url.searchParams;
     };
-    const notAScope = await redirected({ client_id: clientId, redirect_uri: callback, scope: 'BOOKING_READ NOT_A_SCOPE', state: 's1' });
+    const notAScope = await redirected({
+      client_id: clientId,
+      redirect_uri: callback,
+      scope: 'BOOKING_READ NOT_A_SCOPE',
+      state: 's1',
+    });
     expect([notAScope.get('error'), notAScope.get('state')]).toEqual(['invalid_scope', 's1']);
     expect(notAScope.get('error_description')).toContain('not a recognized scope');
-    const beyond = await redirected({ client_id: clientId, redirect_uri: callback, scope: 'BOOKING_WRITE', state: 's2' });
+    const beyond = await redirected({
+      client_id: clientId,
+      redirect_uri: callback,
+      scope: 'BOOKING_WRITE',
+      state: 's2',
+    });
     expect([beyond.get('error'), beyond.get('state')]).toEqual(['invalid_request', 's2']);
     expect(beyond.get('error_description')).toContain("exceeds the client's registered scopes");
 
     await page.goto(authorize({ client_id: clientId, redirect_uri: callback, scope: 'BOOKING_READ', state: 's3' }));
-    await Promise.all([page.waitForURL((u) => u.toString().startsWith(callback)), page.getByRole('button', { name: 'Deny' }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.toString().startsWith(callback)),
+      page.getByRole('button', { name: 'Deny' }).click(),
+    ]);
     const denied = new URL(page.url()).searchParams;
     expect([denied.get('error'), denied.get('state'), denied.get('code')]).toEqual(['access_denied', 's3', null]);
   });
@@ -271,7 +366,13 @@ describe('OAuth in the browser, end to end', () => {
     const forged = await fetch(`${web}/settings/developer/oauth`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ name: 'Forged', purpose: 'x', redirect_uris: callback, kind: 'public', scopes: 'BOOKING_READ' }).toString(),
+      body: new URLSearchParams({
+        name: 'Forged',
+        purpose: 'x',
+        redirect_uris: callback,
+        kind: 'public',
+        scopes: 'BOOKING_READ',
+      }).toString(),
       redirect: 'manual',
     });
     expect(forged.status).toBe(403);
@@ -290,14 +391,24 @@ describe('OAuth in the browser, end to end', () => {
 
 describe('the scheduling API with a token from the OAuth flow', () => {
   it('creates a team, adds a member, creates an event type, sets a schedule, books, reschedules and cancels', async () => {
-    const scopes = ['TEAM_PROFILE_WRITE', 'TEAM_MEMBERSHIP_WRITE', 'TEAM_EVENT_TYPE_WRITE', 'TEAM_BOOKING_READ', 'ORG_SCHEDULE_WRITE'];
+    const scopes = [
+      'TEAM_PROFILE_WRITE',
+      'TEAM_MEMBERSHIP_WRITE',
+      'TEAM_EVENT_TYPE_WRITE',
+      'TEAM_BOOKING_READ',
+      'ORG_SCHEDULE_WRITE',
+    ];
     const developer = await loggedIn('developer');
     const { clientId, secret } = await registerClient(developer, 'confidential', scopes);
     await accept(clientId);
     // The user belongs to an organization (made by the operator), so ORG_ scopes may be granted.
-    const { stdout: orgOut } = await run(process.execPath, ['apps/cli/dist/main.js', 'orgs', 'create', '--name', `Acme ${name}`, '--owner', people.user], {
-      env: { ...process.env, ...cliEnv },
-    });
+    const { stdout: orgOut } = await run(
+      process.execPath,
+      ['apps/cli/dist/main.js', 'orgs', 'create', '--name', `Acme ${name}`, '--owner', people.user],
+      {
+        env: { ...process.env, ...cliEnv },
+      },
+    );
     const orgId = Number(orgOut.trim());
     expect(orgId).toBeGreaterThan(0);
 
@@ -305,26 +416,49 @@ describe('the scheduling API with a token from the OAuth flow', () => {
     const client: oauth.Client = { client_id: clientId };
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: clientId, redirect_uri: callback, response_type: 'code', scope: scopes.join(' '), state })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: clientId,
+      redirect_uri: callback,
+      response_type: 'code',
+      scope: scopes.join(' '),
+      state,
+    }))
+      url.searchParams.set(k, v);
     const page = await loggedIn('user');
     const params = oauth.validateAuthResponse(as, client, await consent(page, url), state);
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(secret!), params, callback, oauth.nopkce, insecure),
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.ClientSecretPost(secret!),
+        params,
+        callback,
+        oauth.nopkce,
+        insecure,
+      ),
     );
     expect(tokens.scope).toBe(scopes.join(' '));
     const call = async (method: string, path: string, body?: unknown, bearer: string | null = tokens.access_token) => {
       const response = await fetch(`${api}${path}`, {
         method,
-        headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(20_000),
       });
-      return { status: response.status, body: (await response.json()) as { status: string; data: Record<string, unknown>; error?: { code: string } } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { status: string; data: Record<string, unknown>; error?: { code: string } },
+      };
     };
     const userId = (await me(tokens.access_token)).body['data'] as { id: string };
-    const developerId = (await run(process.execPath, ['apps/cli/dist/main.js', 'users', 'list'], { env: { ...process.env, ...cliEnv } })).stdout
+    const developerId = (
+      await run(process.execPath, ['apps/cli/dist/main.js', 'users', 'list'], { env: { ...process.env, ...cliEnv } })
+    ).stdout
       .split('\n')
       .find((line) => line.includes(people.developer))!
       .split('\t')[0]!;
@@ -332,15 +466,25 @@ describe('the scheduling API with a token from the OAuth flow', () => {
     const team = await call('POST', '/v2/teams', { name: 'Customer Success' });
     expect(team.status).toBe(201);
     const teamId = team.body.data['id'] as number;
-    const added = await call('POST', `/v2/teams/${teamId}/memberships`, { userId: developerId, role: 'ADMIN', accepted: true });
+    const added = await call('POST', `/v2/teams/${teamId}/memberships`, {
+      userId: developerId,
+      role: 'ADMIN',
+      accepted: true,
+    });
     expect(added).toMatchObject({ status: 201, body: { data: { userId: developerId, role: 'ADMIN' } } });
     const schedule = await call('POST', `/v2/organizations/${orgId}/users/${userId.id}/schedules`, {
       name: 'Office hours',
       timeZone: 'Europe/Berlin',
-      availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }],
+      availability: [
+        { days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' },
+      ],
     });
     expect(schedule.status).toBe(201);
-    const eventType = await call('POST', `/v2/teams/${teamId}/event-types`, { title: 'Onboarding', lengthInMinutes: 45, hosts: [{ userId: userId.id }] });
+    const eventType = await call('POST', `/v2/teams/${teamId}/event-types`, {
+      title: 'Onboarding',
+      lengthInMinutes: 45,
+      hosts: [{ userId: userId.id }],
+    });
     expect(eventType.status).toBe(201);
     // A token without the scope is refused, naming it.
     expect((await call('GET', `/v2/teams/${teamId}/event-types`)).body.error?.code).toBe('INSUFFICIENT_SCOPE');
@@ -350,20 +494,59 @@ describe('the scheduling API with a token from the OAuth flow', () => {
     day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
     const berlin = (hh: number) => {
       const probe = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hh));
-      const offset = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' }).format(probe)) - hh;
+      const offset =
+        Number(
+          new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' }).format(
+            probe,
+          ),
+        ) - hh;
       return new Date(probe.getTime() - offset * 3_600_000).toISOString();
     };
     const attendee = { name: 'Alan', email: 'alan@example.com', timeZone: 'Europe/London' };
-    const booking = await call('POST', '/v2/bookings', { start: berlin(10), eventTypeId: eventType.body.data['id'], attendee }, null);
-    expect(booking).toMatchObject({ status: 201, body: { data: { status: 'accepted', start: berlin(10), duration: 45 } } });
-    expect((await call('POST', '/v2/bookings', { start: berlin(10), eventTypeId: eventType.body.data['id'], attendee }, null)).status).toBe(409);
-    expect((await call('POST', '/v2/bookings', { start: berlin(17), eventTypeId: eventType.body.data['id'], attendee }, null)).status).toBe(400);
+    const booking = await call(
+      'POST',
+      '/v2/bookings',
+      { start: berlin(10), eventTypeId: eventType.body.data['id'], attendee },
+      null,
+    );
+    expect(booking).toMatchObject({
+      status: 201,
+      body: { data: { status: 'accepted', start: berlin(10), duration: 45 } },
+    });
+    expect(
+      (
+        await call(
+          'POST',
+          '/v2/bookings',
+          { start: berlin(10), eventTypeId: eventType.body.data['id'], attendee },
+          null,
+        )
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await call(
+          'POST',
+          '/v2/bookings',
+          { start: berlin(17), eventTypeId: eventType.body.data['id'], attendee },
+          null,
+        )
+      ).status,
+    ).toBe(400);
     const uid = booking.body.data['uid'] as string;
     const moved = await call('POST', `/v2/bookings/${uid}/reschedule`, { start: berlin(11) }, null);
     expect(moved).toMatchObject({ status: 200, body: { data: { rescheduledFromUid: uid, start: berlin(11) } } });
-    const cancelled = await call('POST', `/v2/bookings/${moved.body.data['uid'] as string}/cancel`, { cancellationReason: 'Done' }, null);
+    const cancelled = await call(
+      'POST',
+      `/v2/bookings/${moved.body.data['uid'] as string}/cancel`,
+      { cancellationReason: 'Done' },
+      null,
+    );
     expect(cancelled).toMatchObject({ status: 200, body: { data: { status: 'cancelled' } } });
     const bookings = await call('GET', `/v2/teams/${teamId}/bookings`);
-    expect((bookings.body.data as unknown as Array<{ status: string }>).map((b) => b.status)).toEqual(['cancelled', 'cancelled']);
+    expect((bookings.body.data as unknown as Array<{ status: string }>).map((b) => b.status)).toEqual([
+      'cancelled',
+      'cancelled',
+    ]);
   });
 });

@@ -16,7 +16,12 @@ import { TEST_SECRETS } from '../support/secrets.js';
 const run = promisify(execFile);
 const name = uniqueName('e2eout');
 const DOMAIN = 'sho.rt';
-const env = isolatedAppEnv(name, { ...TEST_SECRETS, LINKS_DEFAULT_DOMAIN: DOMAIN, OUTBOX_INTERVAL_MS: '200', KAFKA_SESSION_TIMEOUT_MS: '6000' });
+const env = isolatedAppEnv(name, {
+  ...TEST_SECRETS,
+  LINKS_DEFAULT_DOMAIN: DOMAIN,
+  OUTBOX_INTERVAL_MS: '200',
+  KAFKA_SESSION_TIMEOUT_MS: '6000',
+});
 
 const processes: ManagedProcess[] = [];
 let proxy: KafkaProxy;
@@ -34,7 +39,9 @@ beforeAll(async () => {
   const [gatewayPort, redirectorPort] = [await freePort(), await freePort()];
   proxy = await startKafkaProxy();
   processes.push(startProcess('links-worker', 'apps/links-worker/dist/main.js', env));
-  processes.push(startProcess('links-gateway', 'apps/links-gateway/dist/main.js', { ...env, PORT: String(gatewayPort) }));
+  processes.push(
+    startProcess('links-gateway', 'apps/links-gateway/dist/main.js', { ...env, PORT: String(gatewayPort) }),
+  );
   // Only the redirector reaches Kafka through the proxy. A small memory buffer: an outage of seconds spills.
   processes.push(
     startProcess('redirector', 'apps/redirector/dist/main.js', {
@@ -46,13 +53,25 @@ beforeAll(async () => {
       CLICK_SPOOL_DIR: mkdtempSync(path.join(tmpdir(), `${name}-spool-`)),
     }),
   );
-  const failFast = () => processes.find((p) => p.exited())?.output().slice(-3000);
+  const failFast = () =>
+    processes
+      .find((p) => p.exited())
+      ?.output()
+      .slice(-3000);
   for (const port of [gatewayPort, redirectorPort]) {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, { what: `ready on ${port}`, timeoutMs: 90_000, failFast });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, {
+      what: `ready on ${port}`,
+      timeoutMs: 90_000,
+      failFast,
+    });
   }
   metricsUrl = `http://127.0.0.1:${redirectorPort}/metrics`;
   redirector = new Pool(`http://127.0.0.1:${redirectorPort}`, { connections: 8 });
-  const token = (await run(process.execPath, ['apps/cli/dist/main.js', 'keys', 'create', 'links'], { env: { ...process.env, ...env } })).stdout.trim();
+  const token = (
+    await run(process.execPath, ['apps/cli/dist/main.js', 'keys', 'create', 'links'], {
+      env: { ...process.env, ...env },
+    })
+  ).stdout.trim();
   hashes = [];
   for (let i = 0; i < 10; i++) {
     const response = await fetch(`http://127.0.0.1:${gatewayPort}/v4/shorten`, {
@@ -81,7 +100,11 @@ function redirectLoad(workers: number, pauseMs: number) {
     while (!stopping) {
       const marker = `outage-test/${name}/${worker}/${sent++}`;
       try {
-        const response = await redirector.request({ method: 'GET', path: `/${hashes[sent % hashes.length]}`, headers: { host: DOMAIN, 'user-agent': marker } });
+        const response = await redirector.request({
+          method: 'GET',
+          path: `/${hashes[sent % hashes.length]}`,
+          headers: { host: DOMAIN, 'user-agent': marker },
+        });
         await response.body.dump();
         if (response.statusCode === 301) answered.push(marker);
         else failures.push(`${marker}: ${response.statusCode}`);
@@ -104,8 +127,20 @@ function redirectLoad(workers: number, pauseMs: number) {
 describe('the redirector while the broker is away', () => {
   it('answers every redirect, and every answered redirect becomes exactly one ShortlinkClicked once the broker is back', async () => {
     // Warm: every link read once from the store (the store is not what this test takes away).
-    for (const hash of hashes) expect((await redirector.request({ method: 'GET', path: `/${hash}`, headers: { host: DOMAIN, 'user-agent': 'warm-up' } })).statusCode).toBe(301);
-    await waitFor(async () => (await metric('platform_links_clicks_published_total')) >= hashes.length, { what: 'the warm-up clicks published', timeoutMs: 30_000 });
+    for (const hash of hashes)
+      expect(
+        (
+          await redirector.request({
+            method: 'GET',
+            path: `/${hash}`,
+            headers: { host: DOMAIN, 'user-agent': 'warm-up' },
+          })
+        ).statusCode,
+      ).toBe(301);
+    await waitFor(async () => (await metric('platform_links_clicks_published_total')) >= hashes.length, {
+      what: 'the warm-up clicks published',
+      timeoutMs: 30_000,
+    });
     const acceptedBefore = proxy.accepted;
     expect(acceptedBefore).toBeGreaterThan(0);
 
@@ -136,7 +171,12 @@ describe('the redirector while the broker is away', () => {
     const markers = new Set(load.answered);
     expect(markers.size).toBe(load.answered.length);
     const seen = new Map<string, number>();
-    const kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: `${name}-reader`, topicPrefix: env['KAFKA_TOPIC_PREFIX']!, logger: createLogger({ name, level: 'warn' }) });
+    const kafka = createKafka({
+      brokers: env['KAFKA_BROKERS']!.split(','),
+      clientId: `${name}-reader`,
+      topicPrefix: env['KAFKA_TOPIC_PREFIX']!,
+      logger: createLogger({ name, level: 'warn' }),
+    });
     let consumer: ConsumerHandle | undefined;
     try {
       consumer = await runConsumer({
@@ -146,20 +186,32 @@ describe('the redirector while the broker is away', () => {
         fromBeginning: true,
         handlers: {
           [MessageTypeNames.ShortlinkClicked]: async ({ value }: { value: ShortlinkClicked }) => {
-            if (value.user_agent?.startsWith('outage-test/')) seen.set(value.user_agent, (seen.get(value.user_agent) ?? 0) + 1);
+            if (value.user_agent?.startsWith('outage-test/'))
+              seen.set(value.user_agent, (seen.get(value.user_agent) ?? 0) + 1);
           },
         },
       });
-      await waitFor(() => [...markers].every((m) => seen.has(m)), { what: `all ${markers.size} clicks on links.clicks`, timeoutMs: 120_000, intervalMs: 250 });
+      await waitFor(() => [...markers].every((m) => seen.has(m)), {
+        what: `all ${markers.size} clicks on links.clicks`,
+        timeoutMs: 120_000,
+        intervalMs: 250,
+      });
       // Everything the redirector holds has been published; a copy could only arrive with it.
-      await waitFor(async () => (await metric('platform_links_clicks_published_total')) >= markers.size + hashes.length, { what: 'the redirector drained', timeoutMs: 30_000 });
+      await waitFor(
+        async () => (await metric('platform_links_clicks_published_total')) >= markers.size + hashes.length,
+        { what: 'the redirector drained', timeoutMs: 30_000 },
+      );
       await sleep(2_000);
     } finally {
       await consumer?.stop();
     }
     const repeated = [...seen].filter(([, count]) => count > 1);
     const unknown = [...seen.keys()].filter((m) => !markers.has(m));
-    expect({ clicks: seen.size, repeated: repeated.slice(0, 5), unknown: unknown.slice(0, 5) }).toEqual({ clicks: markers.size, repeated: [], unknown: [] });
+    expect({ clicks: seen.size, repeated: repeated.slice(0, 5), unknown: unknown.slice(0, 5) }).toEqual({
+      clicks: markers.size,
+      repeated: [],
+      unknown: [],
+    });
     expect(await metric('platform_links_clicks_dropped_total')).toBe(0);
   }, 240_000);
 });

@@ -13,7 +13,16 @@ import { MessageTypeNames, decodeMessage } from '@platform/contracts';
 import { createKafka, readHeaders, type KafkaClient } from '@platform/kafka';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
 import { createLogger } from '@platform/telemetry';
-import { freePort, isolatedAppEnv, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
+import {
+  freePort,
+  isolatedAppEnv,
+  startProcess,
+  startWebhookReceiver,
+  uniqueName,
+  waitFor,
+  type ManagedProcess,
+  type WebhookReceiver,
+} from '@platform/testing';
 import { startBalancer, type Balancer } from '../support/balancer.js';
 import { rawConnection, type RawAnswer, type RawConnection } from '../support/raw-http.js';
 import { TEST_SECRETS } from '../support/secrets.js';
@@ -101,7 +110,12 @@ function heldRequest(client: Pool, request: { path: string; headers: Record<stri
   const body = new PassThrough();
   body.write(bytes.subarray(0, 5));
   const answer = client
-    .request({ method: 'POST', path: request.path, headers: { ...request.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) }, body })
+    .request({
+      method: 'POST',
+      path: request.path,
+      headers: { ...request.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) },
+      body,
+    })
     .then(async (r) => ({ status: r.statusCode, body: await r.body.text() }))
     .catch((error: Error) => ({ status: 0, body: error.message }));
   return { answer, finish: () => body.end(bytes.subarray(5)) };
@@ -126,9 +140,17 @@ interface Restart {
 async function heldDirect(port: number, request: { path: string; headers: Record<string, string>; body: string }) {
   const body = Buffer.from(request.body);
   const connection = await rawConnection(port);
-  const headers = Object.entries({ ...request.headers, host: '127.0.0.1', 'content-type': 'application/json', 'content-length': String(body.length), expect: '100-continue' });
+  const headers = Object.entries({
+    ...request.headers,
+    host: '127.0.0.1',
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    expect: '100-continue',
+  });
   connection.write(`POST ${request.path} HTTP/1.1\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
-  await waitFor(() => connection.received().startsWith('HTTP/1.1 100 Continue\r\n'), { what: 'the server reading the held request' });
+  await waitFor(() => connection.received().startsWith('HTTP/1.1 100 Continue\r\n'), {
+    what: 'the server reading the held request',
+  });
   return { connection, finish: () => connection.write(body) };
 }
 
@@ -157,25 +179,36 @@ async function roll(role: Role, heldClient: Pool): Promise<Restart> {
     // rotation, their bodies still arriving.
     const ids = Array.from({ length: role.held ? HELD : 0 }, () => `held-${randomUUID()}`);
     for (const id of ids) held.push(heldRequest(heldClient, role.held!(id)));
-    await waitFor(() => ids.every((id) => role.balancer!.routed.get(id) === old.url), { what: `held requests inside the old ${role.app}` });
+    await waitFor(() => ids.every((id) => role.balancer!.routed.get(id) === old.url), {
+      what: `held requests inside the old ${role.app}`,
+    });
     role.balancer.add(next.url);
     role.balancer.remove(old.url);
     // The preStop hook's sleep (k8s/, 3 s there) lets requests already on their way to the old replica arrive
     // before SIGTERM; here the balancer knows when they have: only the held requests are left.
-    await waitFor(() => role.balancer!.inFlight(old.url) === held.length, { what: `the old ${role.app} left with only the held requests`, timeoutMs: 30_000 });
+    await waitFor(() => role.balancer!.inFlight(old.url) === held.length, {
+      what: `the old ${role.app} left with only the held requests`,
+      timeoutMs: 30_000,
+    });
   }
-  if (role.busy) await waitFor(role.busy, { what: `commands under way for the old ${role.app}`, intervalMs: 1, timeoutMs: 30_000 });
+  if (role.busy)
+    await waitFor(role.busy, { what: `commands under way for the old ${role.app}`, intervalMs: 1, timeoutMs: 30_000 });
   old.process.child.kill('SIGTERM');
   if (held.length > 0) {
     // The old gateway has closed its listener (it is draining) while these requests are still being sent.
-    await waitFor(async () => !(await accepting(old.port)), { what: `the old ${role.app} draining`, timeoutMs: 10_000 });
+    await waitFor(async () => !(await accepting(old.port)), {
+      what: `the old ${role.app} draining`,
+      timeoutMs: 10_000,
+    });
     for (const h of held) h.finish();
     direct?.finish();
   }
   const terminatedAt = Date.now();
   const exitCode = await old.process.exit;
   // Both connections end with the process at the latest; how they ended is what the client saw.
-  await waitFor(() => [idle, direct?.connection].every((c) => c === undefined || c.ending() !== 'open'), { what: `the direct connections to the old ${role.app} ended` });
+  await waitFor(() => [idle, direct?.connection].every((c) => c === undefined || c.ending() !== 'open'), {
+    what: `the direct connections to the old ${role.app} ended`,
+  });
   const report = idle && {
     idle: { ending: idle.ending(), extraBytes: idle.received().length - idleBytes },
     answer: direct?.connection.answer(),
@@ -185,12 +218,23 @@ async function roll(role: Role, heldClient: Pool): Promise<Restart> {
   direct?.connection.destroy();
   const drainMs = Date.now() - terminatedAt;
   role.current = next;
-  return { app: role.app, exitCode, held: await Promise.all(held.map((h) => h.answer)), ...(report ? { direct: report } : {}), readyMs: terminatedAt - began, drainMs };
+  return {
+    app: role.app,
+    exitCode,
+    held: await Promise.all(held.map((h) => h.answer)),
+    ...(report ? { direct: report } : {}),
+    readyMs: terminatedAt - began,
+    drainMs,
+  };
 }
 
 const links: Role = {
   app: 'links-gateway',
-  held: (id) => ({ path: '/v4/shorten', headers: { authorization: `Bearer ${linksToken}`, 'x-request-id': id }, body: JSON.stringify({ long_url: `https://example.com/held/${id}` }) }),
+  held: (id) => ({
+    path: '/v4/shorten',
+    headers: { authorization: `Bearer ${linksToken}`, 'x-request-id': id },
+    body: JSON.stringify({ long_url: `https://example.com/held/${id}` }),
+  }),
 };
 const usermgmt: Role = {
   app: 'usermgmt-gateway',
@@ -230,10 +274,18 @@ beforeAll(async () => {
       role.balancer?.add(role.current.url);
     }),
   );
-  const cli = async (...args: string[]) => (await run(process.execPath, ['apps/cli/dist/main.js', ...args], { env: { ...process.env, ...env } })).stdout.trim();
+  const cli = async (...args: string[]) =>
+    (
+      await run(process.execPath, ['apps/cli/dist/main.js', ...args], { env: { ...process.env, ...env } })
+    ).stdout.trim();
   [linksToken, usermgmtKey] = await Promise.all([cli('keys', 'create', 'links'), cli('keys', 'create', 'usermgmt')]);
   mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: name, appName: name });
-  kafka = createKafka({ brokers: env['KAFKA_BROKERS']!.split(','), clientId: `${name}-reader`, topicPrefix: env['KAFKA_TOPIC_PREFIX']!, logger: createLogger({ name, level: 'warn' }) });
+  kafka = createKafka({
+    brokers: env['KAFKA_BROKERS']!.split(','),
+    clientId: `${name}-reader`,
+    topicPrefix: env['KAFKA_TOPIC_PREFIX']!,
+    logger: createLogger({ name, level: 'warn' }),
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -260,7 +312,14 @@ function startLoad(): Load {
   const um = new Pool(usermgmt.balancer!.url, { connections: 8 });
   const short = new Pool(redirector.balancer!.url, { connections: 8 });
   clients.push(api, um, short);
-  const load: Load = { links: new Map(), users: new Map(), clicks: new Map(), markers: new Set(), failures: [], stop: async () => undefined };
+  const load: Load = {
+    links: new Map(),
+    users: new Map(),
+    clicks: new Map(),
+    markers: new Set(),
+    failures: [],
+    stop: async () => undefined,
+  };
   const linkIds: string[] = [];
   let stopping = false;
   let n = 0;
@@ -279,7 +338,12 @@ function startLoad(): Load {
 
   const shorten = async (i: number) => {
     const longUrl = `https://example.com/rolling/${i}`;
-    const r = await api.request({ method: 'POST', path: '/v4/shorten', headers: { authorization: `Bearer ${linksToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ long_url: longUrl }) });
+    const r = await api.request({
+      method: 'POST',
+      path: '/v4/shorten',
+      headers: { authorization: `Bearer ${linksToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ long_url: longUrl }),
+    });
     const body = await r.body.text();
     if (r.statusCode !== 201) throw new Error(`shorten: ${r.statusCode} ${body}`);
     const id = (JSON.parse(body) as { id: string }).id;
@@ -290,7 +354,11 @@ function startLoad(): Load {
     if (linkIds.length === 0) return;
     const id = linkIds[i % linkIds.length]!;
     const marker = `${FIREFOX} rolling/${i}`;
-    const r = await short.request({ method: 'GET', path: `/${id.split('/')[1]}`, headers: { host: DOMAIN, 'user-agent': marker } });
+    const r = await short.request({
+      method: 'GET',
+      path: `/${id.split('/')[1]}`,
+      headers: { host: DOMAIN, 'user-agent': marker },
+    });
     await r.body.dump();
     if (r.statusCode !== 301) throw new Error(`redirect: ${r.statusCode}`);
     load.clicks.set(id, (load.clicks.get(id) ?? 0) + 1);
@@ -301,7 +369,11 @@ function startLoad(): Load {
     const r = await um.request({
       method: 'POST',
       path: '/user_management/users',
-      headers: { authorization: `Bearer ${usermgmtKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      headers: {
+        authorization: `Bearer ${usermgmtKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
       body: JSON.stringify({ email }),
     });
     const body = await r.body.text();
@@ -328,7 +400,8 @@ async function readTopics(expected: { links: number; users: number; markers: Set
   const created = new Map<string, Set<string>>();
   const usersCreated = new Map<string, Set<string>>();
   const clicks = new Map<string, Set<string>>();
-  const add = (map: Map<string, Set<string>>, key: string, id: string) => map.set(key, (map.get(key) ?? new Set()).add(id));
+  const add = (map: Map<string, Set<string>>, key: string, id: string) =>
+    map.set(key, (map.get(key) ?? new Set()).add(id));
   const topics = ['links.events', 'links.clicks', 'usermgmt.events'].map((t) => `${kafka.topicPrefix}${t}`);
   const next = new Map<string, string>(); // topic:partition -> the offset after the last message read
   const consumer = kafka.kafka.consumer({ groupId: `${kafka.topicPrefix}${name}-reader` });
@@ -339,8 +412,10 @@ async function readTopics(expected: { links: number; users: number; markers: Set
       eachMessage: async ({ topic, partition, message }) => {
         const meta = readHeaders(message.headers);
         if (meta && message.value) {
-          if (meta.type === MessageTypeNames.ShortlinkCreated) add(created, decodeMessage(meta.type, meta.schema, message.value).id, meta.id);
-          if (meta.type === MessageTypeNames.UserCreated) add(usersCreated, decodeMessage(meta.type, meta.schema, message.value).user_id, meta.id);
+          if (meta.type === MessageTypeNames.ShortlinkCreated)
+            add(created, decodeMessage(meta.type, meta.schema, message.value).id, meta.id);
+          if (meta.type === MessageTypeNames.UserCreated)
+            add(usersCreated, decodeMessage(meta.type, meta.schema, message.value).user_id, meta.id);
           if (meta.type === MessageTypeNames.ShortlinkClicked) {
             const agent = decodeMessage(meta.type, meta.schema, message.value).user_agent;
             if (agent && expected.markers.has(agent)) add(clicks, agent, meta.id);
@@ -349,11 +424,15 @@ async function readTopics(expected: { links: number; users: number; markers: Set
         next.set(`${topic}:${partition}`, String(Number(message.offset) + 1));
       },
     });
-    await waitFor(() => created.size >= expected.links && usersCreated.size >= expected.users && clicks.size >= expected.markers.size, {
-      what: 'every event and click on its topic',
-      timeoutMs: 60_000,
-      intervalMs: 200,
-    });
+    await waitFor(
+      () =>
+        created.size >= expected.links && usersCreated.size >= expected.users && clicks.size >= expected.markers.size,
+      {
+        what: 'every event and click on its topic',
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      },
+    );
     // On to the end of every topic, so that a copy published after the original would have been seen too.
     const admin = kafka.kafka.admin();
     await admin.connect();
@@ -400,7 +479,8 @@ async function caughtUp(group: string, topics: string[]): Promise<boolean> {
 }
 const lag = new Map<string, string>();
 
-const duplicates = (map: Map<string, Set<string>>) => [...map].filter(([, ids]) => ids.size > 1).map(([key, ids]) => `${key}: ${[...ids].join(', ')}`);
+const duplicates = (map: Map<string, Set<string>>) =>
+  [...map].filter(([, ids]) => ids.size > 1).map(([key, ids]) => `${key}: ${[...ids].join(', ')}`);
 
 describe('a rolling restart of every process under load', () => {
   it('cuts off no request, and loses or doubles no command, event, click or webhook', async () => {
@@ -413,7 +493,11 @@ describe('a rolling restart of every process under load', () => {
     expect(endpoint.status).toBe(201);
 
     const load = startLoad();
-    await waitFor(() => load.links.size >= 10 && load.users.size >= 5 && load.markers.size >= 20, { what: 'the load under way', timeoutMs: 30_000, failFast: () => load.failures[0] });
+    await waitFor(() => load.links.size >= 10 && load.users.size >= 5 && load.markers.size >= 20, {
+      what: 'the load under way',
+      timeoutMs: 30_000,
+      failFast: () => load.failures[0],
+    });
     const heldClient = new Pool(links.balancer!.url, { connections: HELD * 2 });
     const heldUsers = new Pool(usermgmt.balancer!.url, { connections: HELD * 2 });
     clients.push(heldClient, heldUsers);
@@ -433,7 +517,11 @@ describe('a rolling restart of every process under load', () => {
     ).flat();
     // A last stretch of load on the new replicas only.
     const before = load.links.size;
-    await waitFor(() => load.links.size >= before + 3, { what: 'load on the new replicas', timeoutMs: 30_000, failFast: () => load.failures[0] });
+    await waitFor(() => load.links.size >= before + 3, {
+      what: 'load on the new replicas',
+      timeoutMs: 30_000,
+      failFast: () => load.failures[0],
+    });
     await load.stop();
 
     // Every process stopped by itself, in time (exit code 0), and every request was answered in full.
@@ -445,11 +533,18 @@ describe('a rolling restart of every process under load', () => {
     // On its own keep-alive connections a client saw the idle one closed cleanly (FIN, nothing sent), and the
     // request inside the other answered in full, with `Connection: close` so that nothing more is sent on it.
     const direct = restarts.filter((r) => r.direct);
-    expect(direct.map((r) => [r.app, r.direct!.idle])).toEqual(direct.map((r) => [r.app, { ending: 'end', extraBytes: 0 }]));
-    const directHeld = direct.filter((r) => r.app !== 'redirector');
-    expect(directHeld.map((r) => [r.app, r.direct!.answer?.status, r.direct!.answer?.headers['connection'], r.direct!.ending])).toEqual(
-      directHeld.map((r) => [r.app, 201, 'close', 'end']),
+    expect(direct.map((r) => [r.app, r.direct!.idle])).toEqual(
+      direct.map((r) => [r.app, { ending: 'end', extraBytes: 0 }]),
     );
+    const directHeld = direct.filter((r) => r.app !== 'redirector');
+    expect(
+      directHeld.map((r) => [
+        r.app,
+        r.direct!.answer?.status,
+        r.direct!.answer?.headers['connection'],
+        r.direct!.ending,
+      ]),
+    ).toEqual(directHeld.map((r) => [r.app, 201, 'close', 'end']));
     console.log(
       `rolled ${restarts.map((r) => `${r.app} (up ${r.readyMs} ms, drained ${r.drainMs} ms)`).join(', ')} under ${load.links.size} links, ${load.users.size} users, ${load.markers.size} clicks`,
     );
@@ -464,14 +559,26 @@ describe('a rolling restart of every process under load', () => {
     };
     const heldLinks = heldBy('links-gateway').map((h) => JSON.parse(h.body) as { id: string; long_url: string });
     const heldUserIds = heldBy('usermgmt-gateway').map((h) => (JSON.parse(h.body) as { id: string }).id);
-    const linkDocs = await mongo.db!.collection('links_links').find({}, { projection: { long_url: 1, domain: 1, hash: 1 } }).toArray();
-    const storedLongUrls = linkDocs.map((d) => d['long_url'] as string).filter((u) => u.includes('/rolling/') || u.includes('/held/'));
+    const linkDocs = await mongo
+      .db!.collection('links_links')
+      .find({}, { projection: { long_url: 1, domain: 1, hash: 1 } })
+      .toArray();
+    const storedLongUrls = linkDocs
+      .map((d) => d['long_url'] as string)
+      .filter((u) => u.includes('/rolling/') || u.includes('/held/'));
     expect(storedLongUrls.sort()).toEqual([...load.links.values(), ...heldLinks.map((l) => l.long_url)].sort());
-    const userDocs = await mongo.db!.collection('usermgmt_users').find({}, { projection: { email: 1 } }).toArray();
+    const userDocs = await mongo
+      .db!.collection('usermgmt_users')
+      .find({}, { projection: { email: 1 } })
+      .toArray();
     expect(userDocs.map((d) => String(d._id)).sort()).toEqual([...load.users.keys(), ...heldUserIds].sort());
 
     // One event per change (a copy would carry the same id), and one click per answered redirect.
-    const topics = await readTopics({ links: load.links.size + heldLinks.length, users: load.users.size + heldUserIds.length, markers: load.markers });
+    const topics = await readTopics({
+      links: load.links.size + heldLinks.length,
+      users: load.users.size + heldUserIds.length,
+      markers: load.markers,
+    });
     expect([...topics.created.keys()].sort()).toEqual([...load.links.keys(), ...heldLinks.map((l) => l.id)].sort());
     expect(duplicates(topics.created)).toEqual([]);
     expect([...topics.usersCreated.keys()].sort()).toEqual([...load.users.keys(), ...heldUserIds].sort());
@@ -481,12 +588,18 @@ describe('a rolling restart of every process under load', () => {
 
     // Every click counted once: the aggregator's stored counts equal the redirects answered, link by link,
     // once it has committed everything it read.
-    await waitFor(() => caughtUp('analytics-aggregator', ['links.clicks']), { what: 'the aggregator caught up', timeoutMs: 60_000, intervalMs: 250 }).catch((error: Error) => {
+    await waitFor(() => caughtUp('analytics-aggregator', ['links.clicks']), {
+      what: 'the aggregator caught up',
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    }).catch((error: Error) => {
       throw new Error(`${error.message}; behind: ${lag.get('analytics-aggregator')}`);
     });
     const counted = new Map<string, number>();
     for (const id of load.clicks.keys()) {
-      const r = await fetch(`${links.balancer!.url}/v4/shortlinks/${id}/engagements/summary`, { headers: { authorization: `Bearer ${linksToken}` } });
+      const r = await fetch(`${links.balancer!.url}/v4/shortlinks/${id}/engagements/summary`, {
+        headers: { authorization: `Bearer ${linksToken}` },
+      });
       expect(r.status).toBe(200);
       counted.set(id, ((await r.json()) as { engagements: { clicks: number } }).engagements.clicks);
     }

@@ -2,7 +2,17 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { freePort, isolatedAppEnv, resolveInfra, startProcess, startWebhookReceiver, uniqueName, waitFor, type ManagedProcess, type WebhookReceiver } from '@platform/testing';
+import {
+  freePort,
+  isolatedAppEnv,
+  resolveInfra,
+  startProcess,
+  startWebhookReceiver,
+  uniqueName,
+  waitFor,
+  type ManagedProcess,
+  type WebhookReceiver,
+} from '@platform/testing';
 import { verifyWorkosSignature } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
 
@@ -11,7 +21,13 @@ const infra = resolveInfra();
 const name = uniqueName('e2ewh');
 const env = isolatedAppEnv(name, { KAFKA_SESSION_TIMEOUT_MS: '8000', ...TEST_SECRETS });
 // A short lease so that a second dispatcher may take over a claimed delivery within seconds.
-const dispatcherEnv = { ...env, EGRESS_ALLOW: '127.0.0.0/8', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_LEASE_GRACE_MS: '500', WEBHOOK_RETRY_SCALE: '0.001' };
+const dispatcherEnv = {
+  ...env,
+  EGRESS_ALLOW: '127.0.0.0/8',
+  WEBHOOK_TIMEOUT_MS: '3000',
+  WEBHOOK_LEASE_GRACE_MS: '500',
+  WEBHOOK_RETRY_SCALE: '0.001',
+};
 
 const processes: ManagedProcess[] = [];
 let receiver: WebhookReceiver;
@@ -24,9 +40,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   receiver = await startWebhookReceiver();
   processes.push(startProcess('usermgmt-worker', 'apps/usermgmt-worker/dist/main.js', env));
-  processes.push(startProcess('usermgmt-gateway', 'apps/usermgmt-gateway/dist/main.js', { ...env, PORT: String(port) }));
+  processes.push(
+    startProcess('usermgmt-gateway', 'apps/usermgmt-gateway/dist/main.js', { ...env, PORT: String(port) }),
+  );
   await waitFor(async () => (await fetch(`${base}/readyz`)).ok, { what: 'gateway ready', timeoutMs: 60_000 });
-  key = (await run(process.execPath, ['apps/cli/dist/main.js', 'keys', 'create', 'usermgmt'], { env: { ...process.env, ...env } })).stdout.trim();
+  key = (
+    await run(process.execPath, ['apps/cli/dist/main.js', 'keys', 'create', 'usermgmt'], {
+      env: { ...process.env, ...env },
+    })
+  ).stdout.trim();
   mongo = await connectMongo({ url: infra.mongoUrl, dbName: name, appName: 'e2e' });
 }, 120_000);
 
@@ -60,11 +82,16 @@ describe('webhook dispatcher crash', () => {
     await first.kill();
     processes.push(startProcess('webhook-dispatcher', 'apps/webhook-dispatcher/dist/main.js', dispatcherEnv));
 
-    await waitFor(() => receiver.requests.length >= 2, { what: 'redelivery by the second dispatcher', timeoutMs: 40_000 });
+    await waitFor(() => receiver.requests.length >= 2, {
+      what: 'redelivery by the second dispatcher',
+      timeoutMs: 40_000,
+    });
     const [a, b] = receiver.requests;
     expect(b!.headers['webhook-id']).toBe(a!.headers['webhook-id']);
     expect(JSON.parse(b!.body)).toMatchObject({ event: 'user.created', data: { id: user.body['id'] } });
-    expect(verifyWorkosSignature(b!.headers['workos-signature'] as string, b!.body, endpoint.body['secret'] as string)).toBe(true);
+    expect(
+      verifyWorkosSignature(b!.headers['workos-signature'] as string, b!.body, endpoint.body['secret'] as string),
+    ).toBe(true);
     const delivered = await waitFor(
       async () => {
         const log = await api('GET', `/webhook_endpoints/${endpoint.body['id'] as string}/deliveries`);

@@ -32,7 +32,12 @@ describe('API keys', () => {
     const deployment = await accounts.createEnvironment('notifications', 'test');
     const { key, record } = await accounts.createKey(deployment._id, { subject: 'usr_owner' });
     expect(key.startsWith('nk_')).toBe(true);
-    const expected = { keyId: record._id, environmentId: deployment._id, service: 'notifications', subject: 'usr_owner' };
+    const expected = {
+      keyId: record._id,
+      environmentId: deployment._id,
+      service: 'notifications',
+      subject: 'usr_owner',
+    };
     expect(await accounts.verifyKey('notifications', key)).toEqual(expected); // from the store
     expect(await accounts.verifyKey('notifications', key)).toEqual(expected); // from the cache
     expect(await accounts.verifyKey('links', key)).toBeNull();
@@ -56,8 +61,14 @@ describe('the users of an environment', () => {
     expect(await members.find(deployment._id, owner._id)).toMatchObject({ username: 'ada', role: 'owner' });
     expect(await members.find(deployment._id, 'ADA')).toMatchObject({ _id: owner._id });
     expect(await members.find(other._id, 'ada')).toBeNull();
-    await expect(members.create(deployment._id, { username: 'ada', role: 'member' })).rejects.toMatchObject({ code: 'username_taken' });
-    await expect(members.create(other._id, { username: 'ada', role: 'member' })).resolves.toMatchObject({ username: 'ada' });
-    await expect(members.create(deployment._id, { username: 'Not Valid', role: 'member' })).rejects.toMatchObject({ code: 'invalid_username' });
+    await expect(members.create(deployment._id, { username: 'ada', role: 'member' })).rejects.toMatchObject({
+      code: 'username_taken',
+    });
+    await expect(members.create(other._id, { username: 'ada', role: 'member' })).resolves.toMatchObject({
+      username: 'ada',
+    });
+    await expect(members.create(deployment._id, { username: 'Not Valid', role: 'member' })).rejects.toMatchObject({
+      code: 'invalid_username',
+    });
   });
 });

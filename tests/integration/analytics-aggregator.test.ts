@@ -34,8 +34,10 @@ import { build as buildAggregator } from '../../apps/analytics-aggregator/src/se
 // zombie member writing at the same time, a producer's repeat at a later offset).
 
 const NOW = Date.parse('2024-03-01T12:00:00Z');
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const GB = '81.2.69.160'; // Bracknell, Bracknell Forest, England, GB (MaxMind's test address)
 const SE = '89.160.20.112'; // Kristinehamn, Varmland County, SE
 const US = '8.8.8.8'; // US, no city
@@ -65,7 +67,10 @@ afterAll(async () => {
 });
 
 let linkSeq = 0;
-const newLink = () => ({ id: `sho.rt/l${++linkSeq}${Date.now().toString(36)}`, group: `Bg${linkSeq}${Date.now().toString(36)}` });
+const newLink = () => ({
+  id: `sho.rt/l${++linkSeq}${Date.now().toString(36)}`,
+  group: `Bg${linkSeq}${Date.now().toString(36)}`,
+});
 
 interface ClickSpec {
   offset: number;
@@ -94,11 +99,23 @@ function message(link: { id: string; group: string }, c: ClickSpec): BatchMessag
     qr: c.qr ?? false,
     qrcode_id: null,
   };
-  const meta = { id: value.click_id, type: MessageTypeNames.ShortlinkClicked, source: '/redirector', time: '', schema: '', raw: {} };
+  const meta = {
+    id: value.click_id,
+    type: MessageTypeNames.ShortlinkClicked,
+    source: '/redirector',
+    time: '',
+    schema: '',
+    raw: {},
+  };
   return { offset: String(c.offset), key: link.id, type: MessageTypeNames.ShortlinkClicked, value, meta };
 }
 
-const batchOf = (partition: number, messages: Array<BatchMessage<AggregatedType>>, topic = 'test.links.clicks', behind = 0): IncomingBatch<AggregatedType> => ({
+const batchOf = (
+  partition: number,
+  messages: Array<BatchMessage<AggregatedType>>,
+  topic = 'test.links.clicks',
+  behind = 0,
+): IncomingBatch<AggregatedType> => ({
   topic,
   partition,
   messages,
@@ -119,7 +136,18 @@ function finished(ingest: ReturnType<typeof createAggregator>) {
   };
 }
 
-const aggregator = (options: { maxBatch?: number } = {}) => finished(createAggregator({ writer, sightings, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW, ...options }));
+const aggregator = (options: { maxBatch?: number } = {}) =>
+  finished(
+    createAggregator({
+      writer,
+      sightings,
+      facets,
+      retention: DEFAULT_RETENTION,
+      countBots: false,
+      now: () => NOW,
+      ...options,
+    }),
+  );
 
 function query(q: Record<string, string>): MetricsQuery {
   const read = readMetricsQuery(q, { now: NOW });
@@ -129,7 +157,8 @@ function query(q: Record<string, string>): MetricsQuery {
 
 const linkScope = (link: { id: string }): Scope => ({ kind: 'link', key: link.id });
 const groupScope = (link: { group: string }): Scope => ({ kind: 'group', key: link.group });
-const summary = async (link: { id: string }, q: Record<string, string> = { unit: 'month', units: '1' }) => (await reports.engagementsSummary(linkScope(link), query(q), null)).engagements;
+const summary = async (link: { id: string }, q: Record<string, string> = { unit: 'month', units: '1' }) =>
+  (await reports.engagementsSummary(linkScope(link), query(q), null)).engagements;
 
 describe('a known stream', () => {
   const link = newLink();
@@ -147,13 +176,24 @@ describe('a known stream', () => {
       { offset: 7, at: '2024-03-01T11:59:10Z', ip: GB, ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
       { offset: 8, at: '2024-03-01T11:59:20Z', ip: GB, bot: true },
     ];
-    await aggregator()(batchOf(0, clicks.map((c) => message(link, c))));
+    await aggregator()(
+      batchOf(
+        0,
+        clicks.map((c) => message(link, c)),
+      ),
+    );
   });
 
   it('answers the engagements of each day, most recent first, zeros included', async () => {
-    const answer = await reports.engagements(linkScope(link), query({ unit: 'day', units: '6', unit_reference: '2024-03-01T12:00:00Z' }), since);
+    const answer = await reports.engagements(
+      linkScope(link),
+      query({ unit: 'day', units: '6', unit_reference: '2024-03-01T12:00:00Z' }),
+      since,
+    );
     expect(answer.unit_reference).toBe('2024-03-01T12:00:00+0000');
-    expect(answer.engagements.map((e) => [e.date, e.engagements.clicks, e.engagements.scans, e.engagement_count])).toEqual([
+    expect(
+      answer.engagements.map((e) => [e.date, e.engagements.clicks, e.engagements.scans, e.engagement_count]),
+    ).toEqual([
       ['2024-03-01T00:00:00+0000', 2, 0, 2],
       ['2024-02-29T00:00:00+0000', 2, 1, 3], // the leap day
       ['2024-02-28T00:00:00+0000', 1, 0, 1],
@@ -164,7 +204,12 @@ describe('a known stream', () => {
   });
 
   it('starts units=-1 at the creation of the link', async () => {
-    const answer = await reports.series(linkScope(link), query({ unit: 'day', unit_reference: '2024-03-01T12:00:00Z' }), since, 'clicks');
+    const answer = await reports.series(
+      linkScope(link),
+      query({ unit: 'day', unit_reference: '2024-03-01T12:00:00Z' }),
+      since,
+      'clicks',
+    );
     expect(answer.units).toBe(-1);
     expect(answer.data.map((d) => d.count)).toEqual([2, 2, 1, 0, 1]);
   });
@@ -174,22 +219,47 @@ describe('a known stream', () => {
     // Created after its first clicks (imported or replayed): the series starts with the first day of data.
     const began = Date.parse('2024-02-29T08:00:00Z');
     expect(await reports.since(linkScope(link), began)).toBe(Date.parse('2024-02-26T00:00:00Z'));
-    expect((await reports.series(linkScope(link), days, { began }, 'clicks')).data.map((d) => d.count)).toEqual([2, 2, 1, 0, 1]);
-    expect((await reports.engagementsSummary(linkScope(link), days, { began })).engagements).toEqual({ lib_button_clicks: 0, clicks: 6, scans: 1 });
-    const weeks = await reports.engagements(linkScope(link), query({ unit: 'week', unit_reference: '2024-03-01T12:00:00Z' }), { began: null });
+    expect((await reports.series(linkScope(link), days, { began }, 'clicks')).data.map((d) => d.count)).toEqual([
+      2, 2, 1, 0, 1,
+    ]);
+    expect((await reports.engagementsSummary(linkScope(link), days, { began })).engagements).toEqual({
+      lib_button_clicks: 0,
+      clicks: 6,
+      scans: 1,
+    });
+    const weeks = await reports.engagements(
+      linkScope(link),
+      query({ unit: 'week', unit_reference: '2024-03-01T12:00:00Z' }),
+      { began: null },
+    );
     expect(weeks.engagements.map((e) => [e.date, e.engagement_count])).toEqual([['2024-02-26T00:00:00+0000', 7]]);
-    const late = await reports.series(linkScope(link), query({ unit: 'month', unit_reference: '2024-01-15T00:00:00Z' }), { began }, 'clicks');
+    const late = await reports.series(
+      linkScope(link),
+      query({ unit: 'month', unit_reference: '2024-01-15T00:00:00Z' }),
+      { began },
+      'clicks',
+    );
     expect(late.data).toEqual([]);
   });
 
   it('starts weeks on Monday and months on the 1st', async () => {
-    const weeks = await reports.series(linkScope(link), query({ unit: 'week', units: '2', unit_reference: '2024-03-01T12:00:00Z' }), since, 'engagements');
+    const weeks = await reports.series(
+      linkScope(link),
+      query({ unit: 'week', units: '2', unit_reference: '2024-03-01T12:00:00Z' }),
+      since,
+      'engagements',
+    );
     // 2024-02-26 is a Monday: every click of the stream is in its week.
     expect(weeks.data).toEqual([
       { ts: '2024-02-26T00:00:00+0000', count: 7 },
       { ts: '2024-02-19T00:00:00+0000', count: 0 },
     ]);
-    const months = await reports.series(linkScope(link), query({ unit: 'month', units: '3', unit_reference: '2024-03-01T12:00:00Z' }), since, 'engagements');
+    const months = await reports.series(
+      linkScope(link),
+      query({ unit: 'month', units: '3', unit_reference: '2024-03-01T12:00:00Z' }),
+      since,
+      'engagements',
+    );
     expect(months.data).toEqual([
       { ts: '2024-03-01T00:00:00+0000', count: 2 },
       { ts: '2024-02-01T00:00:00+0000', count: 5 },
@@ -199,31 +269,56 @@ describe('a known stream', () => {
 
   it('reads an offset in unit_reference as the instant it names', async () => {
     // 01:00 at +02:00 is 23:00 UTC on the leap day: the last day is 29 February.
-    const answer = await reports.series(linkScope(link), query({ unit: 'day', units: '2', unit_reference: '2024-03-01T01:00:00+02:00' }), since, 'engagements');
+    const answer = await reports.series(
+      linkScope(link),
+      query({ unit: 'day', units: '2', unit_reference: '2024-03-01T01:00:00+02:00' }),
+      since,
+      'engagements',
+    );
     expect(answer.unit_reference).toBe('2024-02-29T23:00:00+0000');
     expect(answer.data).toEqual([
       { ts: '2024-02-29T00:00:00+0000', count: 3 },
       { ts: '2024-02-28T00:00:00+0000', count: 1 },
     ]);
-    const minutes = await reports.series(linkScope(link), query({ unit: 'minute', units: '3', unit_reference: '2024-03-01T11:59:59Z' }), since, 'clicks');
+    const minutes = await reports.series(
+      linkScope(link),
+      query({ unit: 'minute', units: '3', unit_reference: '2024-03-01T11:59:59Z' }),
+      since,
+      'clicks',
+    );
     expect(minutes.data).toEqual([
       { ts: '2024-03-01T11:59:00+0000', count: 0 },
       { ts: '2024-03-01T11:58:00+0000', count: 1 },
       { ts: '2024-03-01T11:57:00+0000', count: 0 },
     ]);
-    const hours = await reports.series(linkScope(link), query({ unit: 'hour', units: '1', unit_reference: '2024-03-01T11:00:00-00:30' }), since, 'clicks');
+    const hours = await reports.series(
+      linkScope(link),
+      query({ unit: 'hour', units: '1', unit_reference: '2024-03-01T11:00:00-00:30' }),
+      since,
+      'clicks',
+    );
     expect(hours.data).toEqual([{ ts: '2024-03-01T11:00:00+0000', count: 1 }]);
   });
 
   it('counts bots apart and leaves them out of the metrics', async () => {
     expect(await summary(link)).toEqual({ lib_button_clicks: 0, clicks: 2, scans: 0 });
-    const docs = await createAnalyticsStore(mongo).buckets(linkScope(link), 'month', Date.parse('2024-03-01T00:00:00Z'), Date.parse('2024-03-01T00:00:00Z'), ['n']);
+    const docs = await createAnalyticsStore(mongo).buckets(
+      linkScope(link),
+      'month',
+      Date.parse('2024-03-01T00:00:00Z'),
+      Date.parse('2024-03-01T00:00:00Z'),
+      ['n'],
+    );
     expect(docs[0]!.n).toEqual({ clicks: 2, bots: 2 });
   });
 
   it('breaks clicks down by country, city, device and referrer', async () => {
     const q = query({ unit: 'month', units: '2', unit_reference: '2024-03-01T12:00:00Z' });
-    const countries = await reports.faceted(linkScope(link), q, since, { kind: 'clicks', facet: 'country', name: 'countries' });
+    const countries = await reports.faceted(linkScope(link), q, since, {
+      kind: 'clicks',
+      facet: 'country',
+      name: 'countries',
+    });
     expect(countries).toEqual({
       unit: 'month',
       units: 2,
@@ -236,25 +331,44 @@ describe('a known stream', () => {
       ],
     });
     const cities = await reports.cities(linkScope(link), { ...q, size: 1 }, since, 'clicks');
-    expect(cities.metrics).toEqual([{ clicks: 3, city: 'Bracknell', subregion: 'Bracknell Forest', region: 'England', country: 'GB' }]);
+    expect(cities.metrics).toEqual([
+      { clicks: 3, city: 'Bracknell', subregion: 'Bracknell Forest', region: 'England', country: 'GB' },
+    ]);
     expect(cities.other_metrics).toEqual({ other_city_clicks: 2, no_city_clicks: 1 });
-    const devices = await reports.faceted(linkScope(link), q, since, { kind: 'clicks', facet: 'device', name: 'devices', item: 'device_type' });
+    const devices = await reports.faceted(linkScope(link), q, since, {
+      kind: 'clicks',
+      facet: 'device',
+      name: 'devices',
+      item: 'device_type',
+    });
     expect(devices.metrics).toEqual([
       { clicks: 4, device_type: 'Desktop' },
       { clicks: 2, device_type: 'Mobile' },
     ]);
-    const referrers = await reports.faceted(linkScope(link), q, since, { kind: 'clicks', facet: 'referrer', name: 'referrers' });
+    const referrers = await reports.faceted(linkScope(link), q, since, {
+      kind: 'clicks',
+      facet: 'referrer',
+      name: 'referrers',
+    });
     expect(referrers.metrics).toEqual([
       { clicks: 3, value: 'direct' },
       { clicks: 2, value: 'https://t.co/abc' },
       { clicks: 1, value: 'https://www.facebook.com/' },
     ]);
-    const domains = await reports.faceted(linkScope(link), { ...q, size: 2 }, since, { kind: 'clicks', facet: 'referring_domain', name: 'referring_domains' });
+    const domains = await reports.faceted(linkScope(link), { ...q, size: 2 }, since, {
+      kind: 'clicks',
+      facet: 'referring_domain',
+      name: 'referring_domains',
+    });
     expect(domains.metrics).toEqual([
       { clicks: 3, value: 'direct' },
       { clicks: 2, value: 't.co' },
     ]);
-    const names = await reports.faceted(linkScope(link), q, since, { kind: 'clicks', facet: 'referrer_name', name: 'referrer_name' });
+    const names = await reports.faceted(linkScope(link), q, since, {
+      kind: 'clicks',
+      facet: 'referrer_name',
+      name: 'referrer_name',
+    });
     expect(names.metrics.map((m) => m['value'])).toEqual(['direct', 'Twitter', 'Facebook']);
     const byNetwork = await reports.referrersByNetwork(linkScope(link), q, since, 'clicks');
     expect(byNetwork.referrers_by_domain).toEqual([
@@ -262,7 +376,12 @@ describe('a known stream', () => {
       { network: 'twitter', referrers: [{ key: 'https://t.co/abc', value: 2 }] },
       { network: 'facebook', referrers: [{ key: 'https://www.facebook.com/', value: 1 }] },
     ]);
-    const destinations = await reports.faceted(linkScope(link), q, since, { kind: 'clicks', facet: 'destination', name: 'clicks_by_destination', limit: false });
+    const destinations = await reports.faceted(linkScope(link), q, since, {
+      kind: 'clicks',
+      facet: 'destination',
+      name: 'clicks_by_destination',
+      limit: false,
+    });
     expect(destinations.metrics).toEqual([
       { clicks: 4, value: 'https://example.com/a' },
       { clicks: 2, value: 'https://example.com/b' },
@@ -272,7 +391,11 @@ describe('a known stream', () => {
   it('rolls the group up and ranks its links', async () => {
     const q = query({ unit: 'day', units: '-1', unit_reference: '2024-03-01T12:00:00Z' });
     expect(await reports.topLinks(groupScope(link), q, since)).toEqual([{ value: link.id, count: 7 }]);
-    const networks = await reports.faceted(groupScope(link), q, since, { kind: 'clicks', facet: 'referring_network', name: 'referring_networks' });
+    const networks = await reports.faceted(groupScope(link), q, since, {
+      kind: 'clicks',
+      facet: 'referring_network',
+      name: 'referring_networks',
+    });
     expect(networks.metrics).toEqual([
       { clicks: 3, value: 'direct' },
       { clicks: 2, value: 'twitter' },
@@ -284,7 +407,13 @@ describe('a known stream', () => {
 describe('counted once, however it arrives', () => {
   const day = { unit: 'day', units: '1', unit_reference: '2024-03-01T12:00:00Z' };
   const stream = (link: { id: string; group: string }, from: number, to: number) =>
-    Array.from({ length: to - from }, (_, i) => message(link, { offset: from + i, at: `2024-03-01T10:${String((from + i) % 60).padStart(2, '0')}:00Z`, ip: i % 2 ? GB : SE }));
+    Array.from({ length: to - from }, (_, i) =>
+      message(link, {
+        offset: from + i,
+        at: `2024-03-01T10:${String((from + i) % 60).padStart(2, '0')}:00Z`,
+        ip: i % 2 ? GB : SE,
+      }),
+    );
 
   it('a batch delivered again, whole or cut differently', async () => {
     const link = newLink();
@@ -296,7 +425,11 @@ describe('counted once, however it arrives', () => {
     await ingest(batchOf(1, all.slice(10, 30)));
     await ingest(batchOf(1, all));
     expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 30, scans: 0 });
-    const countries = await reports.faceted(linkScope(link), query(day), null, { kind: 'clicks', facet: 'country', name: 'countries' });
+    const countries = await reports.faceted(linkScope(link), query(day), null, {
+      kind: 'clicks',
+      facet: 'country',
+      name: 'countries',
+    });
     expect(countries.metrics).toEqual([
       { clicks: 15, value: 'GB' },
       { clicks: 15, value: 'SE' },
@@ -308,7 +441,9 @@ describe('counted once, however it arrives', () => {
     const all = stream(link, 0, 40);
     const source = 'test.links.clicks:2';
     // The first attempt writes half of its buckets (the link's), then the process dies.
-    const items = all.slice(0, 30).map((m) => ({ offset: Number(m.offset), event: engagementOfClick(m.meta.id, m.value as ShortlinkClicked) }));
+    const items = all
+      .slice(0, 30)
+      .map((m) => ({ offset: Number(m.offset), event: engagementOfClick(m.meta.id, m.value as ShortlinkClicked) }));
     const plan = planBatch(items, { facets, now: NOW, retention: DEFAULT_RETENTION, countBots: false });
     const half = { ...plan, buckets: new Map([...plan.buckets].filter(([id]) => id.startsWith('l|'))) };
     await writer.apply(source, 29, half);
@@ -335,9 +470,16 @@ describe('counted once, however it arrives', () => {
 
   it('a producer repeat of a click at a later offset, and partitions that share a bucket', async () => {
     const link = newLink();
-    const first = [message(link, { offset: 7, at: '2024-03-01T10:00:00Z', id: 'r1:boot:1' }), message(link, { offset: 8, at: '2024-03-01T10:00:01Z', id: 'r1:boot:2' })];
+    const first = [
+      message(link, { offset: 7, at: '2024-03-01T10:00:00Z', id: 'r1:boot:1' }),
+      message(link, { offset: 8, at: '2024-03-01T10:00:01Z', id: 'r1:boot:2' }),
+    ];
     // The redirector re-published both (its acknowledgement was lost) and one more, in another partition's log too.
-    const repeat = [message(link, { offset: 9, at: '2024-03-01T10:00:00Z', id: 'r1:boot:1' }), message(link, { offset: 10, at: '2024-03-01T10:00:01Z', id: 'r1:boot:2' }), message(link, { offset: 11, at: '2024-03-01T10:00:02Z', id: 'r1:boot:3' })];
+    const repeat = [
+      message(link, { offset: 9, at: '2024-03-01T10:00:00Z', id: 'r1:boot:1' }),
+      message(link, { offset: 10, at: '2024-03-01T10:00:01Z', id: 'r1:boot:2' }),
+      message(link, { offset: 11, at: '2024-03-01T10:00:02Z', id: 'r1:boot:3' }),
+    ];
     const other = [message(link, { offset: 7, at: '2024-03-01T10:00:03Z', id: 'r2:boot:1' })];
     const ingest = aggregator();
     await ingest(batchOf(4, first));
@@ -351,8 +493,15 @@ describe('counted once, however it arrives', () => {
 describe('batches held while a partition catches up', () => {
   const day = { unit: 'day', units: '1', unit_reference: '2024-03-01T12:00:00Z' };
   const stream = (link: { id: string; group: string }, from: number, to: number) =>
-    Array.from({ length: to - from }, (_, i) => message(link, { offset: from + i, at: `2024-03-01T10:${String((from + i) % 60).padStart(2, '0')}:00Z`, id: `r9:${link.id}:${from + i}` }));
-  const held = (partition: number, messages: Array<BatchMessage<AggregatedType>>, behind: number) => batchOf(partition, messages, 'test.links.clicks', behind);
+    Array.from({ length: to - from }, (_, i) =>
+      message(link, {
+        offset: from + i,
+        at: `2024-03-01T10:${String((from + i) % 60).padStart(2, '0')}:00Z`,
+        id: `r9:${link.id}:${from + i}`,
+      }),
+    );
+  const held = (partition: number, messages: Array<BatchMessage<AggregatedType>>, behind: number) =>
+    batchOf(partition, messages, 'test.links.clicks', behind);
 
   it('writes nothing until the partition has caught up, then everything held, once', async () => {
     const link = newLink();
@@ -369,10 +518,17 @@ describe('batches held while a partition catches up', () => {
     expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 59, scans: 0 });
   });
 
-  it('a fold planned while the one before it is still being written leaves out that one\'s repeats', async () => {
+  it("a fold planned while the one before it is still being written leaves out that one's repeats", async () => {
     const link = newLink();
     const all = stream(link, 200, 240);
-    const ingest = createAggregator({ writer, sightings, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW });
+    const ingest = createAggregator({
+      writer,
+      sightings,
+      facets,
+      retention: DEFAULT_RETENTION,
+      countBots: false,
+      now: () => NOW,
+    });
     const first = await ingest(held(8, all.slice(0, 20), 0));
     // The consumer reads on before the first fold's writes have landed: a producer repeat of one of its clicks
     // (not marked as counted yet) comes in the next fold.
@@ -397,10 +553,27 @@ describe('batches held while a partition catches up', () => {
       },
       mark: (ids) => sightings.mark(ids),
     };
-    const ingest = createAggregator({ writer, sightings: flaky, facets, retention: DEFAULT_RETENTION, countBots: false, now: () => NOW });
+    const ingest = createAggregator({
+      writer,
+      sightings: flaky,
+      facets,
+      retention: DEFAULT_RETENTION,
+      countBots: false,
+      now: () => NOW,
+    });
     expect(await ingest(held(9, all.slice(0, 20), 20))).toBe('hold');
     // A repeat of a click of the fold, in its last batch: one of them counts.
-    const last = await ingest(held(9, [...all.slice(20, 30), message(link, { offset: 330, at: '2024-03-01T10:05:00Z', id: all[25]!.meta.id }), ...all.slice(31, 40)], 0));
+    const last = await ingest(
+      held(
+        9,
+        [
+          ...all.slice(20, 30),
+          message(link, { offset: 330, at: '2024-03-01T10:05:00Z', id: all[25]!.meta.id }),
+          ...all.slice(31, 40),
+        ],
+        0,
+      ),
+    );
     if (last === 'hold') throw new Error('a caught-up partition is written, not held');
     failures = 1;
     await expect(last.finish()).rejects.toThrow('redis away');
@@ -415,11 +588,19 @@ describe('batches held while a partition catches up', () => {
     const ingest = aggregator();
     expect(await ingest(held(10, all.slice(0, 10), 0))).toBe('written');
     // Two repeats of counted clicks at later offsets, one alone in a cell of its own (another minute).
-    const repeats = [message(link, { offset: 410, at: '2024-03-01T10:41:00Z', id: all[1]!.meta.id }), message(link, { offset: 411, at: '2024-03-01T11:59:00Z', id: all[2]!.meta.id })];
+    const repeats = [
+      message(link, { offset: 410, at: '2024-03-01T10:41:00Z', id: all[1]!.meta.id }),
+      message(link, { offset: 411, at: '2024-03-01T11:59:00Z', id: all[2]!.meta.id }),
+    ];
     expect(await ingest(held(10, [...repeats, ...all.slice(12, 20)], 0))).toBe('written');
     expect(await summary(link, day)).toEqual({ lib_button_clicks: 0, clicks: 18, scans: 0 });
-    const hours = await reports.engagements(linkScope(link), query({ unit: 'hour', units: '3', unit_reference: '2024-03-01T12:00:00Z' }), null);
-    const clicksAt = (hour: string) => hours.engagements.find((e) => e.date.startsWith(`2024-03-01T${hour}`))?.engagements.clicks;
+    const hours = await reports.engagements(
+      linkScope(link),
+      query({ unit: 'hour', units: '3', unit_reference: '2024-03-01T12:00:00Z' }),
+      null,
+    );
+    const clicksAt = (hour: string) =>
+      hours.engagements.find((e) => e.date.startsWith(`2024-03-01T${hour}`))?.engagements.clicks;
     expect([clicksAt('10'), clicksAt('11')]).toEqual([18, 0]);
   });
 
@@ -448,8 +629,16 @@ describe('through Kafka', () => {
     const env = isolatedAppEnv(name, { KAFKA_SESSION_TIMEOUT_MS: '6000', ANALYTICS_MAX_BATCH: '50' });
     const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
     const settings = aggregatorConfig.read(env);
-    const aggregators = [await startService('analytics-aggregator', buildAggregator, { settings, logger }), await startService('analytics-aggregator', buildAggregator, { settings, logger })];
-    const kafka = createKafka({ brokers: settings.kafka.brokers, clientId: name, logger, topicPrefix: settings.kafka.topicPrefix });
+    const aggregators = [
+      await startService('analytics-aggregator', buildAggregator, { settings, logger }),
+      await startService('analytics-aggregator', buildAggregator, { settings, logger }),
+    ];
+    const kafka = createKafka({
+      brokers: settings.kafka.brokers,
+      clientId: name,
+      logger,
+      topicPrefix: settings.kafka.topicPrefix,
+    });
     const publisher = createPublisher(kafka, { source: '/test' });
     await publisher.connect();
     const store = await connectMongo({ url: settings.mongo.url, dbName: settings.mongo.db, appName: name });
@@ -457,16 +646,41 @@ describe('through Kafka', () => {
       await Promise.all(aggregators.map((a) => a.service.ready?.()));
       const links = Array.from({ length: 24 }, (_, i) => ({ id: `sho.rt/k${i}`, group: 'Bgroup1' }));
       const now = Date.now();
-      const clicks = links.flatMap((link, i) => Array.from({ length: 1 + (i % 5) }, (_, j) => message(link, { offset: 0, at: new Date(now - j * 1000).toISOString(), id: `${link.id}:${j}` })));
+      const clicks = links.flatMap((link, i) =>
+        Array.from({ length: 1 + (i % 5) }, (_, j) =>
+          message(link, { offset: 0, at: new Date(now - j * 1000).toISOString(), id: `${link.id}:${j}` }),
+        ),
+      );
       const send = (list: typeof clicks) =>
-        publisher.publishMany(list.map((m) => ({ topic: LINKS_TOPICS.clicks, key: m.key!, id: m.meta.id, type: MessageTypeNames.ShortlinkClicked, value: m.value as ShortlinkClicked })));
+        publisher.publishMany(
+          list.map((m) => ({
+            topic: LINKS_TOPICS.clicks,
+            key: m.key!,
+            id: m.meta.id,
+            type: MessageTypeNames.ShortlinkClicked,
+            value: m.value as ShortlinkClicked,
+          })),
+        );
       await send(clicks);
       await send(clicks.slice(0, 10)); // a re-published batch
       await publisher.publish({
         topic: LINKS_TOPICS.events,
         key: 'sho.rt/k0',
         type: MessageTypeNames.ShortlinkCreated,
-        value: { id: 'sho.rt/k0', organization_id: 'org', group_guid: 'Bgroup1', long_url: 'https://example.com/', title: null, tags: [], archived: false, custom: false, redirect_status: 301, expiration_at: null, created_by: 'u', occurred_at: now },
+        value: {
+          id: 'sho.rt/k0',
+          organization_id: 'org',
+          group_guid: 'Bgroup1',
+          long_url: 'https://example.com/',
+          title: null,
+          tags: [],
+          archived: false,
+          custom: false,
+          redirect_status: 301,
+          expiration_at: null,
+          created_by: 'u',
+          occurred_at: now,
+        },
       });
       const read = createReports(createAnalyticsStore(store));
       const q = readMetricsQuery({ unit: 'day', units: '2' }, { now: Date.now() });
@@ -479,7 +693,13 @@ describe('through Kafka', () => {
         { what: `${clicks.length} clicks counted`, timeoutMs: 30_000 },
       );
       expect(total.engagements.clicks).toBe(clicks.length);
-      const shortens = await waitFor(async () => (await read.shortenCounts({ kind: 'group', key: 'Bgroup1' }, q.value, null)).metrics.reduce((s, m) => s + m.value, 0) || false);
+      const shortens = await waitFor(
+        async () =>
+          (await read.shortenCounts({ kind: 'group', key: 'Bgroup1' }, q.value, null)).metrics.reduce(
+            (s, m) => s + m.value,
+            0,
+          ) || false,
+      );
       expect(shortens).toBe(1);
       const top = await read.topLinks({ kind: 'group', key: 'Bgroup1' }, q.value, null);
       expect(top.slice(0, 2).map((t) => t.count)).toEqual([5, 5]);

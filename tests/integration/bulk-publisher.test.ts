@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
-import { createBulkPublisher, createKafka, createPublisher, ensureTopics, type KafkaClient, type Publisher } from '@platform/kafka';
+import {
+  createBulkPublisher,
+  createKafka,
+  createPublisher,
+  ensureTopics,
+  type KafkaClient,
+  type Publisher,
+} from '@platform/kafka';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName, waitFor } from '@platform/testing';
 
@@ -55,11 +62,19 @@ async function read(client: KafkaClient, count: number): Promise<Seen[]> {
 
 beforeAll(async () => {
   for (const kind of ['kafkajs', 'bulk']) {
-    const client = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: 'redirector', logger, topicPrefix: `${name}.${kind}.` });
+    const client = createKafka({
+      brokers: infra.kafkaBrokers.split(','),
+      clientId: 'redirector',
+      logger,
+      topicPrefix: `${name}.${kind}.`,
+    });
     await ensureTopics(client, [{ topic: 'links.clicks', partitions: 12 }]);
     clients.push(client);
   }
-  publishers.push(createPublisher(clients[0]!, { source: '/redirector' }), createBulkPublisher(clients[1]!, { source: '/redirector' }));
+  publishers.push(
+    createPublisher(clients[0]!, { source: '/redirector' }),
+    createBulkPublisher(clients[1]!, { source: '/redirector' }),
+  );
   for (const publisher of publishers) await publisher.connect();
 });
 
@@ -70,7 +85,13 @@ afterAll(async () => {
 describe('createBulkPublisher', () => {
   it('writes the records the kafkajs publisher writes: partition, key, body and headers', async () => {
     const clicks = Array.from({ length: 300 }, (_, i) => click(i));
-    const messages = clicks.map((c) => ({ topic: 'links.clicks', key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c }));
+    const messages = clicks.map((c) => ({
+      topic: 'links.clicks',
+      key: c.id,
+      id: c.click_id,
+      type: MessageTypeNames.ShortlinkClicked,
+      value: c,
+    }));
     for (const publisher of publishers) {
       await publisher.publishMany(messages.slice(0, 250));
       await publisher.publishMany(messages.slice(250));

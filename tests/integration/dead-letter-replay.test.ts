@@ -21,10 +21,19 @@ let kafka: KafkaClient;
 let publisher: Publisher;
 let consumer: ConsumerHandle | undefined;
 
-const origin = (id: string): CreateCorsOrigin => ({ environment_id: 'env_1', cors_origin_id: id, origin: 'https://a.example.com' });
+const origin = (id: string): CreateCorsOrigin => ({
+  environment_id: 'env_1',
+  cors_origin_id: id,
+  origin: 'https://a.example.com',
+});
 
 beforeAll(async () => {
-  kafka = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: 'dlq-replay-test', logger, topicPrefix: `${uniqueName('dlq')}.` });
+  kafka = createKafka({
+    brokers: infra.kafkaBrokers.split(','),
+    clientId: 'dlq-replay-test',
+    logger,
+    topicPrefix: `${uniqueName('dlq')}.`,
+  });
   await ensureTopics(kafka, [{ topic: 'orders' }, { topic: 'orders.dlq', partitions: 1 }]);
   publisher = createPublisher(kafka, { source: '/dlq-replay-test' });
   await publisher.connect();
@@ -55,11 +64,28 @@ describe('dead-letter replay', () => {
     });
     await consumer.ready;
     const failedIds = [
-      await publisher.publish({ topic: 'orders', key: 'k1', type: MessageTypeNames.CreateCorsOrigin, value: origin('cors_origin_1') }),
-      await publisher.publish({ topic: 'orders', key: 'k2', type: MessageTypeNames.CreateCorsOrigin, value: origin('cors_origin_2') }),
+      await publisher.publish({
+        topic: 'orders',
+        key: 'k1',
+        type: MessageTypeNames.CreateCorsOrigin,
+        value: origin('cors_origin_1'),
+      }),
+      await publisher.publish({
+        topic: 'orders',
+        key: 'k2',
+        type: MessageTypeNames.CreateCorsOrigin,
+        value: origin('cors_origin_2'),
+      }),
     ];
-    await publisher.publish({ topic: 'orders', key: 'k3', type: MessageTypeNames.CreateCorsOrigin, value: origin('cors_origin_ok') });
-    await waitFor(() => applied.some((a) => a.origin === 'cors_origin_ok'), { what: 'the message after the failing ones' });
+    await publisher.publish({
+      topic: 'orders',
+      key: 'k3',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: origin('cors_origin_ok'),
+    });
+    await waitFor(() => applied.some((a) => a.origin === 'cors_origin_ok'), {
+      what: 'the message after the failing ones',
+    });
 
     const letters = await listDeadLetters(kafka, { topic: 'orders' });
     expect(letters.map((l) => [l.id, l.key, l.type, l.error, l.attempts])).toEqual([
@@ -69,7 +95,10 @@ describe('dead-letter replay', () => {
     // Listing consumed nothing: the replay still finds both.
     storeUp = true;
     const replayedIds: string[] = [];
-    expect(await replayDeadLetters(kafka, { topic: 'orders', onReplay: (l) => replayedIds.push(l.id ?? '') })).toEqual({ replayed: 2, skipped: 0 });
+    expect(await replayDeadLetters(kafka, { topic: 'orders', onReplay: (l) => replayedIds.push(l.id ?? '') })).toEqual({
+      replayed: 2,
+      skipped: 0,
+    });
     expect(replayedIds).toEqual(failedIds);
     await waitFor(() => applied.length === 3, { what: 'the replayed messages applied' });
     // Same event ids as first published, without the dead-letter headers.
@@ -81,10 +110,21 @@ describe('dead-letter replay', () => {
     // A second run has nothing new to publish; a new dead letter is replayed alone.
     expect(await replayDeadLetters(kafka, { topic: 'orders' })).toEqual({ replayed: 0, skipped: 0 });
     storeUp = false;
-    const third = await publisher.publish({ topic: 'orders', key: 'k4', type: MessageTypeNames.CreateCorsOrigin, value: origin('cors_origin_4') });
-    await waitFor(async () => (await listDeadLetters(kafka, { topic: 'orders' })).length === 3, { what: 'a third dead letter', timeoutMs: 30_000 });
+    const third = await publisher.publish({
+      topic: 'orders',
+      key: 'k4',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: origin('cors_origin_4'),
+    });
+    await waitFor(async () => (await listDeadLetters(kafka, { topic: 'orders' })).length === 3, {
+      what: 'a third dead letter',
+      timeoutMs: 30_000,
+    });
     storeUp = true;
-    expect(await replayDeadLetters(kafka, { topic: 'orders', types: ['platform.other.Type'] })).toEqual({ replayed: 0, skipped: 1 });
+    expect(await replayDeadLetters(kafka, { topic: 'orders', types: ['platform.other.Type'] })).toEqual({
+      replayed: 0,
+      skipped: 1,
+    });
     expect(await replayDeadLetters(kafka, { topic: 'orders' })).toEqual({ replayed: 1, skipped: 0 });
     await waitFor(() => applied.some((a) => a.id === third), { what: 'the third message applied' });
     expect(applied).toHaveLength(4);

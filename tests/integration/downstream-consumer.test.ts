@@ -6,7 +6,12 @@ import { waitFor } from '@platform/testing';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadPublishedSchemas, startDownstreamConsumer, type DownstreamConsumer, type PlatformEvent } from '../../docs/examples/downstream-consumer.js';
+import {
+  loadPublishedSchemas,
+  startDownstreamConsumer,
+  type DownstreamConsumer,
+  type PlatformEvent,
+} from '../../docs/examples/downstream-consumer.js';
 import { startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
 import { shorten, visit } from '../support/links-requests.js';
 
@@ -24,7 +29,9 @@ const asyncapi = parseYaml(readFileSync(path.join(repoRoot, 'docs/asyncapi.yaml'
 /** The topic a record type is published on, as the AsyncAPI document says (not its dead-letter topic). */
 function topicOf(recordType: string): string {
   const channel = Object.values(asyncapi.channels).find(
-    (c) => !c.address.endsWith('.dlq') && Object.values(c.messages).some((m) => m.$ref === `#/components/messages/${recordType}`),
+    (c) =>
+      !c.address.endsWith('.dlq') &&
+      Object.values(c.messages).some((m) => m.$ref === `#/components/messages/${recordType}`),
   );
   if (!channel) throw new Error(`docs/asyncapi.yaml has no channel for ${recordType}`);
   return channel.address;
@@ -41,7 +48,8 @@ let consumer: DownstreamConsumer;
 const events: PlatformEvent[] = [];
 const schemas = loadPublishedSchemas(schemasDir);
 /** The id producers write now: that of the current file. */
-const currentId = (file: string) => schemas.idOf(avro.Type.forSchema(JSON.parse(readFileSync(path.join(schemasDir, file), 'utf8')) as avro.Schema));
+const currentId = (file: string) =>
+  schemas.idOf(avro.Type.forSchema(JSON.parse(readFileSync(path.join(schemasDir, file), 'utf8')) as avro.Schema));
 
 beforeAll(async () => {
   stack = await startLinksStack();
@@ -66,8 +74,14 @@ afterAll(async () => {
 function expectDocumentedHeaders(event: PlatformEvent) {
   const documented = asyncapi.components.schemas['EventHeaders']!;
   for (const name of documented.required) expect(event.headers[name], `${event.type}: ${name}`).toBeTruthy();
-  expect(Object.keys(event.headers).filter((name) => !(name in documented.properties)), `${event.type}: undocumented headers`).toEqual([]);
-  expect(existsSync(path.join(schemasDir, 'history', `${event.type}@${event.schemaId}.avsc`)), `${event.type}@${event.schemaId} is published`).toBe(true);
+  expect(
+    Object.keys(event.headers).filter((name) => !(name in documented.properties)),
+    `${event.type}: undocumented headers`,
+  ).toEqual([]);
+  expect(
+    existsSync(path.join(schemasDir, 'history', `${event.type}@${event.schemaId}.avsc`)),
+    `${event.type}@${event.schemaId} is published`,
+  ).toBe(true);
 }
 
 describe('a downstream consumer with only the published contract', () => {
@@ -79,8 +93,16 @@ describe('a downstream consumer with only the published contract', () => {
   it('reads ShortlinkCreated from links.events after a shorten through the API', async () => {
     link = await shorten(stack, admin, 'https://example.com/downstream?from=test');
 
-    created = await waitFor(() => events.find((e) => e.type === CREATED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkCreated' });
-    expect(created).toMatchObject({ topic: `${stack.kafka.topicPrefix}links.events`, key: link, source: '/links-worker', schemaId: currentId('links/events/ShortlinkCreated.avsc') });
+    created = await waitFor(() => events.find((e) => e.type === CREATED && e.value['id'] === link), {
+      timeoutMs: 30_000,
+      what: 'ShortlinkCreated',
+    });
+    expect(created).toMatchObject({
+      topic: `${stack.kafka.topicPrefix}links.events`,
+      key: link,
+      source: '/links-worker',
+      schemaId: currentId('links/events/ShortlinkCreated.avsc'),
+    });
     expect(created.value).toEqual({
       id: link,
       organization_id: organizationId,
@@ -101,11 +123,22 @@ describe('a downstream consumer with only the published contract', () => {
   });
 
   it('reads ShortlinkClicked from links.clicks after a redirect by a redirector', async () => {
-    const status = await visit(stack.redirectors[0], link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', referer: 'https://news.example/' });
+    const status = await visit(stack.redirectors[0], link, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+      referer: 'https://news.example/',
+    });
     expect(status).toBe(301);
 
-    clicked = await waitFor(() => events.find((e) => e.type === CLICKED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkClicked' });
-    expect(clicked).toMatchObject({ topic: `${stack.kafka.topicPrefix}links.clicks`, key: link, source: '/redirector', schemaId: currentId('links/events/ShortlinkClicked.avsc') });
+    clicked = await waitFor(() => events.find((e) => e.type === CLICKED && e.value['id'] === link), {
+      timeoutMs: 30_000,
+      what: 'ShortlinkClicked',
+    });
+    expect(clicked).toMatchObject({
+      topic: `${stack.kafka.topicPrefix}links.clicks`,
+      key: link,
+      source: '/redirector',
+      schemaId: currentId('links/events/ShortlinkClicked.avsc'),
+    });
     expect(clicked.value).toEqual({
       click_id: expect.any(String),
       id: link,
@@ -131,7 +164,10 @@ describe('a downstream consumer with only the published contract', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'downstream-schemas-'));
     try {
       cpSync(schemasDir, copy, { recursive: true });
-      cpSync(path.join(schemasDir, 'history', `${CLICKED}@41fe427db70904f7.avsc`), path.join(copy, 'links/events/ShortlinkClicked.avsc'));
+      cpSync(
+        path.join(schemasDir, 'history', `${CLICKED}@41fe427db70904f7.avsc`),
+        path.join(copy, 'links/events/ShortlinkClicked.avsc'),
+      );
       const older = loadPublishedSchemas(copy);
       const { qrcode_id: _added, ...before } = clicked.value;
       expect(older.decode(clicked.type, clicked.schemaId, clicked.body)).toEqual(before);

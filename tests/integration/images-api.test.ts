@@ -7,14 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestImage } from '@platform/images/testing';
 import { resolveInfra, uniqueName } from '@platform/testing';
 import { startImagesStack, type ImagesStack } from '../support/images-stack.js';
-import { createGcsBucket, createS3Bucket, readGcsObject, readS3Object, readS3ObjectAcl } from '../support/object-stores.js';
+import {
+  createGcsBucket,
+  createS3Bucket,
+  readGcsObject,
+  readS3Object,
+  readS3ObjectAcl,
+} from '../support/object-stores.js';
 
 let stack: ImagesStack;
 let agent: Agent;
 let key: string;
 let imageHost: Server;
 let imageHostUrl: string;
-const bucket = uniqueName('bucket').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+const bucket = uniqueName('bucket')
+  .toLowerCase()
+  .replace(/[^a-z0-9-]/g, '-');
 
 interface Answer {
   status: number;
@@ -25,7 +33,12 @@ interface Answer {
 
 const basic = (k: string) => `Basic ${Buffer.from(`api:${k}`).toString('base64')}`;
 
-async function call(method: 'GET' | 'POST', path: string, body?: Buffer | object, apiKey: string | null = key): Promise<Answer> {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: Buffer | object,
+  apiKey: string | null = key,
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (apiKey !== null) headers['authorization'] = basic(apiKey);
   let payload: Buffer | string | undefined;
@@ -35,9 +48,21 @@ async function call(method: 'GET' | 'POST', path: string, body?: Buffer | object
     headers['content-type'] = 'application/json';
   }
   const url = path.startsWith('https://') ? path : `${stack.baseUrl}${path}`;
-  const response = await request(url, { method, headers, body: payload ?? null, dispatcher: agent, headersTimeout: 90_000, bodyTimeout: 90_000 });
+  const response = await request(url, {
+    method,
+    headers,
+    body: payload ?? null,
+    dispatcher: agent,
+    headersTimeout: 90_000,
+    bodyTimeout: 90_000,
+  });
   const data = Buffer.from(await response.body.arrayBuffer());
-  return { status: response.statusCode, headers: response.headers, body: data, json: () => JSON.parse(data.toString()) as Record<string, unknown> };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: data,
+    json: () => JSON.parse(data.toString()) as Record<string, unknown>,
+  };
 }
 
 async function shrink(image: Buffer, apiKey = key): Promise<{ location: string; answer: Answer }> {
@@ -49,7 +74,12 @@ async function shrink(image: Buffer, apiKey = key): Promise<{ location: string; 
 const count = (a: Answer) => Number(a.headers['compression-count']);
 
 beforeAll(async () => {
-  stack = await startImagesStack({ workers: 2, egressAllow: ['127.0.0.0/8'], uploadLimitBytes: 2 * 1024 * 1024, sourceMaxBytes: 1024 * 1024 });
+  stack = await startImagesStack({
+    workers: 2,
+    egressAllow: ['127.0.0.0/8'],
+    uploadLimitBytes: 2 * 1024 * 1024,
+    sourceMaxBytes: 1024 * 1024,
+  });
   agent = new Agent({ connect: { ca: stack.certificate } });
   ({ key } = await stack.newKey());
   const photo = await buildTestImage({ type: 'image/jpeg', photo: true, width: 400, height: 300 });
@@ -103,7 +133,10 @@ describe('authentication and input errors', () => {
       dispatcher: agent,
     });
     expect(response.statusCode).toBe(415);
-    expect(await response.body.json()).toEqual({ error: 'UnsupportedMediaType', message: 'File type is not supported.' });
+    expect(await response.body.json()).toEqual({
+      error: 'UnsupportedMediaType',
+      message: 'File type is not supported.',
+    });
   });
 
   it('answers an upload over the limit with 413 before reading it', async () => {
@@ -123,7 +156,10 @@ describe('authentication and input errors', () => {
     const before = count(await call('GET', location));
     const answer = await call('POST', location, { resize: { method: 'scale', width: 10, height: 10 } });
     expect(answer.status).toBe(400);
-    expect(answer.json()).toEqual({ error: 'BadRequest', message: 'Resize method scale takes either width or height, not both.' });
+    expect(answer.json()).toEqual({
+      error: 'BadRequest',
+      message: 'Resize method scale takes either width or height, not both.',
+    });
     expect(count(answer)).toBe(before);
   });
 
@@ -220,8 +256,14 @@ describe('POST /output', () => {
     const { location } = await shrink(await buildTestImage({ subject: true, alpha: 0 }));
     const refused = await call('POST', location, { convert: { type: 'image/jpeg' } });
     expect(refused.status).toBe(400);
-    expect(refused.json()).toEqual({ error: 'BadRequest', message: 'Converting a transparent image to image/jpeg requires transform.background.' });
-    const filled = await call('POST', location, { convert: { type: 'image/jpeg' }, transform: { background: '#ff0000' } });
+    expect(refused.json()).toEqual({
+      error: 'BadRequest',
+      message: 'Converting a transparent image to image/jpeg requires transform.background.',
+    });
+    const filled = await call('POST', location, {
+      convert: { type: 'image/jpeg' },
+      transform: { background: '#ff0000' },
+    });
     expect(filled.status).toBe(200);
     const { data } = await sharp(filled.body).raw().toBuffer({ resolveWithObject: true });
     expect(data[0]).toBeGreaterThan(240); // the transparent corner is now red
@@ -248,7 +290,9 @@ describe('POST /output', () => {
     expect(tags['DateTimeOriginal']).toBe('2026:01:02 03:04:05');
     expect(tags['latitude']).toBeCloseTo(52.5, 3);
     expect(tags['longitude']).toBeCloseTo(-0.125, 3);
-    const onlyCopyright = (await exifr.parse((await call('POST', location, { preserve: ['copyright'] })).body, { gps: true })) as Record<string, unknown>;
+    const onlyCopyright = (await exifr.parse((await call('POST', location, { preserve: ['copyright'] })).body, {
+      gps: true,
+    })) as Record<string, unknown>;
     expect(onlyCopyright['Copyright']).toBe('Copyright 2026 Ada Lovelace');
     expect(onlyCopyright['latitude']).toBeUndefined();
   });
@@ -260,7 +304,10 @@ describe('POST /output', () => {
       exif: { IFD0: { Copyright: 'CC BY 4.0 Grace Hopper' }, IFD2: { DateTimeOriginal: '2025:12:31 23:59:58' } },
     });
     const { location } = await shrink(original);
-    const png = await call('POST', location, { preserve: ['copyright', 'creation', 'location'], convert: { type: 'image/png' } });
+    const png = await call('POST', location, {
+      preserve: ['copyright', 'creation', 'location'],
+      convert: { type: 'image/png' },
+    });
     const xmp = (await exifr.parse(png.body, { xmp: true, gps: true })) as Record<string, unknown>;
     expect(JSON.stringify(xmp['rights'])).toContain('CC BY 4.0 Grace Hopper');
     expect(String(xmp['CreateDate'])).toMatch(/^2025-12-31/);
@@ -295,7 +342,9 @@ describe('store', () => {
     expect(stored.headers['content-type']).toBe('image/png');
     expect(stored.headers['cache-control']).toBe('public, max-age=31536000');
     expect(stored.body.equals((await call('GET', location)).body)).toBe(true);
-    expect((await readS3ObjectAcl(bucket, 'images/cat.png')).body.toString()).toContain('http://acs.amazonaws.com/groups/global/AllUsers');
+    expect((await readS3ObjectAcl(bucket, 'images/cat.png')).body.toString()).toContain(
+      'http://acs.amazonaws.com/groups/global/AllUsers',
+    );
   });
 
   it('sends no ACL with no-acl, stores the resized image, and counts one more per operation', async () => {
@@ -303,7 +352,14 @@ describe('store', () => {
     const before = count(await call('GET', location));
     const answer = await call('POST', location, {
       resize: { method: 'scale', width: 100 },
-      store: { service: 's3', aws_access_key_id: resolveInfra().s3.accessKeyId, aws_secret_access_key: resolveInfra().s3.secretAccessKey, region: 'us-east-1', path: `${bucket}/small.png`, acl: 'no-acl' },
+      store: {
+        service: 's3',
+        aws_access_key_id: resolveInfra().s3.accessKeyId,
+        aws_secret_access_key: resolveInfra().s3.secretAccessKey,
+        region: 'us-east-1',
+        path: `${bucket}/small.png`,
+        acl: 'no-acl',
+      },
     });
     expect(answer.status).toBe(200);
     expect(count(answer)).toBe(before + 2);
@@ -315,10 +371,18 @@ describe('store', () => {
     const { location } = await shrink(await buildTestImage({ photo: true }));
     const before = count(await call('GET', location));
     const answer = await call('POST', location, {
-      store: { service: 's3', aws_access_key_id: resolveInfra().s3.accessKeyId, aws_secret_access_key: 'wrong', region: 'us-east-1', path: `${bucket}/x.png` },
+      store: {
+        service: 's3',
+        aws_access_key_id: resolveInfra().s3.accessKeyId,
+        aws_secret_access_key: 'wrong',
+        region: 'us-east-1',
+        path: `${bucket}/x.png`,
+      },
     });
     expect(answer.status).toBe(400);
-    expect(answer.json()['message']).toMatch(/^The s3 provider refused to store the image \(HTTP 403: SignatureDoesNotMatch\)/);
+    expect(answer.json()['message']).toMatch(
+      /^The s3 provider refused to store the image \(HTTP 403: SignatureDoesNotMatch\)/,
+    );
     expect(count(answer)).toBe(before);
   });
 
@@ -326,7 +390,12 @@ describe('store', () => {
     const { location } = await shrink(await buildTestImage({ photo: true }));
     const answer = await call('POST', location, {
       convert: { type: 'image/webp' },
-      store: { service: 'gcs', gcp_access_token: 'ya29.local-test-token', path: `${bucket}/nested/dir/cat.webp`, headers: { 'Cache-Control': 'no-cache' } },
+      store: {
+        service: 'gcs',
+        gcp_access_token: 'ya29.local-test-token',
+        path: `${bucket}/nested/dir/cat.webp`,
+        headers: { 'Cache-Control': 'no-cache' },
+      },
     });
     expect(answer.status, answer.body.toString()).toBe(200);
     expect(answer.headers['location']).toBe(`${resolveInfra().gcsUrl}/${bucket}/nested/dir/cat.webp`);
@@ -337,10 +406,20 @@ describe('store', () => {
 
   it('validates store options before any work', async () => {
     const { location } = await shrink(await buildTestImage({ photo: true }));
-    const answer = await call('POST', location, { store: { service: 's3', region: 'us-east-1', path: `${bucket}/x.png` } });
+    const answer = await call('POST', location, {
+      store: { service: 's3', region: 'us-east-1', path: `${bucket}/x.png` },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json()['message']).toBe('Store option cloud_access_key_id is required for service s3.');
-    const badRegion = await call('POST', location, { store: { service: 's3', aws_access_key_id: 'a', aws_secret_access_key: 'b', region: 'evil.com/x', path: `${bucket}/x.png` } });
+    const badRegion = await call('POST', location, {
+      store: {
+        service: 's3',
+        aws_access_key_id: 'a',
+        aws_secret_access_key: 'b',
+        region: 'evil.com/x',
+        path: `${bucket}/x.png`,
+      },
+    });
     expect(badRegion.json()['message']).toBe('Store region must be a region name such as us-west-1.');
   });
 });
@@ -354,7 +433,16 @@ describe('compression counting', () => {
     expect(count(await call('POST', location, { resize: { method: 'scale', width: 100 } }, fresh))).toBe(2);
     expect(count(await call('POST', location, { resize: { method: 'fit', width: 50, height: 50 } }, fresh))).toBe(3);
     expect(count(await call('POST', location, { preserve: ['copyright'] }, fresh))).toBe(3);
-    expect(count(await call('POST', location, { resize: { method: 'scale', width: 80 }, convert: { type: 'image/webp' } }, fresh))).toBe(5);
+    expect(
+      count(
+        await call(
+          'POST',
+          location,
+          { resize: { method: 'scale', width: 80 }, convert: { type: 'image/webp' } },
+          fresh,
+        ),
+      ),
+    ).toBe(5);
   });
 
   it('stays exact under concurrent requests', async () => {
@@ -388,7 +476,11 @@ describe('monthly quota and SSRF guard', () => {
       body: isJson ? JSON.stringify(body) : body,
       dispatcher: limitedAgent,
     });
-    return { status: response.statusCode, headers: response.headers, body: (await response.body.json()) as Record<string, unknown> };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: (await response.body.json()) as Record<string, unknown>,
+    };
   };
 
   it('answers 429 TooManyRequests once the month is used up, with the count', async () => {
@@ -399,9 +491,14 @@ describe('monthly quota and SSRF guard', () => {
     expect(second.status).toBe(201);
     const third = await post(k, '/shrink', image);
     expect(third.status).toBe(429);
-    expect(third.body).toEqual({ error: 'TooManyRequests', message: 'Your monthly limit of 2 compressions has been reached.' });
+    expect(third.body).toEqual({
+      error: 'TooManyRequests',
+      message: 'Your monthly limit of 2 compressions has been reached.',
+    });
     expect(third.headers['compression-count']).toBe('2');
-    const resize = await post(k, new URL(String(second.headers['location'] ?? '')).pathname, { resize: { method: 'scale', width: 10 } });
+    const resize = await post(k, new URL(String(second.headers['location'] ?? '')).pathname, {
+      resize: { method: 'scale', width: 10 },
+    });
     expect(resize.status).toBe(429);
   });
 
@@ -409,7 +506,10 @@ describe('monthly quota and SSRF guard', () => {
     const { key: k } = await limited.newKey();
     const answer = await post(k, '/shrink', { source: { url: `${imageHostUrl}/photo.jpg` } });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: 'BadRequest', message: 'The source URL points to a private or reserved address.' });
+    expect(answer.body).toEqual({
+      error: 'BadRequest',
+      message: 'The source URL points to a private or reserved address.',
+    });
   });
 });
 
@@ -424,7 +524,10 @@ describe('a path parameter longer than the router allows', () => {
 describe('the OpenAPI document', () => {
   it('describes the binary answers of /output/{id} under each image type, not as JSON', async () => {
     const document = JSON.parse((await stack.app.inject({ method: 'GET', url: '/openapi.json' })).body) as {
-      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { format?: string } }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: { format?: string } }> }> }>
+      >;
     };
     for (const method of ['get', 'post']) {
       const ok = document.paths['/output/{id}']![method]!.responses['200']!;

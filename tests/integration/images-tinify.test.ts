@@ -20,7 +20,9 @@ let stack: ImagesStack;
 let dir: string;
 let imageHost: Server;
 let imageHostUrl: string;
-const bucket = uniqueName('tinify').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+const bucket = uniqueName('tinify')
+  .toLowerCase()
+  .replace(/[^a-z0-9-]/g, '-');
 // Public static defaults of the client class (not in its type declarations).
 const clientDefaults = tinify.Client as unknown as { API_ENDPOINT: string; CA_BUNDLE: string };
 const original = { endpoint: clientDefaults.API_ENDPOINT, ca: clientDefaults.CA_BUNDLE };
@@ -36,11 +38,16 @@ beforeAll(async () => {
     photo: true,
     width: 480,
     height: 320,
-    exif: { IFD0: { Copyright: 'Copyright 2026 Example Photographer' }, IFD2: { DateTimeOriginal: '2026:03:04 05:06:07' } },
+    exif: {
+      IFD0: { Copyright: 'Copyright 2026 Example Photographer' },
+      IFD2: { DateTimeOriginal: '2026:03:04 05:06:07' },
+    },
   });
   writeFileSync(path.join(dir, 'photo.jpg'), photo);
   writeFileSync(path.join(dir, 'logo.png'), await buildTestImage({ subject: true, alpha: 0, width: 300, height: 200 }));
-  imageHost = createServer((req, res) => (req.url === '/photo.jpg' ? res.writeHead(200).end(photo) : res.writeHead(404).end()));
+  imageHost = createServer((req, res) =>
+    req.url === '/photo.jpg' ? res.writeHead(200).end(photo) : res.writeHead(404).end(),
+  );
   await new Promise<void>((resolve) => imageHost.listen(0, '127.0.0.1', resolve));
   imageHostUrl = `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}`;
   await Promise.all([createS3Bucket(bucket), createGcsBucket(bucket)]);
@@ -60,7 +67,10 @@ describe('the official tinify client against this server', () => {
     expect(tinify.compressionCount).toBe(0);
     const good = (await stack.newKey()).key;
     tinify.key = 'not-a-real-key';
-    await expect(tinify.validate()).rejects.toMatchObject({ status: 401, message: expect.stringContaining('Credentials are invalid') });
+    await expect(tinify.validate()).rejects.toMatchObject({
+      status: 401,
+      message: expect.stringContaining('Credentials are invalid'),
+    });
     tinify.key = good;
   });
 
@@ -82,7 +92,10 @@ describe('the official tinify client against this server', () => {
   });
 
   it('resizes (one more compression) and reports the new dimensions', async () => {
-    const result = tinify.fromFile(path.join(dir, 'photo.jpg')).resize({ method: 'fit', width: 150, height: 100 }).result();
+    const result = tinify
+      .fromFile(path.join(dir, 'photo.jpg'))
+      .resize({ method: 'fit', width: 150, height: 100 })
+      .result();
     expect([await result.width(), await result.height()]).toEqual([150, 100]);
     expect(tinify.compressionCount).toBe(4);
   });
@@ -95,7 +108,10 @@ describe('the official tinify client against this server', () => {
     const smallest = source.convert({ type: ['image/webp', 'image/png'] }).result();
     expect(['image/webp', 'image/png']).toContain(await smallest.mediaType());
     // As the client's own integration test asks: image/jpg is JPEG.
-    const aliased = source.convert({ type: ['image/webp', 'image/jpg'] }).transform({ background: 'white' }).result();
+    const aliased = source
+      .convert({ type: ['image/webp', 'image/jpg'] })
+      .transform({ background: 'white' })
+      .result();
     expect(['image/webp', 'image/jpeg']).toContain(await aliased.mediaType());
     const refused = source.convert({ type: 'image/jpeg' }).toBuffer();
     await expect(refused).rejects.toBeInstanceOf(tinify.ClientError);
@@ -112,7 +128,13 @@ describe('the official tinify client against this server', () => {
     const { s3, gcsUrl } = resolveInfra();
     const source = tinify.fromFile(path.join(dir, 'photo.jpg'));
     const s3Location = await source
-      .store({ service: 's3', aws_access_key_id: s3.accessKeyId, aws_secret_access_key: s3.secretAccessKey, region: 'us-east-1', path: `${bucket}/tinify/photo.jpg` })
+      .store({
+        service: 's3',
+        aws_access_key_id: s3.accessKeyId,
+        aws_secret_access_key: s3.secretAccessKey,
+        region: 'us-east-1',
+        path: `${bucket}/tinify/photo.jpg`,
+      })
       .location();
     expect(s3Location).toBe(`${s3.url}/${bucket}/tinify/photo.jpg`);
     expect((await readS3Object(bucket, 'tinify/photo.jpg')).status).toBe(200);

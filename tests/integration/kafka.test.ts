@@ -17,7 +17,12 @@ import {
   type KafkaClient,
   type Publisher,
 } from '@platform/kafka';
-import { connectMongo, createMongoCommandResultStore, createMongoOutboxSource, type MongoConnection } from '@platform/mongo';
+import {
+  connectMongo,
+  createMongoCommandResultStore,
+  createMongoOutboxSource,
+  type MongoConnection,
+} from '@platform/mongo';
 import { createRedisReplyTransport } from '@platform/redis';
 import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
@@ -30,7 +35,11 @@ let publisher: Publisher;
 let mongo: MongoConnection;
 const consumers: Array<Pick<ConsumerHandle, 'stop'>> = [];
 
-const value = (n: number): CreateCorsOrigin => ({ environment_id: 'env_1', cors_origin_id: `cors_origin_${n}`, origin: 'https://a.example.com' });
+const value = (n: number): CreateCorsOrigin => ({
+  environment_id: 'env_1',
+  cors_origin_id: `cors_origin_${n}`,
+  origin: 'https://a.example.com',
+});
 
 async function readTopic(topic: string, count: number, client = kafka) {
   const seen: Array<{ headers: Record<string, string>; value: Buffer | null }> = [];
@@ -60,11 +69,20 @@ const COMMANDS = topicOfRecord(MessageTypeNames.CreateCorsOrigin);
  * it starts (the bus takes each command's topic from the catalogue).
  */
 async function isolatedBus(name: string) {
-  const client = createKafka({ brokers: infra.kafkaBrokers.split(','), clientId: `kafka-test-${name}`, logger, topicPrefix: `${kafka.topicPrefix}${name}.` });
+  const client = createKafka({
+    brokers: infra.kafkaBrokers.split(','),
+    clientId: `kafka-test-${name}`,
+    logger,
+    topicPrefix: `${kafka.topicPrefix}${name}.`,
+  });
   await ensureTopics(client, [{ topic: COMMANDS }, { topic: `${COMMANDS}.dlq`, partitions: 1 }]);
   const sender = createPublisher(client, { source: '/kafka-test' });
   await sender.connect();
-  const bus = createCommandBus({ publisher: sender, transport: createRedisReplyTransport(infra.redisUrl, { name }), replicaId: uniqueName('gw') });
+  const bus = createCommandBus({
+    publisher: sender,
+    transport: createRedisReplyTransport(infra.redisUrl, { name }),
+    replicaId: uniqueName('gw'),
+  });
   await bus.start();
   return {
     client,
@@ -81,7 +99,10 @@ async function committedOffsets(groupId: string, topic: string): Promise<Record<
   const admin = kafka.kafka.admin();
   await admin.connect();
   try {
-    const [offsets] = await admin.fetchOffsets({ groupId: `${kafka.topicPrefix}${groupId}`, topics: [`${kafka.topicPrefix}${topic}`] });
+    const [offsets] = await admin.fetchOffsets({
+      groupId: `${kafka.topicPrefix}${groupId}`,
+      topics: [`${kafka.topicPrefix}${topic}`],
+    });
     return Object.fromEntries((offsets?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
   } finally {
     await admin.disconnect();
@@ -150,7 +171,9 @@ describe('commands over Kafka with replies over Redis', () => {
       expect(again).toEqual(first);
       expect(calls).toEqual(['cors_origin_1']);
       await expect(send(2, 'cmd-2', 'https://conflict.example.com')).rejects.toBeInstanceOf(ConflictError);
-      await expect(send(2, 'cmd-2', 'https://conflict.example.com')).rejects.toMatchObject({ code: 'duplicate_cors_origin' });
+      await expect(send(2, 'cmd-2', 'https://conflict.example.com')).rejects.toMatchObject({
+        code: 'duplicate_cors_origin',
+      });
       expect(calls).toEqual(['cors_origin_1', 'cors_origin_2']);
     } finally {
       await stop();
@@ -161,7 +184,9 @@ describe('commands over Kafka with replies over Redis', () => {
     const { bus, stop } = await isolatedBus('nowhere');
     try {
       const started = Date.now();
-      await expect(bus.send(MessageTypeNames.CreateCorsOrigin, 'x', value(9), { timeoutMs: 500 })).rejects.toBeInstanceOf(DeadlineExceededError);
+      await expect(
+        bus.send(MessageTypeNames.CreateCorsOrigin, 'x', value(9), { timeoutMs: 500 }),
+      ).rejects.toBeInstanceOf(DeadlineExceededError);
       expect(Date.now() - started).toBeLessThan(3000);
       expect(bus.pending()).toBe(0);
     } finally {
@@ -199,10 +224,14 @@ describe('a command nobody handles', () => {
       await expect(unhandled).rejects.toBeInstanceOf(InternalError);
       expect(Date.now() - started).toBeLessThan(10_000);
       const [dead] = await readTopic(`${COMMANDS}.dlq`, 1, client);
-      expect(dead?.headers[HEADERS.error]).toBe(`no handler for ${MessageTypeNames.CreateRedirectUri} in unhandled-worker`);
+      expect(dead?.headers[HEADERS.error]).toBe(
+        `no handler for ${MessageTypeNames.CreateRedirectUri} in unhandled-worker`,
+      );
       expect(dead?.headers[HEADERS.type]).toBe(MessageTypeNames.CreateRedirectUri);
       // the group goes on with the commands it handles
-      await expect(bus.send(MessageTypeNames.CreateCorsOrigin, 'env_1', value(3), { timeoutMs: 20_000 })).resolves.toEqual({ ok: true });
+      await expect(
+        bus.send(MessageTypeNames.CreateCorsOrigin, 'env_1', value(3), { timeoutMs: 20_000 }),
+      ).resolves.toEqual({ ok: true });
     } finally {
       await stop();
     }
@@ -240,23 +269,42 @@ describe('consumer retries and dead letters', () => {
           [MessageTypeNames.CreateCorsOrigin]: async (m) => {
             const n = (attempts.get(m.value.cors_origin_id) ?? 0) + 1;
             attempts.set(m.value.cors_origin_id, n);
-            if (m.value.cors_origin_id === 'cors_origin_transient' && n < 3) throw new UnavailableError('mongo_down', 'try later');
+            if (m.value.cors_origin_id === 'cors_origin_transient' && n < 3)
+              throw new UnavailableError('mongo_down', 'try later');
             if (m.value.cors_origin_id === 'cors_origin_poison') throw new Error('always broken');
           },
         },
       }),
     );
-    await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_transient' } });
-    const poisonId = await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_poison' } });
+    await publisher.publish({
+      topic: 'flaky',
+      key: 'a',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: { ...value(0), cors_origin_id: 'cors_origin_transient' },
+    });
+    const poisonId = await publisher.publish({
+      topic: 'flaky',
+      key: 'a',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: { ...value(0), cors_origin_id: 'cors_origin_poison' },
+    });
     // A message that is not ours at all (no headers, not Avro) must not stop the partition.
     await publishGarbage('flaky');
-    await publisher.publish({ topic: 'flaky', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_after' } });
+    await publisher.publish({
+      topic: 'flaky',
+      key: 'a',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: { ...value(0), cors_origin_id: 'cors_origin_after' },
+    });
 
     await waitFor(() => attempts.get('cors_origin_after') === 1, { what: 'the message after the poison one' });
     expect(attempts.get('cors_origin_transient')).toBe(3);
     expect(attempts.get('cors_origin_poison')).toBe(3);
     const dlq = await readTopic('flaky.dlq', 2);
-    expect(dlq.map((m) => m.headers[HEADERS.error])).toEqual(['Error: always broken', 'missing ce_* headers or empty body']);
+    expect(dlq.map((m) => m.headers[HEADERS.error])).toEqual([
+      'Error: always broken',
+      'missing ce_* headers or empty body',
+    ]);
     expect(dlq[0]?.headers[HEADERS.id]).toBe(poisonId);
     expect(dlq[0]?.headers[HEADERS.attempt]).toBe('3');
     expect(deadLettered).toEqual([poisonId, 'none']);
@@ -266,9 +314,22 @@ describe('consumer retries and dead letters', () => {
     const ids = ['before', 'transient', 'poison', 'after'].map((name) => `cors_origin_${name}`);
     // Published before the group starts, so that all of them arrive in one batch.
     const published: string[] = [];
-    for (const id of ids.slice(0, 3)) published.push(await publisher.publish({ topic: 'batched', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: id } }));
+    for (const id of ids.slice(0, 3))
+      published.push(
+        await publisher.publish({
+          topic: 'batched',
+          key: 'a',
+          type: MessageTypeNames.CreateCorsOrigin,
+          value: { ...value(0), cors_origin_id: id },
+        }),
+      );
     await publishGarbage('batched');
-    await publisher.publish({ topic: 'batched', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: ids[3]! } });
+    await publisher.publish({
+      topic: 'batched',
+      key: 'a',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: { ...value(0), cors_origin_id: ids[3]! },
+    });
     const calls: string[] = [];
     const deadLettered: string[] = [];
     consumers.push(
@@ -278,7 +339,8 @@ describe('consumer retries and dead letters', () => {
           [MessageTypeNames.CreateCorsOrigin]: async (m) => {
             const id = m.value.cors_origin_id;
             calls.push(id);
-            if (id === 'cors_origin_transient' && calls.filter((c) => c === id).length < 3) throw new UnavailableError('mongo_down', 'try later');
+            if (id === 'cors_origin_transient' && calls.filter((c) => c === id).length < 3)
+              throw new UnavailableError('mongo_down', 'try later');
             if (id === 'cors_origin_poison') throw new ConflictError('always_broken', 'always broken');
           },
         },
@@ -286,9 +348,19 @@ describe('consumer retries and dead letters', () => {
     );
     await waitFor(() => calls.includes('cors_origin_after'), { what: 'the message after the poison one' });
     // A retry resumes at the failing message; a non-retriable error is not retried at all.
-    expect(calls).toEqual(['cors_origin_before', 'cors_origin_transient', 'cors_origin_transient', 'cors_origin_transient', 'cors_origin_poison', 'cors_origin_after']);
+    expect(calls).toEqual([
+      'cors_origin_before',
+      'cors_origin_transient',
+      'cors_origin_transient',
+      'cors_origin_transient',
+      'cors_origin_poison',
+      'cors_origin_after',
+    ]);
     const dlq = await readTopic('batched.dlq', 2);
-    expect(dlq.map((m) => m.headers[HEADERS.error]).sort()).toEqual(['ConflictError: always broken', 'missing ce_* headers or empty body']);
+    expect(dlq.map((m) => m.headers[HEADERS.error]).sort()).toEqual([
+      'ConflictError: always broken',
+      'missing ce_* headers or empty body',
+    ]);
     const poison = dlq.find((m) => m.headers[HEADERS.id] === published[2]);
     expect(poison?.headers[HEADERS.attempt]).toBe('1');
     expect(deadLettered).toEqual([published[2]]);
@@ -325,10 +397,20 @@ describe('consumer retries and dead letters', () => {
         },
       }),
     );
-    await publisher.publish({ topic: 'finishing', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_first' } });
+    await publisher.publish({
+      topic: 'finishing',
+      key: 'a',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: { ...value(0), cors_origin_id: 'cors_origin_first' },
+    });
     await waitFor(() => firstFinishes === 2, { what: 'the first finish retried' });
     // The partition is read on while the first batch's writes are under way; nothing is committed yet.
-    await publisher.publish({ topic: 'finishing', key: 'a', type: MessageTypeNames.CreateCorsOrigin, value: { ...value(0), cors_origin_id: 'cors_origin_second' } });
+    await publisher.publish({
+      topic: 'finishing',
+      key: 'a',
+      type: MessageTypeNames.CreateCorsOrigin,
+      value: { ...value(0), cors_origin_id: 'cors_origin_second' },
+    });
     await waitFor(() => seen.includes('cors_origin_second'), { what: 'the second batch handed on' });
     await sleep(300); // room for a wrong early commit, or the second finish run before the first, to show
     expect(finished).toEqual([]);
@@ -339,10 +421,11 @@ describe('consumer retries and dead letters', () => {
     expect(finished).toEqual(['cors_origin_first', 'cors_origin_second']);
   });
 
-  it('commits a batched reaction\'s handled batches together, once per interval, and what is left when it stops', async () => {
+  it("commits a batched reaction's handled batches together, once per interval, and what is left when it stops", async () => {
     const committed = (groupId: string) => committedOffsets(groupId, 'deferred');
     const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
-    for (const [n, key] of keys.entries()) await publisher.publish({ topic: 'deferred', key, type: MessageTypeNames.CreateCorsOrigin, value: value(n) });
+    for (const [n, key] of keys.entries())
+      await publisher.publish({ topic: 'deferred', key, type: MessageTypeNames.CreateCorsOrigin, value: value(n) });
     const handled: string[] = [];
     const reaction = (groupId: string, commitIntervalMs: number) =>
       runBatchedReaction({
@@ -352,19 +435,28 @@ describe('consumer retries and dead letters', () => {
         fromBeginning: true,
         commitIntervalMs,
         fetchMaxWaitMs: 10,
-        handlers: { [MessageTypeNames.CreateCorsOrigin]: async (m) => void handled.push(`${groupId}/${m.value.cors_origin_id}`) },
+        handlers: {
+          [MessageTypeNames.CreateCorsOrigin]: async (m) => void handled.push(`${groupId}/${m.value.cors_origin_id}`),
+        },
       });
     const admin = kafka.kafka.admin();
     await admin.connect();
     // What a group that has handled everything commits: each partition's end (none for an empty one).
-    const ends = Object.fromEntries((await admin.fetchTopicOffsets(`${kafka.topicPrefix}deferred`)).map((p) => [p.partition, Number(p.offset) > 0 ? Number(p.offset) : -1]));
+    const ends = Object.fromEntries(
+      (await admin.fetchTopicOffsets(`${kafka.topicPrefix}deferred`)).map((p) => [
+        p.partition,
+        Number(p.offset) > 0 ? Number(p.offset) : -1,
+      ]),
+    );
     await admin.disconnect();
     expect(Object.values(ends).filter((end) => end > 0).length).toBe(2); // the keys fall on both partitions
 
     // An interval longer than the test: nothing is committed while it runs, everything once it stops.
     const slow = await reaction('deferred-slow', 600_000);
     consumers.push(slow);
-    await waitFor(() => handled.filter((h) => h.startsWith('deferred-slow/')).length === keys.length, { what: 'every message handled' });
+    await waitFor(() => handled.filter((h) => h.startsWith('deferred-slow/')).length === keys.length, {
+      what: 'every message handled',
+    });
     await sleep(300);
     expect(await committed('deferred-slow')).toEqual({ 0: -1, 1: -1 });
     await slow.stop();
@@ -372,7 +464,10 @@ describe('consumer retries and dead letters', () => {
 
     // A short interval: both partitions committed without stopping.
     consumers.push(await reaction('deferred-quick', 100));
-    await waitFor(async () => JSON.stringify(await committed('deferred-quick')) === JSON.stringify(ends) || undefined, { what: 'both partitions committed', timeoutMs: 20_000 });
+    await waitFor(async () => JSON.stringify(await committed('deferred-quick')) === JSON.stringify(ends) || undefined, {
+      what: 'both partitions committed',
+      timeoutMs: 20_000,
+    });
     expect(handled.filter((h) => h.startsWith('deferred-quick/'))).toHaveLength(keys.length);
   });
 
@@ -405,7 +500,10 @@ describe('topics', () => {
   it('leaves a topic with fewer partitions than asked for as it is, and says so', async () => {
     await ensureTopics(kafka, [{ topic: 'narrow', partitions: 2 }]);
     const warned: unknown[] = [];
-    const logger = { debug: () => undefined, warn: (fields: unknown, message: string) => void warned.push({ fields, message }) };
+    const logger = {
+      debug: () => undefined,
+      warn: (fields: unknown, message: string) => void warned.push({ fields, message }),
+    };
     await ensureTopics({ ...kafka, logger } as unknown as KafkaClient, [{ topic: 'narrow', partitions: 4 }]);
     const admin = kafka.kafka.admin();
     await admin.connect();
@@ -413,7 +511,10 @@ describe('topics', () => {
     await admin.disconnect();
     expect(metadata.topics[0]?.partitions).toHaveLength(2);
     expect(warned).toEqual([
-      { fields: { topic: `${kafka.topicPrefix}narrow`, partitions: 2, catalogue: 4 }, message: 'topic has fewer partitions than the catalogue asks for; see docs/operations.md' },
+      {
+        fields: { topic: `${kafka.topicPrefix}narrow`, partitions: 2, catalogue: 4 },
+        message: 'topic has fewer partitions than the catalogue asks for; see docs/operations.md',
+      },
     ]);
   });
 });
@@ -425,7 +526,14 @@ describe('outbox relay', () => {
       _id: 'agg_1' as never,
       has_outbox: true,
       outbox: [
-        { id: 'evt-1', topic: 'events', key: 'agg_1', type: MessageTypeNames.CorsOriginCreated, value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 }, created_at: new Date() },
+        {
+          id: 'evt-1',
+          topic: 'events',
+          key: 'agg_1',
+          type: MessageTypeNames.CorsOriginCreated,
+          value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 },
+          created_at: new Date(),
+        },
       ],
     });
     const relay = createOutboxRelay({ publisher, sources: [createMongoOutboxSource(collection)], logger });
@@ -457,7 +565,10 @@ describe('outbox relay', () => {
     relay.wake([{ source: source.name, docId: 'agg_h' }]);
     const [message] = await readTopic('hinted-events', 1);
     expect(message?.headers[HEADERS.id]).toBe('evt-h1');
-    await waitFor(async () => ((await collection.findOne({ _id: 'agg_h' as never }))?.['has_outbox'] === false ? true : undefined), { what: 'outbox cleared' });
+    await waitFor(
+      async () => ((await collection.findOne({ _id: 'agg_h' as never }))?.['has_outbox'] === false ? true : undefined),
+      { what: 'outbox cleared' },
+    );
     expect(scans).toBe(0);
     await relay.stop();
   });
@@ -479,7 +590,10 @@ describe('outbox relay', () => {
     const counted = { ...source, pendingIn: (ids: string[]) => (reads++, source.pendingIn(ids)) };
     const relay = createOutboxRelay({ publisher, sources: [counted], logger });
     relay.wake([{ source: source.name, docId: 'agg_g', entries: [entry] }]);
-    await waitFor(async () => ((await collection.findOne({ _id: 'agg_g' as never }))?.['has_outbox'] === false ? true : undefined), { what: 'outbox cleared' });
+    await waitFor(
+      async () => ((await collection.findOne({ _id: 'agg_g' as never }))?.['has_outbox'] === false ? true : undefined),
+      { what: 'outbox cleared' },
+    );
     expect(reads).toBe(0);
     expect(await relay.flush()).toBe(0);
     await relay.stop();

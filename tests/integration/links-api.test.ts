@@ -13,7 +13,13 @@ let admin: LinksUser;
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/;
 
-async function call(who: LinksUser | null, method: string, path: string, body?: unknown, options: { bare?: boolean } = {}) {
+async function call(
+  who: LinksUser | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { bare?: boolean } = {},
+) {
   const response = await fetch(`${stack.url}${path}`, {
     method,
     headers: {
@@ -37,25 +43,37 @@ afterAll(async () => {
 });
 
 describe('links API: tokens and errors', () => {
-  it('answers a missing or unknown token with 403 FORBIDDEN in Bitly\'s error shape', async () => {
+  it("answers a missing or unknown token with 403 FORBIDDEN in Bitly's error shape", async () => {
     for (const who of [null, { ...admin, token: 'lk_nope' }]) {
       const r = await call(who, 'GET', '/v4/user');
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({ message: 'FORBIDDEN', resource: 'user', description: 'You are currently forbidden to access this resource.' });
+      expect(r.body).toEqual({
+        message: 'FORBIDDEN',
+        resource: 'user',
+        description: 'You are currently forbidden to access this resource.',
+      });
     }
   });
 
   it('takes the token with or without the Bearer prefix', async () => {
     const bare = await call(admin, 'GET', '/v4/user', undefined, { bare: true });
     expect(bare.status).toBe(200);
-    expect(bare.body).toMatchObject({ login: admin.user.username, default_group_guid: groupGuid, is_active: true, emails: [{ email: admin.user.email, is_primary: true }] });
+    expect(bare.body).toMatchObject({
+      login: admin.user.username,
+      default_group_guid: groupGuid,
+      is_active: true,
+      emails: [{ email: admin.user.email, is_primary: true }],
+    });
     expect(bare.body['created']).toMatch(TIME);
   });
 });
 
 describe('links API: shortening', () => {
   it('shortens (201), returns the same link for the same long URL (200) unless force_new_link, and expands it', async () => {
-    const first = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/spring?utm=1', extra_member: 'ignored' });
+    const first = await call(admin, 'POST', '/v4/shorten', {
+      long_url: 'https://example.com/spring?utm=1',
+      extra_member: 'ignored',
+    });
     expect(first.status).toBe(201);
     const id = first.body['id'] as string;
     expect(id).toMatch(new RegExp(`^${DEFAULT_DOMAIN.replace('.', '\\.')}/[0-9A-Za-z]{7}$`));
@@ -70,27 +88,61 @@ describe('links API: shortening', () => {
       tags: [],
       deeplinks: [],
     });
-    const again = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/spring?utm=1', group_guid: null });
+    const again = await call(admin, 'POST', '/v4/shorten', {
+      long_url: 'https://example.com/spring?utm=1',
+      group_guid: null,
+    });
     expect(again.status).toBe(200);
     expect(again.body['id']).toBe(id);
-    const forced = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/spring?utm=1', force_new_link: true });
+    const forced = await call(admin, 'POST', '/v4/shorten', {
+      long_url: 'https://example.com/spring?utm=1',
+      force_new_link: true,
+    });
     expect(forced.status).toBe(201);
     expect(forced.body['id']).not.toBe(id);
 
     const expanded = await call(admin, 'POST', '/v4/expand', { bitlink_id: id, domain: 'bit.ly' });
-    expect(expanded.body).toEqual({ created_at: first.body['created_at'], link: `https://${id}`, id, long_url: 'https://example.com/spring?utm=1' });
+    expect(expanded.body).toEqual({
+      created_at: first.body['created_at'],
+      link: `https://${id}`,
+      id,
+      long_url: 'https://example.com/spring?utm=1',
+    });
   });
 
-  it('refuses bad long URLs, links of its own domains, and domains the group may not use, with Bitly\'s codes', async () => {
+  it("refuses bad long URLs, links of its own domains, and domains the group may not use, with Bitly's codes", async () => {
     const bad = await call(admin, 'POST', '/v4/shorten', { long_url: 'NOT_REAL_URL' });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ message: 'INVALID_ARG_LONG_URL', resource: 'shortlinks', errors: [{ field: 'long_url', error_code: 'invalid' }] });
+    expect(bad.body).toMatchObject({
+      message: 'INVALID_ARG_LONG_URL',
+      resource: 'shortlinks',
+      errors: [{ field: 'long_url', error_code: 'invalid' }],
+    });
     const own = await call(admin, 'POST', '/v4/shorten', { long_url: `https://${DEFAULT_DOMAIN}/abc` });
     expect(own.body['message']).toBe('ALREADY_A_SHORTLINK');
     const domain = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/', domain: 'not.ours' });
     expect(domain.status).toBe(400);
     expect(domain.body['message']).toBe('INVALID_ARG_DOMAIN');
-    expect((await stack.store.listLinks(groupGuid, { size: 100, searchAfter: null, query: 'NOT_REAL', hostnamePathQuery: null, createdBefore: null, createdAfter: null, archived: 'both', deeplinks: 'both', domainDeeplinks: 'both', campaignGuid: null, channelGuid: null, customShortlink: 'both', hasQrCodes: 'both', tags: [], launchpadIds: [], encodingLogin: [] }))).toEqual([]);
+    expect(
+      await stack.store.listLinks(groupGuid, {
+        size: 100,
+        searchAfter: null,
+        query: 'NOT_REAL',
+        hostnamePathQuery: null,
+        createdBefore: null,
+        createdAfter: null,
+        archived: 'both',
+        deeplinks: 'both',
+        domainDeeplinks: 'both',
+        campaignGuid: null,
+        channelGuid: null,
+        customShortlink: 'both',
+        hasQrCodes: 'both',
+        tags: [],
+        launchpadIds: [],
+        encodingLogin: [],
+      }),
+    ).toEqual([]);
   });
 
   it('creates a custom short link with a keyword on a branded domain; a taken keyword is KEYWORD_UNAVAILABLE', async () => {
@@ -114,37 +166,69 @@ describe('links API: shortening', () => {
       created_by: admin.user.username,
       expiration_at: expect.stringMatching(TIME),
     });
-    const taken = await call(admin, 'POST', '/v4/bitlinks', { long_url: 'https://example.com/other', domain, keyword: 'spring-sale' });
+    const taken = await call(admin, 'POST', '/v4/bitlinks', {
+      long_url: 'https://example.com/other',
+      domain,
+      keyword: 'spring-sale',
+    });
     expect(taken.status).toBe(409);
     expect(taken.body['message']).toBe('KEYWORD_UNAVAILABLE');
-    const onDefault = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/x', keyword: 'mine' });
+    const onDefault = await call(admin, 'POST', '/v4/shortlinks', {
+      long_url: 'https://example.com/x',
+      keyword: 'mine',
+    });
     expect(onDefault.body['message']).toBe('INVALID_ARG_KEYWORD');
   });
 });
 
 describe('links API: reading, editing and deleting', () => {
   it('gets a link by its two-segment or encoded id, edits it, archives it, and deletes it', async () => {
-    const made = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/edit-me', title: 'Before' });
+    const made = await call(admin, 'POST', '/v4/shortlinks', {
+      long_url: 'https://example.com/edit-me',
+      title: 'Before',
+    });
     const id = made.body['id'] as string;
     expect((await call(admin, 'GET', `/v4/shortlinks/${id}`)).body).toEqual(made.body);
     expect((await call(admin, 'GET', `/v4/bitlinks/${encodeURIComponent(id)}`)).body).toEqual(made.body);
 
-    const edited = await call(admin, 'PATCH', `/v4/shortlinks/${id}`, { title: 'After', tags: ['x'], archived: true, created_by: 'ignored', id: 'ignored' });
+    const edited = await call(admin, 'PATCH', `/v4/shortlinks/${id}`, {
+      title: 'After',
+      tags: ['x'],
+      archived: true,
+      created_by: 'ignored',
+      id: 'ignored',
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ id, title: 'After', tags: ['x'], archived: true, long_url: 'https://example.com/edit-me' });
+    expect(edited.body).toMatchObject({
+      id,
+      title: 'After',
+      tags: ['x'],
+      archived: true,
+      long_url: 'https://example.com/edit-me',
+    });
 
     const deleted = await call(admin, 'DELETE', `/v4/shortlinks/${id}`);
     expect(deleted.body).toEqual({ links_deleted: [{ id }] });
     expect((await call(admin, 'GET', `/v4/shortlinks/${id}`)).status).toBe(404);
-    expect((await call(admin, 'GET', `/v4/shortlinks/${DEFAULT_DOMAIN}/nope123`)).body).toMatchObject({ message: 'NOT_FOUND', resource: 'shortlinks' });
+    expect((await call(admin, 'GET', `/v4/shortlinks/${DEFAULT_DOMAIN}/nope123`)).body).toMatchObject({
+      message: 'NOT_FOUND',
+      resource: 'shortlinks',
+    });
   });
 
   it('keeps groups apart: a user of another group cannot see or change the link (403), and a GROUP_USER edits only their own', async () => {
     const made = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/admins-link' });
     const id = made.body['id'] as string;
-    const outsider = await stack.addUser(organizationId, `Bother${Date.now()}`.slice(0, 11), 'GROUP_ADMIN', 'Other group');
+    const outsider = await stack.addUser(
+      organizationId,
+      `Bother${Date.now()}`.slice(0, 11),
+      'GROUP_ADMIN',
+      'Other group',
+    );
     expect((await call(outsider, 'GET', `/v4/shortlinks/${id}`)).status).toBe(403);
-    expect((await call(outsider, 'POST', '/v4/shorten', { long_url: 'https://example.com/', group_guid: groupGuid })).body).toMatchObject({ message: 'FORBIDDEN' });
+    expect(
+      (await call(outsider, 'POST', '/v4/shorten', { long_url: 'https://example.com/', group_guid: groupGuid })).body,
+    ).toMatchObject({ message: 'FORBIDDEN' });
 
     const user = await stack.addUser(organizationId, groupGuid, 'GROUP_USER');
     expect((await call(user, 'GET', `/v4/shortlinks/${id}`)).status).toBe(200);
@@ -153,10 +237,18 @@ describe('links API: reading, editing and deleting', () => {
     expect((await call(user, 'PATCH', `/v4/shortlinks/${own.body['id']}`, { title: 'ok' })).status).toBe(200);
   });
 
-  it('lists a group\'s links newest first, 50 by default, paging with stable search_after tokens; archived ones only when asked', async () => {
+  it("lists a group's links newest first, 50 by default, paging with stable search_after tokens; archived ones only when asked", async () => {
     const fresh = await stack.newOrganization();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await call(fresh.admin, 'POST', '/v4/shortlinks', { long_url: `https://example.com/list/${i}`, tags: i % 2 ? ['odd'] : [] })).body['id'] as string);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await call(fresh.admin, 'POST', '/v4/shortlinks', {
+            long_url: `https://example.com/list/${i}`,
+            tags: i % 2 ? ['odd'] : [],
+          })
+        ).body['id'] as string,
+      );
     await call(fresh.admin, 'PATCH', `/v4/shortlinks/${ids[0]}`, { archived: true });
 
     const all = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks`);
@@ -167,22 +259,38 @@ describe('links API: reading, editing and deleting', () => {
     const token = (page1.body['pagination'] as { search_after: string }).search_after;
     expect((page1.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[4], ids[3]]);
     await call(fresh.admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/list/new' }); // a newer link does not shift the next page
-    const page2 = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?size=2&archived=both&search_after=${token}`);
+    const page2 = await call(
+      fresh.admin,
+      'GET',
+      `/v4/groups/${fresh.groupGuid}/shortlinks?size=2&archived=both&search_after=${token}`,
+    );
     expect((page2.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[2], ids[1]]);
     const odd = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?tags=odd`);
     expect((odd.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[3], ids[1]]);
 
     const bad = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?archived=maybe`);
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ message: 'INVALID_ARG_ARCHIVED', errors: [{ field: 'archived', error_code: 'invalid' }] });
+    expect(bad.body).toMatchObject({
+      message: 'INVALID_ARG_ARCHIVED',
+      errors: [{ field: 'archived', error_code: 'invalid' }],
+    });
   });
 
-  it('lists the user\'s groups and shows one', async () => {
+  it("lists the user's groups and shows one", async () => {
     const groups = await call(admin, 'GET', '/v4/groups');
     expect(groups.body['groups']).toEqual([
-      expect.objectContaining({ guid: groupGuid, name: 'Default group', role: 'GROUP_ADMIN', organization_guid: organizationId, is_active: true }),
+      expect.objectContaining({
+        guid: groupGuid,
+        name: 'Default group',
+        role: 'GROUP_ADMIN',
+        organization_guid: organizationId,
+        is_active: true,
+      }),
     ]);
-    expect((await call(admin, 'GET', `/v4/groups/${groupGuid}`)).body).toMatchObject({ guid: groupGuid, created: expect.stringMatching(TIME) });
+    expect((await call(admin, 'GET', `/v4/groups/${groupGuid}`)).body).toMatchObject({
+      guid: groupGuid,
+      created: expect.stringMatching(TIME),
+    });
   });
 });
 
@@ -191,11 +299,15 @@ describe('the redirector', () => {
   function visit(base: string, domain: string, hash: string, headers: Record<string, string> = {}) {
     return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
       const url = new URL(`/${hash}`, base);
-      const req = httpRequest(url, { headers: { host: domain, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ...headers } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      });
+      const req = httpRequest(
+        url,
+        { headers: { host: domain, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ...headers } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -208,26 +320,42 @@ describe('the redirector', () => {
       groupId: `test-clicks-${Date.now()}`,
       topics: ['links.clicks'],
       fromBeginning: true,
-      handlers: { [MessageTypeNames.ShortlinkClicked]: async (m) => void clicks.push({ ...m.value, event_id: m.meta.id }) },
+      handlers: {
+        [MessageTypeNames.ShortlinkClicked]: async (m) => void clicks.push({ ...m.value, event_id: m.meta.id }),
+      },
     });
     try {
       await consumer.ready;
-      const made = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/redirect-me', force_new_link: true });
+      const made = await call(admin, 'POST', '/v4/shorten', {
+        long_url: 'https://example.com/redirect-me',
+        force_new_link: true,
+      });
       const id = made.body['id'] as string;
       const hash = id.split('/')[1]!;
       const answers = [];
-      for (const base of [...stack.redirectors, stack.redirectors[0]]) answers.push(await visit(base, DEFAULT_DOMAIN, hash, { referer: 'https://news.example/' }));
+      for (const base of [...stack.redirectors, stack.redirectors[0]])
+        answers.push(await visit(base, DEFAULT_DOMAIN, hash, { referer: 'https://news.example/' }));
       for (const answer of answers) {
         expect(answer.status).toBe(301);
         expect(answer.headers.location).toBe('https://example.com/redirect-me');
         expect(answer.headers['cache-control']).toBe('private, max-age=90');
       }
-      await waitFor(() => clicks.filter((c) => c['id'] === id).length >= 3 || undefined, { timeoutMs: 20_000, what: 'three clicks' });
+      await waitFor(() => clicks.filter((c) => c['id'] === id).length >= 3 || undefined, {
+        timeoutMs: 20_000,
+        what: 'three clicks',
+      });
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const mine = clicks.filter((c) => c['id'] === id);
       expect(mine).toHaveLength(3);
       expect(new Set(mine.map((c) => c['click_id'])).size).toBe(3);
-      expect(mine[0]).toMatchObject({ group_guid: groupGuid, organization_id: organizationId, long_url: 'https://example.com/redirect-me', referrer: 'https://news.example/', bot: false, client_ip: '127.0.0.1' });
+      expect(mine[0]).toMatchObject({
+        group_guid: groupGuid,
+        organization_id: organizationId,
+        long_url: 'https://example.com/redirect-me',
+        referrer: 'https://news.example/',
+        bot: false,
+        client_ip: '127.0.0.1',
+      });
     } finally {
       await consumer.stop();
     }
@@ -239,14 +367,21 @@ describe('the redirector', () => {
     expect(unknown.headers['content-type']).toMatch(/^text\/html/);
     expect(unknown.body).toContain('Link not found');
 
-    const made = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/archive-me', force_new_link: true });
+    const made = await call(admin, 'POST', '/v4/shorten', {
+      long_url: 'https://example.com/archive-me',
+      force_new_link: true,
+    });
     const id = made.body['id'] as string;
     const hash = id.split('/')[1]!;
     for (const base of stack.redirectors) expect((await visit(base, DEFAULT_DOMAIN, hash)).status).toBe(301); // cached on both
     await call(admin, 'PATCH', `/v4/shortlinks/${id}`, { archived: true });
     const archivedAt = Date.now();
     for (const base of stack.redirectors) {
-      await waitFor(async () => (await visit(base, DEFAULT_DOMAIN, hash)).status === 404 || undefined, { timeoutMs: 5_000, intervalMs: 20, what: `${base} to stop redirecting` });
+      await waitFor(async () => (await visit(base, DEFAULT_DOMAIN, hash)).status === 404 || undefined, {
+        timeoutMs: 5_000,
+        intervalMs: 20,
+        what: `${base} to stop redirecting`,
+      });
     }
     // The target is one second; the slack is for a loaded CI machine running other suites beside this one.
     expect(Date.now() - archivedAt).toBeLessThan(1_500);
@@ -254,15 +389,35 @@ describe('the redirector', () => {
 
   it('reads the links in use again from the store before their cache life ends, in one query, answering from memory meanwhile', async () => {
     const ids: string[] = [];
-    for (const n of [1, 2, 3]) ids.push((await call(admin, 'POST', '/v4/shorten', { long_url: `https://example.com/refresh-${n}`, force_new_link: true })).body['id'] as string);
-    const resolver = createResolver(stack.store, { maxEntries: 100, ttlMs: 60_000, missTtlMs: 1000, random: () => 0, refreshDelayMs: 0 });
+    for (const n of [1, 2, 3])
+      ids.push(
+        (
+          await call(admin, 'POST', '/v4/shorten', {
+            long_url: `https://example.com/refresh-${n}`,
+            force_new_link: true,
+          })
+        ).body['id'] as string,
+      );
+    const resolver = createResolver(stack.store, {
+      maxEntries: 100,
+      ttlMs: 60_000,
+      missTtlMs: 1000,
+      random: () => 0,
+      refreshDelayMs: 0,
+    });
     const cachedAt = Date.now();
     for (const id of ids) expect((await resolver.resolve(id))?.long_url).toMatch(/refresh-\d$/);
     // A change whose event this replica missed: only the cache's life bounds it.
-    await stack.mongo.collection('links_links').updateOne({ _id: ids[0] as never }, { $set: { long_url: 'https://example.com/refreshed' } });
+    await stack.mongo
+      .collection('links_links')
+      .updateOne({ _id: ids[0] as never }, { $set: { long_url: 'https://example.com/refreshed' } });
     await stack.mongo.collection('links_links').updateOne({ _id: ids[1] as never }, { $set: { archived: true } });
-    for (const id of ids) expect(resolver.cached(id, cachedAt + 50_000)).toMatchObject({ long_url: expect.stringMatching(/refresh-\d$/) });
-    await waitFor(() => resolver.cached(ids[0]!)?.long_url === 'https://example.com/refreshed' || undefined, { timeoutMs: 5_000, what: 'the refreshed link' });
+    for (const id of ids)
+      expect(resolver.cached(id, cachedAt + 50_000)).toMatchObject({ long_url: expect.stringMatching(/refresh-\d$/) });
+    await waitFor(() => resolver.cached(ids[0]!)?.long_url === 'https://example.com/refreshed' || undefined, {
+      timeoutMs: 5_000,
+      what: 'the refreshed link',
+    });
     expect(resolver.cached(ids[1]!)).toBeNull();
     expect(resolver.cached(ids[2]!)?.long_url).toBe('https://example.com/refresh-3');
     expect([resolver.reads, resolver.refreshes]).toEqual([6, 3]);

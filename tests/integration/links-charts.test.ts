@@ -31,8 +31,15 @@ beforeAll(async () => {
   let organizationId: string;
   ({ organizationId, groupGuid, admin } = await stack.newOrganization());
   const name = stack.mongo.name;
-  const env = isolatedAppEnv(name, { KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix, MONGO_DB: name, KAFKA_SESSION_TIMEOUT_MS: '6000' });
-  const started = await startService('analytics-aggregator', buildAggregator, { settings: aggregatorConfig.read(env), logger: createLogger({ name, level: 'silent' }) });
+  const env = isolatedAppEnv(name, {
+    KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix,
+    MONGO_DB: name,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+  });
+  const started = await startService('analytics-aggregator', buildAggregator, {
+    settings: aggregatorConfig.read(env),
+    logger: createLogger({ name, level: 'silent' }),
+  });
   await started.service.ready?.();
   aggregator = started;
 
@@ -56,7 +63,10 @@ beforeAll(async () => {
         long_url: 'https://example.com/spring-sale',
         clicked_at: Math.min(Date.now(), at + i * 1000),
         referrer: i % 3 === 0 ? 'https://t.co/spring' : null,
-        user_agent: i % 4 === 0 ? 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1' : 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+        user_agent:
+          i % 4 === 0
+            ? 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1'
+            : 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
         client_ip: ['81.2.69.160', '89.160.20.112', '8.8.8.8'][i % 3]!,
         bot: false,
         qr: new Date(at).getUTCDay() === 0 && i % 2 === 0,
@@ -66,16 +76,35 @@ beforeAll(async () => {
   }
   const publisher = createPublisher(stack.kafka, { source: '/charts-test' });
   await publisher.connect();
-  await publisher.publishMany(clicks.map((c) => ({ topic: LINKS_TOPICS.clicks, key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c })));
+  await publisher.publishMany(
+    clicks.map((c) => ({
+      topic: LINKS_TOPICS.clicks,
+      key: c.id,
+      id: c.click_id,
+      type: MessageTypeNames.ShortlinkClicked,
+      value: c,
+    })),
+  );
   await publisher.disconnect();
   await waitFor(
     async () => {
-      const r = await fetch(`${stack.url}/v4/shortlinks/${linkId}/engagements/summary?unit=day&units=30`, { headers: { authorization: admin.token } });
+      const r = await fetch(`${stack.url}/v4/shortlinks/${linkId}/engagements/summary?unit=day&units=30`, {
+        headers: { authorization: admin.token },
+      });
       return ((await r.json()) as { total_engagements: number }).total_engagements === clicks.length;
     },
     { what: 'the clicks counted', timeoutMs: 30_000 },
   );
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  });
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
@@ -104,7 +133,9 @@ describe('analytics pages', () => {
     // One bar per day with clicks, and stacked scan bars on Sundays.
     expect(await page.locator('svg rect.clicks').count()).toBe(30);
     expect(await page.locator('svg rect.scans').count()).toBeGreaterThanOrEqual(4);
-    expect(await page.locator('svg[role=img]').getAttribute('aria-label')).toBe(`${total.toLocaleString('en-US')} engagements over 30 days`);
+    expect(await page.locator('svg[role=img]').getAttribute('aria-label')).toBe(
+      `${total.toLocaleString('en-US')} engagements over 30 days`,
+    );
     const lists = await page.locator('.list').allTextContents();
     expect(lists[0]).toMatch(/Top countries.*GB.*SE.*US/s);
     expect(lists[1]).toMatch(/Top referrers.*direct.*https:\/\/t\.co\/spring/s);
@@ -127,15 +158,23 @@ describe('analytics pages', () => {
 
   it('keeps others out and refuses a bad range', async () => {
     const stranger = (await stack.newOrganization()).admin;
-    const asStranger = await fetch(`${stack.url}/charts/groups/${groupGuid}`, { headers: { authorization: `Bearer ${stranger.token}` } });
+    const asStranger = await fetch(`${stack.url}/charts/groups/${groupGuid}`, {
+      headers: { authorization: `Bearer ${stranger.token}` },
+    });
     expect(asStranger.status).toBe(403);
-    const link = await fetch(`${stack.url}/charts/shortlinks/${linkId}`, { headers: { authorization: `Bearer ${stranger.token}` } });
+    const link = await fetch(`${stack.url}/charts/shortlinks/${linkId}`, {
+      headers: { authorization: `Bearer ${stranger.token}` },
+    });
     expect(link.status).toBe(404);
-    const bad = await fetch(`${stack.url}/charts/shortlinks/${linkId}?unit_reference=yesterday`, { headers: { authorization: `Bearer ${admin.token}` } });
+    const bad = await fetch(`${stack.url}/charts/shortlinks/${linkId}?unit_reference=yesterday`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('text/html');
     const anonymous = await fetch(`${stack.url}/charts/groups/${groupGuid}`, { redirect: 'manual' });
     expect(anonymous.status).toBe(303);
-    expect(anonymous.headers.get('location')).toBe(`/charts/login?next=${encodeURIComponent(`/charts/groups/${groupGuid}`)}`);
+    expect(anonymous.headers.get('location')).toBe(
+      `/charts/login?next=${encodeURIComponent(`/charts/groups/${groupGuid}`)}`,
+    );
   });
 });

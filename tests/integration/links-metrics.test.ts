@@ -21,10 +21,14 @@ let aggregator: { stop(): Promise<void> };
 let publisher: Publisher;
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 
 async function call(who: LinksUser, path: string) {
-  const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${who.token}` }, signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(`${stack.url}${path}`, {
+    headers: { authorization: `Bearer ${who.token}` },
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
 }
@@ -41,10 +45,14 @@ async function post(path: string, body: unknown) {
 
 function visit(hash: string, headers: Record<string, string>) {
   return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(new URL(`/${hash}`, stack.redirectors[0]), { headers: { host: DEFAULT_DOMAIN, ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = httpRequest(
+      new URL(`/${hash}`, stack.redirectors[0]),
+      { headers: { host: DEFAULT_DOMAIN, ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -54,9 +62,16 @@ beforeAll(async () => {
   stack = await startLinksStack();
   ({ organizationId, groupGuid, admin } = await stack.newOrganization());
   const name = stack.mongo.name;
-  const env = isolatedAppEnv(name, { KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix, MONGO_DB: name, KAFKA_SESSION_TIMEOUT_MS: '6000' });
+  const env = isolatedAppEnv(name, {
+    KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix,
+    MONGO_DB: name,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+  });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
-  const started = await startService('analytics-aggregator', buildAggregator, { settings: aggregatorConfig.read(env), logger });
+  const started = await startService('analytics-aggregator', buildAggregator, {
+    settings: aggregatorConfig.read(env),
+    logger,
+  });
   await started.service.ready?.();
   aggregator = started;
   publisher = createPublisher(stack.kafka, { source: '/metrics-test' });
@@ -74,7 +89,8 @@ describe('from real redirects to the endpoints', () => {
     const link = await post('/v4/shorten', { long_url: 'https://example.com/metrics-e2e' });
     const [, hash] = (link['id'] as string).split('/');
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push(await visit(hash!, { 'user-agent': FIREFOX, referer: 'https://t.co/xyz?s=1' }));
+    for (let i = 0; i < 3; i++)
+      statuses.push(await visit(hash!, { 'user-agent': FIREFOX, referer: 'https://t.co/xyz?s=1' }));
     for (let i = 0; i < 2; i++) statuses.push(await visit(hash!, { 'user-agent': IPHONE }));
     statuses.push(await visit(hash!, { 'user-agent': 'Twitterbot/1.0' }));
     expect(statuses).toEqual([301, 301, 301, 301, 301, 301]);
@@ -88,27 +104,56 @@ describe('from real redirects to the endpoints', () => {
       { what: 'five engagements counted', timeoutMs: 30_000 },
     );
     expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ total_engagements: 5, engagements: { lib_button_clicks: 0, clicks: 5, scans: 0 }, units: -1, unit: 'day' });
+    expect(summary.body).toMatchObject({
+      total_engagements: 5,
+      engagements: { lib_button_clicks: 0, clicks: 5, scans: 0 },
+      units: -1,
+      unit: 'day',
+    });
     expect(summary.body['unit_reference']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/);
 
     const devices = await call(admin, `${path}/devices`);
-    expect(devices.body).toMatchObject({ facet: 'devices', unit: 'day', units: -1, metrics: [{ clicks: 3, device_type: 'Desktop' }, { clicks: 2, device_type: 'Mobile' }] });
+    expect(devices.body).toMatchObject({
+      facet: 'devices',
+      unit: 'day',
+      units: -1,
+      metrics: [
+        { clicks: 3, device_type: 'Desktop' },
+        { clicks: 2, device_type: 'Mobile' },
+      ],
+    });
     const referrers = await call(admin, `${path}/referrers`);
-    expect(referrers.body['metrics']).toEqual([{ clicks: 3, value: 'https://t.co/xyz' }, { clicks: 2, value: 'direct' }]);
+    expect(referrers.body['metrics']).toEqual([
+      { clicks: 3, value: 'https://t.co/xyz' },
+      { clicks: 2, value: 'direct' },
+    ]);
     const days = await call(admin, `${path}/engagements`);
     // units=-1 from the link's creation, today: one day.
-    expect(days.body['engagements']).toEqual([{ engagement_count: 5, engagements: { lib_button_clicks: 0, clicks: 5, scans: 0 }, date: expect.stringMatching(/T00:00:00\+0000$/) }]);
+    expect(days.body['engagements']).toEqual([
+      {
+        engagement_count: 5,
+        engagements: { lib_button_clicks: 0, clicks: 5, scans: 0 },
+        date: expect.stringMatching(/T00:00:00\+0000$/),
+      },
+    ]);
     const top = await call(admin, `/v4/groups/${groupGuid}/engagements/top`);
     expect(top.body['sorted_links']).toContainEqual({ clicks: 5, id: link['id'] });
     expect((top.body['links'] as Array<{ id: string }>).map((l) => l.id)).toContain(link['id']);
     const shortens = await call(admin, `/v4/groups/${groupGuid}/shorten_counts?units=1`);
-    expect(shortens.body).toMatchObject({ facet: 'shorten_counts', units: 1, metrics: [{ key: expect.stringMatching(/T00:00:00\+0000$/), value: expect.any(Number) }] });
+    expect(shortens.body).toMatchObject({
+      facet: 'shorten_counts',
+      units: 1,
+      metrics: [{ key: expect.stringMatching(/T00:00:00\+0000$/), value: expect.any(Number) }],
+    });
   });
 });
 
 describe('QR code scans', () => {
   it("counts the scans through a code's URL, apart from the link's clicks, by device OS and browser", async () => {
-    const qr = await post('/v4/qr-codes', { group_guid: groupGuid, destination: { long_url: 'https://example.com/metrics-qr' } });
+    const qr = await post('/v4/qr-codes', {
+      group_guid: groupGuid,
+      destination: { long_url: 'https://example.com/metrics-qr' },
+    });
     const id = qr['qrcode_id'] as string;
     const [, hash] = (qr['shortlink_id'] as string).split('/');
     // The redirectors know the code once the link's change event reached them: scan until one counts.
@@ -140,13 +185,32 @@ describe('QR code scans', () => {
       },
       { what: 'the second scan counted', timeoutMs: 30_000 },
     );
-    expect(summary.body).toEqual({ total_scans: first + 1, units: -1, unit: 'day', unit_reference: expect.stringMatching(/\+0000$/) });
+    expect(summary.body).toEqual({
+      total_scans: first + 1,
+      units: -1,
+      unit: 'day',
+      unit_reference: expect.stringMatching(/\+0000$/),
+    });
     const days = await call(admin, `/v4/qr-codes/${id}/scans`);
-    expect(days.body).toEqual({ scans: [{ scans: first + 1, date: expect.stringMatching(/T00:00:00\+0000$/) }], units: -1, unit: 'day', unit_reference: expect.any(String) });
+    expect(days.body).toEqual({
+      scans: [{ scans: first + 1, date: expect.stringMatching(/T00:00:00\+0000$/) }],
+      units: -1,
+      unit: 'day',
+      unit_reference: expect.any(String),
+    });
     const os = await call(admin, `/v4/qr-codes/${id}/scans/device_os`);
-    expect(os.body).toMatchObject({ facet: 'device_os', metrics: [{ scans: first, value: 'iOS' }, { scans: 1, value: 'Linux' }] });
+    expect(os.body).toMatchObject({
+      facet: 'device_os',
+      metrics: [
+        { scans: first, value: 'iOS' },
+        { scans: 1, value: 'Linux' },
+      ],
+    });
     const browsers = await call(admin, `/v4/qr-codes/${id}/scans/browsers`);
-    expect(browsers.body['metrics']).toEqual([{ scans: first, value: 'Safari' }, { scans: 1, value: 'Firefox' }]);
+    expect(browsers.body['metrics']).toEqual([
+      { scans: first, value: 'Safari' },
+      { scans: 1, value: 'Firefox' },
+    ]);
     // The link's own engagements hold the plain click apart from the scans (a visit of the loop above that came
     // before the redirector knew the code was a click too).
     const link = await waitFor(
@@ -169,7 +233,11 @@ describe('a known stream of clicks', () => {
   beforeAll(async () => {
     id = (await post('/v4/shorten', { long_url: 'https://example.com/known-stream' }))['id'] as string;
     await stack.addDomain(organizationId, 'brand.example', [groupGuid]);
-    const custom = await post('/v4/shortlinks', { long_url: 'https://example.com/first', domain: 'brand.example', keyword: 'spring' });
+    const custom = await post('/v4/shortlinks', {
+      long_url: 'https://example.com/first',
+      domain: 'brand.example',
+      keyword: 'spring',
+    });
     customId = custom['id'] as string;
     const click = (n: number, at: string, extra: Partial<ShortlinkClicked> = {}): ShortlinkClicked => ({
       click_id: `known:${id}:${n}`,
@@ -198,12 +266,23 @@ describe('a known stream of clicks', () => {
       { ...click(9, '2024-03-01T00:42:00Z'), id: customId, long_url: 'https://example.com/second' },
     ];
     const send = (list: ShortlinkClicked[]) =>
-      publisher.publishMany(list.map((c) => ({ topic: LINKS_TOPICS.clicks, key: c.id, id: c.click_id, type: MessageTypeNames.ShortlinkClicked, value: c })));
+      publisher.publishMany(
+        list.map((c) => ({
+          topic: LINKS_TOPICS.clicks,
+          key: c.id,
+          id: c.click_id,
+          type: MessageTypeNames.ShortlinkClicked,
+          value: c,
+        })),
+      );
     await send(clicks);
     await send([clicks[5]!]); // the redirector re-published it
     await waitFor(
       async () => {
-        const r = await call(admin, `/v4/groups/${groupGuid}/engagements/over_time?unit=month&units=1&unit_reference=2024-03-15T00:00:00Z`);
+        const r = await call(
+          admin,
+          `/v4/groups/${groupGuid}/engagements/over_time?unit=month&units=1&unit_reference=2024-03-15T00:00:00Z`,
+        );
         const data = r.body['data'] as Array<{ count: number }> | undefined;
         return data?.[0]?.count === 5;
       },
@@ -214,7 +293,10 @@ describe('a known stream of clicks', () => {
   const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
   it('answers a time series per unit, most recent first, zeros included (week starts on Monday, the leap day)', async () => {
-    const weeks = await call(admin, `/v4/groups/${groupGuid}/clicks${q({ unit: 'week', units: '3', unit_reference: '2024-03-03T23:59:59Z' })}`);
+    const weeks = await call(
+      admin,
+      `/v4/groups/${groupGuid}/clicks${q({ unit: 'week', units: '3', unit_reference: '2024-03-03T23:59:59Z' })}`,
+    );
     expect(weeks.body).toEqual({
       unit: 'week',
       units: 3,
@@ -225,18 +307,36 @@ describe('a known stream of clicks', () => {
         { ts: '2024-02-12T00:00:00+0000', count: 0 },
       ],
     });
-    const days = await call(admin, `/v4/shortlinks/${id}/engagements${q({ unit: 'day', units: '3', unit_reference: '2024-03-01T01:00:00+02:00' })}`);
+    const days = await call(
+      admin,
+      `/v4/shortlinks/${id}/engagements${q({ unit: 'day', units: '3', unit_reference: '2024-03-01T01:00:00+02:00' })}`,
+    );
     expect(days.body).toEqual({
       unit: 'day',
       units: 3,
       unit_reference: '2024-02-29T23:00:00+0000',
       engagements: [
-        { engagement_count: 2, engagements: { lib_button_clicks: 0, clicks: 1, scans: 1 }, date: '2024-02-29T00:00:00+0000' },
-        { engagement_count: 0, engagements: { lib_button_clicks: 0, clicks: 0, scans: 0 }, date: '2024-02-28T00:00:00+0000' },
-        { engagement_count: 0, engagements: { lib_button_clicks: 0, clicks: 0, scans: 0 }, date: '2024-02-27T00:00:00+0000' },
+        {
+          engagement_count: 2,
+          engagements: { lib_button_clicks: 0, clicks: 1, scans: 1 },
+          date: '2024-02-29T00:00:00+0000',
+        },
+        {
+          engagement_count: 0,
+          engagements: { lib_button_clicks: 0, clicks: 0, scans: 0 },
+          date: '2024-02-28T00:00:00+0000',
+        },
+        {
+          engagement_count: 0,
+          engagements: { lib_button_clicks: 0, clicks: 0, scans: 0 },
+          date: '2024-02-27T00:00:00+0000',
+        },
       ],
     });
-    const months = await call(admin, `/v4/groups/${groupGuid}/links/clicks/over_time${q({ unit: 'month', units: '2', unit_reference: '2024-03-31T23:59:59Z' })}`);
+    const months = await call(
+      admin,
+      `/v4/groups/${groupGuid}/links/clicks/over_time${q({ unit: 'month', units: '2', unit_reference: '2024-03-31T23:59:59Z' })}`,
+    );
     expect(months.body['data']).toEqual([
       { ts: '2024-03-01T00:00:00+0000', count: 5 },
       { ts: '2024-02-01T00:00:00+0000', count: 3 },
@@ -244,20 +344,45 @@ describe('a known stream of clicks', () => {
   });
 
   it('answers units=-1 from the oldest data up to unit_reference', async () => {
-    const all = await call(admin, `/v4/shortlinks/${id}/engagements${q({ unit: 'month', unit_reference: '2024-03-01T00:00:00Z' })}`);
-    expect((all.body['engagements'] as Array<{ date: string; engagement_count: number }>).map((e) => [e.date, e.engagement_count])).toEqual([
+    const all = await call(
+      admin,
+      `/v4/shortlinks/${id}/engagements${q({ unit: 'month', unit_reference: '2024-03-01T00:00:00Z' })}`,
+    );
+    expect(
+      (all.body['engagements'] as Array<{ date: string; engagement_count: number }>).map((e) => [
+        e.date,
+        e.engagement_count,
+      ]),
+    ).toEqual([
       ['2024-03-01T00:00:00+0000', 2],
       ['2024-02-01T00:00:00+0000', 4],
     ]);
   });
 
   it('answers the faceted envelopes, cut to size, with other_metrics for cities', async () => {
-    const countries = await call(admin, `/v4/shortlinks/${id}/countries${q({ unit: 'month', units: '2', unit_reference: '2024-03-01T12:00:00Z', size: '1' })}`);
-    expect(countries.body).toEqual({ unit: 'month', units: 2, unit_reference: '2024-03-01T12:00:00+0000', facet: 'countries', metrics: [{ clicks: 3, value: 'GB' }] });
-    const cities = await call(admin, `/v4/groups/${groupGuid}/cities${q({ unit: 'month', units: '2', unit_reference: '2024-03-01T12:00:00Z', size: '1' })}`);
-    expect(cities.body['metrics']).toEqual([{ clicks: 6, city: 'Bracknell', subregion: 'Bracknell Forest', region: 'England', country: 'GB' }]);
+    const countries = await call(
+      admin,
+      `/v4/shortlinks/${id}/countries${q({ unit: 'month', units: '2', unit_reference: '2024-03-01T12:00:00Z', size: '1' })}`,
+    );
+    expect(countries.body).toEqual({
+      unit: 'month',
+      units: 2,
+      unit_reference: '2024-03-01T12:00:00+0000',
+      facet: 'countries',
+      metrics: [{ clicks: 3, value: 'GB' }],
+    });
+    const cities = await call(
+      admin,
+      `/v4/groups/${groupGuid}/cities${q({ unit: 'month', units: '2', unit_reference: '2024-03-01T12:00:00Z', size: '1' })}`,
+    );
+    expect(cities.body['metrics']).toEqual([
+      { clicks: 6, city: 'Bracknell', subregion: 'Bracknell Forest', region: 'England', country: 'GB' },
+    ]);
     expect(cities.body['other_metrics']).toEqual({ other_city_clicks: 1, no_city_clicks: 1 });
-    const destinations = await call(admin, `/v4/custom_shortlinks/${customId}/clicks_by_destination${q({ unit: 'day', units: '1', unit_reference: '2024-03-01T12:00:00Z' })}`);
+    const destinations = await call(
+      admin,
+      `/v4/custom_shortlinks/${customId}/clicks_by_destination${q({ unit: 'day', units: '1', unit_reference: '2024-03-01T12:00:00Z' })}`,
+    );
     expect(destinations.body).toEqual({
       unit: 'day',
       units: 1,
@@ -272,15 +397,21 @@ describe('a known stream of clicks', () => {
     expect(notCustom.status).toBe(404);
   });
 
-  it('refuses bad parameters with 400 in the API error shape, and others\' data with 403', async () => {
+  it("refuses bad parameters with 400 in the API error shape, and others' data with 403", async () => {
     const bad = await call(admin, `/v4/shortlinks/${id}/countries?unit_reference=2024-02-30T00:00:00Z`);
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ message: 'INVALID_ARG_UNIT_REFERENCE', resource: 'shortlinks', errors: [{ field: 'unit_reference' }] });
+    expect(bad.body).toMatchObject({
+      message: 'INVALID_ARG_UNIT_REFERENCE',
+      resource: 'shortlinks',
+      errors: [{ field: 'unit_reference' }],
+    });
     expect((await call(admin, `/v4/groups/${groupGuid}/clicks?unit=year`)).body['message']).toBe('INVALID_ARG_UNIT');
     expect((await call(admin, `/v4/groups/${groupGuid}/countries?size=0`)).status).toBe(400);
     expect((await call(admin, `/v4/groups/${groupGuid}/clicks?units=0`)).status).toBe(400);
     // A + that was not URL-encoded arrives as a space: refused, not guessed.
-    expect((await call(admin, `/v4/groups/${groupGuid}/clicks?unit_reference=2024-03-01T00:00:00+02:00`)).status).toBe(400);
+    expect((await call(admin, `/v4/groups/${groupGuid}/clicks?unit_reference=2024-03-01T00:00:00+02:00`)).status).toBe(
+      400,
+    );
     const stranger = (await stack.newOrganization()).admin;
     expect((await call(stranger, `/v4/groups/${groupGuid}/clicks`)).status).toBe(403);
     expect((await call(stranger, `/v4/shortlinks/${id}/countries`)).status).toBe(404);

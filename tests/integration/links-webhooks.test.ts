@@ -43,7 +43,6 @@ async function call(who: LinksUser, method: string, path: string, body?: unknown
   return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
 }
 
-
 /** The Standard Webhooks signature, computed here from the spec rather than with the platform's own code. */
 function expectSigned(delivery: Received, secret: string) {
   const id = delivery.headers['webhook-id'] as string;
@@ -57,10 +56,20 @@ function expectSigned(delivery: Received, secret: string) {
 
 function visit(domain: string, hash: string) {
   return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(new URL(`/${hash}`, stack.redirectors[0]), { headers: { host: domain, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1', referer: 'https://t.co/abc' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = httpRequest(
+      new URL(`/${hash}`, stack.redirectors[0]),
+      {
+        headers: {
+          host: domain,
+          'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1',
+          referer: 'https://t.co/abc',
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -80,7 +89,9 @@ beforeAll(async () => {
       const path = req.url ?? '/';
       if (path === '/token') {
         tokenRequests.push({ authorization: req.headers.authorization, body });
-        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ access_token: currentToken, token_type: 'bearer', expires_in: 3600 }));
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end(JSON.stringify({ access_token: currentToken, token_type: 'bearer', expires_in: 3600 }));
         return;
       }
       if (path === '/oauth-hook' && req.headers.authorization !== `Bearer ${currentToken}`) {
@@ -104,7 +115,16 @@ afterAll(async () => {
 
 describe('webhook records', () => {
   it('creates, reads, lists, edits and deletes a webhook; the client secret never comes back', async () => {
-    const created = await createWebhook({ name: 'Clicks', event: 'decodes', url: `${receiverUrl}/crud`, oauth_url: `${receiverUrl}/token`, client_id: 'cid', client_secret: 'very-secret', fetch_tags: true, unknown_member: 1 });
+    const created = await createWebhook({
+      name: 'Clicks',
+      event: 'decodes',
+      url: `${receiverUrl}/crud`,
+      oauth_url: `${receiverUrl}/token`,
+      client_id: 'cid',
+      client_secret: 'very-secret',
+      fetch_tags: true,
+      unknown_member: 1,
+    });
     expect(created).toMatchObject({
       organization_guid: organizationId,
       group_guid: '',
@@ -126,23 +146,43 @@ describe('webhook records', () => {
     expect(created.guid).toMatch(/^W[0-9a-f]{10}$/);
     expect(created.created).toMatch(TIME);
     expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
-    expect(JSON.stringify(await stack.mongo.collection('links_webhooks').findOne({ _id: created.guid as never }))).not.toContain('very-secret');
+    expect(
+      JSON.stringify(await stack.mongo.collection('links_webhooks').findOne({ _id: created.guid as never })),
+    ).not.toContain('very-secret');
 
     const read = await call(admin, 'GET', `/v4/webhooks/${created.guid}`);
     expect(read.status).toBe(200);
     expect(read.body).not.toHaveProperty('signing_secret');
     expect(read.body).toMatchObject({ guid: created.guid, client_secret: '********' });
 
-    const patched = await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, { guid: created.guid, name: 'Renamed', is_active: false, group_guid: groupGuid, oauth_url: '' });
+    const patched = await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, {
+      guid: created.guid,
+      name: 'Renamed',
+      is_active: false,
+      group_guid: groupGuid,
+      oauth_url: '',
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ name: 'Renamed', is_active: false, status: 'inactive', group_guid: groupGuid, oauth_url: '', client_id: '', client_secret: '', references: { group: `${stack.url}/v4/groups/${groupGuid}` } });
+    expect(patched.body).toMatchObject({
+      name: 'Renamed',
+      is_active: false,
+      status: 'inactive',
+      group_guid: groupGuid,
+      oauth_url: '',
+      client_id: '',
+      client_secret: '',
+      references: { group: `${stack.url}/v4/groups/${groupGuid}` },
+    });
 
     const listed = await call(admin, 'GET', `/v4/organizations/${organizationId}/webhooks`);
     expect(listed.status).toBe(200);
     expect((listed.body['webhooks'] as Array<{ guid: string }>).map((w) => w.guid)).toContain(created.guid);
 
     expect((await call(admin, 'DELETE', `/v4/webhooks/${created.guid}`)).status).toBe(204);
-    expect(await call(admin, 'GET', `/v4/webhooks/${created.guid}`)).toMatchObject({ status: 404, body: { message: 'NOT_FOUND' } });
+    expect(await call(admin, 'GET', `/v4/webhooks/${created.guid}`)).toMatchObject({
+      status: 404,
+      body: { message: 'NOT_FOUND' },
+    });
     expect((await call(admin, 'DELETE', `/v4/webhooks/${created.guid}`)).status).toBe(404);
   });
 
@@ -155,31 +195,72 @@ describe('webhook records', () => {
       [{ name: 'x', event: 'explodes', url: 'https://example.com/' }, 400, 'INVALID_ARG_EVENT'],
       [{ event: 'decodes', url: 'https://example.com/' }, 400, 'INVALID_ARG_NAME'],
       [{ name: 'x', event: 'decodes', url: 'https://example.com/', is_active: 'yes' }, 400, 'INVALID_ARG_IS_ACTIVE'],
-      [{ name: 'x', event: 'decodes', url: 'https://example.com/', oauth_url: 'https://auth.example.com/token' }, 400, 'INVALID_ARG_OAUTH_URL'],
-      [{ name: 'x', event: 'decodes', url: 'https://example.com/', group_guid: 'Bnosuchgroup' }, 400, 'INVALID_ARG_GROUP_GUID'],
+      [
+        { name: 'x', event: 'decodes', url: 'https://example.com/', oauth_url: 'https://auth.example.com/token' },
+        400,
+        'INVALID_ARG_OAUTH_URL',
+      ],
+      [
+        { name: 'x', event: 'decodes', url: 'https://example.com/', group_guid: 'Bnosuchgroup' },
+        400,
+        'INVALID_ARG_GROUP_GUID',
+      ],
     ];
     for (const [body, status, message] of cases) {
       const r = await call(admin, 'POST', '/v4/webhooks', { organization_guid: organizationId, ...body });
       expect({ status: r.status, message: r.body['message'] }, JSON.stringify(body)).toEqual({ status, message });
       expect(r.body['errors']).toEqual([expect.objectContaining({ field: expect.any(String), error_code: 'invalid' })]);
     }
-    expect(await call(admin, 'POST', '/v4/webhooks', { name: 'x', event: 'decodes', url: 'https://example.com/' })).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_ORGANIZATION_GUID' } });
-    expect(await call(admin, 'POST', '/v4/webhooks', { organization_guid: 'Oother', name: 'x', event: 'decodes', url: 'https://example.com/' })).toMatchObject({ status: 403, body: { message: 'FORBIDDEN' } });
+    expect(
+      await call(admin, 'POST', '/v4/webhooks', { name: 'x', event: 'decodes', url: 'https://example.com/' }),
+    ).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_ORGANIZATION_GUID' } });
+    expect(
+      await call(admin, 'POST', '/v4/webhooks', {
+        organization_guid: 'Oother',
+        name: 'x',
+        event: 'decodes',
+        url: 'https://example.com/',
+      }),
+    ).toMatchObject({ status: 403, body: { message: 'FORBIDDEN' } });
 
     const hook = await createWebhook({ name: 'Guarded', event: 'decodes', url: 'https://example.com/hook' });
-    expect(await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { name: 'No guid' })).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_GUID' } });
-    expect(await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: 'Wother', name: 'x' })).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_GUID' } });
-    expect(await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: hook.guid, url: 'javascript:alert(1)' })).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_URL' } });
-    expect((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body).toMatchObject({ name: 'Guarded', url: 'https://example.com/hook' });
+    expect(await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { name: 'No guid' })).toMatchObject({
+      status: 400,
+      body: { message: 'INVALID_ARG_GUID' },
+    });
+    expect(await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: 'Wother', name: 'x' })).toMatchObject({
+      status: 400,
+      body: { message: 'INVALID_ARG_GUID' },
+    });
+    expect(
+      await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: hook.guid, url: 'javascript:alert(1)' }),
+    ).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_URL' } });
+    expect((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body).toMatchObject({
+      name: 'Guarded',
+      url: 'https://example.com/hook',
+    });
 
     // Group members who are not its admins, and other organizations, see nothing of them.
     const editor = await stack.addUser(organizationId, groupGuid, 'GROUP_EDITOR');
-    expect(await call(editor, 'GET', `/v4/webhooks/${hook.guid}`)).toMatchObject({ status: 403, body: { message: 'FORBIDDEN' } });
-    expect(await call(editor, 'POST', '/v4/webhooks', { organization_guid: organizationId, name: 'x', event: 'decodes', url: 'https://example.com/', group_guid: groupGuid })).toMatchObject({ status: 403 });
+    expect(await call(editor, 'GET', `/v4/webhooks/${hook.guid}`)).toMatchObject({
+      status: 403,
+      body: { message: 'FORBIDDEN' },
+    });
+    expect(
+      await call(editor, 'POST', '/v4/webhooks', {
+        organization_guid: organizationId,
+        name: 'x',
+        event: 'decodes',
+        url: 'https://example.com/',
+        group_guid: groupGuid,
+      }),
+    ).toMatchObject({ status: 403 });
     expect((await call(editor, 'GET', `/v4/organizations/${organizationId}/webhooks`)).body).toEqual({ webhooks: [] });
     const other = await stack.newOrganization();
     expect(await call(other.admin, 'GET', `/v4/webhooks/${hook.guid}`)).toMatchObject({ status: 404 });
-    expect(await call(other.admin, 'GET', `/v4/organizations/${organizationId}/webhooks`)).toMatchObject({ status: 403 });
+    expect(await call(other.admin, 'GET', `/v4/organizations/${organizationId}/webhooks`)).toMatchObject({
+      status: 403,
+    });
 
     const after = await call(admin, 'GET', `/v4/organizations/${organizationId}/webhooks`);
     expect((after.body['webhooks'] as unknown[]).length).toBe((before.body['webhooks'] as unknown[]).length + 1);
@@ -188,12 +269,29 @@ describe('webhook records', () => {
 
   it('lets a group admin manage the webhooks of their group only', async () => {
     const groupAdmin = await stack.addUser(organizationId, groupGuid, 'GROUP_ADMIN');
-    expect(await call(groupAdmin, 'POST', '/v4/webhooks', { organization_guid: organizationId, name: 'Org-wide', event: 'decodes', url: 'https://example.com/' })).toMatchObject({ status: 403 });
-    const own = await call(groupAdmin, 'POST', '/v4/webhooks', { organization_guid: organizationId, name: 'Group', event: 'decodes', url: 'https://example.com/g', group_guid: groupGuid });
+    expect(
+      await call(groupAdmin, 'POST', '/v4/webhooks', {
+        organization_guid: organizationId,
+        name: 'Org-wide',
+        event: 'decodes',
+        url: 'https://example.com/',
+      }),
+    ).toMatchObject({ status: 403 });
+    const own = await call(groupAdmin, 'POST', '/v4/webhooks', {
+      organization_guid: organizationId,
+      name: 'Group',
+      event: 'decodes',
+      url: 'https://example.com/g',
+      group_guid: groupGuid,
+    });
     expect(own).toMatchObject({ status: 201, body: { group_guid: groupGuid } });
     const guid = own.body['guid'] as string;
-    expect(await call(groupAdmin, 'PATCH', `/v4/webhooks/${guid}`, { guid, group_guid: '' })).toMatchObject({ status: 403 });
-    expect((await call(groupAdmin, 'GET', `/v4/organizations/${organizationId}/webhooks`)).body['webhooks']).toEqual([expect.objectContaining({ guid })]);
+    expect(await call(groupAdmin, 'PATCH', `/v4/webhooks/${guid}`, { guid, group_guid: '' })).toMatchObject({
+      status: 403,
+    });
+    expect((await call(groupAdmin, 'GET', `/v4/organizations/${organizationId}/webhooks`)).body['webhooks']).toEqual([
+      expect.objectContaining({ guid }),
+    ]);
     expect((await call(groupAdmin, 'DELETE', `/v4/webhooks/${guid}`)).status).toBe(204);
   });
 });
@@ -204,21 +302,43 @@ describe('deliveries', () => {
     const verified = await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
     expect(verified).toMatchObject({ status: 200, body: { guid: hook.guid, name: 'Ping me' } });
     const ping = await waitFor(() => received.find((r) => r.path === '/ping'), { what: 'the ping' });
-    expect(ping.json).toMatchObject({ event: 'ping', webhook_guid: hook.guid, organization_guid: organizationId, references: { webhook: `${stack.url}/v4/webhooks/${hook.guid}` } });
+    expect(ping.json).toMatchObject({
+      event: 'ping',
+      webhook_guid: hook.guid,
+      organization_guid: organizationId,
+      references: { webhook: `${stack.url}/v4/webhooks/${hook.guid}` },
+    });
     expect(ping.headers['content-type']).toMatch(/^application\/json/);
     expectSigned(ping, hook.signing_secret);
     await call(admin, 'DELETE', `/v4/webhooks/${hook.guid}`);
   });
 
   it('sends each click (decodes) and each new link to the active webhooks that cover its group, signed', async () => {
-    const decodes = await createWebhook({ name: 'Decodes', event: 'decodes', url: `${receiverUrl}/decodes`, fetch_tags: true });
-    const inGroup = await createWebhook({ name: 'Group decodes', event: 'decodes', url: `${receiverUrl}/group-decodes`, group_guid: groupGuid });
+    const decodes = await createWebhook({
+      name: 'Decodes',
+      event: 'decodes',
+      url: `${receiverUrl}/decodes`,
+      fetch_tags: true,
+    });
+    const inGroup = await createWebhook({
+      name: 'Group decodes',
+      event: 'decodes',
+      url: `${receiverUrl}/group-decodes`,
+      group_guid: groupGuid,
+    });
     const off = await createWebhook({ name: 'Off', event: 'decodes', url: `${receiverUrl}/off`, is_active: false });
-    const created = await createWebhook({ name: 'New links', event: 'shortlink_created', url: `${receiverUrl}/created` });
+    const created = await createWebhook({
+      name: 'New links',
+      event: 'shortlink_created',
+      url: `${receiverUrl}/created`,
+    });
     const otherGroup = newGroupGuid();
     const elsewhere = await stack.addUser(organizationId, otherGroup, 'GROUP_ADMIN', 'Elsewhere');
 
-    const link = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/webhooked', tags: ['spring'] });
+    const link = await call(admin, 'POST', '/v4/shortlinks', {
+      long_url: 'https://example.com/webhooked',
+      tags: ['spring'],
+    });
     expect(link.status).toBe(201);
     const id = link.body['id'] as string;
     const hash = id.slice(DEFAULT_DOMAIN.length + 1);
@@ -248,20 +368,37 @@ describe('deliveries', () => {
     expect(click.json['datetime']).toMatch(TIME);
     expect(click.json['event_id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expectSigned(click, decodes.signing_secret);
-    const groupClick = await waitFor(() => received.find((r) => r.path === '/group-decodes'), { what: 'the group click' });
-    expect(groupClick.json).toMatchObject({ shortlink: id, webhook_guid: inGroup.guid, event_id: click.json['event_id'] });
+    const groupClick = await waitFor(() => received.find((r) => r.path === '/group-decodes'), {
+      what: 'the group click',
+    });
+    expect(groupClick.json).toMatchObject({
+      shortlink: id,
+      webhook_guid: inGroup.guid,
+      event_id: click.json['event_id'],
+    });
     expect(groupClick.json).not.toHaveProperty('tags');
     expectSigned(groupClick, inGroup.signing_secret);
 
-    const createdEvent = await waitFor(() => received.find((r) => r.path === '/created' && r.json['shortlink'] === id), { what: 'the new link' });
-    expect(createdEvent.json).toMatchObject({ event: 'shortlink_created', url: 'https://example.com/webhooked', tags: ['spring'], webhook_guid: created.guid, group_guid: groupGuid });
+    const createdEvent = await waitFor(
+      () => received.find((r) => r.path === '/created' && r.json['shortlink'] === id),
+      { what: 'the new link' },
+    );
+    expect(createdEvent.json).toMatchObject({
+      event: 'shortlink_created',
+      url: 'https://example.com/webhooked',
+      tags: ['spring'],
+      webhook_guid: created.guid,
+      group_guid: groupGuid,
+    });
     expectSigned(createdEvent, created.signing_secret);
 
     // A link of another group reaches the organization-wide webhook but not the group's.
     const foreign = await call(elsewhere, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/elsewhere' });
     const foreignId = foreign.body['id'] as string;
     expect(await visit(DEFAULT_DOMAIN, foreignId.slice(DEFAULT_DOMAIN.length + 1))).toBe(301);
-    await waitFor(() => received.find((r) => r.path === '/decodes' && r.json['shortlink'] === foreignId), { what: 'the other group click' });
+    await waitFor(() => received.find((r) => r.path === '/decodes' && r.json['shortlink'] === foreignId), {
+      what: 'the other group click',
+    });
     // Give the group webhook the same time to (wrongly) receive it; the inactive one never hears anything.
     await new Promise((r) => setTimeout(r, 1500));
     expect(foreign.body['references']).toMatchObject({ group: `${stack.url}/v4/groups/${otherGroup}` });
@@ -272,17 +409,31 @@ describe('deliveries', () => {
   });
 
   it('gets a client-credentials token first, sends it as a bearer, and gets a new one on 401', async () => {
-    const hook = await createWebhook({ name: 'OAuth', event: 'decodes', url: `${receiverUrl}/oauth-hook`, oauth_url: `${receiverUrl}/token`, client_id: 'client-1', client_secret: 's3cret' });
+    const hook = await createWebhook({
+      name: 'OAuth',
+      event: 'decodes',
+      url: `${receiverUrl}/oauth-hook`,
+      oauth_url: `${receiverUrl}/token`,
+      client_id: 'client-1',
+      client_secret: 's3cret',
+    });
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    const first = await waitFor(() => received.find((r) => r.path === '/oauth-hook'), { what: 'the first OAuth delivery' });
+    const first = await waitFor(() => received.find((r) => r.path === '/oauth-hook'), {
+      what: 'the first OAuth delivery',
+    });
     expect(first.headers.authorization).toBe('Bearer token-1');
-    expect(tokenRequests[0]).toEqual({ authorization: `Basic ${Buffer.from('client-1:s3cret').toString('base64')}`, body: expect.stringContaining('grant_type=client_credentials') });
+    expect(tokenRequests[0]).toEqual({
+      authorization: `Basic ${Buffer.from('client-1:s3cret').toString('base64')}`,
+      body: expect.stringContaining('grant_type=client_credentials'),
+    });
     expectSigned(first, hook.signing_secret);
 
     // The receiver revokes the token: the next delivery meets a 401, fetches a new token and goes through.
     currentToken = 'token-2';
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    const second = await waitFor(() => received.filter((r) => r.path === '/oauth-hook')[1], { what: 'the delivery with a new token' });
+    const second = await waitFor(() => received.filter((r) => r.path === '/oauth-hook')[1], {
+      what: 'the delivery with a new token',
+    });
     expect(second.headers.authorization).toBe('Bearer token-2');
     expect(tokenRequests).toHaveLength(2);
     await call(admin, 'DELETE', `/v4/webhooks/${hook.guid}`);
@@ -294,10 +445,13 @@ describe('deliveries', () => {
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
     // Three attempts (the stack's retry schedule: now, 0.2 s, 3 s), then the ping is dead-lettered and the
     // webhook turned off.
-    const deactivated = await waitFor(async () => {
-      const r = await call(admin, 'GET', `/v4/webhooks/${hook.guid}`);
-      return r.body['is_active'] === false ? r.body : undefined;
-    }, { what: 'the deactivation' });
+    const deactivated = await waitFor(
+      async () => {
+        const r = await call(admin, 'GET', `/v4/webhooks/${hook.guid}`);
+        return r.body['is_active'] === false ? r.body : undefined;
+      },
+      { what: 'the deactivation' },
+    );
     expect(received.filter((r) => r.path === '/flaky')).toHaveLength(3);
     expect(deactivated).toMatchObject({ is_active: false, is_alert: true, status: 'deactivated' });
     expect(deactivated['alerted']).toMatch(TIME);
@@ -309,21 +463,36 @@ describe('deliveries', () => {
     const on = await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: hook.guid, is_active: true });
     expect(on.body).toMatchObject({ is_active: true, is_alert: true, deactivated: '', status: 'active' });
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    await waitFor(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === false ? true : undefined), { what: 'the alert cleared by a delivery' });
+    await waitFor(
+      async () =>
+        (await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === false ? true : undefined,
+      { what: 'the alert cleared by a delivery' },
+    );
     answers.set('/flaky', 503);
     const failures = received.filter((r) => r.path === '/flaky').length;
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    await waitFor(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === true ? true : undefined), { what: 'the second alert' });
+    await waitFor(
+      async () =>
+        (await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['is_alert'] === true ? true : undefined,
+      { what: 'the second alert' },
+    );
     answers.set('/flaky', 200);
-    await waitFor(async () => {
-      const r = await call(admin, 'GET', `/v4/webhooks/${hook.guid}`);
-      return r.body['is_alert'] === false && r.body['is_active'] === true ? true : undefined;
-    }, { what: 'the alert cleared by a retry' });
+    await waitFor(
+      async () => {
+        const r = await call(admin, 'GET', `/v4/webhooks/${hook.guid}`);
+        return r.body['is_alert'] === false && r.body['is_active'] === true ? true : undefined;
+      },
+      { what: 'the alert cleared by a retry' },
+    );
     expect(received.filter((r) => r.path === '/flaky').length - failures).toBeGreaterThanOrEqual(2);
 
     // A receiver that answers 410 Gone is deactivated at once.
     answers.set('/flaky', 410);
     await call(admin, 'POST', `/v4/webhooks/${hook.guid}/verify`);
-    await waitFor(async () => ((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['status'] === 'deactivated' ? true : undefined), { what: 'the 410 deactivation' });
+    await waitFor(
+      async () =>
+        (await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body['status'] === 'deactivated' ? true : undefined,
+      { what: 'the 410 deactivation' },
+    );
   });
 });

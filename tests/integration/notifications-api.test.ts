@@ -5,7 +5,13 @@ import { verifyStandardSignature } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { messageText, messagesTo, waitForMail } from '../support/mailbox.js';
-import { WATCH_TIMING, WEBHOOK_SECRET, startNotificationsStack, type NotificationsStack, type NotificationsUser } from '../support/notifications-stack.js';
+import {
+  WATCH_TIMING,
+  WEBHOOK_SECRET,
+  startNotificationsStack,
+  type NotificationsStack,
+  type NotificationsUser,
+} from '../support/notifications-stack.js';
 
 let stack: NotificationsStack;
 let receiver: WebhookReceiver;
@@ -18,7 +24,14 @@ let b: string;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-async function call(base: string, who: NotificationsUser | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  base: string,
+  who: NotificationsUser | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${base}/api/v2${path}`, {
     method,
     headers: {
@@ -33,7 +46,8 @@ async function call(base: string, who: NotificationsUser | null, method: string,
   return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & unknown[] };
 }
 
-const custom = (who: NotificationsUser, title: string, message = '', base = a) => call(base, who, 'POST', '/notifications/custom', { content: { title, message } });
+const custom = (who: NotificationsUser, title: string, message = '', base = a) =>
+  call(base, who, 'POST', '/notifications/custom', { content: { title, message } });
 
 interface InboxItem {
   id: string;
@@ -63,8 +77,12 @@ async function waitForInbox(who: NotificationsUser, count: number, query = '') {
 /** A watcher on a WebSocket: every frame it received, and how it was closed. */
 function watchSocket(base: string, who: NotificationsUser, query = '') {
   const frames: Array<{ notification: InboxItem; unread_count: number }> = [];
-  const socket = new WebSocket(`${base.replace('http', 'ws')}/api/v2/notifications/inbox/watch${query}`, { headers: { 'platform-session-token': who.token } });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const socket = new WebSocket(`${base.replace('http', 'ws')}/api/v2/notifications/inbox/watch${query}`, {
+    headers: { 'platform-session-token': who.token },
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
   const opened = new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
@@ -80,7 +98,11 @@ function watchSse(base: string, who: NotificationsUser, lastEventId?: string) {
   const controller = new AbortController();
   const done = (async () => {
     const response = await fetch(`${base}/api/v2/notifications/inbox/watch`, {
-      headers: { 'platform-session-token': who.token, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      headers: {
+        'platform-session-token': who.token,
+        accept: 'text/event-stream',
+        ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+      },
       signal: controller.signal,
     });
     expect(response.status).toBe(200);
@@ -99,7 +121,12 @@ function watchSse(base: string, who: NotificationsUser, lastEventId?: string) {
             .filter((l) => !l.startsWith(':') && l.includes(':'))
             .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trimStart()]),
         );
-        if (fields['data']) events.push({ id: fields['id'] ?? '', event: fields['event'] ?? 'message', data: JSON.parse(fields['data']) });
+        if (fields['data'])
+          events.push({
+            id: fields['id'] ?? '',
+            event: fields['event'] ?? 'message',
+            data: JSON.parse(fields['data']),
+          });
       }
     }
   })().catch((error: unknown) => {
@@ -145,8 +172,13 @@ describe('notifications API: authentication and validation', () => {
         { field: 'content.message', detail: "provide a non-empty 'content.title' or 'content.message'" },
       ],
     });
-    expect((await call(a, member, 'POST', '/notifications/custom', '{"content":')).body).toMatchObject({ message: 'Request body must be valid JSON.' });
-    expect((await call(a, member, 'POST', '/notifications/custom', {})).body).toEqual({ message: 'Invalid request body', validations: [{ field: 'content', detail: 'content is required' }] });
+    expect((await call(a, member, 'POST', '/notifications/custom', '{"content":')).body).toMatchObject({
+      message: 'Request body must be valid JSON.',
+    });
+    expect((await call(a, member, 'POST', '/notifications/custom', {})).body).toEqual({
+      message: 'Invalid request body',
+      validations: [{ field: 'content', detail: 'content is required' }],
+    });
     expect((await inbox(member)).notifications).toEqual([]);
   });
 
@@ -171,22 +203,42 @@ describe('notifications API: sending and the inbox', () => {
     expect((await custom(owner, title, 'The **build** passed.')).status).toBe(204);
     const list = await waitForInbox(owner, 1);
     const item = list.notifications.find((n) => n.title === title)!;
-    expect(item).toMatchObject({ user_id: owner.user._id, template_id: TEMPLATE_IDS.customNotification, content: 'The **build** passed.', read_at: null, icon: 'DEFAULT_ICON_OTHER', targets: [], actions: [] });
+    expect(item).toMatchObject({
+      user_id: owner.user._id,
+      template_id: TEMPLATE_IDS.customNotification,
+      content: 'The **build** passed.',
+      read_at: null,
+      icon: 'DEFAULT_ICON_OTHER',
+      targets: [],
+      actions: [],
+    });
     expect(item.id).toMatch(UUID);
     expect(list.unread_count).toBeGreaterThanOrEqual(1);
 
     const mail = await waitForMail(owner.user.email!, title);
     expect(await messageText(mail.ID)).toContain('The build passed.');
 
-    const hook = await waitFor(async () => receiver.requests.find((r) => r.body.includes(title)), { timeoutMs: 30_000, what: 'the webhook' });
+    const hook = await waitFor(async () => receiver.requests.find((r) => r.body.includes(title)), {
+      timeoutMs: 30_000,
+      what: 'the webhook',
+    });
     expect(
       verifyStandardSignature(
-        { id: String(hook.headers['webhook-id']), timestamp: String(hook.headers['webhook-timestamp']), signature: String(hook.headers['webhook-signature']) },
+        {
+          id: String(hook.headers['webhook-id']),
+          timestamp: String(hook.headers['webhook-timestamp']),
+          signature: String(hook.headers['webhook-signature']),
+        },
         hook.body,
         [WEBHOOK_SECRET],
       ),
     ).toBe(true);
-    expect(JSON.parse(hook.body)).toMatchObject({ msg_id: item.id, title_markdown: title, body: 'The build passed.', payload: { user_id: owner.user._id, notification_template_id: TEMPLATE_IDS.customNotification } });
+    expect(JSON.parse(hook.body)).toMatchObject({
+      msg_id: item.id,
+      title_markdown: title,
+      body: 'The build passed.',
+      payload: { user_id: owner.user._id, notification_template_id: TEMPLATE_IDS.customNotification },
+    });
     // Only the caller gets it.
     expect((await inbox(member)).notifications.some((n) => n.title === title)).toBe(false);
   });
@@ -194,54 +246,92 @@ describe('notifications API: sending and the inbox', () => {
   it('pages the inbox newest first, 25 at a time, with starting_before; filters by template and read status', async () => {
     const user = await stack.addUser(deploymentId, 'member');
     for (let i = 0; i < 27; i++) expect((await custom(user, `Page item ${i}`)).status).toBe(204);
-    const first = await waitFor(async () => ((await inbox(user)).unread_count === 27 ? inbox(user) : undefined), { timeoutMs: 30_000, what: '27 unread' });
+    const first = await waitFor(async () => ((await inbox(user)).unread_count === 27 ? inbox(user) : undefined), {
+      timeoutMs: 30_000,
+      what: '27 unread',
+    });
     expect(first.notifications).toHaveLength(25);
-    expect(first.notifications.map((n) => n.title)).toEqual(Array.from({ length: 25 }, (_, i) => `Page item ${26 - i}`));
+    expect(first.notifications.map((n) => n.title)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `Page item ${26 - i}`),
+    );
     const second = await inbox(user, `?starting_before=${first.notifications[24]!.id}`);
     expect(second.notifications.map((n) => n.title)).toEqual(['Page item 1', 'Page item 0']);
     expect(second.unread_count).toBe(27);
     expect((await inbox(user, `?templates=${TEMPLATE_IDS.testNotification}`)).notifications).toEqual([]);
     expect((await inbox(user, '?read_status=read')).notifications).toEqual([]);
 
-    const read = await call(a, user, 'PUT', `/notifications/inbox/${first.notifications[0]!.id}/read-status`, { is_read: true });
+    const read = await call(a, user, 'PUT', `/notifications/inbox/${first.notifications[0]!.id}/read-status`, {
+      is_read: true,
+    });
     expect(read.status).toBe(200);
     expect(read.body['message']).toBe('Notification marked as read.');
     expect(read.body['unread_count']).toBe(26);
     expect((read.body['notification'] as InboxItem).read_at).not.toBeNull();
-    expect((await inbox(user, '?read_status=read')).notifications.map((n) => n.id)).toEqual([first.notifications[0]!.id]);
-    const unread = await call(a, user, 'PUT', `/notifications/inbox/${first.notifications[0]!.id}/read-status`, { is_read: false });
-    expect(unread.body).toMatchObject({ message: 'Notification marked as unread.', unread_count: 27, notification: { read_at: null } });
+    expect((await inbox(user, '?read_status=read')).notifications.map((n) => n.id)).toEqual([
+      first.notifications[0]!.id,
+    ]);
+    const unread = await call(a, user, 'PUT', `/notifications/inbox/${first.notifications[0]!.id}/read-status`, {
+      is_read: false,
+    });
+    expect(unread.body).toMatchObject({
+      message: 'Notification marked as unread.',
+      unread_count: 27,
+      notification: { read_at: null },
+    });
 
     expect((await call(a, user, 'PUT', '/notifications/inbox/mark-all-as-read')).status).toBe(204);
     expect((await inbox(user)).unread_count).toBe(0);
   });
 
-  it('never shows or changes another user\'s notification: 404, as for an unknown id', async () => {
+  it("never shows or changes another user's notification: 404, as for an unknown id", async () => {
     await custom(member, 'Mine only');
     const mine = (await waitForInbox(member, 1)).notifications[0]!;
     const other = await call(a, owner, 'PUT', `/notifications/inbox/${mine.id}/read-status`, { is_read: true });
     expect(other.status).toBe(404);
-    expect((await call(a, owner, 'PUT', '/notifications/inbox/0190c5a8-0000-7000-8000-000000000000/read-status', { is_read: true })).status).toBe(404);
-    expect((await call(a, owner, 'PUT', '/notifications/inbox/nope/read-status', { is_read: true })).body).toEqual({ message: 'Invalid UUID "nope".' });
+    expect(
+      (
+        await call(a, owner, 'PUT', '/notifications/inbox/0190c5a8-0000-7000-8000-000000000000/read-status', {
+          is_read: true,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await call(a, owner, 'PUT', '/notifications/inbox/nope/read-status', { is_read: true })).body).toEqual({
+      message: 'Invalid UUID "nope".',
+    });
     expect((await inbox(member)).notifications.find((n) => n.id === mine.id)?.read_at).toBeNull();
   });
 
   it('lists the templates with stable ids and the dispatch methods', async () => {
-    const system = (await call(a, member, 'GET', '/notifications/templates/system')).body as unknown as Array<{ id: string; kind: string }>;
+    const system = (await call(a, member, 'GET', '/notifications/templates/system')).body as unknown as Array<{
+      id: string;
+      kind: string;
+    }>;
     expect(system.map((t) => t.id)).toEqual(
-      expect.arrayContaining([TEMPLATE_IDS.testNotification, TEMPLATE_IDS.userAccountCreated, TEMPLATE_IDS.oauthClientAccepted, TEMPLATE_IDS.oauthClientRejected, TEMPLATE_IDS.imageQuotaNearlyUsed]),
+      expect.arrayContaining([
+        TEMPLATE_IDS.testNotification,
+        TEMPLATE_IDS.userAccountCreated,
+        TEMPLATE_IDS.oauthClientAccepted,
+        TEMPLATE_IDS.oauthClientRejected,
+        TEMPLATE_IDS.imageQuotaNearlyUsed,
+      ]),
     );
     expect(system.every((t) => t.kind === 'system')).toBe(true);
-    const customs = (await call(a, member, 'GET', '/notifications/templates/custom')).body as unknown as Array<{ id: string }>;
+    const customs = (await call(a, member, 'GET', '/notifications/templates/custom')).body as unknown as Array<{
+      id: string;
+    }>;
     expect(customs.map((t) => t.id)).toEqual([TEMPLATE_IDS.customNotification]);
-    expect((await call(a, member, 'GET', '/notifications/dispatch-methods')).body).toEqual([{ available: ['smtp', 'webhook'], default: 'smtp' }]);
+    expect((await call(a, member, 'GET', '/notifications/dispatch-methods')).body).toEqual([
+      { available: ['smtp', 'webhook'], default: 'smtp' },
+    ]);
   });
 
   it('sends the test notification to an owner (200) and refuses members', async () => {
     const r = await call(a, owner, 'POST', '/notifications/test');
     expect(r.status).toBe(200);
     expect(r.body).toBeNull();
-    await waitFor(async () => (await inbox(owner, `?templates=${TEMPLATE_IDS.testNotification}`)).notifications[0], { what: 'the test notification' });
+    await waitFor(async () => (await inbox(owner, `?templates=${TEMPLATE_IDS.testNotification}`)).notifications[0], {
+      what: 'the test notification',
+    });
     await waitForMail(owner.user.email!, 'A test notification');
     expect((await call(a, member, 'POST', '/notifications/test')).status).toBe(403);
   });
@@ -251,25 +341,39 @@ describe('notifications API: preferences and settings', () => {
   it('disables a template for a user: the full list back, nothing delivered by any method', async () => {
     const user = await stack.addUser(deploymentId, 'member');
     expect((await call(a, user, 'GET', '/users/me/notifications/preferences')).body).toEqual([]);
-    const put = await call(a, user, 'PUT', `/users/${user.user.username}/notifications/preferences`, { template_disabled_map: { [TEMPLATE_IDS.customNotification]: true } });
+    const put = await call(a, user, 'PUT', `/users/${user.user.username}/notifications/preferences`, {
+      template_disabled_map: { [TEMPLATE_IDS.customNotification]: true },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toEqual([{ id: TEMPLATE_IDS.customNotification, disabled: true, updated_at: expect.any(String) }]);
     expect((await call(a, user, 'GET', `/users/${user.user._id}/notifications/preferences`)).body).toEqual(put.body);
 
     await custom(user, 'Muted');
     await call(a, owner, 'POST', '/notifications/test'); // a later notification of someone else, to know the muted one had its chance
-    await waitFor(async () => (await inbox(owner, `?templates=${TEMPLATE_IDS.testNotification}`)).notifications.length >= 2 || undefined, { what: 'the second test' });
+    await waitFor(
+      async () =>
+        (await inbox(owner, `?templates=${TEMPLATE_IDS.testNotification}`)).notifications.length >= 2 || undefined,
+      { what: 'the second test' },
+    );
     expect((await inbox(user)).notifications).toEqual([]);
     expect(await messagesTo(user.user.email!)).toEqual([]);
 
-    const bad = await call(a, user, 'PUT', '/users/me/notifications/preferences', { template_disabled_map: { 'not-a-uuid': true, '0190c5a8-0000-7000-8000-000000000000': true } });
+    const bad = await call(a, user, 'PUT', '/users/me/notifications/preferences', {
+      template_disabled_map: { 'not-a-uuid': true, '0190c5a8-0000-7000-8000-000000000000': true },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body['validations']).toEqual([
       { field: 'template_disabled_map.not-a-uuid', detail: 'Unable to parse notification template UUID.' },
-      { field: 'template_disabled_map.0190c5a8-0000-7000-8000-000000000000', detail: 'There is no notification template with this id.' },
+      {
+        field: 'template_disabled_map.0190c5a8-0000-7000-8000-000000000000',
+        detail: 'There is no notification template with this id.',
+      },
     ]);
     const unknownUser = await call(a, user, 'GET', '/users/nobody-here/notifications/preferences');
-    expect(unknownUser.body).toEqual({ message: '"user" must be an existing uuid or username.', validations: [{ field: 'user', detail: 'queried user="nobody-here"' }] });
+    expect(unknownUser.body).toEqual({
+      message: '"user" must be an existing uuid or username.',
+      validations: [{ field: 'user', detail: 'queried user="nobody-here"' }],
+    });
     expect((await call(a, user, 'GET', `/users/${owner.user._id}/notifications/preferences`)).status).toBe(403);
     expect((await call(a, owner, 'GET', `/users/${user.user._id}/notifications/preferences`)).status).toBe(200);
   });
@@ -280,7 +384,9 @@ describe('notifications API: preferences and settings', () => {
     const refused = await call(a, member, 'PUT', '/notifications/settings', { notifier_paused: true });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ message: 'Forbidden.' });
-    expect((await call(a, owner, 'PUT', '/notifications/settings', { notifier_paused: true })).body).toEqual({ notifier_paused: true });
+    expect((await call(a, owner, 'PUT', '/notifications/settings', { notifier_paused: true })).body).toEqual({
+      notifier_paused: true,
+    });
 
     const user = await stack.addUser(deploymentId, 'member');
     for (let i = 0; i < 5; i++) expect((await custom(user, `Queued ${i}`)).status).toBe(204);
@@ -291,10 +397,21 @@ describe('notifications API: preferences and settings', () => {
     expect((await inbox(user)).notifications).toEqual([]);
     expect(await messagesTo(user.user.email!)).toEqual([]);
 
-    expect((await call(a, owner, 'PUT', '/notifications/settings', { notifier_paused: false })).body).toEqual({ notifier_paused: false });
+    expect((await call(a, owner, 'PUT', '/notifications/settings', { notifier_paused: false })).body).toEqual({
+      notifier_paused: false,
+    });
     const list = await waitForInbox(user, 5);
-    expect(list.notifications.map((n) => n.title)).toEqual(['Queued 4', 'Queued 3', 'Queued 2', 'Queued 1', 'Queued 0']);
-    const mails = await waitFor(async () => ((await messagesTo(user.user.email!)).length === 5 ? messagesTo(user.user.email!) : undefined), { what: 'five e-mails' });
+    expect(list.notifications.map((n) => n.title)).toEqual([
+      'Queued 4',
+      'Queued 3',
+      'Queued 2',
+      'Queued 1',
+      'Queued 0',
+    ]);
+    const mails = await waitFor(
+      async () => ((await messagesTo(user.user.email!)).length === 5 ? messagesTo(user.user.email!) : undefined),
+      { what: 'five e-mails' },
+    );
     expect(mails.map((m) => m.Subject).sort()).toEqual(['Queued 0', 'Queued 1', 'Queued 2', 'Queued 3', 'Queued 4']);
   });
 });
@@ -309,7 +426,10 @@ describe('notifications API: watch streams', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await custom(user, '# Heads up', 'This is the __content__.', a)).status).toBe(204);
     expect((await custom(user, 'Second', '', a)).status).toBe(204);
-    await waitFor(async () => ws.frames.length === 2 && plain.frames.length === 2 && sse.events.length === 2 || undefined, { what: 'two frames on each stream' });
+    await waitFor(
+      async () => (ws.frames.length === 2 && plain.frames.length === 2 && sse.events.length === 2) || undefined,
+      { what: 'two frames on each stream' },
+    );
     expect(ws.frames.map((f) => f.notification.title)).toEqual(['# Heads up', 'Second']);
     expect(ws.frames.map((f) => f.unread_count)).toEqual([1, 2]);
     expect(plain.frames[0]!.notification).toMatchObject({ title: 'Heads up', content: 'This is the content.' });
@@ -342,7 +462,12 @@ describe('notifications API: watch streams', () => {
     await custom(user, 'Live');
     await waitFor(async () => resumed.events.length >= 4 || undefined, { what: 'the live event' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(resumed.events.map((e) => (e.data['notification'] as InboxItem).title)).toEqual(['Missed 1', 'Missed 2', 'Missed 3', 'Live']);
+    expect(resumed.events.map((e) => (e.data['notification'] as InboxItem).title)).toEqual([
+      'Missed 1',
+      'Missed 2',
+      'Missed 3',
+      'Live',
+    ]);
     resumed.close();
   });
 
@@ -355,7 +480,10 @@ describe('notifications API: watch streams', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const total = 40;
     for (let i = 0; i < total; i++) expect((await custom(user, `Burst ${i}`, 'x'.repeat(1500))).status).toBe(204);
-    await waitFor(async () => fast.frames.length === total || undefined, { timeoutMs: 45_000, what: 'every frame on the fast reader' });
+    await waitFor(async () => fast.frames.length === total || undefined, {
+      timeoutMs: 45_000,
+      what: 'every frame on the fast reader',
+    });
     expect(fast.frames.map((f) => f.notification.title)).toEqual(Array.from({ length: total }, (_, i) => `Burst ${i}`));
     // The gateway closes a reader once its oldest ping has gone unanswered for the grace, at a ping tick or a
     // frame: resumed before that, the reader would catch up and rightly stay open (and a burst that a fast
@@ -366,23 +494,40 @@ describe('notifications API: watch streams', () => {
     expect(closed.code).toBe(1013);
     expect(closed.reason).toMatch(/^too far behind: \d+ notifications unsent; reconnect$/);
     // Whatever it got before the close is a gapless prefix.
-    expect(slow.frames.map((f) => f.notification.title)).toEqual(Array.from({ length: slow.frames.length }, (_, i) => `Burst ${i}`));
+    expect(slow.frames.map((f) => f.notification.title)).toEqual(
+      Array.from({ length: slow.frames.length }, (_, i) => `Burst ${i}`),
+    );
     fast.socket.close();
   });
 });
 
-describe('notifications from the platform\'s events', () => {
-  it('notifies an OAuth client\'s owner of the review: the linked user\'s inbox and one e-mail, also when the event comes twice', async () => {
+describe("notifications from the platform's events", () => {
+  it("notifies an OAuth client's owner of the review: the linked user's inbox and one e-mail, also when the event comes twice", async () => {
     const ownerId = uniqueName('schedu');
     const email = `${ownerId.toLowerCase()}@example.com`;
-    const linked = await stack.members.create(deploymentId, { username: uniqueName('l').toLowerCase().replace(/[^a-z0-9]/g, ''), role: 'member', email: 'elsewhere@example.com', links: [`scheduling-user:${ownerId}`] });
+    const linked = await stack.members.create(deploymentId, {
+      username: uniqueName('l')
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, ''),
+      role: 'member',
+      email: 'elsewhere@example.com',
+      links: [`scheduling-user:${ownerId}`],
+    });
     const { key } = await stack.accounts.createKey(deploymentId, { subject: linked._id });
     const event = {
       topic: 'oauth.events',
       key: 'client-1',
       id: uniqueName('evt'),
       type: MessageTypeNames.ClientRejected,
-      value: { client_id: `cl_${ownerId}`, owner_user_id: ownerId, owner_email: email, name: 'Booking Sync', reviewer_user_id: 'admin', reason: 'Purpose is too vague.', occurred_at: Date.now() },
+      value: {
+        client_id: `cl_${ownerId}`,
+        owner_user_id: ownerId,
+        owner_email: email,
+        name: 'Booking Sync',
+        reviewer_user_id: 'admin',
+        reason: 'Purpose is too vague.',
+        occurred_at: Date.now(),
+      },
     } as const;
     await stack.publisher.publish(event);
     await stack.publisher.publish(event); // redelivered
@@ -391,7 +536,11 @@ describe('notifications from the platform\'s events', () => {
     const mail = await waitForMail(email, 'was rejected');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await inbox(user)).notifications).toHaveLength(1);
-    expect(list.notifications[0]).toMatchObject({ template_id: TEMPLATE_IDS.oauthClientRejected, title: 'Your OAuth client "Booking Sync" was rejected', icon: 'DEFAULT_ICON_ACCOUNT' });
+    expect(list.notifications[0]).toMatchObject({
+      template_id: TEMPLATE_IDS.oauthClientRejected,
+      title: 'Your OAuth client "Booking Sync" was rejected',
+      icon: 'DEFAULT_ICON_ACCOUNT',
+    });
     expect(await messagesTo(email)).toHaveLength(1);
     expect(await messageText(mail.ID)).toContain('Purpose is too vague.');
     expect(await messagesTo('elsewhere@example.com')).toEqual([]);
@@ -404,7 +553,14 @@ describe('notifications from the platform\'s events', () => {
       topic: 'oauth.events',
       key: 'client-2',
       type: MessageTypeNames.ClientAccepted,
-      value: { client_id: `cl_${ownerId}`, owner_user_id: ownerId, owner_email: email, name: 'Lonely App', reviewer_user_id: 'admin', occurred_at: Date.now() },
+      value: {
+        client_id: `cl_${ownerId}`,
+        owner_user_id: ownerId,
+        owner_email: email,
+        name: 'Lonely App',
+        reviewer_user_id: 'admin',
+        occurred_at: Date.now(),
+      },
     });
     await waitForMail(email, 'was accepted');
     const [made] = await stack.members.linkedTo(`scheduling-user:${ownerId}`);
@@ -413,7 +569,13 @@ describe('notifications from the platform\'s events', () => {
 
   it('notifies the users linked to an image account once, when the month crosses 80 % of its quota', async () => {
     const accountId = uniqueName('acct');
-    const linked = await stack.members.create(deploymentId, { username: uniqueName('i').toLowerCase().replace(/[^a-z0-9]/g, ''), role: 'member', links: [`images-account:${accountId}`] });
+    const linked = await stack.members.create(deploymentId, {
+      username: uniqueName('i')
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, ''),
+      role: 'member',
+      links: [`images-account:${accountId}`],
+    });
     const { key } = await stack.accounts.createKey(deploymentId, { subject: linked._id });
     const compressed = (count: number) =>
       stack.publisher.publish({
@@ -421,8 +583,18 @@ describe('notifications from the platform\'s events', () => {
         key: accountId,
         type: MessageTypeNames.ImageCompressed,
         value: {
-          account_id: accountId, output_id: uniqueName('o'), operation: 'shrink', compressions: 1, month: '2026-11', month_count: count, monthly_quota: 10,
-          input_type: 'image/png', input_size: 100, output_type: 'image/png', output_size: 50, occurred_at: Date.now(),
+          account_id: accountId,
+          output_id: uniqueName('o'),
+          operation: 'shrink',
+          compressions: 1,
+          month: '2026-11',
+          month_count: count,
+          monthly_quota: 10,
+          input_type: 'image/png',
+          input_size: 100,
+          output_type: 'image/png',
+          output_size: 50,
+          occurred_at: Date.now(),
         },
       });
     for (const count of [6, 7, 8, 9, 10]) await compressed(count);
@@ -430,6 +602,9 @@ describe('notifications from the platform\'s events', () => {
     const list = await waitForInbox(user, 1);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await inbox(user)).notifications).toHaveLength(1);
-    expect(list.notifications[0]).toMatchObject({ template_id: TEMPLATE_IDS.imageQuotaNearlyUsed, title: 'Image compressions: 8 of 10 used this month' });
+    expect(list.notifications[0]).toMatchObject({
+      template_id: TEMPLATE_IDS.imageQuotaNearlyUsed,
+      title: 'Image compressions: 8 of 10 used this month',
+    });
   });
 });

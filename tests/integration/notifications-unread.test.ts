@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { createNotificationsStore, createNotificationsWriter, laneOf, type NotificationsStore, type NotificationsWriter } from '@platform/notifications';
+import {
+  createNotificationsStore,
+  createNotificationsWriter,
+  laneOf,
+  type NotificationsStore,
+  type NotificationsWriter,
+} from '@platform/notifications';
 import { resolveInfra, uniqueName } from '@platform/testing';
 
 /** The stored unread count against the real store: always what counting the inbox says, whatever happens to a change. */
@@ -30,13 +36,28 @@ function user() {
   let n = 0;
   const insert = (read = false) => {
     const _id = `0190c5a8-0000-7000-8000-${String(users).padStart(4, '0')}${String(++n).padStart(8, '0')}`;
-    const doc = { _id, deployment_id: deployment, user_id: id, template_id: 't', targets: [], title: 'T', content: 'C', icon: '', actions: [], read_at: read ? new Date() : null, created_at: new Date() };
+    const doc = {
+      _id,
+      deployment_id: deployment,
+      user_id: id,
+      template_id: 't',
+      targets: [],
+      title: 'T',
+      content: 'C',
+      icon: '',
+      actions: [],
+      read_at: read ? new Date() : null,
+      created_at: new Date(),
+    };
     return writer.insertInbox(doc, []).then((inserted) => ({ _id, inserted }));
   };
   /** What counting the inbox says, and what the count document states (null: it does not state one). */
-  const truth = () => mongo.collection('notif_inbox').countDocuments({ deployment_id: deployment, user_id: id, read_at: null });
+  const truth = () =>
+    mongo.collection('notif_inbox').countDocuments({ deployment_id: deployment, user_id: id, read_at: null });
   const stated = async () => {
-    const doc = await mongo.collection<{ _id: string; unread?: number; pending: string[] }>('notif_unread').findOne({ _id: lane });
+    const doc = await mongo
+      .collection<{ _id: string; unread?: number; pending: string[] }>('notif_unread')
+      .findOne({ _id: lane });
     return doc && typeof doc.unread === 'number' && doc.pending.length === 0 ? doc.unread : null;
   };
   /** One counted insert, as the inbox method makes it; answers the count it was given before it. */
@@ -67,7 +88,12 @@ describe('the stored unread count', () => {
     expect(await u.stated()).toBe(3);
 
     const read = await writer.unread.begin(u.lane);
-    const [oldest] = await mongo.collection<{ _id: string }>('notif_inbox').find({ user_id: u.id }).sort({ _id: 1 }).limit(1).toArray();
+    const [oldest] = await mongo
+      .collection<{ _id: string }>('notif_inbox')
+      .find({ user_id: u.id })
+      .sort({ _id: 1 })
+      .limit(1)
+      .toArray();
     const changed = await writer.inbox.change({ _id: oldest!._id, read_at: null }, { read_at: new Date() }, []);
     await writer.unread.end(u.lane, read.token, changed ? -1 : 0);
     expect(await u.stated()).toBe(2);
@@ -89,7 +115,22 @@ describe('the stored unread count', () => {
     await writer.unread.end(u.lane, change.token, 1);
     await writer.unread.end(u.lane, change.token, 1);
     const again = await writer.unread.begin(u.lane);
-    const redone = await writer.insertInbox({ _id, deployment_id: u.deployment, user_id: u.id, template_id: 't', targets: [], title: 'T', content: 'C', icon: '', actions: [], read_at: null, created_at: new Date() }, []);
+    const redone = await writer.insertInbox(
+      {
+        _id,
+        deployment_id: u.deployment,
+        user_id: u.id,
+        template_id: 't',
+        targets: [],
+        title: 'T',
+        content: 'C',
+        icon: '',
+        actions: [],
+        read_at: null,
+        created_at: new Date(),
+      },
+      [],
+    );
     await writer.unread.end(u.lane, again.token, redone ? 1 : 0);
     expect(redone).toBe(false);
     expect(await u.stated()).toBe(2);
@@ -125,7 +166,9 @@ describe('the stored unread count', () => {
     expect(await u.stated()).toBeNull();
     expect(await store.unreadCount(u.deployment, u.id)).toBe(3);
     // Once the cut-off token is stale (its time is in it), the next change counts the inbox and states it.
-    await mongo.collection<{ _id: string; pending: string[] }>('notif_unread').updateOne({ _id: u.lane }, { $set: { pending: ['1.deadbeef0000'] } });
+    await mongo
+      .collection<{ _id: string; pending: string[] }>('notif_unread')
+      .updateOne({ _id: u.lane }, { $set: { pending: ['1.deadbeef0000'] } });
     await u.countedInsert();
     expect(await u.stated()).toBe(4);
 

@@ -65,8 +65,19 @@ async function newAcceptedClient() {
     kind: 'confidential',
   });
   const secret = stack.credentials.newClientSecret();
-  await stack.send('GenerateClientSecret', { client_id: id, owner_user_id: owner._id, secret_id: 'sec_1', secret_hash: stack.credentials.hashClientSecret(secret), hint: 'abcd' });
-  await stack.send('ReviewClient', { client_id: id, reviewer_user_id: 'usr_admin', decision: 'accepted', reason: null });
+  await stack.send('GenerateClientSecret', {
+    client_id: id,
+    owner_user_id: owner._id,
+    secret_id: 'sec_1',
+    secret_hash: stack.credentials.hashClientSecret(secret),
+    hint: 'abcd',
+  });
+  await stack.send('ReviewClient', {
+    client_id: id,
+    reviewer_user_id: 'usr_admin',
+    decision: 'accepted',
+    reason: null,
+  });
   return { id, secret };
 }
 
@@ -84,7 +95,12 @@ describe('OAuth events on Kafka', () => {
       scopes: ['BOOKING_READ'],
     });
     await stack.send('RevokeClientSecret', { client_id: id, owner_user_id: owner._id, secret_id: 'sec_1' });
-    await stack.send('ReviewClient', { client_id: id, reviewer_user_id: 'usr_admin', decision: 'rejected', reason: 'Name' });
+    await stack.send('ReviewClient', {
+      client_id: id,
+      reviewer_user_id: 'usr_admin',
+      decision: 'rejected',
+      reason: 'Name',
+    });
 
     const expected = [
       N.ClientCreated,
@@ -98,7 +114,11 @@ describe('OAuth events on Kafka', () => {
     ];
     await waitFor(() => eventsOf(id).length >= expected.length, { what: 'client events' });
     expect(eventsOf(id).map((m) => m.type)).toEqual(expected);
-    expect(eventsOf(id).find((m) => m.type === N.ClientChanged)?.value).toMatchObject({ changed_fields: ['name'], status: 'pending', legacy: false });
+    expect(eventsOf(id).find((m) => m.type === N.ClientChanged)?.value).toMatchObject({
+      changed_fields: ['name'],
+      status: 'pending',
+      legacy: false,
+    });
     expect(eventsOf(id).every((m) => m.key === id)).toBe(true);
     expect(JSON.stringify(eventsOf(id).map((m) => m.value))).not.toContain(secret);
   });
@@ -120,20 +140,36 @@ describe('OAuth events on Kafka', () => {
         method: 'POST',
         url: '/v2/auth/oauth2/token',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ grant_type: 'authorization_code', client_id: id, client_secret: secret, code, redirect_uri: REDIRECT }).toString(),
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: id,
+          client_secret: secret,
+          code,
+          redirect_uri: REDIRECT,
+        }).toString(),
       });
     const first = JSON.parse((await exchange()).body) as { refresh_token: string };
     await stack.gateway.inject({
       method: 'POST',
       url: '/v2/auth/oauth2/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'refresh_token', client_id: id, client_secret: secret, refresh_token: first.refresh_token }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: id,
+        client_secret: secret,
+        refresh_token: first.refresh_token,
+      }).toString(),
     });
     expect((await exchange()).statusCode).toBe(400);
 
     await waitFor(() => eventsOf(id).some((m) => m.type === N.GrantRevoked), { what: 'GrantRevoked' });
     const tokenEvents = eventsOf(id).filter((m) => m.type === N.TokenIssued || m.type === N.GrantRevoked);
-    expect(tokenEvents.map((m) => [m.type, (m.value as { grant_type?: string }).grant_type ?? (m.value as { reason: string }).reason])).toEqual([
+    expect(
+      tokenEvents.map((m) => [
+        m.type,
+        (m.value as { grant_type?: string }).grant_type ?? (m.value as { reason: string }).reason,
+      ]),
+    ).toEqual([
       [N.TokenIssued, 'authorization_code'],
       [N.TokenIssued, 'refresh_token'],
       [N.GrantRevoked, 'authorization code reused'],
@@ -146,7 +182,12 @@ describe('OAuth events on Kafka', () => {
 describe('redelivered token commands', () => {
   it('give the same answer and issue nothing twice (a crash between the write and the reply)', async () => {
     const { id, secret } = await newAcceptedClient();
-    const deps: HandlerDeps = { store: stack.store, writer: createOAuthWriter(stack.mongo), revocations: stack.revocations, refreshTokenTtlSeconds: 3600 };
+    const deps: HandlerDeps = {
+      store: stack.store,
+      writer: createOAuthWriter(stack.mongo),
+      revocations: stack.revocations,
+      refreshTokenTtlSeconds: 3600,
+    };
     const code = stack.credentials.newCode();
     await stack.send('IssueAuthorizationCode', {
       code_hash: stack.credentials.hashCode(code),

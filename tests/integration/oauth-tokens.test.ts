@@ -19,7 +19,9 @@ interface Client {
   secretIds: string[];
 }
 
-async function registerClient(options: { kind?: 'confidential' | 'public'; scopes?: string[]; accept?: boolean } = {}): Promise<Client> {
+async function registerClient(
+  options: { kind?: 'confidential' | 'public'; scopes?: string[]; accept?: boolean } = {},
+): Promise<Client> {
   const id = `cl_${randomBytes(8).toString('hex')}`;
   await stack.send('CreateClient', {
     client_id: id,
@@ -58,7 +60,11 @@ function review(clientId: string, decision: 'accepted' | 'rejected', reason: str
 }
 
 /** What the consent page does on "Allow": a code whose hash the worker stores. */
-async function authorize(client: Client, scopes: string[], options: { challenge?: string; redirectUri?: string; expiresInMs?: number } = {}) {
+async function authorize(
+  client: Client,
+  scopes: string[],
+  options: { challenge?: string; redirectUri?: string; expiresInMs?: number } = {},
+) {
   const code = stack.credentials.newCode();
   await stack.send('IssueAuthorizationCode', {
     code_hash: stack.credentials.hashCode(code),
@@ -72,24 +78,49 @@ async function authorize(client: Client, scopes: string[], options: { challenge?
   return code;
 }
 
-async function token(body: Record<string, string | undefined>, options: { form?: boolean; headers?: Record<string, string> } = {}) {
+async function token(
+  body: Record<string, string | undefined>,
+  options: { form?: boolean; headers?: Record<string, string> } = {},
+) {
   const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const response = await stack.gateway.inject({
     method: 'POST',
     url: '/v2/auth/oauth2/token',
-    headers: { 'content-type': options.form ? 'application/x-www-form-urlencoded' : 'application/json', ...options.headers },
+    headers: {
+      'content-type': options.form ? 'application/x-www-form-urlencoded' : 'application/json',
+      ...options.headers,
+    },
     payload: options.form ? new URLSearchParams(clean).toString() : JSON.stringify(clean),
   });
-  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown>, headers: response.headers };
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as Record<string, unknown>,
+    headers: response.headers,
+  };
 }
 
 function exchange(client: Client, code: string, extra: Record<string, string | undefined> = {}) {
-  return token({ client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...extra });
+  return token({
+    client_id: client.id,
+    client_secret: client.secret,
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    ...extra,
+  });
 }
 
 async function me(accessToken: string) {
-  const response = await stack.gateway.inject({ method: 'GET', url: '/v2/me', headers: { authorization: `Bearer ${accessToken}` } });
-  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown>, headers: response.headers };
+  const response = await stack.gateway.inject({
+    method: 'GET',
+    url: '/v2/me',
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as Record<string, unknown>,
+    headers: response.headers,
+  };
 }
 
 function pkce() {
@@ -122,7 +153,7 @@ describe('client review', () => {
     await expect(review(client.id, 'rejected')).rejects.toMatchObject({ code: 'not_pending' });
   });
 
-  it('e-mails a rejection with the reviewer\'s reason', async () => {
+  it("e-mails a rejection with the reviewer's reason", async () => {
     const client = await registerClient({ accept: false });
     await review(client.id, 'rejected', 'Purpose is too vague.');
     const mail = await waitForMail(developer.email, 'was rejected');
@@ -163,17 +194,23 @@ describe('client review', () => {
         kind: 'confidential',
         ...overrides,
       });
-    await expect(create({ redirect_uris: Array.from({ length: 11 }, (_, i) => `https://a.example.com/${i}`) })).rejects.toMatchObject({
+    await expect(
+      create({ redirect_uris: Array.from({ length: 11 }, (_, i) => `https://a.example.com/${i}`) }),
+    ).rejects.toMatchObject({
       code: 'invalid_client',
       issues: [expect.objectContaining({ field: 'redirect_uris', code: 'too_many' })],
     });
-    await expect(create({ scopes: [] })).rejects.toMatchObject({ issues: [expect.objectContaining({ field: 'scopes', code: 'required' })] });
-    await expect(create({ redirect_uris: ['http://evil.example.com/cb'] })).rejects.toMatchObject({ issues: [expect.objectContaining({ field: 'redirect_uris' })] });
+    await expect(create({ scopes: [] })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ field: 'scopes', code: 'required' })],
+    });
+    await expect(create({ redirect_uris: ['http://evil.example.com/cb'] })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ field: 'redirect_uris' })],
+    });
   });
 });
 
 describe('token endpoint: authorization code', () => {
-  it('exchanges a code for the spec\'s token response, JSON or form, and the token reaches /v2/me', async () => {
+  it("exchanges a code for the spec's token response, JSON or form, and the token reaches /v2/me", async () => {
     const client = await registerClient();
     const { status, body, headers } = await exchange(client, await authorize(client, ['BOOKING_READ']));
     expect(status).toBe(200);
@@ -190,7 +227,13 @@ describe('token endpoint: authorization code', () => {
     expect(profile.body).toMatchObject({ status: 'success', data: { id: user._id, email: user.email } });
 
     const form = await token(
-      { client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code: await authorize(client, ['BOOKING_READ', 'BOOKING_WRITE']), redirect_uri: REDIRECT },
+      {
+        client_id: client.id,
+        client_secret: client.secret,
+        grant_type: 'authorization_code',
+        code: await authorize(client, ['BOOKING_READ', 'BOOKING_WRITE']),
+        redirect_uri: REDIRECT,
+      },
       { form: true },
     );
     expect(form.status).toBe(200);
@@ -199,7 +242,9 @@ describe('token endpoint: authorization code', () => {
 
   it('accepts client_secret_basic', async () => {
     const client = await registerClient();
-    const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret!)}`).toString('base64');
+    const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret!)}`).toString(
+      'base64',
+    );
     const { status } = await token(
       { grant_type: 'authorization_code', code: await authorize(client, ['BOOKING_READ']), redirect_uri: REDIRECT },
       { headers: { authorization: `Basic ${basic}` } },
@@ -211,16 +256,95 @@ describe('token endpoint: authorization code', () => {
     const client = await registerClient();
     const code = await authorize(client, ['BOOKING_READ']);
     const rows: [string, Record<string, string | undefined>, number, string][] = [
-      ['missing client_id', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_secret: client.secret }, 400, 'invalid_request'],
-      ['unsupported grant_type', { client_id: client.id, client_secret: client.secret, grant_type: 'password' }, 400, 'unsupported_grant_type'],
-      ['unknown client', { client_id: 'cl_nope', client_secret: 'x', grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, 401, 'invalid_client'],
-      ['secret mismatch', { client_id: client.id, client_secret: 'cal_secret_wrong', grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, 401, 'invalid_client'],
-      ['missing secret', { client_id: client.id, grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, 401, 'invalid_client'],
-      ['invalid code', { client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code: 'cal_code_nope', redirect_uri: REDIRECT }, 400, 'invalid_grant'],
-      ['redirect_uri differs', { client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code, redirect_uri: 'http://localhost:8080/cb' }, 400, 'invalid_grant'],
-      ['missing redirect_uri', { client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code }, 400, 'invalid_request'],
-      ['invalid refresh token', { client_id: client.id, client_secret: client.secret, grant_type: 'refresh_token', refresh_token: 'cal_rt_nope' }, 400, 'invalid_grant'],
-      ['oversized parameter', { client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code: 'x'.repeat(600), redirect_uri: REDIRECT }, 400, 'invalid_request'],
+      [
+        'missing client_id',
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_secret: client.secret },
+        400,
+        'invalid_request',
+      ],
+      [
+        'unsupported grant_type',
+        { client_id: client.id, client_secret: client.secret, grant_type: 'password' },
+        400,
+        'unsupported_grant_type',
+      ],
+      [
+        'unknown client',
+        { client_id: 'cl_nope', client_secret: 'x', grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        401,
+        'invalid_client',
+      ],
+      [
+        'secret mismatch',
+        {
+          client_id: client.id,
+          client_secret: 'cal_secret_wrong',
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+        },
+        401,
+        'invalid_client',
+      ],
+      [
+        'missing secret',
+        { client_id: client.id, grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        401,
+        'invalid_client',
+      ],
+      [
+        'invalid code',
+        {
+          client_id: client.id,
+          client_secret: client.secret,
+          grant_type: 'authorization_code',
+          code: 'cal_code_nope',
+          redirect_uri: REDIRECT,
+        },
+        400,
+        'invalid_grant',
+      ],
+      [
+        'redirect_uri differs',
+        {
+          client_id: client.id,
+          client_secret: client.secret,
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'http://localhost:8080/cb',
+        },
+        400,
+        'invalid_grant',
+      ],
+      [
+        'missing redirect_uri',
+        { client_id: client.id, client_secret: client.secret, grant_type: 'authorization_code', code },
+        400,
+        'invalid_request',
+      ],
+      [
+        'invalid refresh token',
+        {
+          client_id: client.id,
+          client_secret: client.secret,
+          grant_type: 'refresh_token',
+          refresh_token: 'cal_rt_nope',
+        },
+        400,
+        'invalid_grant',
+      ],
+      [
+        'oversized parameter',
+        {
+          client_id: client.id,
+          client_secret: client.secret,
+          grant_type: 'authorization_code',
+          code: 'x'.repeat(600),
+          redirect_uri: REDIRECT,
+        },
+        400,
+        'invalid_request',
+      ],
     ];
     for (const [what, body, status, error] of rows) {
       const response = await token(body);
@@ -240,7 +364,7 @@ describe('token endpoint: authorization code', () => {
     expect(response.body['error']).toBe('invalid_grant');
   });
 
-  it('caps a code\'s lifetime in the worker, whatever expires_at the sender asked for', async () => {
+  it("caps a code's lifetime in the worker, whatever expires_at the sender asked for", async () => {
     const client = await registerClient();
     const exchangeAt = (code: string, requestedAt: number) =>
       stack.send(
@@ -258,9 +382,14 @@ describe('token endpoint: authorization code', () => {
       );
     const aDay = 86_400_000;
     const stale = await authorize(client, ['BOOKING_READ'], { expiresInMs: aDay });
-    await expect(exchangeAt(stale, Date.now() + (MAX_CODE_TTL_SECONDS + 5) * 1000)).rejects.toMatchObject({ code: 'invalid_grant' });
+    await expect(exchangeAt(stale, Date.now() + (MAX_CODE_TTL_SECONDS + 5) * 1000)).rejects.toMatchObject({
+      code: 'invalid_grant',
+    });
     const fresh = await authorize(client, ['BOOKING_READ'], { expiresInMs: aDay });
-    await expect(exchangeAt(fresh, Date.now() + (MAX_CODE_TTL_SECONDS - 30) * 1000)).resolves.toMatchObject({ client_id: client.id, scopes: ['BOOKING_READ'] });
+    await expect(exchangeAt(fresh, Date.now() + (MAX_CODE_TTL_SECONDS - 30) * 1000)).resolves.toMatchObject({
+      client_id: client.id,
+      scopes: ['BOOKING_READ'],
+    });
   });
 
   it('treats a code used twice as stolen: the second use fails and the tokens of the first are revoked', async () => {
@@ -272,8 +401,15 @@ describe('token endpoint: authorization code', () => {
     expect(second.status).toBe(400);
     expect(second.body['error']).toBe('invalid_grant');
     // The revocation reaches the gateway's in-memory list through Redis pub/sub: asynchronously.
-    await waitFor(async () => (await me(first.body['access_token'] as string)).status === 401, { what: 'access token of a reused code refused' });
-    const refreshed = await token({ client_id: client.id, client_secret: client.secret, grant_type: 'refresh_token', refresh_token: first.body['refresh_token'] as string });
+    await waitFor(async () => (await me(first.body['access_token'] as string)).status === 401, {
+      what: 'access token of a reused code refused',
+    });
+    const refreshed = await token({
+      client_id: client.id,
+      client_secret: client.secret,
+      grant_type: 'refresh_token',
+      refresh_token: first.body['refresh_token'] as string,
+    });
     expect(refreshed.status).toBe(400);
   });
 
@@ -290,7 +426,11 @@ describe('token endpoint: authorization code', () => {
     expect([withSecret.status, withSecret.body['error']]).toEqual([401, 'invalid_client']);
     const ok = await exchange(client, code, { code_verifier: verifier });
     expect(ok.status).toBe(200);
-    const refreshed = await token({ client_id: client.id, grant_type: 'refresh_token', refresh_token: ok.body['refresh_token'] as string });
+    const refreshed = await token({
+      client_id: client.id,
+      grant_type: 'refresh_token',
+      refresh_token: ok.body['refresh_token'] as string,
+    });
     expect(refreshed.status).toBe(200);
   });
 });
@@ -300,7 +440,15 @@ describe('token endpoint: refresh', () => {
     const client = await registerClient();
     const first = await exchange(client, await authorize(client, ['BOOKING_READ', 'TEAM_PROFILE_READ']));
     const refresh = (refreshToken: string) =>
-      token({ client_id: client.id, client_secret: client.secret, grant_type: 'refresh_token', refresh_token: refreshToken }, { form: true });
+      token(
+        {
+          client_id: client.id,
+          client_secret: client.secret,
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+        },
+        { form: true },
+      );
     const second = await refresh(first.body['refresh_token'] as string);
     expect(second.status).toBe(200);
     expect(second.body['scope']).toBe('BOOKING_READ TEAM_PROFILE_READ');
@@ -309,7 +457,9 @@ describe('token endpoint: refresh', () => {
 
     const reused = await refresh(first.body['refresh_token'] as string);
     expect([reused.status, reused.body['error']]).toEqual([400, 'invalid_grant']);
-    await waitFor(async () => (await me(second.body['access_token'] as string)).status === 401, { what: 'access token of a reused refresh family refused' });
+    await waitFor(async () => (await me(second.body['access_token'] as string)).status === 401, {
+      what: 'access token of a reused refresh family refused',
+    });
     expect((await refresh(second.body['refresh_token'] as string)).status).toBe(400);
   });
 });
@@ -325,12 +475,21 @@ describe('secret rotation', () => {
     for (const secret of [firstSecret, secondSecret]) {
       expect((await exchange({ ...client, secret }, await authorize(client, ['BOOKING_READ']))).status).toBe(200);
     }
-    await stack.send('RevokeClientSecret', { client_id: client.id, owner_user_id: developer._id, secret_id: client.secretIds[0]! });
+    await stack.send('RevokeClientSecret', {
+      client_id: client.id,
+      owner_user_id: developer._id,
+      secret_id: client.secretIds[0]!,
+    });
     const revoked = await exchange({ ...client, secret: firstSecret }, await authorize(client, ['BOOKING_READ']));
     expect([revoked.status, revoked.body['error']]).toEqual([401, 'invalid_client']);
 
     expect((await me(issued.body['access_token'] as string)).status).toBe(200);
-    const refreshed = await token({ client_id: client.id, client_secret: secondSecret, grant_type: 'refresh_token', refresh_token: issued.body['refresh_token'] as string });
+    const refreshed = await token({
+      client_id: client.id,
+      client_secret: secondSecret,
+      grant_type: 'refresh_token',
+      refresh_token: issued.body['refresh_token'] as string,
+    });
     expect(refreshed.status).toBe(200);
     const stored = await stack.store.getClient(client.id);
     expect(stored?.secrets.map((s) => s.hash)).toEqual([stack.credentials.hashClientSecret(secondSecret)]);
@@ -360,9 +519,17 @@ describe('legacy clients', () => {
     expect(stored?.status).toBe('accepted');
     await expect(authorize(client, ['TEAM_PROFILE_READ'])).rejects.toMatchObject({ code: 'invalid_scope' });
     const modern = await exchange(client, await authorize(client, ['BOOKING_READ']));
-    expect(stack.accessTokens.verify(modern.body['access_token'] as string)).toMatchObject({ legacy: false, scp: ['BOOKING_READ'] });
+    expect(stack.accessTokens.verify(modern.body['access_token'] as string)).toMatchObject({
+      legacy: false,
+      scp: ['BOOKING_READ'],
+    });
     expect((await me(legacyTokens.body['access_token'] as string)).status).toBe(200);
-    const refreshed = await token({ client_id: client.id, client_secret: client.secret, grant_type: 'refresh_token', refresh_token: legacyTokens.body['refresh_token'] as string });
+    const refreshed = await token({
+      client_id: client.id,
+      client_secret: client.secret,
+      grant_type: 'refresh_token',
+      refresh_token: legacyTokens.body['refresh_token'] as string,
+    });
     expect(stack.accessTokens.verify(refreshed.body['access_token'] as string)).toMatchObject({ legacy: true });
   });
 });
@@ -375,13 +542,19 @@ describe('bearer tokens', () => {
     // Change a signature character in the middle: the last one carries unused bits, so changing it may not change the MAC.
     const middle = access.lastIndexOf('.') + 20;
     const tampered = `${access.slice(0, middle)}${access[middle] === 'A' ? 'B' : 'A'}${access.slice(middle + 1)}`;
-    const expired = stack.accessTokens.issue({ sub: user._id, cid: client.id, gid: 'grt_x', scp: ['BOOKING_READ'], legacy: false }, -1).token;
+    const expired = stack.accessTokens.issue(
+      { sub: user._id, cid: client.id, gid: 'grt_x', scp: ['BOOKING_READ'], legacy: false },
+      -1,
+    ).token;
     const forged = `cal_at_${Buffer.from(JSON.stringify({ sub: user._id, cid: client.id, gid: 'g', scp: [], legacy: true, exp: 9e9 })).toString('base64url')}.${'A'.repeat(43)}`;
     for (const candidate of [tampered, expired, forged, body['refresh_token'] as string]) {
       const response = await me(candidate);
       expect(response.status).toBe(401);
       expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
-      expect(response.body).toEqual({ status: 'error', error: { code: 'INVALID_TOKEN', message: 'The access token is invalid, expired or revoked.' } });
+      expect(response.body).toEqual({
+        status: 'error',
+        error: { code: 'INVALID_TOKEN', message: 'The access token is invalid, expired or revoked.' },
+      });
     }
     const none = await stack.gateway.inject({ method: 'GET', url: '/v2/me' });
     expect(none.statusCode).toBe(401);
@@ -389,7 +562,7 @@ describe('bearer tokens', () => {
 });
 
 describe('RFC 7009, 7662, 8414', () => {
-  it('introspects only the client\'s own tokens and revokes a grant', async () => {
+  it("introspects only the client's own tokens and revokes a grant", async () => {
     const client = await registerClient();
     const other = await registerClient();
     const { body } = await exchange(client, await authorize(client, ['BOOKING_READ']));
@@ -404,18 +577,33 @@ describe('RFC 7009, 7662, 8414', () => {
           })
         ).body,
       ) as Record<string, unknown>;
-    expect(await introspect(client, body['access_token'] as string)).toMatchObject({ active: true, token_type: 'access_token', scope: 'BOOKING_READ', client_id: client.id, sub: user._id });
-    expect(await introspect(client, body['refresh_token'] as string)).toMatchObject({ active: true, token_type: 'refresh_token' });
+    expect(await introspect(client, body['access_token'] as string)).toMatchObject({
+      active: true,
+      token_type: 'access_token',
+      scope: 'BOOKING_READ',
+      client_id: client.id,
+      sub: user._id,
+    });
+    expect(await introspect(client, body['refresh_token'] as string)).toMatchObject({
+      active: true,
+      token_type: 'refresh_token',
+    });
     expect(await introspect(other, body['access_token'] as string)).toEqual({ active: false });
 
     const revoke = await stack.gateway.inject({
       method: 'POST',
       url: '/v2/auth/oauth2/revoke',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ client_id: client.id, client_secret: client.secret!, token: body['refresh_token'] as string }).toString(),
+      payload: new URLSearchParams({
+        client_id: client.id,
+        client_secret: client.secret!,
+        token: body['refresh_token'] as string,
+      }).toString(),
     });
     expect(revoke.statusCode).toBe(200);
-    await waitFor(async () => (await me(body['access_token'] as string)).status === 401, { what: 'revoked access token refused' });
+    await waitFor(async () => (await me(body['access_token'] as string)).status === 401, {
+      what: 'revoked access token refused',
+    });
     expect(await introspect(client, body['refresh_token'] as string)).toEqual({ active: false });
   });
 
@@ -435,7 +623,10 @@ describe('RFC 7009, 7662, 8414', () => {
 describe('the OAuth endpoints in /openapi.json', () => {
   it('document the body of every status they answer with', async () => {
     const document = JSON.parse((await stack.gateway.inject({ method: 'GET', url: '/openapi.json' })).body) as {
-      paths: Record<string, { post?: { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> } }>;
+      paths: Record<
+        string,
+        { post?: { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> } }
+      >;
     };
     for (const path of ['/v2/auth/oauth2/token', '/v2/auth/oauth2/revoke', '/v2/auth/oauth2/introspect']) {
       const responses = document.paths[path]?.post?.responses ?? {};

@@ -57,7 +57,14 @@ class Browser {
 
 const testId = (body: string, id: string) => new RegExp(`data-testid="${id}"[^>]*>([^<]*)<`).exec(body)?.[1];
 const clientPage = (id: string) => `/settings/developer/oauth/${id}`;
-const form = { name: 'Page Sync', logo_url: '', website_url: 'https://app.example.com', purpose: 'Syncs bookings.', redirect_uris: REDIRECT, scopes: ['BOOKING_READ'] };
+const form = {
+  name: 'Page Sync',
+  logo_url: '',
+  website_url: 'https://app.example.com',
+  purpose: 'Syncs bookings.',
+  redirect_uris: REDIRECT,
+  scopes: ['BOOKING_READ'],
+};
 
 async function register(dev: Browser) {
   const created = await dev.post('/settings/developer/oauth', { ...form, kind: 'confidential' });
@@ -112,11 +119,18 @@ describe('developer settings and review pages', () => {
     const renamed = await dev.post(clientPage(clientId), { ...form, name: 'Page Sync 2' });
     expect([renamed.statusCode, renamed.headers.location]).toEqual([303, clientPage(clientId)]);
     const after = await dev.get(clientPage(clientId));
-    expect([testId(after.body, 'client-status'), /<h1>([^<]*)<\/h1>/.exec(after.body)?.[1]]).toEqual(['pending', 'Page Sync 2']);
+    expect([testId(after.body, 'client-status'), /<h1>([^<]*)<\/h1>/.exec(after.body)?.[1]]).toEqual([
+      'pending',
+      'Page Sync 2',
+    ]);
 
     await review(clientId, 'accepted');
     expect(await status(dev, clientId)).toBe('accepted');
-    await dev.post(clientPage(clientId), { ...form, name: 'Page Sync 2', redirect_uris: `${REDIRECT}\nhttps://app.example.com/other` });
+    await dev.post(clientPage(clientId), {
+      ...form,
+      name: 'Page Sync 2',
+      redirect_uris: `${REDIRECT}\nhttps://app.example.com/other`,
+    });
     expect(await status(dev, clientId)).toBe('pending');
     expect((await stack.store.getClient(clientId))?.redirect_uris).toEqual([REDIRECT, 'https://app.example.com/other']);
   });
@@ -134,7 +148,9 @@ describe('developer settings and review pages', () => {
     expect(await messageText(mail.ID)).toContain('The purpose is too vague.');
 
     const visitor = await Browser.loggedIn(user);
-    const authorize = await visitor.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, scope: 'BOOKING_READ' }).toString()}`);
+    const authorize = await visitor.get(
+      `/auth/oauth2/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, scope: 'BOOKING_READ' }).toString()}`,
+    );
     expect(authorize.statusCode).toBe(400);
     expect(testId(authorize.body, 'authorize-error')).toBe('This OAuth client has not been approved yet.');
   });
@@ -153,7 +169,9 @@ describe('developer settings and review pages', () => {
     expect(refused.body).not.toContain('cal_secret_');
 
     const page = await dev.get(clientPage(clientId));
-    const firstId = new RegExp(`…${first.slice(-4)}</code>[^<]*<form method="post" action="[^"]*/secrets/([^/"]+)/revoke"`).exec(page.body)?.[1];
+    const firstId = new RegExp(
+      `…${first.slice(-4)}</code>[^<]*<form method="post" action="[^"]*/secrets/([^/"]+)/revoke"`,
+    ).exec(page.body)?.[1];
     expect(firstId).toBeDefined();
     expect((await dev.post(`${clientPage(clientId)}/secrets/${firstId}/revoke`, {})).statusCode).toBe(303);
     const third = await dev.post(`${clientPage(clientId)}/secrets`, {});
@@ -167,7 +185,9 @@ describe('developer settings and review pages', () => {
     // A user consents on the real pages; the client exchanges the code with each secret.
     const visitor = await Browser.loggedIn(user);
     const params = { client_id: clientId, redirect_uri: REDIRECT, scope: 'BOOKING_READ', state: 'st' };
-    expect((await visitor.get(`/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`)).statusCode).toBe(200);
+    expect((await visitor.get(`/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`)).statusCode).toBe(
+      200,
+    );
     const allowed = await visitor.post('/auth/oauth2/authorize', { ...params, decision: 'allow' });
     const code = new URL(allowed.headers.location as string).searchParams.get('code')!;
     const exchange = async (secret: string) => {
@@ -175,7 +195,13 @@ describe('developer settings and review pages', () => {
         method: 'POST',
         url: '/v2/auth/oauth2/token',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, client_secret: secret, code, redirect_uri: REDIRECT }).toString(),
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          client_secret: secret,
+          code,
+          redirect_uri: REDIRECT,
+        }).toString(),
       });
       return [response.statusCode, (JSON.parse(response.body) as Record<string, unknown>)['error']];
     };
@@ -186,12 +212,21 @@ describe('developer settings and review pages', () => {
 
 describe('team invite links', () => {
   it('lets a logged-in user join the team of a valid link, once; an unknown link is a 404 page', async () => {
-    const token = stack.accessTokens.issue({ sub: developer._id, cid: 'cal_test', gid: 'grt_invite', scp: ['TEAM_PROFILE_WRITE', 'TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ'], legacy: false }).token;
+    const token = stack.accessTokens.issue({
+      sub: developer._id,
+      cid: 'cal_test',
+      gid: 'grt_invite',
+      scp: ['TEAM_PROFILE_WRITE', 'TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ'],
+      legacy: false,
+    }).token;
     const api = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
       const response = await stack.gateway.inject({
         method,
         url,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
       });
       return JSON.parse(response.body) as { data: Record<string, unknown> & Array<Record<string, unknown>> };
@@ -211,10 +246,17 @@ describe('team invite links', () => {
     expect(testId(joined.body, 'joined')).toBe('You are now a member of the team Invite &lt;Team&gt;.');
     await joiner.post('/teams/invite', { token: String(invite['token']) });
     const members = (await api('GET', `/v2/teams/${String(team['id'])}/memberships`)).data;
-    expect(members.filter((m) => m['userId'] === user._id)).toEqual([expect.objectContaining({ role: 'MEMBER', accepted: true })]);
+    expect(members.filter((m) => m['userId'] === user._id)).toEqual([
+      expect.objectContaining({ role: 'MEMBER', accepted: true }),
+    ]);
 
     expect((await joiner.get('/teams/invite?token=not-a-token')).statusCode).toBe(404);
-    const forged = await web.inject({ method: 'POST', url: '/teams/invite', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: WEB_URL }, payload: `token=${String(invite['token'])}` });
+    const forged = await web.inject({
+      method: 'POST',
+      url: '/teams/invite',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: WEB_URL },
+      payload: `token=${String(invite['token'])}`,
+    });
     expect(forged.statusCode).toBe(403);
   });
 });

@@ -14,7 +14,11 @@ import { startUsermgmtStack, type UsermgmtStack } from '../support/usermgmt-stac
  */
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: object }> }>; requestBody?: unknown; security?: unknown[] };
+type Operation = {
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+  requestBody?: unknown;
+  security?: unknown[];
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, object> } };
 
 interface Gateway {
@@ -31,7 +35,12 @@ let oauth: OAuthStack;
 let images: ImagesStack;
 
 const gateways: Gateway[] = [
-  { name: 'usermgmt-gateway', app: () => usermgmt.app, credentials: async () => `Bearer ${(await usermgmt.newKey()).key}`, bodyLimit: 1024 * 1024 },
+  {
+    name: 'usermgmt-gateway',
+    app: () => usermgmt.app,
+    credentials: async () => `Bearer ${(await usermgmt.newKey()).key}`,
+    bodyLimit: 1024 * 1024,
+  },
   {
     name: 'scheduling-gateway',
     app: () => oauth.gateway,
@@ -50,7 +59,11 @@ const gateways: Gateway[] = [
 ];
 
 beforeAll(async () => {
-  [usermgmt, oauth, images] = await Promise.all([startUsermgmtStack(), startOAuthStack(), startImagesStack({ workers: 1, uploadLimitBytes: 1024 * 1024 })]);
+  [usermgmt, oauth, images] = await Promise.all([
+    startUsermgmtStack(),
+    startOAuthStack(),
+    startImagesStack({ workers: 1, uploadLimitBytes: 1024 * 1024 }),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
@@ -59,7 +72,8 @@ afterAll(async () => {
 
 function validatorFor(document: Document) {
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${name}`);
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {}))
+    ajv.addSchema(schema, `#/components/schemas/${name}`);
   const cache = new Map<object, ValidateFunction>();
   return (schema: object) => {
     let validate = cache.get(schema);
@@ -85,7 +99,12 @@ function probes(path: string, method: string, operation: Operation, credentials:
       { what: 'malformed JSON', url, headers: { ...auth, ...json }, payload: '{"a":' },
       { what: 'a JSON array', url, headers: { ...auth, ...json }, payload: '[1,2]' },
       { what: 'unsafe key', url, headers: { ...auth, ...json }, payload: '{"metadata":{"a.b":"x"},"$where":1}' },
-      { what: 'unknown media type', url, headers: { ...auth, 'content-type': 'application/x-unknown' }, payload: 'hello' },
+      {
+        what: 'unknown media type',
+        url,
+        headers: { ...auth, 'content-type': 'application/x-unknown' },
+        payload: 'hello',
+      },
       { what: 'oversized body', url, headers: { ...auth, ...json }, payload: `{"a":"${'x'.repeat(bodyLimit + 1)}"}` },
     );
   }
@@ -105,18 +124,29 @@ describe('every documented route, probed', () => {
         for (const [method, operation] of Object.entries(operations)) {
           if (method === 'head' || method === 'options') continue;
           for (const probe of probes(path, method, operation, credentials, gateway.bodyLimit)) {
-            const response = await app.inject({ method: method.toUpperCase() as 'GET', url: probe.url, headers: probe.headers, ...(probe.payload === undefined ? {} : { payload: probe.payload }) });
+            const response = await app.inject({
+              method: method.toUpperCase() as 'GET',
+              url: probe.url,
+              headers: probe.headers,
+              ...(probe.payload === undefined ? {} : { payload: probe.payload }),
+            });
             probed++;
             const where = `${method.toUpperCase()} ${path} (${probe.what}) → ${response.statusCode}`;
             const documented = operation.responses?.[String(response.statusCode)];
             if (!documented) {
-              problems.push(`${where}: status not documented (documents ${Object.keys(operation.responses ?? {}).join(', ')})`);
+              problems.push(
+                `${where}: status not documented (documents ${Object.keys(operation.responses ?? {}).join(', ')})`,
+              );
               continue;
             }
             const schema = documented.content?.['application/json']?.schema;
-            if (!schema || !(response.headers['content-type'] ?? '').toString().startsWith('application/json')) continue;
+            if (!schema || !(response.headers['content-type'] ?? '').toString().startsWith('application/json'))
+              continue;
             const validate = validator(schema);
-            if (!validate(JSON.parse(response.body))) problems.push(`${where}: body ${response.body.slice(0, 200)} does not match: ${JSON.stringify(validate.errors)}`);
+            if (!validate(JSON.parse(response.body)))
+              problems.push(
+                `${where}: body ${response.body.slice(0, 200)} does not match: ${JSON.stringify(validate.errors)}`,
+              );
           }
         }
       }

@@ -8,8 +8,12 @@ const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 const deployLocal = join(root, 'deploy', 'local');
 const shellScripts = [
-  ...readdirSync(deployLocal).filter((f) => f.endsWith('.sh')).map((f) => join(deployLocal, f)),
-  ...readdirSync(join(root, 'scripts')).filter((f) => f.endsWith('.sh')).map((f) => join(root, 'scripts', f)),
+  ...readdirSync(deployLocal)
+    .filter((f) => f.endsWith('.sh'))
+    .map((f) => join(deployLocal, f)),
+  ...readdirSync(join(root, 'scripts'))
+    .filter((f) => f.endsWith('.sh'))
+    .map((f) => join(root, 'scripts', f)),
   join(root, '.ci', 'run'),
 ];
 
@@ -34,10 +38,14 @@ describe('the provisioning scripts', () => {
   ];
   const rounds = 25;
 
-  it.concurrent.each(checks)(`%s.sh %s succeeds ${rounds} times in a row`, async (component, check) => {
-    const script = join(deployLocal, `${component}.sh`);
-    const loop = `for i in $(seq ${rounds}); do bash "$1" "$2" || { echo "failed in round $i"; exit 1; }; done`;
-    const { stdout } = await run('bash', ['-c', loop, '_', script, check], { timeout: 120_000 });
-    expect(stdout).toBe('');
-  }, 130_000);
+  it.concurrent.each(checks)(
+    `%s.sh %s succeeds ${rounds} times in a row`,
+    async (component, check) => {
+      const script = join(deployLocal, `${component}.sh`);
+      const loop = `for i in $(seq ${rounds}); do bash "$1" "$2" || { echo "failed in round $i"; exit 1; }; done`;
+      const { stdout } = await run('bash', ['-c', loop, '_', script, check], { timeout: 120_000 });
+      expect(stdout).toBe('');
+    },
+    130_000,
+  );
 });

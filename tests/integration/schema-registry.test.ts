@@ -11,13 +11,26 @@ import {
   type SchemaRegistryClient,
   type ShortlinkClicked,
 } from '@platform/contracts';
-import { createKafka, createPublisher, ensureTopics, runConsumer, type ConsumerHandle, type IncomingMessage, type KafkaClient } from '@platform/kafka';
+import {
+  createKafka,
+  createPublisher,
+  ensureTopics,
+  runConsumer,
+  type ConsumerHandle,
+  type IncomingMessage,
+  type KafkaClient,
+} from '@platform/kafka';
 import { createLogger } from '@platform/telemetry';
 import { uniqueName, waitFor } from '@platform/testing';
 import avro from 'avsc';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPublishedSchemas, startDownstreamConsumer, type DownstreamConsumer, type PlatformEvent } from '../../docs/examples/downstream-consumer.js';
+import {
+  loadPublishedSchemas,
+  startDownstreamConsumer,
+  type DownstreamConsumer,
+  type PlatformEvent,
+} from '../../docs/examples/downstream-consumer.js';
 import { startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
 import { shorten, visit } from '../support/links-requests.js';
 
@@ -59,14 +72,25 @@ beforeAll(async () => {
 
   // A downstream team's consumer with a stock Confluent-format library and nothing of the platform.
   const stock = new SchemaRegistry({ host: registryUrl });
-  const kafka = new Kafka({ clientId: `${prefix}stock`, brokers: process.env['KAFKA_BROKERS']!.split(','), logLevel: logLevel.ERROR });
+  const kafka = new Kafka({
+    clientId: `${prefix}stock`,
+    brokers: process.env['KAFKA_BROKERS']!.split(','),
+    logLevel: logLevel.ERROR,
+  });
   stockConsumer = kafka.consumer({ groupId: `${prefix}downstream-confluent` });
   await stockConsumer.connect();
   await stockConsumer.subscribe({ topics, fromBeginning: true });
   await stockConsumer.run({
     eachMessage: async ({ topic, message }) => {
-      const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)]));
-      stockEvents.push({ topic, headers, raw: message.value!, value: (await stock.decode(message.value!)) as Record<string, unknown> });
+      const headers = Object.fromEntries(
+        Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)]),
+      );
+      stockEvents.push({
+        topic,
+        headers,
+        raw: message.value!,
+        value: (await stock.decode(message.value!)) as Record<string, unknown>,
+      });
     },
   });
   example = await startDownstreamConsumer({
@@ -102,18 +126,25 @@ describe('events with a schema registry', () => {
   it('registers every record of the catalogue as <topic>-<record>, FULL_TRANSITIVE, and the registry refuses a breaking change', async () => {
     const subject = `${prefix}links.events-${CREATED}`;
     expect(registered.map((r) => r.subject)).toContain(subject);
-    const config = (await (await fetch(`${registryUrl}/config/${encodeURIComponent(subject)}`)).json()) as { compatibilityLevel: string };
+    const config = (await (await fetch(`${registryUrl}/config/${encodeURIComponent(subject)}`)).json()) as {
+      compatibilityLevel: string;
+    };
     expect(config.compatibilityLevel).toBe('FULL_TRANSITIVE');
     const schema = JSON.parse(schemaTextOf(CREATED)) as { fields: unknown[] };
     const breaking = JSON.stringify({ ...schema, fields: [...schema.fields, { name: 'region', type: 'string' }] });
     await expect(registry.register(subject, breaking)).rejects.toMatchObject({ code: 'schema_registry_rejected' });
     // Registering the same schemas again (the next release without changes) answers the same ids.
-    expect(await registry.register(subject, schemaTextOf(CREATED))).toBe(registered.find((r) => r.subject === subject)!.id);
+    expect(await registry.register(subject, schemaTextOf(CREATED))).toBe(
+      registered.find((r) => r.subject === subject)!.id,
+    );
   });
 
   it('a stock Confluent-format client decodes ShortlinkCreated after a shorten', async () => {
     link = await shorten(stack, admin, 'https://example.com/registry');
-    const created = await waitFor(() => stockEvents.find((e) => e.headers['ce_type'] === CREATED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkCreated' });
+    const created = await waitFor(
+      () => stockEvents.find((e) => e.headers['ce_type'] === CREATED && e.value['id'] === link),
+      { timeoutMs: 30_000, what: 'ShortlinkCreated' },
+    );
     expectRegistryForm(created, CREATED);
     expect(created.value).toEqual({
       id: link,
@@ -132,18 +163,36 @@ describe('events with a schema registry', () => {
   });
 
   it('a stock Confluent-format client decodes ShortlinkClicked after a redirect, and the platform reacts to it', async () => {
-    expect(await visit(stack.redirectors[0], link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' })).toBe(301);
-    const clicked = await waitFor(() => stockEvents.find((e) => e.headers['ce_type'] === CLICKED && e.value['id'] === link), { timeoutMs: 30_000, what: 'ShortlinkClicked' });
+    expect(
+      await visit(stack.redirectors[0], link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' }),
+    ).toBe(301);
+    const clicked = await waitFor(
+      () => stockEvents.find((e) => e.headers['ce_type'] === CLICKED && e.value['id'] === link),
+      { timeoutMs: 30_000, what: 'ShortlinkClicked' },
+    );
     expectRegistryForm(clicked, CLICKED);
-    expect(clicked.value).toMatchObject({ id: link, organization_id: organizationId, group_guid: groupGuid, bot: false, qr: false, qrcode_id: null });
+    expect(clicked.value).toMatchObject({
+      id: link,
+      organization_id: organizationId,
+      group_guid: groupGuid,
+      bot: false,
+      qr: false,
+      qrcode_id: null,
+    });
     // links-reactions (a platform consumer group) read the framed click: the link is marked as redirected.
-    await waitFor(async () => (await stack.store.getLink(link))?.redirected_at != null, { timeoutMs: 30_000, what: 'first redirect marked' });
+    await waitFor(async () => (await stack.store.getLink(link))?.redirected_at != null, {
+      timeoutMs: 30_000,
+      what: 'first redirect marked',
+    });
   });
 
   it('the example consumer with only the published schemas reads the same events', async () => {
     for (const type of [CREATED, CLICKED]) {
       const stock = stockEvents.find((e) => e.headers['ce_type'] === type && e.value['id'] === link)!;
-      const event = await waitFor(() => exampleEvents.find((e) => e.type === type && e.value['id'] === link), { timeoutMs: 30_000, what: type });
+      const event = await waitFor(() => exampleEvents.find((e) => e.type === type && e.value['id'] === link), {
+        timeoutMs: 30_000,
+        what: type,
+      });
       expect(event.value).toEqual(stock.value);
       expect(event.body.equals(stock.raw.subarray(5))).toBe(true);
     }
@@ -174,7 +223,13 @@ describe("the platform's consumers during the move to the registry", () => {
 
   beforeAll(async () => {
     plain = createKafka({ brokers: brokers(), clientId: 'registry-test', logger, topicPrefix });
-    withRegistry = createKafka({ brokers: brokers(), clientId: 'registry-test', logger, topicPrefix, schemaRegistry: { url: registryUrl, timeoutMs: 10_000 } });
+    withRegistry = createKafka({
+      brokers: brokers(),
+      clientId: 'registry-test',
+      logger,
+      topicPrefix,
+      schemaRegistry: { url: registryUrl, timeoutMs: 10_000 },
+    });
     await ensureTopics(plain, ['links.clicks']);
     const subject = registrySubject(`${topicPrefix}links.clicks`, CLICKED);
     await registry.setCompatibility(subject, 'FULL_TRANSITIVE');
@@ -188,7 +243,12 @@ describe("the platform's consumers during the move to the registry", () => {
 
   async function consume(client: KafkaClient, group: string) {
     const got: Array<IncomingMessage<typeof CLICKED>> = [];
-    const handle = await runConsumer({ client, groupId: `${group}`, topics: ['links.clicks'], handlers: { [CLICKED]: async (m: IncomingMessage<typeof CLICKED>) => void got.push(m) } });
+    const handle = await runConsumer({
+      client,
+      groupId: `${group}`,
+      topics: ['links.clicks'],
+      handlers: { [CLICKED]: async (m: IncomingMessage<typeof CLICKED>) => void got.push(m) },
+    });
     consumers.push(handle);
     await handle.ready;
     return got;
@@ -209,8 +269,14 @@ describe("the platform's consumers during the move to the registry", () => {
 
     // A producer of a later release whose ShortlinkClicked has a field this build has never seen.
     const current = JSON.parse(schemaTextOf(CLICKED)) as { fields: unknown[] };
-    const newer = { ...current, fields: [...current.fields, { name: 'campaign', type: ['null', 'string'], default: null }] };
-    const newerId = await registry.register(registrySubject(`${topicPrefix}links.clicks`, CLICKED), JSON.stringify(newer));
+    const newer = {
+      ...current,
+      fields: [...current.fields, { name: 'campaign', type: ['null', 'string'], default: null }],
+    };
+    const newerId = await registry.register(
+      registrySubject(`${topicPrefix}links.clicks`, CLICKED),
+      JSON.stringify(newer),
+    );
     const newerType = avro.Type.forSchema(newer as avro.Schema);
     const body = newerType.toBuffer({ ...click('newer'), campaign: 'spring' });
     const producer = plain.kafka.producer();
@@ -240,7 +306,10 @@ describe("the platform's consumers during the move to the registry", () => {
 
     // Without SCHEMA_REGISTRY_URL, a consumer still reads framed bodies of released schemas (by ce_schema);
     // one written with a schema it cannot know is dead-lettered, as an unknown header-form schema is.
-    await waitFor(() => transitional.length >= 2 || undefined, { timeoutMs: 30_000, what: 'two clicks without the registry' });
+    await waitFor(() => transitional.length >= 2 || undefined, {
+      timeoutMs: 30_000,
+      what: 'two clicks without the registry',
+    });
     expect(transitional.map((m) => m.value)).toEqual([click('header'), click('registry')]);
   });
 });

@@ -21,7 +21,9 @@ describe('the document store', () => {
     const docs = mongo.db!.collection<{ _id: string; a: number; b: number }>('pairs');
     const ids = Array.from({ length: 20 }, (_, i) => `d${i}`);
     await docs.insertMany(ids.map((_id) => ({ _id, a: 0, b: 0 })));
-    await Promise.all(ids.flatMap((_id) => [docs.updateOne({ _id }, { $set: { a: 1 } }), docs.updateOne({ _id }, { $set: { b: 1 } })]));
+    await Promise.all(
+      ids.flatMap((_id) => [docs.updateOne({ _id }, { $set: { a: 1 } }), docs.updateOne({ _id }, { $set: { b: 1 } })]),
+    );
     const after = await docs.find({}).toArray();
     expect(after.filter((d) => d.a !== 1 || d.b !== 1)).toEqual([]);
   });
@@ -30,7 +32,9 @@ describe('the document store', () => {
     const docs = mongo.db!.collection<{ _id: string; version: number; owner: string | null }>('cas');
     await docs.insertOne({ _id: 'x', version: 1, owner: null });
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => docs.updateOne({ _id: 'x', version: 1 }, { $set: { version: 2, owner: `w${i}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        docs.updateOne({ _id: 'x', version: 1 }, { $set: { version: 2, owner: `w${i}` } }),
+      ),
     );
     expect(results.reduce((n, r) => n + r.modifiedCount, 0)).toBe(1);
   });
@@ -48,7 +52,9 @@ describe('the document store', () => {
     const jobs = mongo.db!.collection<{ _id: string; owner: string | null }>('jobs');
     await jobs.insertOne({ _id: 'job', owner: null });
     const claims = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => jobs.findOneAndUpdate({ _id: 'job', owner: null }, { $set: { owner: `w${i}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        jobs.findOneAndUpdate({ _id: 'job', owner: null }, { $set: { owner: `w${i}` } }),
+      ),
     );
     expect(claims.filter((c) => c !== null)).toHaveLength(1);
   });
@@ -63,7 +69,12 @@ describe('the document store', () => {
           docs.updateOne({ _id }, { $set: { version: 2 } }),
           docs.deleteOne({ _id, version: 1 }),
         ]);
-        return { _id, updated: updated.modifiedCount, deleted: deleted.deletedCount, after: await docs.findOne({ _id }) };
+        return {
+          _id,
+          updated: updated.modifiedCount,
+          deleted: deleted.deletedCount,
+          after: await docs.findOne({ _id }),
+        };
       }),
     );
     // Either the delete came first (the update then found nothing) or the update did (the delete then matched nothing).

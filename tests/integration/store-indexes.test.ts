@@ -43,7 +43,15 @@ describe.skipIf(!postgresUrl)('the local store on PostgreSQL', () => {
     );
     // Fresh tables have no statistics yet; autovacuum would gather them within a minute. Only this test's
     // tables (FerretDB keeps a database as a schema): the whole store's grows with every other run's leftovers.
-    const tables = execFileSync('psql', [postgresUrl!, '-Atc', `SELECT format('%I.%I', schemaname, tablename) FROM pg_tables WHERE schemaname = '${name}'`], { timeout: 30_000 })
+    const tables = execFileSync(
+      'psql',
+      [
+        postgresUrl!,
+        '-Atc',
+        `SELECT format('%I.%I', schemaname, tablename) FROM pg_tables WHERE schemaname = '${name}'`,
+      ],
+      { timeout: 30_000 },
+    )
       .toString()
       .trim()
       .split('\n')
@@ -74,7 +82,10 @@ describe.skipIf(!postgresUrl)('the local store on PostgreSQL', () => {
   ])('serves %s from an index', async (_what, filter) => {
     const { nodes, json } = await plan(filter);
     expect(nodes, json).not.toContain('Seq Scan');
-    expect(nodes.some((n) => /Index/.test(n)), json).toBe(true);
+    expect(
+      nodes.some((n) => /Index/.test(n)),
+      json,
+    ).toBe(true);
   });
 
   it('returns exactly what MongoDB would for the pushed-down filters', async () => {

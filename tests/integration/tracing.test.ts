@@ -37,17 +37,27 @@ describe('trace context', () => {
     expect(endpoint.statusCode).toBe(201);
     exporter.reset();
 
-    const user = await stack.app.inject({ method: 'POST', url: '/user_management/users', headers, payload: { email: 'trace@example.com' } });
+    const user = await stack.app.inject({
+      method: 'POST',
+      url: '/user_management/users',
+      headers,
+      payload: { email: 'trace@example.com' },
+    });
     expect(user.statusCode).toBe(201);
 
     const gatewaySpan = exporter
       .getFinishedSpans()
-      .find((s) => s.name === 'send platform.usermgmt.commands.CreateUser' && s.attributes['platform.component'] === 'usermgmt-gateway');
+      .find(
+        (s) =>
+          s.name === 'send platform.usermgmt.commands.CreateUser' &&
+          s.attributes['platform.component'] === 'usermgmt-gateway',
+      );
     expect(gatewaySpan).toBeDefined();
     const traceId = gatewaySpan!.spanContext().traceId;
 
     const attempt = await waitFor(
-      () => exporter.getFinishedSpans().find((s) => s.name === 'webhook attempt' && s.spanContext().traceId === traceId),
+      () =>
+        exporter.getFinishedSpans().find((s) => s.name === 'webhook attempt' && s.spanContext().traceId === traceId),
       { what: 'dispatcher span in the gateway trace' },
     );
     expect(attempt.attributes['platform.component']).toBe('webhook-dispatcher');

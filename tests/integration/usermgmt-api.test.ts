@@ -10,14 +10,23 @@ let receiver: WebhookReceiver;
 const auth = (k = key) => ({ authorization: `Bearer ${k}` });
 const json = { 'content-type': 'application/json' };
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await stack.app.inject({
     method,
     url,
     headers: { ...auth(), ...(body === undefined ? {} : json), ...headers },
     ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-  return { status: response.statusCode, body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : undefined, headers: response.headers };
+  return {
+    status: response.statusCode,
+    body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : undefined,
+    headers: response.headers,
+  };
 }
 
 beforeAll(async () => {
@@ -63,7 +72,9 @@ describe('CORS origins', () => {
 
   it('rejects a duplicate with 409', async () => {
     await call('POST', '/user_management/cors_origins', { origin: 'https://dup.example.com' });
-    const { status, body } = await call('POST', '/user_management/cors_origins', { origin: 'https://dup.example.com/' });
+    const { status, body } = await call('POST', '/user_management/cors_origins', {
+      origin: 'https://dup.example.com/',
+    });
     expect(status).toBe(409);
     expect(body).toMatchObject({ code: 'duplicate_cors_origin' });
   });
@@ -78,12 +89,19 @@ describe('CORS origins', () => {
     });
     const wrongType = await call('POST', '/user_management/cors_origins', { origin: 42 });
     expect(wrongType.status).toBe(422);
-    expect(wrongType.body?.['errors']).toEqual([{ field: 'origin', code: 'invalid_type', message: 'origin must be a string' }]);
+    expect(wrongType.body?.['errors']).toEqual([
+      { field: 'origin', code: 'invalid_type', message: 'origin must be a string' },
+    ]);
     const missing = await call('POST', '/user_management/cors_origins', {});
     expect(missing.status).toBe(422);
-    expect(missing.body?.['errors']).toEqual([{ field: 'origin', code: 'origin_required', message: 'origin is required' }]);
+    expect(missing.body?.['errors']).toEqual([
+      { field: 'origin', code: 'origin_required', message: 'origin is required' },
+    ]);
     const malformed = await call('POST', '/user_management/cors_origins', '{"origin": ');
-    expect(malformed).toMatchObject({ status: 400, body: { code: 'invalid_json', message: 'The request body is not valid JSON.' } });
+    expect(malformed).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+    });
   });
 });
 
@@ -111,10 +129,18 @@ describe('redirect URIs', () => {
   it('creates one, refuses plain http to a public host and duplicates', async () => {
     const created = await call('POST', '/user_management/redirect_uris', { uri: 'https://app.example.com/callback' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ object: 'redirect_uri', uri: 'https://app.example.com/callback', default: true });
+    expect(created.body).toMatchObject({
+      object: 'redirect_uri',
+      uri: 'https://app.example.com/callback',
+      default: true,
+    });
     expect(created.body?.['id']).toMatch(/^redirect_uri_/);
-    expect((await call('POST', '/user_management/redirect_uris', { uri: 'http://app.example.com/cb' })).status).toBe(422);
-    expect((await call('POST', '/user_management/redirect_uris', { uri: 'https://app.example.com/callback' })).status).toBe(409);
+    expect((await call('POST', '/user_management/redirect_uris', { uri: 'http://app.example.com/cb' })).status).toBe(
+      422,
+    );
+    expect(
+      (await call('POST', '/user_management/redirect_uris', { uri: 'https://app.example.com/callback' })).status,
+    ).toBe(409);
   });
 });
 
@@ -126,7 +152,12 @@ describe('webhook endpoints', () => {
   const as = (k: string) => ({ authorization: `Bearer ${k}` });
 
   it('creates an endpoint with a secret shown once, then lists it without the secret', async () => {
-    const created = await call('POST', '/webhook_endpoints', { endpoint_url: 'https://hooks.example.com/a', events: ['user.created'] }, as(own.key));
+    const created = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://hooks.example.com/a', events: ['user.created'] },
+      as(own.key),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       object: 'webhook_endpoint',
@@ -138,7 +169,9 @@ describe('webhook endpoints', () => {
     expect(created.body?.['secret']).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
     const list = await call('GET', '/webhook_endpoints', undefined, as(own.key));
     expect(list.status).toBe(200);
-    const listed = (list.body?.['data'] as Array<Record<string, unknown>>).find((e) => e['id'] === created.body?.['id']);
+    const listed = (list.body?.['data'] as Array<Record<string, unknown>>).find(
+      (e) => e['id'] === created.body?.['id'],
+    );
     expect(listed).toBeDefined();
     expect(listed).not.toHaveProperty('secret');
   });
@@ -147,7 +180,12 @@ describe('webhook endpoints', () => {
     const mine = await stack.newKey();
     const ids: string[] = [];
     for (const n of [1, 2, 3, 4, 5]) {
-      const r = await call('POST', '/webhook_endpoints', { endpoint_url: `https://hooks.example.com/p${n}`, events: ['user.created'] }, as(mine.key));
+      const r = await call(
+        'POST',
+        '/webhook_endpoints',
+        { endpoint_url: `https://hooks.example.com/p${n}`, events: ['user.created'] },
+        as(mine.key),
+      );
       ids.push(r.body?.['id'] as string);
     }
     const page1 = await call('GET', '/webhook_endpoints?limit=2', undefined, as(mine.key));
@@ -165,20 +203,36 @@ describe('webhook endpoints', () => {
     expect((asc.body?.['data'] as Array<{ id: string }>).map((e) => e.id)).toEqual([ids[0], ids[1], ids[2]]);
     const bad = await call('GET', '/webhook_endpoints?limit=1000', undefined, as(mine.key));
     expect(bad.status).toBe(422);
-    expect(bad.body?.['errors']).toEqual([{ field: 'limit', code: 'invalid_maximum', message: 'limit must be at most 100' }]);
+    expect(bad.body?.['errors']).toEqual([
+      { field: 'limit', code: 'invalid_maximum', message: 'limit must be at most 100' },
+    ]);
   });
 
   it('updates, disables, deletes, and answers 404 for unknown or deleted ids', async () => {
-    const created = await call('POST', '/webhook_endpoints', { endpoint_url: 'https://hooks.example.com/u', events: ['user.created'] }, as(own.key));
+    const created = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://hooks.example.com/u', events: ['user.created'] },
+      as(own.key),
+    );
     const id = created.body?.['id'] as string;
-    const patched = await call('PATCH', `/webhook_endpoints/${id}`, { status: 'disabled', events: ['user.created', 'dsync.user.created'] }, as(own.key));
+    const patched = await call(
+      'PATCH',
+      `/webhook_endpoints/${id}`,
+      { status: 'disabled', events: ['user.created', 'dsync.user.created'] },
+      as(own.key),
+    );
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id, status: 'disabled', events: ['user.created', 'dsync.user.created'] });
     expect(patched.body).not.toHaveProperty('secret');
     const unknown = await call('PATCH', '/webhook_endpoints/we_UNKNOWN', { status: 'enabled' }, as(own.key));
     expect(unknown).toMatchObject({ status: 404, body: { code: 'entity_not_found' } });
     // The official SDK sends Content-Type: application/json with an empty body on DELETE.
-    const deleted = await stack.app.inject({ method: 'DELETE', url: `/webhook_endpoints/${id}`, headers: { ...as(own.key), ...json } });
+    const deleted = await stack.app.inject({
+      method: 'DELETE',
+      url: `/webhook_endpoints/${id}`,
+      headers: { ...as(own.key), ...json },
+    });
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
     expect((await call('DELETE', `/webhook_endpoints/${id}`, undefined, as(own.key))).status).toBe(404);
@@ -207,16 +261,36 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses an oversized body with 413 and a duplicate URL with 409', async () => {
-    const huge = await call('POST', '/webhook_endpoints', { endpoint_url: 'https://x.example.com', events: ['user.created'], pad: 'x'.repeat(70_000) }, as(own.key));
+    const huge = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://x.example.com', events: ['user.created'], pad: 'x'.repeat(70_000) },
+      as(own.key),
+    );
     expect(huge).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
-    await call('POST', '/webhook_endpoints', { endpoint_url: 'https://dup.example.com/h', events: ['user.created'] }, as(own.key));
-    const dup = await call('POST', '/webhook_endpoints', { endpoint_url: 'https://dup.example.com/h', events: ['user.created'] }, as(own.key));
+    await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://dup.example.com/h', events: ['user.created'] },
+      as(own.key),
+    );
+    const dup = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://dup.example.com/h', events: ['user.created'] },
+      as(own.key),
+    );
     expect(dup).toMatchObject({ status: 409, body: { code: 'duplicate_endpoint_url' } });
   });
 
-  it('never shows or changes another environment\'s endpoints', async () => {
+  it("never shows or changes another environment's endpoints", async () => {
     const other = await stack.newKey();
-    const created = await call('POST', '/webhook_endpoints', { endpoint_url: 'https://tenant.example.com', events: ['user.created'] }, as(other.key));
+    const created = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://tenant.example.com', events: ['user.created'] },
+      as(other.key),
+    );
     const id = created.body?.['id'] as string;
     expect((await call('PATCH', `/webhook_endpoints/${id}`, { status: 'disabled' }, as(own.key))).status).toBe(404);
     expect((await call('DELETE', `/webhook_endpoints/${id}`, undefined, as(own.key))).status).toBe(404);
@@ -228,17 +302,40 @@ describe('webhook endpoints', () => {
 describe('users and the user.created webhook', () => {
   it('delivers user.created, signed, to every subscribed endpoint', async () => {
     const tenant = await stack.newKey();
-    const endpoint = await call('POST', '/webhook_endpoints', { endpoint_url: receiver.url, events: ['user.created'] }, auth(tenant.key));
+    const endpoint = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: receiver.url, events: ['user.created'] },
+      auth(tenant.key),
+    );
     expect(endpoint.status).toBe(201);
     const secret = endpoint.body?.['secret'] as string;
-    await call('POST', '/webhook_endpoints', { endpoint_url: `${receiver.url}/dsync`, events: ['dsync.user.created'] }, auth(tenant.key));
+    await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: `${receiver.url}/dsync`, events: ['dsync.user.created'] },
+      auth(tenant.key),
+    );
 
-    const user = await call('POST', '/user_management/users', { email: 'Ada@Example.com', first_name: 'Ada', email_verified: true }, auth(tenant.key));
+    const user = await call(
+      'POST',
+      '/user_management/users',
+      { email: 'Ada@Example.com', first_name: 'Ada', email_verified: true },
+      auth(tenant.key),
+    );
     expect(user.status).toBe(201);
-    expect(user.body).toMatchObject({ object: 'user', email: 'ada@example.com', first_name: 'Ada', last_name: null, email_verified: true });
+    expect(user.body).toMatchObject({
+      object: 'user',
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: null,
+      email_verified: true,
+    });
     const userId = user.body?.['id'] as string;
 
-    const request = await waitFor(() => receiver.requests.find((r) => r.body.includes(userId)), { what: 'user.created webhook' });
+    const request = await waitFor(() => receiver.requests.find((r) => r.body.includes(userId)), {
+      what: 'user.created webhook',
+    });
     expect(request.path).toBe('/webhooks');
     const payload = JSON.parse(request.body) as Record<string, unknown>;
     expect(payload).toMatchObject({ event: 'user.created', data: user.body });
@@ -272,12 +369,19 @@ describe('users and the user.created webhook', () => {
     const gone = await startWebhookReceiver('/gone');
     gone.respondWith(() => ({ status: 410 }));
     try {
-      const endpoint = await call('POST', '/webhook_endpoints', { endpoint_url: gone.url, events: ['user.created'] }, auth(tenant.key));
+      const endpoint = await call(
+        'POST',
+        '/webhook_endpoints',
+        { endpoint_url: gone.url, events: ['user.created'] },
+        auth(tenant.key),
+      );
       await call('POST', '/user_management/users', { email: 'gone@example.com' }, auth(tenant.key));
       await waitFor(
         async () => {
           const list = await call('GET', '/webhook_endpoints', undefined, auth(tenant.key));
-          const found = (list.body?.['data'] as Array<{ id: string; status: string }>).find((e) => e.id === endpoint.body?.['id']);
+          const found = (list.body?.['data'] as Array<{ id: string; status: string }>).find(
+            (e) => e.id === endpoint.body?.['id'],
+          );
           return found?.status === 'disabled';
         },
         { what: 'endpoint disabled after 410' },
@@ -312,7 +416,13 @@ describe('OpenAPI and probes', () => {
     const doc = JSON.parse(r.body) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/user_management/cors_origins', '/user_management/jwt_template', '/user_management/redirect_uris', '/webhook_endpoints', '/webhook_endpoints/{id}']),
+      expect.arrayContaining([
+        '/user_management/cors_origins',
+        '/user_management/jwt_template',
+        '/user_management/redirect_uris',
+        '/webhook_endpoints',
+        '/webhook_endpoints/{id}',
+      ]),
     );
     expect((await stack.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await stack.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
@@ -320,16 +430,22 @@ describe('OpenAPI and probes', () => {
 });
 
 describe('input the store cannot hold, refused at the edge', () => {
-  it.each([['a.b'], ['$where'], ['n\u0000ul']])('refuses the metadata key %j with 422 naming the field, and stores nothing', async (badKey) => {
-    const email = `edge-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-    const started = Date.now();
-    const refused = await call('POST', '/user_management/users', { email, metadata: { [badKey]: 'x' } });
-    expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'metadata', code: 'invalid_key' }] });
-    expect(Date.now() - started).toBeLessThan(2000);
-    // nothing was stored: the same e-mail is still free
-    expect((await call('POST', '/user_management/users', { email, metadata: { plan: 'pro' } })).status).toBe(201);
-  });
+  it.each([['a.b'], ['$where'], ['n\u0000ul']])(
+    'refuses the metadata key %j with 422 naming the field, and stores nothing',
+    async (badKey) => {
+      const email = `edge-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+      const started = Date.now();
+      const refused = await call('POST', '/user_management/users', { email, metadata: { [badKey]: 'x' } });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: 'metadata', code: 'invalid_key' }],
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+      // nothing was stored: the same e-mail is still free
+      expect((await call('POST', '/user_management/users', { email, metadata: { plan: 'pro' } })).status).toBe(201);
+    },
+  );
 
   it('answers a path parameter longer than the router allows with 414 in the API error shape', async () => {
     const answer = await call('GET', `/user_management/users/user_${'x'.repeat(200)}`);

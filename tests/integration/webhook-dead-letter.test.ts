@@ -20,16 +20,24 @@ describe('after the last attempt', () => {
   it('dead-letters the delivery and reports it', async () => {
     receiver.respondWith(() => ({ status: 500 }));
     const { deliveryId, eventId } = await harness.request(uniqueName('t'), receiver.url);
-    await waitFor(async () => (await harness.store.get(deliveryId))?.status === 'dead_lettered', { what: 'dead-lettered' });
+    await waitFor(async () => (await harness.store.get(deliveryId))?.status === 'dead_lettered', {
+      what: 'dead-lettered',
+    });
     expect((await harness.store.attemptsFor(deliveryId)).map((a) => a.status)).toEqual([500, 500, 500, 500]);
     expect(receiver.requests).toHaveLength(4);
-    const outcome = await waitFor(() => harness.outcomes.find((o) => o.type === 'outcome' && o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
+    const outcome = await waitFor(
+      () => harness.outcomes.find((o) => o.type === 'outcome' && o.value['delivery_id'] === deliveryId),
+      { what: 'outcome event' },
+    );
     expect(outcome.value).toMatchObject({ outcome: 'dead_lettered', attempts: 4, last_status: 500, event_id: eventId });
     // Finished deliveries and their attempts are kept for the retention period, then swept.
-    const archived = await waitFor(async () => (await harness.store.get(deliveryId))?.expires_at ?? undefined, { what: 'archived' });
+    const archived = await waitFor(async () => (await harness.store.get(deliveryId))?.expires_at ?? undefined, {
+      what: 'archived',
+    });
     const days = (archived.getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThan(30.1);
-    for (const attempt of await harness.store.attemptsFor(deliveryId)) expect(attempt.expires_at.getTime()).toBeGreaterThan(Date.now());
+    for (const attempt of await harness.store.attemptsFor(deliveryId))
+      expect(attempt.expires_at.getTime()).toBeGreaterThan(Date.now());
   });
 });

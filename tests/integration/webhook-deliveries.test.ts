@@ -42,7 +42,13 @@ function requestFor(deliveryId: string): RequestDelivery {
   };
 }
 
-const accepted = (): AttemptRecord => ({ status: 200, latencyMs: 5, error: null, responseBody: '', startedAt: new Date() });
+const accepted = (): AttemptRecord => ({
+  status: 200,
+  latencyMs: 5,
+  error: null,
+  responseBody: '',
+  startedAt: new Date(),
+});
 
 // The store of the webhook dispatcher on FerretDB: the copies of a delivery request that Kafka and the outbox
 // relays may publish (at least once) never make one delivery go out twice.

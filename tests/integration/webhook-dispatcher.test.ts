@@ -40,14 +40,20 @@ describe('webhook dispatcher', () => {
     });
     const target = uniqueName('t');
     const { deliveryId, eventId } = await request(target, `${allowedUrl()}/retry`);
-    await waitFor(async () => (await store.get(deliveryId))?.status === 'delivered', { what: 'delivered after retries' });
+    await waitFor(async () => (await store.get(deliveryId))?.status === 'delivered', {
+      what: 'delivered after retries',
+    });
     const hits = receiver.requests.filter((r) => r.path.includes('retry'));
     expect(hits).toHaveLength(3);
     expect(new Set(hits.map((h) => h.headers['webhook-id']))).toEqual(new Set([eventId]));
     expect(receiver.requests.some((r) => r.path.includes('elsewhere'))).toBe(false);
     for (const hit of hits) {
       const ok = verifyStandardSignature(
-        { id: hit.headers['webhook-id'] as string, timestamp: hit.headers['webhook-timestamp'] as string, signature: hit.headers['webhook-signature'] as string },
+        {
+          id: hit.headers['webhook-id'] as string,
+          timestamp: hit.headers['webhook-timestamp'] as string,
+          signature: hit.headers['webhook-signature'] as string,
+        },
         hit.body,
         [secret],
       );
@@ -55,10 +61,22 @@ describe('webhook dispatcher', () => {
     }
     const attempts = await store.attemptsFor(deliveryId);
     expect(attempts.map((a) => a.status)).toEqual([500, 302, 204]);
-    await waitFor(() => outcomes.find((o) => o.type === 'outcome' && o.value['delivery_id'] === deliveryId), { what: 'outcome event' });
+    await waitFor(() => outcomes.find((o) => o.type === 'outcome' && o.value['delivery_id'] === deliveryId), {
+      what: 'outcome event',
+    });
     // Two failed attempts in one streak: the producer hears of the first only.
     const failing = outcomes.filter((o) => o.type === 'failing' && o.value['target_id'] === target);
-    expect(failing).toEqual([{ type: 'failing', value: expect.objectContaining({ producer: 'test', tenant_id: 'tenant_1', delivery_id: deliveryId, last_status: 500 }) }]);
+    expect(failing).toEqual([
+      {
+        type: 'failing',
+        value: expect.objectContaining({
+          producer: 'test',
+          tenant_id: 'tenant_1',
+          delivery_id: deliveryId,
+          last_status: 500,
+        }),
+      },
+    ]);
   });
 
   it('retries a target that times out, and honours Retry-After on 429', async () => {
@@ -66,17 +84,22 @@ describe('webhook dispatcher', () => {
     let limited = 0;
     receiver.respondWith((req) => {
       if (req.path.endsWith('/timeout')) return { status: 200, delayMs: ++timeouts === 1 ? 1500 : 0 };
-      if (req.path.endsWith('/limited')) return ++limited === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 };
+      if (req.path.endsWith('/limited'))
+        return ++limited === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 };
       return { status: 200 };
     });
     const timedOut = await request(uniqueName('t'), `${allowedUrl()}/timeout`);
     const throttled = await request(uniqueName('t'), `${allowedUrl()}/limited`);
-    await waitFor(async () => (await store.get(timedOut.deliveryId))?.status === 'delivered', { what: 'delivered after a timeout' });
+    await waitFor(async () => (await store.get(timedOut.deliveryId))?.status === 'delivered', {
+      what: 'delivered after a timeout',
+    });
     const [slow, ok] = await store.attemptsFor(timedOut.deliveryId);
     expect(slow?.status).toBeNull();
     expect(slow?.error).toMatch(/timeout|abort/i);
     expect(ok?.status).toBe(200);
-    await waitFor(async () => (await store.get(throttled.deliveryId))?.status === 'delivered', { what: 'delivered after 429' });
+    await waitFor(async () => (await store.get(throttled.deliveryId))?.status === 'delivered', {
+      what: 'delivered after 429',
+    });
     const [first, second] = await store.attemptsFor(throttled.deliveryId);
     expect(first?.status).toBe(429);
     // The schedule alone would retry after ~2.5 ms here; Retry-After: 1 holds it back a second.
@@ -122,11 +145,16 @@ describe('webhook dispatcher', () => {
     receiver.respondWith((req) => {
       if (req.path.endsWith('/token')) {
         const expected = `Basic ${Buffer.from('hook-client:hook-secret').toString('base64')}`;
-        if (req.headers['authorization'] !== expected || !req.body.includes('grant_type=client_credentials')) return { status: 401 };
+        if (req.headers['authorization'] !== expected || !req.body.includes('grant_type=client_credentials'))
+          return { status: 401 };
         const token = `tok-${++issued}`;
         valid.clear();
         valid.add(token);
-        return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }) };
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }),
+        };
       }
       if (req.path.endsWith('/protected')) {
         const token = String(req.headers['authorization'] ?? '').replace(/^Bearer /, '');
@@ -134,16 +162,27 @@ describe('webhook dispatcher', () => {
       }
       return { status: 200 };
     });
-    const oauth = { token_url: `${receiver.url}/token`, client_id: 'hook-client', sealed_client_secret: sealer.seal('hook-secret'), scope: null };
+    const oauth = {
+      token_url: `${receiver.url}/token`,
+      client_id: 'hook-client',
+      sealed_client_secret: sealer.seal('hook-secret'),
+      scope: null,
+    };
     const target = uniqueName('oauth');
     const first = await request(target, `${receiver.url}/protected`, uniqueName('event'), oauth);
-    await waitFor(async () => (await store.get(first.deliveryId))?.status === 'delivered', { what: 'first oauth delivery' });
+    await waitFor(async () => (await store.get(first.deliveryId))?.status === 'delivered', {
+      what: 'first oauth delivery',
+    });
     const second = await request(target, `${receiver.url}/protected`, uniqueName('event'), oauth);
-    await waitFor(async () => (await store.get(second.deliveryId))?.status === 'delivered', { what: 'cached token reused' });
+    await waitFor(async () => (await store.get(second.deliveryId))?.status === 'delivered', {
+      what: 'cached token reused',
+    });
     expect(issued).toBe(1);
     valid.clear(); // the receiver revokes the token
     const third = await request(target, `${receiver.url}/protected`, uniqueName('event'), oauth);
-    await waitFor(async () => (await store.get(third.deliveryId))?.status === 'delivered', { what: 'delivery after re-authentication' });
+    await waitFor(async () => (await store.get(third.deliveryId))?.status === 'delivered', {
+      what: 'delivery after re-authentication',
+    });
     expect(issued).toBe(2);
     expect((await store.attemptsFor(third.deliveryId)).map((a) => a.status)).toEqual([200]);
   });

@@ -4,9 +4,12 @@ import { ESLint } from 'eslint';
 /** The lint rule that keeps each domain's writes in its owning worker (eslint.config.js, WRITERS). */
 describe('domain writes stay in the owning worker', () => {
   const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
-  const source = "import { createSchedulingWriter } from '@platform/scheduling';\nexport const writer = createSchedulingWriter;\n";
+  const source =
+    "import { createSchedulingWriter } from '@platform/scheduling';\nexport const writer = createSchedulingWriter;\n";
   const errorsIn = async (file: string) =>
-    (await eslint.lintText(source, { filePath: file }))[0]!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+    (await eslint.lintText(source, { filePath: file }))[0]!.messages
+      .filter((m) => m.ruleId === 'no-restricted-imports')
+      .map((m) => m.message);
 
   it('refuses a writer in a gateway, the web app or the CLI, and allows it in its worker', async () => {
     for (const app of ['scheduling-gateway', 'scheduling-web', 'cli', 'oauth-worker']) {

@@ -19,8 +19,11 @@ function toJsonSchema(schema: Schema): Schema {
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-kubernetes-') || key === 'format' || key === 'description') continue;
     if (key === 'properties' && isSchema(value))
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, isSchema(s) ? toJsonSchema(s) : s]));
-    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isSchema(value)) out[key] = toJsonSchema(value);
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, s]) => [name, isSchema(s) ? toJsonSchema(s) : s]),
+      );
+    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isSchema(value))
+      out[key] = toJsonSchema(value);
     else if ((key === 'allOf' || key === 'anyOf' || key === 'oneOf') && Array.isArray(value))
       out[key] = value.map((s) => (isSchema(s) ? toJsonSchema(s) : s));
     else out[key] = value;
@@ -29,7 +32,8 @@ function toJsonSchema(schema: Schema): Schema {
     delete out['type'];
     out['anyOf'] = [{ type: 'integer' }, { type: 'string' }];
   }
-  const open = schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-embedded-resource'] === true;
+  const open =
+    schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-embedded-resource'] === true;
   if (out['type'] === 'object' && out['properties'] !== undefined && out['additionalProperties'] === undefined && !open)
     out['additionalProperties'] = false;
   // The API server checks required fields of a nullable field only when it is present.
@@ -64,7 +68,11 @@ export function loadCrds(dir: string): CrdValidator {
     for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
       const crd = doc.toJS() as Schema | null;
       if (!crd || crd['kind'] !== 'CustomResourceDefinition') continue;
-      const spec = crd['spec'] as { group: string; names: { kind: string }; versions: Array<{ name: string; served: boolean; schema?: { openAPIV3Schema?: Schema } }> };
+      const spec = crd['spec'] as {
+        group: string;
+        names: { kind: string };
+        versions: Array<{ name: string; served: boolean; schema?: { openAPIV3Schema?: Schema } }>;
+      };
       for (const version of spec.versions) {
         const schema = version.schema?.openAPIV3Schema;
         if (!version.served || !schema) continue;

@@ -6,7 +6,10 @@ const DEPLOY_LOCAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../dep
 
 /** The last line a deploy/local tool script prints for `path`/`dir` (its progress goes to stderr). */
 function toolPath(script: string, command: string): string {
-  const out = execFileSync('bash', [resolve(DEPLOY_LOCAL, script), command], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [resolve(DEPLOY_LOCAL, script), command], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const path = out.trim().split('\n').pop();
   if (!path) throw new Error(`${script} ${command} printed no path`);
   return path;

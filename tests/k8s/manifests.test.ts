@@ -318,15 +318,33 @@ interface Environment {
 
 const ENVIRONMENTS: Environment[] = [
   { dir: 'k8s/base', logLevel: 'info' },
-  { dir: 'k8s/overlays/dev', logLevel: 'debug', hpaMin: 1, imageTag: /^dev$/, dependencies: { kafka: 'statefulset', mongoMembers: 1 } },
-  { dir: 'k8s/overlays/prod', logLevel: 'info', imageTag: /^\d+\.\d+\.\d+$/, dependencies: { kafka: 'strimzi', mongoMembers: 3 } },
+  {
+    dir: 'k8s/overlays/dev',
+    logLevel: 'debug',
+    hpaMin: 1,
+    imageTag: /^dev$/,
+    dependencies: { kafka: 'statefulset', mongoMembers: 1 },
+  },
+  {
+    dir: 'k8s/overlays/prod',
+    logLevel: 'info',
+    imageTag: /^\d+\.\d+\.\d+$/,
+    dependencies: { kafka: 'strimzi', mongoMembers: 3 },
+  },
 ];
 
 /** The objects every environment has besides the apps' own: the public hosts and the network policies. */
 const INGRESSES = ['images', 'links', 'notifications', 'scheduling', 'short-domains', 'usermgmt'];
 const NETWORK_POLICIES = [
-  'apps-to-kafka-and-mongo', 'apps-to-otel-collector', 'apps-to-redis', 'default-deny', 'dns',
-  'ingress-controller-to-http-apps', 'internet-egress', 'notifier-to-smtp', 'prometheus-to-apps',
+  'apps-to-kafka-and-mongo',
+  'apps-to-otel-collector',
+  'apps-to-redis',
+  'default-deny',
+  'dns',
+  'ingress-controller-to-http-apps',
+  'internet-egress',
+  'notifier-to-smtp',
+  'prometheus-to-apps',
 ];
 
 /** What an overlay's dependencies render to (the topics: one KafkaTopic per catalogue topic and its dead letters). */
@@ -334,14 +352,23 @@ function dependencyObjects(dependencies: NonNullable<Environment['dependencies']
   const kafka =
     dependencies.kafka === 'strimzi'
       ? [
-          'Kafka/kafka', 'KafkaNodePool/dual-role', 'NetworkPolicy/strimzi-egress', 'NetworkPolicy/strimzi-entity-operator-to-api-server',
+          'Kafka/kafka',
+          'KafkaNodePool/dual-role',
+          'NetworkPolicy/strimzi-egress',
+          'NetworkPolicy/strimzi-entity-operator-to-api-server',
           ...TOPIC_CATALOGUE.flatMap((t) => [`KafkaTopic/${t.name}`, `KafkaTopic/${t.name}${DEAD_LETTER.suffix}`]),
         ]
       : ['StatefulSet/kafka', 'Service/kafka', 'NetworkPolicy/kafka'];
   return [
     ...kafka,
-    'StatefulSet/mongo', 'Service/mongo', 'PodDisruptionBudget/mongo', 'Job/mongo-init-replica-set', 'NetworkPolicy/mongo',
-    'StatefulSet/redis', 'Service/redis', 'NetworkPolicy/redis',
+    'StatefulSet/mongo',
+    'Service/mongo',
+    'PodDisruptionBudget/mongo',
+    'Job/mongo-init-replica-set',
+    'NetworkPolicy/mongo',
+    'StatefulSet/redis',
+    'Service/redis',
+    'NetworkPolicy/redis',
   ];
 }
 
@@ -403,7 +430,10 @@ function yamlFilesUnder(dir: string): string[] {
 
 function kustomizeBin(): string {
   const bin = process.env['KUSTOMIZE_BIN'];
-  if (!bin) throw new Error('KUSTOMIZE_BIN is not set: run through vitest (tests/k8s/global-setup.ts runs deploy/local/kustomize.sh)');
+  if (!bin)
+    throw new Error(
+      'KUSTOMIZE_BIN is not set: run through vitest (tests/k8s/global-setup.ts runs deploy/local/kustomize.sh)',
+    );
   return bin;
 }
 
@@ -415,8 +445,14 @@ interface RenderResult {
 
 /** `kustomize build <dir>`, parsed as kubectl would read it. */
 function render(dir: string): RenderResult {
-  const text = execFileSync(kustomizeBin(), ['build', resolve(ROOT, dir)], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  return { objects: parseYaml(text, `kustomize build ${dir}`).map((doc) => asManifest(doc, dir)), files: kustomizationFiles(resolve(ROOT, dir)) };
+  const text = execFileSync(kustomizeBin(), ['build', resolve(ROOT, dir)], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  return {
+    objects: parseYaml(text, `kustomize build ${dir}`).map((doc) => asManifest(doc, dir)),
+    files: kustomizationFiles(resolve(ROOT, dir)),
+  };
 }
 
 /** The files a kustomization and the ones it includes name (kustomize itself fails on a missing one). */
@@ -431,7 +467,8 @@ function kustomizationFiles(dir: string, files = new Set<string>()): Set<string>
     if (statSync(path).isDirectory()) kustomizationFiles(path, files);
     else files.add(path);
   }
-  for (const patch of asList(k['patches'])) if (isObject(patch) && typeof patch['path'] === 'string') files.add(resolve(dir, patch['path']));
+  for (const patch of asList(k['patches']))
+    if (isObject(patch) && typeof patch['path'] === 'string') files.add(resolve(dir, patch['path']));
   return files;
 }
 
@@ -441,7 +478,9 @@ function asList(value: Json | undefined): Json[] {
 
 function groupVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 function splitImage(image: string): { name: string; tag?: string; digest?: string } {
@@ -490,7 +529,10 @@ const isCustom = (o: { apiVersion: string }): boolean => CUSTOM_GROUPS.has(group
 let crdValidator: CrdValidator | undefined;
 function crds(): CrdValidator {
   const dir = process.env['PLATFORM_CRDS_DIR'];
-  if (!dir) throw new Error('PLATFORM_CRDS_DIR is not set: run through vitest (tests/k8s/global-setup.ts runs deploy/local/crds.sh)');
+  if (!dir)
+    throw new Error(
+      'PLATFORM_CRDS_DIR is not set: run through vitest (tests/k8s/global-setup.ts runs deploy/local/crds.sh)',
+    );
   crdValidator ??= loadCrds(dir);
   return crdValidator;
 }
@@ -524,7 +566,9 @@ class UnknownFieldChecker {
   private readonly types = new Map<string, ts.Type>();
 
   constructor(kinds: Array<{ apiVersion: string; kind: string }>) {
-    const unique = [...new Map(kinds.filter((k) => !isCustom(k)).map((k) => [`${k.apiVersion} ${k.kind}`, k])).values()];
+    const unique = [
+      ...new Map(kinds.filter((k) => !isCustom(k)).map((k) => [`${k.apiVersion} ${k.kind}`, k])).values(),
+    ];
     const entry = join(ROOT, 'tests/k8s/__k8s_kinds__.ts');
     const source = unique
       .map((k, i) => `export type T${i} = import('${modelPath(k.apiVersion, k.kind)}').I${k.kind};`)
@@ -605,7 +649,16 @@ class UnknownFieldChecker {
 // ---------------------------------------------------------------------------------------------
 
 const QUANTITY_UNITS: Record<string, number> = {
-  '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40,
+  '': 1,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
 };
 
 function quantity(q: string | number | undefined): number | undefined {
@@ -633,8 +686,13 @@ interface ScaledObject {
 }
 
 /** The autoscaler of a Deployment: its HPA, or the ScaledObject (KEDA makes the HPA from it at run time). */
-function autoscalerOf(objects: Manifest[], name: string): { kind: 'hpa' | 'keda'; min: number | undefined; max: number | undefined } | undefined {
-  const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+function autoscalerOf(
+  objects: Manifest[],
+  name: string,
+): { kind: 'hpa' | 'keda'; min: number | undefined; max: number | undefined } | undefined {
+  const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find(
+    (h) => h.spec?.scaleTargetRef.name === name,
+  );
   if (hpa) return { kind: 'hpa', min: hpa.spec?.minReplicas, max: hpa.spec?.maxReplicas };
   const so = of<ScaledObject>(objects, 'ScaledObject').find((x) => x.spec.scaleTargetRef.name === name);
   return so && { kind: 'keda', min: so.spec.minReplicaCount, max: so.spec.maxReplicaCount };
@@ -675,18 +733,24 @@ function resolveEnv(c: IContainer, configMaps: IConfigMap[], problems: string[],
       const cm = configMap(from.configMapRef.name ?? '');
       for (const [k, v] of Object.entries(cm?.data ?? {})) env.set(`${from.prefix ?? ''}${k}`, { value: v });
     }
-    if (from.secretRef) problems.push(`${where}: envFrom secretRef exposes every key of ${from.secretRef.name}; use secretKeyRef per key`);
+    if (from.secretRef)
+      problems.push(
+        `${where}: envFrom secretRef exposes every key of ${from.secretRef.name}; use secretKeyRef per key`,
+      );
   }
   for (const e of c.env ?? []) {
-    if (e.valueFrom?.secretKeyRef) env.set(e.name, { secret: e.valueFrom.secretKeyRef.name ?? '', key: e.valueFrom.secretKeyRef.key });
+    if (e.valueFrom?.secretKeyRef)
+      env.set(e.name, { secret: e.valueFrom.secretKeyRef.name ?? '', key: e.valueFrom.secretKeyRef.key });
     else if (e.valueFrom?.fieldRef) {
       const path = e.valueFrom.fieldRef.fieldPath;
-      if (!POD_FIELDS.has(path)) problems.push(`${where}: ${e.name} reads pod field ${path}; only ${[...POD_FIELDS].join(', ')}`);
+      if (!POD_FIELDS.has(path))
+        problems.push(`${where}: ${e.name} reads pod field ${path}; only ${[...POD_FIELDS].join(', ')}`);
       env.set(e.name, { field: path });
     } else if (e.valueFrom?.configMapKeyRef) {
       const ref = e.valueFrom.configMapKeyRef;
       const value = configMap(ref.name ?? '')?.data?.[ref.key];
-      if (value === undefined) problems.push(`${where}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`);
+      if (value === undefined)
+        problems.push(`${where}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`);
       else env.set(e.name, { value });
     } else if (e.valueFrom) problems.push(`${where}: ${e.name} uses an unexpected valueFrom`);
     else env.set(e.name, { value: e.value ?? '' });
@@ -729,35 +793,55 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
     }
 
     // labels and selector
-    for (const [where, labels] of [['metadata', d.metadata?.labels], ['pod template', podLabels]] as const) {
-      if (labels?.['app.kubernetes.io/name'] !== name) problems.push(`${at}: ${where} label app.kubernetes.io/name must be ${name}`);
-      if (labels?.['app.kubernetes.io/part-of'] !== 'platform') problems.push(`${at}: ${where} label app.kubernetes.io/part-of must be platform`);
+    for (const [where, labels] of [
+      ['metadata', d.metadata?.labels],
+      ['pod template', podLabels],
+    ] as const) {
+      if (labels?.['app.kubernetes.io/name'] !== name)
+        problems.push(`${at}: ${where} label app.kubernetes.io/name must be ${name}`);
+      if (labels?.['app.kubernetes.io/part-of'] !== 'platform')
+        problems.push(`${at}: ${where} label app.kubernetes.io/part-of must be platform`);
     }
-    if (d.spec?.selector.matchExpressions?.length) problems.push(`${at}: selector uses matchExpressions; use matchLabels`);
-    if (!matches(d.spec?.selector.matchLabels, podLabels)) problems.push(`${at}: selector does not match the pod template labels`);
+    if (d.spec?.selector.matchExpressions?.length)
+      problems.push(`${at}: selector uses matchExpressions; use matchLabels`);
+    if (!matches(d.spec?.selector.matchLabels, podLabels))
+      problems.push(`${at}: selector does not match the pod template labels`);
 
     // autoscaling and disruption budget
-    const myHpas = hpas.filter((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === name);
-    const myScaled = scaledObjects.filter((x) => (x.spec.scaleTargetRef.kind ?? 'Deployment') === 'Deployment' && x.spec.scaleTargetRef.name === name);
+    const myHpas = hpas.filter(
+      (h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === name,
+    );
+    const myScaled = scaledObjects.filter(
+      (x) => (x.spec.scaleTargetRef.kind ?? 'Deployment') === 'Deployment' && x.spec.scaleTargetRef.name === name,
+    );
     // two autoscalers (an HPA beside KEDA's own) would fight over the replica count
     if (myHpas.length + myScaled.length !== 1)
-      problems.push(`${at}: needs exactly one autoscaler, an HPA or a KEDA ScaledObject, targeting it (found ${myHpas.length} HPA, ${myScaled.length} ScaledObject)`);
+      problems.push(
+        `${at}: needs exactly one autoscaler, an HPA or a KEDA ScaledObject, targeting it (found ${myHpas.length} HPA, ${myScaled.length} ScaledObject)`,
+      );
     for (const x of myScaled) {
-      if ((x.spec.scaleTargetRef.apiVersion ?? 'apps/v1') !== 'apps/v1') problems.push(`ScaledObject/${x.metadata.name}: scaleTargetRef.apiVersion must be apps/v1`);
+      if ((x.spec.scaleTargetRef.apiVersion ?? 'apps/v1') !== 'apps/v1')
+        problems.push(`ScaledObject/${x.metadata.name}: scaleTargetRef.apiVersion must be apps/v1`);
       const min = x.spec.minReplicaCount ?? 0;
-      if (x.spec.maxReplicaCount === undefined) problems.push(`ScaledObject/${x.metadata.name}: maxReplicaCount must be set (KEDA's default is 100)`);
-      else if (min < 1 || x.spec.maxReplicaCount < min) problems.push(`ScaledObject/${x.metadata.name}: needs 1 <= minReplicaCount <= maxReplicaCount`);
+      if (x.spec.maxReplicaCount === undefined)
+        problems.push(`ScaledObject/${x.metadata.name}: maxReplicaCount must be set (KEDA's default is 100)`);
+      else if (min < 1 || x.spec.maxReplicaCount < min)
+        problems.push(`ScaledObject/${x.metadata.name}: needs 1 <= minReplicaCount <= maxReplicaCount`);
       if (x.spec.triggers.length === 0) problems.push(`ScaledObject/${x.metadata.name}: has no trigger`);
     }
     for (const h of myHpas) {
-      if (h.spec?.scaleTargetRef.apiVersion !== 'apps/v1') problems.push(`HPA/${h.metadata?.name}: scaleTargetRef.apiVersion must be apps/v1`);
+      if (h.spec?.scaleTargetRef.apiVersion !== 'apps/v1')
+        problems.push(`HPA/${h.metadata?.name}: scaleTargetRef.apiVersion must be apps/v1`);
       const min = h.spec?.minReplicas ?? 1;
-      if (min < 1 || (h.spec?.maxReplicas ?? 0) < min) problems.push(`HPA/${h.metadata?.name}: needs 1 <= minReplicas <= maxReplicas`);
+      if (min < 1 || (h.spec?.maxReplicas ?? 0) < min)
+        problems.push(`HPA/${h.metadata?.name}: needs 1 <= minReplicas <= maxReplicas`);
       if (!h.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu'))
         problems.push(`HPA/${h.metadata?.name}: scales on CPU`);
     }
     if (myHpas.length + myScaled.length > 0 && d.spec?.replicas !== undefined)
-      problems.push(`${at}: spec.replicas is set although an autoscaler manages it (every apply would reset the replica count)`);
+      problems.push(
+        `${at}: spec.replicas is set although an autoscaler manages it (every apply would reset the replica count)`,
+      );
     const myPdbs = pdbs.filter((p) => matches(p.spec?.selector?.matchLabels, podLabels));
     if (myPdbs.length !== 1) problems.push(`${at}: needs exactly one PDB selecting its pods (found ${myPdbs.length})`);
     for (const p of myPdbs) {
@@ -768,8 +852,10 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
     // pod security
     const psc = spec.securityContext;
     if (psc?.runAsNonRoot !== true) problems.push(`${at}: pod securityContext.runAsNonRoot must be true`);
-    if (!psc?.runAsUser || psc.runAsUser === 0) problems.push(`${at}: pod securityContext.runAsUser must be a non-root uid`);
-    if (spec.automountServiceAccountToken !== false) problems.push(`${at}: automountServiceAccountToken must be false (the apps never call the API server)`);
+    if (!psc?.runAsUser || psc.runAsUser === 0)
+      problems.push(`${at}: pod securityContext.runAsUser must be a non-root uid`);
+    if (spec.automountServiceAccountToken !== false)
+      problems.push(`${at}: automountServiceAccountToken must be false (the apps never call the API server)`);
 
     // spreading
     const spread =
@@ -777,13 +863,17 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
         (t) => t.topologyKey === 'kubernetes.io/hostname' && matches(t.labelSelector?.matchLabels, podLabels),
       ) ||
       spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.some(
-        (t) => t.podAffinityTerm.topologyKey === 'kubernetes.io/hostname' && matches(t.podAffinityTerm.labelSelector?.matchLabels, podLabels),
+        (t) =>
+          t.podAffinityTerm.topologyKey === 'kubernetes.io/hostname' &&
+          matches(t.podAffinityTerm.labelSelector?.matchLabels, podLabels),
       );
-    if (!spread) problems.push(`${at}: needs a topologySpreadConstraint or preferred podAntiAffinity by kubernetes.io/hostname`);
+    if (!spread)
+      problems.push(`${at}: needs a topologySpreadConstraint or preferred podAntiAffinity by kubernetes.io/hostname`);
 
     // scratch space: an emptyDir without a bound can fill the node's disk (or its memory) for every pod there
     for (const v of spec.volumes ?? [])
-      if (v.emptyDir && quantity(v.emptyDir.sizeLimit) === undefined) problems.push(`${at}: emptyDir ${v.name} needs a sizeLimit`);
+      if (v.emptyDir && quantity(v.emptyDir.sizeLimit) === undefined)
+        problems.push(`${at}: emptyDir ${v.name} needs a sizeLimit`);
 
     // services
     const myServices = services.filter((s) => matches(s.spec?.selector, podLabels));
@@ -795,7 +885,9 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
       const cat = `${at} container ${c.name}`;
       const ports = c.ports ?? [];
       const portOf = (p: number | string | undefined): number | undefined =>
-        typeof p === 'number' ? ports.find((x) => x.containerPort === p)?.containerPort : ports.find((x) => x.name === p)?.containerPort;
+        typeof p === 'number'
+          ? ports.find((x) => x.containerPort === p)?.containerPort
+          : ports.find((x) => x.name === p)?.containerPort;
 
       // image
       const image = splitImage(c.image ?? '');
@@ -810,22 +902,26 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
         if (!get) problems.push(`${cat}: needs an HTTP ${kind} on ${path}`);
         else {
           if (get.path !== path) problems.push(`${cat}: ${kind} must GET ${path} (has ${get.path})`);
-          if (portOf(get.port) === undefined) problems.push(`${cat}: ${kind} port ${get.port} is not a declared container port`);
+          if (portOf(get.port) === undefined)
+            problems.push(`${cat}: ${kind} port ${get.port} is not a declared container port`);
         }
       };
       probe('livenessProbe', '/healthz');
       probe('readinessProbe', '/readyz');
       probe('startupProbe', '/healthz');
-      if ((c.readinessProbe?.timeoutSeconds ?? 1) < 3) problems.push(`${cat}: readinessProbe.timeoutSeconds must be >= 3 (/readyz waits up to 2 s per dependency)`);
+      if ((c.readinessProbe?.timeoutSeconds ?? 1) < 3)
+        problems.push(`${cat}: readinessProbe.timeoutSeconds must be >= 3 (/readyz waits up to 2 s per dependency)`);
 
       // resources
       for (const kind of ['requests', 'limits'] as const)
         for (const resource of ['cpu', 'memory'])
-          if (quantity(c.resources?.[kind]?.[resource]) === undefined) problems.push(`${cat}: resources.${kind}.${resource} must be set`);
+          if (quantity(c.resources?.[kind]?.[resource]) === undefined)
+            problems.push(`${cat}: resources.${kind}.${resource} must be set`);
       for (const resource of ['cpu', 'memory']) {
         const request = quantity(c.resources?.requests?.[resource]);
         const limit = quantity(c.resources?.limits?.[resource]);
-        if (request !== undefined && limit !== undefined && request > limit) problems.push(`${cat}: ${resource} request exceeds its limit`);
+        if (request !== undefined && limit !== undefined && request > limit)
+          problems.push(`${cat}: ${resource} request exceeds its limit`);
       }
 
       // container security
@@ -836,16 +932,20 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
       if (sc?.runAsNonRoot === false) problems.push(`${cat}: runAsNonRoot must not be overridden to false`);
       if (sc?.runAsUser === 0) problems.push(`${cat}: runAsUser must not be 0`);
       if (sc?.privileged) problems.push(`${cat}: privileged`);
-      if ((sc?.seccompProfile ?? psc?.seccompProfile)?.type !== 'RuntimeDefault') problems.push(`${cat}: seccompProfile must be RuntimeDefault`);
+      if ((sc?.seccompProfile ?? psc?.seccompProfile)?.type !== 'RuntimeDefault')
+        problems.push(`${cat}: seccompProfile must be RuntimeDefault`);
       const tmp = c.volumeMounts?.find((m) => m.mountPath === '/tmp');
-      if (!tmp || !spec.volumes?.some((v) => v.name === tmp.name && v.emptyDir)) problems.push(`${cat}: /tmp must be an emptyDir mount (read-only root filesystem)`);
+      if (!tmp || !spec.volumes?.some((v) => v.name === tmp.name && v.emptyDir))
+        problems.push(`${cat}: /tmp must be an emptyDir mount (read-only root filesystem)`);
 
       // environment
       const env = resolveEnv(c, configMaps, problems, cat);
       for (const [k, v] of env)
         if ('secret' in v) {
-          if (v.secret !== SECRET_NAME) problems.push(`${cat}: ${k} must come from Secret ${SECRET_NAME}, not ${v.secret}`);
-          if (!secretKeys.has(v.key)) problems.push(`${cat}: ${k} uses key ${v.key}, missing from k8s/base/secrets.example.env`);
+          if (v.secret !== SECRET_NAME)
+            problems.push(`${cat}: ${k} must come from Secret ${SECRET_NAME}, not ${v.secret}`);
+          if (!secretKeys.has(v.key))
+            problems.push(`${cat}: ${k} uses key ${v.key}, missing from k8s/base/secrets.example.env`);
         }
 
       // directories the app is pointed at (a spool, a data folder): the root filesystem is read-only and the image's
@@ -860,15 +960,21 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
       const preStopMs = (c.lifecycle?.preStop?.sleep?.seconds ?? 0) * 1000;
       if (!Number.isInteger(shutdownMs)) problems.push(`${cat}: SHUTDOWN_TIMEOUT_MS must be set`);
       else if (grace !== undefined && preStopMs + shutdownMs > grace * 1000 - SHUTDOWN_MARGIN_MS)
-        problems.push(`${cat}: preStop sleep + SHUTDOWN_TIMEOUT_MS must end ${SHUTDOWN_MARGIN_MS} ms before terminationGracePeriodSeconds (${grace} s)`);
+        problems.push(
+          `${cat}: preStop sleep + SHUTDOWN_TIMEOUT_MS must end ${SHUTDOWN_MARGIN_MS} ms before terminationGracePeriodSeconds (${grace} s)`,
+        );
       // A request waiting for its command's reply is in flight: shutdown must outlast the longest wait.
       const commandTimeout = env.get('COMMAND_TIMEOUT_MS');
       const commandTimeoutMs = commandTimeout && 'value' in commandTimeout ? Number(commandTimeout.value) : NaN;
       if (Number.isInteger(shutdownMs) && Number.isInteger(commandTimeoutMs) && shutdownMs < commandTimeoutMs)
-        problems.push(`${cat}: SHUTDOWN_TIMEOUT_MS (${shutdownMs}) is shorter than COMMAND_TIMEOUT_MS (${commandTimeoutMs}): requests waiting for a reply would be cut off`);
+        problems.push(
+          `${cat}: SHUTDOWN_TIMEOUT_MS (${shutdownMs}) is shorter than COMMAND_TIMEOUT_MS (${commandTimeoutMs}): requests waiting for a reply would be cut off`,
+        );
       if (c.lifecycle?.preStop?.exec) problems.push(`${cat}: use the preStop sleep action, not exec`);
       if (myServices.length > 0 && preStopMs < 2000)
-        problems.push(`${cat}: behind a Service, needs a preStop sleep of >= 2 s so endpoints deregister before SIGTERM`);
+        problems.push(
+          `${cat}: behind a Service, needs a preStop sleep of >= 2 s so endpoints deregister before SIGTERM`,
+        );
 
       for (const s of myServices)
         for (const p of s.spec?.ports ?? [])
@@ -881,10 +987,17 @@ function ruleViolations(objects: Manifest[], options: { imageTag?: RegExp } = {}
   const deploymentNames = new Set(deployments.map((d) => d.metadata?.name));
   for (const h of hpas)
     if (h.spec?.scaleTargetRef.kind !== 'Deployment' || !deploymentNames.has(h.spec.scaleTargetRef.name))
-      problems.push(`HPA/${h.metadata?.name}: scaleTargetRef ${h.spec?.scaleTargetRef.kind}/${h.spec?.scaleTargetRef.name} is not a Deployment here`);
+      problems.push(
+        `HPA/${h.metadata?.name}: scaleTargetRef ${h.spec?.scaleTargetRef.kind}/${h.spec?.scaleTargetRef.name} is not a Deployment here`,
+      );
   for (const x of scaledObjects)
-    if ((x.spec.scaleTargetRef.kind ?? 'Deployment') !== 'Deployment' || !deploymentNames.has(x.spec.scaleTargetRef.name))
-      problems.push(`ScaledObject/${x.metadata.name}: scaleTargetRef ${x.spec.scaleTargetRef.kind ?? 'Deployment'}/${x.spec.scaleTargetRef.name} is not a Deployment here`);
+    if (
+      (x.spec.scaleTargetRef.kind ?? 'Deployment') !== 'Deployment' ||
+      !deploymentNames.has(x.spec.scaleTargetRef.name)
+    )
+      problems.push(
+        `ScaledObject/${x.metadata.name}: scaleTargetRef ${x.spec.scaleTargetRef.kind ?? 'Deployment'}/${x.spec.scaleTargetRef.name} is not a Deployment here`,
+      );
   const workloads = workloadPodLabels(objects);
   for (const p of pdbs)
     if (!workloads.some((labels) => matches(p.spec?.selector?.matchLabels, labels)))
@@ -928,15 +1041,18 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
     }
     for (const key of app.secrets) {
       const v = env.get(key);
-      if (!v || !('secret' in v) || v.key !== key) problems.push(`${at}: ${key} must come from secretKeyRef ${SECRET_NAME}/${key}`);
+      if (!v || !('secret' in v) || v.key !== key)
+        problems.push(`${at}: ${key} must come from secretKeyRef ${SECRET_NAME}/${key}`);
     }
     for (const [variable, key] of Object.entries(app.configRefs ?? {})) {
       const ref = c.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
-      if (ref?.name !== CONFIG_NAME || ref.key !== key) problems.push(`${at}: ${variable} must come from configMapKeyRef ${CONFIG_NAME}/${key}`);
+      if (ref?.name !== CONFIG_NAME || ref.key !== key)
+        problems.push(`${at}: ${variable} must come from configMapKeyRef ${CONFIG_NAME}/${key}`);
     }
     for (const [variable, path] of Object.entries(app.fieldRefs ?? {})) {
       const v = env.get(variable);
-      if (!v || !('field' in v) || v.field !== path) problems.push(`${at}: ${variable} must come from fieldRef ${path}`);
+      if (!v || !('field' in v) || v.field !== path)
+        problems.push(`${at}: ${variable} must come from fieldRef ${path}`);
     }
     for (const variable of app.unset ?? [])
       if (env.has(variable)) problems.push(`${at}: ${variable} must not be set (production uses the default)`);
@@ -944,25 +1060,35 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
     const min = environment.hpaMin ?? app.scaling.min;
     const kind = app.scaling.by === 'cpu' ? 'hpa' : 'keda';
     if (scaler?.kind !== kind || scaler.min !== min || scaler.max !== app.scaling.max)
-      problems.push(`${at}: ${kind === 'hpa' ? 'an HPA on CPU' : 'a KEDA ScaledObject on consumer lag'} must scale ${min}..${app.scaling.max}`);
+      problems.push(
+        `${at}: ${kind === 'hpa' ? 'an HPA on CPU' : 'a KEDA ScaledObject on consumer lag'} must scale ${min}..${app.scaling.max}`,
+      );
     if (kind === 'keda') {
       const bound = PARTITION_BOUND[name];
-      const trigger = of<ScaledObject>(objects, 'ScaledObject').find((x) => x.spec.scaleTargetRef.name === name)?.spec.triggers[0];
+      const trigger = of<ScaledObject>(objects, 'ScaledObject').find((x) => x.spec.scaleTargetRef.name === name)?.spec
+        .triggers[0];
       const m = trigger?.metadata ?? {};
       if (trigger?.type !== 'kafka' || m['topic'] !== bound?.topic || m['consumerGroup'] !== bound?.group)
-        problems.push(`ScaledObject/${name}: must scale on the lag of consumer group ${bound?.group} on ${bound?.topic} (a kafka trigger)`);
+        problems.push(
+          `ScaledObject/${name}: must scale on the lag of consumer group ${bound?.group} on ${bound?.topic} (a kafka trigger)`,
+        );
       if (m['bootstrapServersFromEnv'] !== 'KAFKA_BROKERS' || !env.has('KAFKA_BROKERS'))
-        problems.push(`ScaledObject/${name}: must read the brokers from the Deployment's KAFKA_BROKERS (bootstrapServersFromEnv)`);
+        problems.push(
+          `ScaledObject/${name}: must read the brokers from the Deployment's KAFKA_BROKERS (bootstrapServersFromEnv)`,
+        );
       if (!(Number(m['lagThreshold']) > 0)) problems.push(`ScaledObject/${name}: needs a positive lagThreshold`);
-      if (m['allowIdleConsumers'] === 'true') problems.push(`ScaledObject/${name}: allowIdleConsumers would scale past the partitions`);
+      if (m['allowIdleConsumers'] === 'true')
+        problems.push(`ScaledObject/${name}: allowIdleConsumers would scale past the partitions`);
     }
-    const service = of<IService>(objects, 'Service').find((s) => matches(s.spec?.selector, d.spec?.template.metadata?.labels));
-    if (app.service && (!service || (service.spec?.type ?? 'ClusterIP') !== 'ClusterIP')) problems.push(`${at}: needs a ClusterIP Service`);
+    const service = of<IService>(objects, 'Service').find((s) =>
+      matches(s.spec?.selector, d.spec?.template.metadata?.labels),
+    );
+    if (app.service && (!service || (service.spec?.type ?? 'ClusterIP') !== 'ClusterIP'))
+      problems.push(`${at}: needs a ClusterIP Service`);
     if (!app.service && service) problems.push(`${at}: has a Service although nothing calls it`);
   }
   return problems;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // What particular apps need (checked on every environment, and shown to fail when broken)
@@ -970,8 +1096,10 @@ function appExpectationViolations(objects: Manifest[], environment: Environment)
 
 const deploymentOf = (objects: Manifest[], name: string): IDeployment | undefined =>
   of<IDeployment>(objects, 'Deployment').find((d) => d.metadata?.name === name);
-const containerOf = (objects: Manifest[], name: string): IContainer | undefined => deploymentOf(objects, name)?.spec?.template.spec?.containers[0];
-const literalEnv = (c: IContainer | undefined, variable: string): string | undefined => c?.env?.find((e) => e.name === variable)?.value;
+const containerOf = (objects: Manifest[], name: string): IContainer | undefined =>
+  deploymentOf(objects, name)?.spec?.template.spec?.containers[0];
+const literalEnv = (c: IContainer | undefined, variable: string): string | undefined =>
+  c?.env?.find((e) => e.name === variable)?.value;
 
 /**
  * The redirector's click spool (apps/redirector/src/click-buffer.ts): while Kafka is down, clicks past
@@ -988,21 +1116,32 @@ function spoolViolations(objects: Manifest[]): string[] {
   const problems: string[] = [];
   const dir = literalEnv(c, 'CLICK_SPOOL_DIR');
   const max = Number(literalEnv(c, 'CLICK_SPOOL_MAX_BYTES'));
-  if (!dir?.startsWith('/')) problems.push(`${at}: CLICK_SPOOL_DIR must be an absolute path (the default is under $HOME, on the read-only root)`);
-  if (!Number.isInteger(max) || max <= 0) problems.push(`${at}: CLICK_SPOOL_MAX_BYTES must be set, so that the volume can be sized for it`);
+  if (!dir?.startsWith('/'))
+    problems.push(
+      `${at}: CLICK_SPOOL_DIR must be an absolute path (the default is under $HOME, on the read-only root)`,
+    );
+  if (!Number.isInteger(max) || max <= 0)
+    problems.push(`${at}: CLICK_SPOOL_MAX_BYTES must be set, so that the volume can be sized for it`);
   const mount = dir ? mountOf(c, dir) : undefined;
   const volume = d.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name);
   if (!mount || !volume) return [...problems, `${at}: CLICK_SPOOL_DIR must be on a mounted volume`];
   if (mount.readOnly) problems.push(`${at}: the spool volume is mounted read-only`);
-  if (c.volumeMounts?.find((m) => m.mountPath === '/tmp')?.name === mount.name) problems.push(`${at}: the spool needs a volume of its own, not /tmp's`);
-  if (!volume.emptyDir) return [...problems, `${at}: the spool volume must be an emptyDir (k8s/README.md: why not a PersistentVolume)`];
-  if (volume.emptyDir.medium === 'Memory') problems.push(`${at}: the spool volume must be on disk (medium Memory counts against the memory limit)`);
+  if (c.volumeMounts?.find((m) => m.mountPath === '/tmp')?.name === mount.name)
+    problems.push(`${at}: the spool needs a volume of its own, not /tmp's`);
+  if (!volume.emptyDir)
+    return [...problems, `${at}: the spool volume must be an emptyDir (k8s/README.md: why not a PersistentVolume)`];
+  if (volume.emptyDir.medium === 'Memory')
+    problems.push(`${at}: the spool volume must be on disk (medium Memory counts against the memory limit)`);
   const size = quantity(volume.emptyDir.sizeLimit);
   if (size === undefined || size < 2 * max + 64 * 2 ** 20)
-    problems.push(`${at}: the spool volume's sizeLimit must hold the spool and its replay (2 x CLICK_SPOOL_MAX_BYTES + 64Mi)`);
+    problems.push(
+      `${at}: the spool volume's sizeLimit must hold the spool and its replay (2 x CLICK_SPOOL_MAX_BYTES + 64Mi)`,
+    );
   const requested = quantity(c.resources?.requests?.['ephemeral-storage']);
   if (size !== undefined && (requested === undefined || requested < size))
-    problems.push(`${at}: requests.ephemeral-storage must cover the spool volume (the scheduler then places the pod where it fits)`);
+    problems.push(
+      `${at}: requests.ephemeral-storage must cover the spool volume (the scheduler then places the pod where it fits)`,
+    );
   return problems;
 }
 
@@ -1018,22 +1157,35 @@ function watchStreamViolations(objects: Manifest[]): string[] {
   const problems: string[] = [];
   const rolling = d.spec?.strategy?.rollingUpdate;
   if (rolling?.maxSurge !== 1 || rolling.maxUnavailable !== 0)
-    problems.push(`Deployment/${name}: roll out one pod at a time (maxSurge 1, maxUnavailable 0): each replaced pod's streams reconnect`);
-  const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+    problems.push(
+      `Deployment/${name}: roll out one pod at a time (maxSurge 1, maxUnavailable 0): each replaced pod's streams reconnect`,
+    );
+  const hpa = of<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').find(
+    (h) => h.spec?.scaleTargetRef.name === name,
+  );
   const down = hpa?.spec?.behavior?.scaleDown;
-  if ((down?.stabilizationWindowSeconds ?? 300) < 600 || !down?.policies?.length || down.policies.some((p) => p.type !== 'Pods' || p.value !== 1))
-    problems.push(`HPA/${name}: scale in one pod at a time, after >= 600 s of low load (each removed pod's streams reconnect)`);
+  if (
+    (down?.stabilizationWindowSeconds ?? 300) < 600 ||
+    !down?.policies?.length ||
+    down.policies.some((p) => p.type !== 'Pods' || p.value !== 1)
+  )
+    problems.push(
+      `HPA/${name}: scale in one pod at a time, after >= 600 s of low load (each removed pod's streams reconnect)`,
+    );
   const pdb = of<IPodDisruptionBudget>(objects, 'PodDisruptionBudget').find((p) => p.metadata?.name === name);
   if (pdb?.spec?.maxUnavailable !== 1) problems.push(`PDB/${name}: maxUnavailable 1 (one pod's streams at a time)`);
   const service = of<IService>(objects, 'Service').find((x) => x.metadata?.name === name);
   if ((service?.spec?.sessionAffinity ?? 'None') !== 'None')
-    problems.push(`Service/${name}: no session affinity (every replica reads every inbox event; SSE resumes by Last-Event-ID anywhere)`);
+    problems.push(
+      `Service/${name}: no session affinity (every replica reads every inbox event; SSE resumes by Last-Event-ID anywhere)`,
+    );
   return problems;
 }
 
 /** A value in place of each Secret key: as long as `openssl rand -base64 32`, which k8s/README.md asks for. */
 const SECRET_PLACEHOLDER = 'x'.repeat(44);
-const podField = (app: string, path: string): string => (path === 'metadata.name' ? `${app}-7d9c8b6f5d-x2x7q` : 'platform');
+const podField = (app: string, path: string): string =>
+  path === 'metadata.name' ? `${app}-7d9c8b6f5d-x2x7q` : 'platform';
 
 /** The app's settings, read by its own config loader from the environment its Deployment gives it (throws as the app would). */
 async function appSettings(objects: Manifest[], name: string): Promise<unknown> {
@@ -1044,7 +1196,8 @@ async function appSettings(objects: Manifest[], name: string): Promise<unknown> 
   const env = resolveEnv(c, of<IConfigMap>(objects, 'ConfigMap'), problems, name);
   if (problems.length > 0) throw new Error(problems.join('\n'));
   const raw: Record<string, string> = {};
-  for (const [k, v] of env) raw[k] = 'value' in v ? v.value : 'secret' in v ? SECRET_PLACEHOLDER : podField(name, v.field);
+  for (const [k, v] of env)
+    raw[k] = 'value' in v ? v.value : 'secret' in v ? SECRET_PLACEHOLDER : podField(name, v.field);
   return (await app.config()).config.read(raw);
 }
 
@@ -1154,7 +1307,9 @@ describe.each(ENVIRONMENTS.map((e) => [e.dir, e] as const))('k8s manifests: %s',
 
 describe('k8s manifests: overlays', () => {
   const container = (dir: string, name: string): IContainer => {
-    const d = renderedOf(dir).find((o) => o.kind === 'Deployment' && o.metadata.name === name) as unknown as IDeployment;
+    const d = renderedOf(dir).find(
+      (o) => o.kind === 'Deployment' && o.metadata.name === name,
+    ) as unknown as IDeployment;
     const c = d.spec?.template.spec?.containers[0];
     if (!c) throw new Error(`no container in ${dir} ${name}`);
     return c;
@@ -1166,7 +1321,9 @@ describe('k8s manifests: overlays', () => {
       const prod = container('k8s/overlays/prod', name).resources;
       for (const kind of ['requests', 'limits'] as const)
         for (const r of ['cpu', 'memory'])
-          expect(quantity(prod?.[kind]?.[r]), `${name} ${kind}.${r}`).toBeGreaterThan(quantity(base?.[kind]?.[r]) ?? Infinity);
+          expect(quantity(prod?.[kind]?.[r]), `${name} ${kind}.${r}`).toBeGreaterThan(
+            quantity(base?.[kind]?.[r]) ?? Infinity,
+          );
       // a strategic merge keeps everything else of the container
       expect(container('k8s/overlays/prod', name).readinessProbe).toEqual(container('k8s/base', name).readinessProbe);
       expect(container('k8s/overlays/dev', name).imagePullPolicy).toBe('Always');
@@ -1177,22 +1334,29 @@ describe('k8s manifests: overlays', () => {
 
 describe('k8s manifests: image compression', () => {
   const container = (dir: string, name: string): IContainer => {
-    const d = renderedOf(dir).find((o) => o.kind === 'Deployment' && o.metadata.name === name) as unknown as IDeployment;
+    const d = renderedOf(dir).find(
+      (o) => o.kind === 'Deployment' && o.metadata.name === name,
+    ) as unknown as IDeployment;
     const c = d.spec?.template.spec?.containers[0];
     if (!c) throw new Error(`no container in ${dir} ${name}`);
     return c;
   };
   const configMaps = (dir: string): IConfigMap[] => of<IConfigMap>(renderedOf(dir), 'ConfigMap');
 
-  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the gateway and the worker read the quota and the retention from the same ConfigMap key', (dir) => {
-    for (const variable of ['IMAGE_MONTHLY_QUOTA', 'IMAGE_RETENTION_SECONDS']) {
-      const refs = ['images-gateway', 'image-worker'].map((name) => container(dir, name).env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef);
-      expect(refs[0], variable).toEqual({ name: CONFIG_NAME, key: variable });
-      expect(refs[1], variable).toEqual(refs[0]);
-      const value = configMaps(dir).find((cm) => cm.metadata?.name === CONFIG_NAME)?.data?.[variable];
-      expect(value, variable).toMatch(/^\d+$/);
-    }
-  });
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))(
+    '%s: the gateway and the worker read the quota and the retention from the same ConfigMap key',
+    (dir) => {
+      for (const variable of ['IMAGE_MONTHLY_QUOTA', 'IMAGE_RETENTION_SECONDS']) {
+        const refs = ['images-gateway', 'image-worker'].map(
+          (name) => container(dir, name).env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef,
+        );
+        expect(refs[0], variable).toEqual({ name: CONFIG_NAME, key: variable });
+        expect(refs[1], variable).toEqual(refs[0]);
+        const value = configMaps(dir).find((cm) => cm.metadata?.name === CONFIG_NAME)?.data?.[variable];
+        expect(value, variable).toMatch(/^\d+$/);
+      }
+    },
+  );
 
   it('image-worker gets CPU and memory for its concurrent images in prod (>= 1 CPU / 1Gi requested, 2 CPU / 2Gi limit)', () => {
     const c = container('k8s/overlays/prod', 'image-worker');
@@ -1206,86 +1370,121 @@ describe('k8s manifests: image compression', () => {
   });
 });
 
-describe.each(ENVIRONMENTS.map((e) => [e.dir] as const))('k8s manifests: %s: the apps accept their environment', (dir) => {
-  it.each(Object.keys(APPS))('%s: its own config schema (apps/<app>/src/config.ts) accepts what its Deployment gives it', async (name) => {
-    const settings = await appSettings(renderedOf(dir), name);
-    const app = APPS[name];
-    // the probes reach what the app serves: all interfaces, on the probed port
-    expect(listener(settings, app?.service ?? false)).toEqual({ port: app?.port, host: '0.0.0.0' });
-  });
-});
+describe.each(ENVIRONMENTS.map((e) => [e.dir] as const))(
+  'k8s manifests: %s: the apps accept their environment',
+  (dir) => {
+    it.each(Object.keys(APPS))(
+      '%s: its own config schema (apps/<app>/src/config.ts) accepts what its Deployment gives it',
+      async (name) => {
+        const settings = await appSettings(renderedOf(dir), name);
+        const app = APPS[name];
+        // the probes reach what the app serves: all interfaces, on the probed port
+        expect(listener(settings, app?.service ?? false)).toEqual({ port: app?.port, host: '0.0.0.0' });
+      },
+    );
+  },
+);
 
 describe('k8s manifests: consumer groups and partitions', () => {
-  it.each(Object.entries(PARTITION_BOUND))('%s scales up to the partitions of its topic, and never below two pods outside dev', (name, { topic, group }) => {
-    // the apps create their topics from the catalogue (and prod's KafkaTopics are checked against it): the autoscaler
-    // is sized for the catalogue's partitions
-    const entry = topicEntry(topic);
-    expect(entry.consumers).toContain(group);
-    expect(APPS[name]?.scaling.max).toBe(entry.partitions);
-    for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
-      const scaler = autoscalerOf(renderedOf(dir), name);
-      expect(scaler?.max, dir).toBe(entry.partitions);
-      expect(scaler?.min, dir).toBeGreaterThanOrEqual(2);
-    }
-  });
+  it.each(Object.entries(PARTITION_BOUND))(
+    '%s scales up to the partitions of its topic, and never below two pods outside dev',
+    (name, { topic, group }) => {
+      // the apps create their topics from the catalogue (and prod's KafkaTopics are checked against it): the autoscaler
+      // is sized for the catalogue's partitions
+      const entry = topicEntry(topic);
+      expect(entry.consumers).toContain(group);
+      expect(APPS[name]?.scaling.max).toBe(entry.partitions);
+      for (const dir of ['k8s/base', 'k8s/overlays/prod']) {
+        const scaler = autoscalerOf(renderedOf(dir), name);
+        expect(scaler?.max, dir).toBe(entry.partitions);
+        expect(scaler?.min, dir).toBeGreaterThanOrEqual(2);
+      }
+    },
+  );
 
   it('image-worker, notifier, analytics-aggregator, links-worker and webhook-dispatcher scale on consumer lag; gateways and the redirector on CPU', () => {
-    const byLag = Object.entries(APPS).filter(([, app]) => app.scaling.by === 'lag').map(([name]) => name).sort();
+    const byLag = Object.entries(APPS)
+      .filter(([, app]) => app.scaling.by === 'lag')
+      .map(([name]) => name)
+      .sort();
     expect(byLag).toEqual(['analytics-aggregator', 'image-worker', 'links-worker', 'notifier', 'webhook-dispatcher']);
-    for (const [name, app] of Object.entries(APPS))
-      if (app.service) expect(app.scaling.by, name).toBe('cpu');
+    for (const [name, app] of Object.entries(APPS)) if (app.service) expect(app.scaling.by, name).toBe('cpu');
   });
 
   it('the analytics aggregator folds no more partitions at once than links.clicks has', () => {
-    const concurrency = Number(literalEnv(containerOf(renderedOf('k8s/overlays/prod'), 'analytics-aggregator'), 'PARTITIONS_CONCURRENCY'));
+    const concurrency = Number(
+      literalEnv(containerOf(renderedOf('k8s/overlays/prod'), 'analytics-aggregator'), 'PARTITIONS_CONCURRENCY'),
+    );
     expect(concurrency).toBeGreaterThanOrEqual(1);
     expect(concurrency).toBeLessThanOrEqual(topicEntry('links.clicks').partitions);
   });
 });
 
 describe('k8s manifests: notifications', () => {
-  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the gateway and the notifier read the dispatch methods from the same ConfigMap key', (dir) => {
-    const objects = renderedOf(dir);
-    const refs = ['notifications-gateway', 'notifier'].map((name) => containerOf(objects, name)?.env?.find((e) => e.name === 'NOTIFIER_METHODS')?.valueFrom?.configMapKeyRef);
-    expect(refs[0]).toEqual({ name: CONFIG_NAME, key: 'NOTIFIER_METHODS' });
-    expect(refs[1]).toEqual(refs[0]);
-  });
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))(
+    '%s: the gateway and the notifier read the dispatch methods from the same ConfigMap key',
+    (dir) => {
+      const objects = renderedOf(dir);
+      const refs = ['notifications-gateway', 'notifier'].map(
+        (name) =>
+          containerOf(objects, name)?.env?.find((e) => e.name === 'NOTIFIER_METHODS')?.valueFrom?.configMapKeyRef,
+      );
+      expect(refs[0]).toEqual({ name: CONFIG_NAME, key: 'NOTIFIER_METHODS' });
+      expect(refs[1]).toEqual(refs[0]);
+    },
+  );
 
-  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the gateway closes its watch streams one pod at a time and anywhere', (dir) => {
-    expect(watchStreamViolations(renderedOf(dir))).toEqual([]);
-  });
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))(
+    '%s: the gateway closes its watch streams one pod at a time and anywhere',
+    (dir) => {
+      expect(watchStreamViolations(renderedOf(dir))).toEqual([]);
+    },
+  );
 
-  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the notifier has time to finish a send in progress (3 x SMTP_TIMEOUT_MS) before it is killed', (dir) => {
-    const c = containerOf(renderedOf(dir), 'notifier');
-    const grace = deploymentOf(renderedOf(dir), 'notifier')?.spec?.template.spec?.terminationGracePeriodSeconds ?? 0;
-    const shutdown = Number(literalEnv(c, 'SHUTDOWN_TIMEOUT_MS'));
-    expect(shutdown).toBeGreaterThan(3 * Number(literalEnv(c, 'SMTP_TIMEOUT_MS')));
-    expect(shutdown).toBeLessThanOrEqual(grace * 1000 - SHUTDOWN_MARGIN_MS);
-  });
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))(
+    '%s: the notifier has time to finish a send in progress (3 x SMTP_TIMEOUT_MS) before it is killed',
+    (dir) => {
+      const c = containerOf(renderedOf(dir), 'notifier');
+      const grace = deploymentOf(renderedOf(dir), 'notifier')?.spec?.template.spec?.terminationGracePeriodSeconds ?? 0;
+      const shutdown = Number(literalEnv(c, 'SHUTDOWN_TIMEOUT_MS'));
+      expect(shutdown).toBeGreaterThan(3 * Number(literalEnv(c, 'SMTP_TIMEOUT_MS')));
+      expect(shutdown).toBeLessThanOrEqual(grace * 1000 - SHUTDOWN_MARGIN_MS);
+    },
+  );
 });
 
 describe('k8s manifests: link shortening', () => {
-  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: links-gateway and the redirector agree on the default short domain, links-gateway and links-worker on the API address', (dir) => {
-    const objects = renderedOf(dir);
-    const ref = (name: string, variable: string) => containerOf(objects, name)?.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
-    expect(ref('links-gateway', 'LINKS_DEFAULT_DOMAIN')).toEqual({ name: CONFIG_NAME, key: 'LINKS_DEFAULT_DOMAIN' });
-    expect(ref('redirector', 'LINKS_DEFAULT_DOMAIN')).toEqual(ref('links-gateway', 'LINKS_DEFAULT_DOMAIN'));
-    expect(ref('links-gateway', 'PUBLIC_BASE_URL')).toEqual({ name: CONFIG_NAME, key: 'LINKS_API_URL' });
-    expect(ref('links-worker', 'PUBLIC_BASE_URL')).toEqual(ref('links-gateway', 'PUBLIC_BASE_URL'));
-    const data = of<IConfigMap>(objects, 'ConfigMap').find((cm) => cm.metadata?.name === CONFIG_NAME)?.data ?? {};
-    // a host as the redirector compares it with the request's Host (lower case, no scheme, no path)
-    expect(data['LINKS_DEFAULT_DOMAIN']).toMatch(/^[a-z0-9.-]+(:\d+)?$/);
-    expect(data['LINKS_API_URL']).toMatch(/^https:\/\/[^/]+$/);
-  });
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))(
+    '%s: links-gateway and the redirector agree on the default short domain, links-gateway and links-worker on the API address',
+    (dir) => {
+      const objects = renderedOf(dir);
+      const ref = (name: string, variable: string) =>
+        containerOf(objects, name)?.env?.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
+      expect(ref('links-gateway', 'LINKS_DEFAULT_DOMAIN')).toEqual({ name: CONFIG_NAME, key: 'LINKS_DEFAULT_DOMAIN' });
+      expect(ref('redirector', 'LINKS_DEFAULT_DOMAIN')).toEqual(ref('links-gateway', 'LINKS_DEFAULT_DOMAIN'));
+      expect(ref('links-gateway', 'PUBLIC_BASE_URL')).toEqual({ name: CONFIG_NAME, key: 'LINKS_API_URL' });
+      expect(ref('links-worker', 'PUBLIC_BASE_URL')).toEqual(ref('links-gateway', 'PUBLIC_BASE_URL'));
+      const data = of<IConfigMap>(objects, 'ConfigMap').find((cm) => cm.metadata?.name === CONFIG_NAME)?.data ?? {};
+      // a host as the redirector compares it with the request's Host (lower case, no scheme, no path)
+      expect(data['LINKS_DEFAULT_DOMAIN']).toMatch(/^[a-z0-9.-]+(:\d+)?$/);
+      expect(data['LINKS_API_URL']).toMatch(/^https:\/\/[^/]+$/);
+    },
+  );
 
-  it.each(['notifications-gateway', 'links-gateway'])('%s drains the requests waiting for a reply: SHUTDOWN_TIMEOUT_MS > COMMAND_TIMEOUT_MS', (name) => {
-    const c = containerOf(renderedOf('k8s/overlays/prod'), name);
-    expect(Number(literalEnv(c, 'SHUTDOWN_TIMEOUT_MS'))).toBeGreaterThan(Number(literalEnv(c, 'COMMAND_TIMEOUT_MS')));
-  });
+  it.each(['notifications-gateway', 'links-gateway'])(
+    '%s drains the requests waiting for a reply: SHUTDOWN_TIMEOUT_MS > COMMAND_TIMEOUT_MS',
+    (name) => {
+      const c = containerOf(renderedOf('k8s/overlays/prod'), name);
+      expect(Number(literalEnv(c, 'SHUTDOWN_TIMEOUT_MS'))).toBeGreaterThan(Number(literalEnv(c, 'COMMAND_TIMEOUT_MS')));
+    },
+  );
 
-  it.each(ENVIRONMENTS.map((e) => [e.dir]))('%s: the redirector spools clicks to a disk-backed emptyDir of its own, sized for the spool and its replay', (dir) => {
-    expect(spoolViolations(renderedOf(dir))).toEqual([]);
-  });
+  it.each(ENVIRONMENTS.map((e) => [e.dir]))(
+    '%s: the redirector spools clicks to a disk-backed emptyDir of its own, sized for the spool and its replay',
+    (dir) => {
+      expect(spoolViolations(renderedOf(dir))).toEqual([]);
+    },
+  );
 
   it('the redirector gets two CPUs in prod (the redirect thread and the click publisher thread)', () => {
     const c = containerOf(renderedOf('k8s/overlays/prod'), 'redirector');
@@ -1300,7 +1499,8 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     if (!o) throw new Error(`${kind}/${name} not found`);
     return o;
   };
-  const deployment = (objects: Manifest[], name: string): IDeployment => find(objects, 'Deployment', name) as unknown as IDeployment;
+  const deployment = (objects: Manifest[], name: string): IDeployment =>
+    find(objects, 'Deployment', name) as unknown as IDeployment;
   const container = (objects: Manifest[], name: string): IContainer => {
     const c = deployment(objects, name).spec?.template.spec?.containers[0];
     if (!c) throw new Error('no container');
@@ -1308,89 +1508,203 @@ describe('k8s manifests: the checks catch broken manifests', () => {
   };
 
   const mutations: Array<[string, (objects: Manifest[]) => void, RegExp]> = [
-    ['no readiness probe', (o) => void delete container(o, 'usermgmt-worker').readinessProbe, /readinessProbe on \/readyz/],
-    ['liveness on another path', (o) => {
-      const get = container(o, 'usermgmt-gateway').livenessProbe?.httpGet;
-      if (get) get.path = '/health';
-    }, /livenessProbe must GET \/healthz/],
-    ['probe on an undeclared port', (o) => {
-      const get = container(o, 'webhook-dispatcher').readinessProbe?.httpGet;
-      if (get) get.port = 'metrics';
-    }, /readinessProbe port metrics is not a declared container port/],
-    ['runAsNonRoot false', (o) => {
-      const sc = deployment(o, 'usermgmt-gateway').spec?.template.spec?.securityContext;
-      if (sc) sc.runAsNonRoot = false;
-    }, /runAsNonRoot must be true/],
-    ['no memory limit', (o) => void delete container(o, 'usermgmt-worker').resources?.limits?.['memory'], /resources\.limits\.memory must be set/],
-    ['writable root filesystem', (o) => {
-      const sc = container(o, 'webhook-dispatcher').securityContext;
-      if (sc) sc.readOnlyRootFilesystem = false;
-    }, /readOnlyRootFilesystem must be true/],
-    ['no /tmp emptyDir', (o) => void delete deployment(o, 'usermgmt-gateway').spec?.template.spec?.volumes, /\/tmp must be an emptyDir/],
-    ['PDB selecting nothing', (o) => {
-      (find(o, 'PodDisruptionBudget', 'usermgmt-worker') as unknown as IPodDisruptionBudget).spec = {
-        maxUnavailable: 1,
-        selector: { matchLabels: { 'app.kubernetes.io/name': 'usermgmt-workers' } },
-      };
-    }, /Deployment\/usermgmt-worker: needs exactly one PDB/],
-    ['ScaledObject targeting another name', (o) => {
-      (find(o, 'ScaledObject', 'webhook-dispatcher') as unknown as ScaledObject).spec.scaleTargetRef.name = 'webhook-dispatch';
-    }, /Deployment\/webhook-dispatcher: needs exactly one autoscaler/],
-    ['a missing HPA', (o) => void o.splice(o.indexOf(find(o, 'HorizontalPodAutoscaler', 'usermgmt-gateway')), 1), /usermgmt-gateway: needs exactly one autoscaler/],
-    ['an HPA beside a ScaledObject', (o) => {
-      const hpa = clone(find(o, 'HorizontalPodAutoscaler', 'usermgmt-worker')) as unknown as IHorizontalPodAutoscaler;
-      if (hpa.metadata && hpa.spec) [hpa.metadata.name, hpa.spec.scaleTargetRef.name] = ['notifier', 'notifier'];
-      o.push(hpa as unknown as Manifest);
-    }, /Deployment\/notifier: needs exactly one autoscaler.*found 1 HPA, 1 ScaledObject/],
-    ['a ScaledObject without maxReplicaCount', (o) => void delete (find(o, 'ScaledObject', 'links-worker') as unknown as ScaledObject).spec.maxReplicaCount, /ScaledObject\/links-worker: maxReplicaCount must be set/],
-    ['a PDB selecting no workload', (o) => {
-      const pdb = find(o, 'PodDisruptionBudget', 'mongo') as unknown as IPodDisruptionBudget;
-      if (pdb.spec?.selector?.matchLabels) pdb.spec.selector.matchLabels['app.kubernetes.io/name'] = 'mongodb';
-    }, /PDB\/mongo: selects no workload's pods/],
-    ['replicas next to an HPA', (o) => {
-      const spec = deployment(o, 'usermgmt-worker').spec;
-      if (spec) spec.replicas = 3;
-    }, /spec\.replicas is set/],
-    ['selector not matching the pods', (o) => {
-      const spec = deployment(o, 'usermgmt-worker').spec;
-      if (spec) spec.selector = { matchLabels: { 'app.kubernetes.io/name': 'other' } };
-    }, /selector does not match/],
-    ['shutdown outlasting the grace period', (o) => {
-      const e = container(o, 'webhook-dispatcher').env?.find((x) => x.name === 'SHUTDOWN_TIMEOUT_MS');
-      if (e) e.value = '30000';
-    }, /must end 2000 ms before terminationGracePeriodSeconds/],
+    [
+      'no readiness probe',
+      (o) => void delete container(o, 'usermgmt-worker').readinessProbe,
+      /readinessProbe on \/readyz/,
+    ],
+    [
+      'liveness on another path',
+      (o) => {
+        const get = container(o, 'usermgmt-gateway').livenessProbe?.httpGet;
+        if (get) get.path = '/health';
+      },
+      /livenessProbe must GET \/healthz/,
+    ],
+    [
+      'probe on an undeclared port',
+      (o) => {
+        const get = container(o, 'webhook-dispatcher').readinessProbe?.httpGet;
+        if (get) get.port = 'metrics';
+      },
+      /readinessProbe port metrics is not a declared container port/,
+    ],
+    [
+      'runAsNonRoot false',
+      (o) => {
+        const sc = deployment(o, 'usermgmt-gateway').spec?.template.spec?.securityContext;
+        if (sc) sc.runAsNonRoot = false;
+      },
+      /runAsNonRoot must be true/,
+    ],
+    [
+      'no memory limit',
+      (o) => void delete container(o, 'usermgmt-worker').resources?.limits?.['memory'],
+      /resources\.limits\.memory must be set/,
+    ],
+    [
+      'writable root filesystem',
+      (o) => {
+        const sc = container(o, 'webhook-dispatcher').securityContext;
+        if (sc) sc.readOnlyRootFilesystem = false;
+      },
+      /readOnlyRootFilesystem must be true/,
+    ],
+    [
+      'no /tmp emptyDir',
+      (o) => void delete deployment(o, 'usermgmt-gateway').spec?.template.spec?.volumes,
+      /\/tmp must be an emptyDir/,
+    ],
+    [
+      'PDB selecting nothing',
+      (o) => {
+        (find(o, 'PodDisruptionBudget', 'usermgmt-worker') as unknown as IPodDisruptionBudget).spec = {
+          maxUnavailable: 1,
+          selector: { matchLabels: { 'app.kubernetes.io/name': 'usermgmt-workers' } },
+        };
+      },
+      /Deployment\/usermgmt-worker: needs exactly one PDB/,
+    ],
+    [
+      'ScaledObject targeting another name',
+      (o) => {
+        (find(o, 'ScaledObject', 'webhook-dispatcher') as unknown as ScaledObject).spec.scaleTargetRef.name =
+          'webhook-dispatch';
+      },
+      /Deployment\/webhook-dispatcher: needs exactly one autoscaler/,
+    ],
+    [
+      'a missing HPA',
+      (o) => void o.splice(o.indexOf(find(o, 'HorizontalPodAutoscaler', 'usermgmt-gateway')), 1),
+      /usermgmt-gateway: needs exactly one autoscaler/,
+    ],
+    [
+      'an HPA beside a ScaledObject',
+      (o) => {
+        const hpa = clone(find(o, 'HorizontalPodAutoscaler', 'usermgmt-worker')) as unknown as IHorizontalPodAutoscaler;
+        if (hpa.metadata && hpa.spec) [hpa.metadata.name, hpa.spec.scaleTargetRef.name] = ['notifier', 'notifier'];
+        o.push(hpa as unknown as Manifest);
+      },
+      /Deployment\/notifier: needs exactly one autoscaler.*found 1 HPA, 1 ScaledObject/,
+    ],
+    [
+      'a ScaledObject without maxReplicaCount',
+      (o) => void delete (find(o, 'ScaledObject', 'links-worker') as unknown as ScaledObject).spec.maxReplicaCount,
+      /ScaledObject\/links-worker: maxReplicaCount must be set/,
+    ],
+    [
+      'a PDB selecting no workload',
+      (o) => {
+        const pdb = find(o, 'PodDisruptionBudget', 'mongo') as unknown as IPodDisruptionBudget;
+        if (pdb.spec?.selector?.matchLabels) pdb.spec.selector.matchLabels['app.kubernetes.io/name'] = 'mongodb';
+      },
+      /PDB\/mongo: selects no workload's pods/,
+    ],
+    [
+      'replicas next to an HPA',
+      (o) => {
+        const spec = deployment(o, 'usermgmt-worker').spec;
+        if (spec) spec.replicas = 3;
+      },
+      /spec\.replicas is set/,
+    ],
+    [
+      'selector not matching the pods',
+      (o) => {
+        const spec = deployment(o, 'usermgmt-worker').spec;
+        if (spec) spec.selector = { matchLabels: { 'app.kubernetes.io/name': 'other' } };
+      },
+      /selector does not match/,
+    ],
+    [
+      'shutdown outlasting the grace period',
+      (o) => {
+        const e = container(o, 'webhook-dispatcher').env?.find((x) => x.name === 'SHUTDOWN_TIMEOUT_MS');
+        if (e) e.value = '30000';
+      },
+      /must end 2000 ms before terminationGracePeriodSeconds/,
+    ],
     ['gateway without preStop', (o) => void delete container(o, 'usermgmt-gateway').lifecycle, /needs a preStop sleep/],
-    ['secret from another Secret', (o) => {
-      const ref = container(o, 'usermgmt-gateway').env?.find((x) => x.name === 'API_KEY_PEPPER')?.valueFrom?.secretKeyRef;
-      if (ref) ref.name = 'other-secrets';
-    }, /must come from Secret platform-secrets/],
-    ['a committed Secret', (o) => void o.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'platform-secrets' }, stringData: { API_KEY_PEPPER: 'x' } }), /Secret\/platform-secrets is committed/],
-    ['no spreading', (o) => void delete deployment(o, 'usermgmt-worker').spec?.template.spec?.topologySpreadConstraints, /topologySpreadConstraint or preferred podAntiAffinity/],
-    ['Service port not on the pods', (o) => {
-      const port = (find(o, 'Service', 'usermgmt-gateway') as unknown as IService).spec?.ports?.[0];
-      if (port) port.targetPort = 'web';
-    }, /targetPort web is not a port/],
-    ['latest image', (o) => void (container(o, 'usermgmt-worker').image = 'platform/usermgmt-worker:latest'), /image tag latest/],
-    ['env from a missing ConfigMap key', (o) => {
-      const ref = container(o, 'scheduling-web').env?.find((x) => x.name === 'PUBLIC_URL')?.valueFrom?.configMapKeyRef;
-      if (ref) ref.key = 'SCHEDULING_WEB_URL';
-    }, /PUBLIC_URL refers to missing ConfigMap key platform-config\/SCHEDULING_WEB_URL/],
-    ['secret key not in secrets.example.env', (o) => {
-      const ref = container(o, 'scheduling-gateway').env?.find((x) => x.name === 'OAUTH_SECRET_PEPPER')?.valueFrom?.secretKeyRef;
-      if (ref) ref.key = 'OAUTH_PEPPER';
-    }, /uses key OAUTH_PEPPER, missing from k8s\/base\/secrets.example.env/],
-    ['a *_DIR on the read-only root', (o) => {
-      const c = container(o, 'redirector');
-      c.volumeMounts = c.volumeMounts?.filter((m) => m.mountPath !== '/var/spool/clicks');
-    }, /CLICK_SPOOL_DIR=\/var\/spool\/clicks is not on a mounted volume/],
-    ['an unbounded emptyDir', (o) => {
-      const tmp = deployment(o, 'usermgmt-worker').spec?.template.spec?.volumes?.find((v) => v.name === 'tmp');
-      if (tmp?.emptyDir) delete tmp.emptyDir.sizeLimit;
-    }, /emptyDir tmp needs a sizeLimit/],
-    ['a pod field that changes while the pod runs', (o) => {
-      const ref = container(o, 'notifier').env?.find((x) => x.name === 'REPLICA_ID')?.valueFrom?.fieldRef;
-      if (ref) ref.fieldPath = 'status.podIP';
-    }, /REPLICA_ID reads pod field status.podIP/],
+    [
+      'secret from another Secret',
+      (o) => {
+        const ref = container(o, 'usermgmt-gateway').env?.find((x) => x.name === 'API_KEY_PEPPER')?.valueFrom
+          ?.secretKeyRef;
+        if (ref) ref.name = 'other-secrets';
+      },
+      /must come from Secret platform-secrets/,
+    ],
+    [
+      'a committed Secret',
+      (o) =>
+        void o.push({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'platform-secrets' },
+          stringData: { API_KEY_PEPPER: 'x' },
+        }),
+      /Secret\/platform-secrets is committed/,
+    ],
+    [
+      'no spreading',
+      (o) => void delete deployment(o, 'usermgmt-worker').spec?.template.spec?.topologySpreadConstraints,
+      /topologySpreadConstraint or preferred podAntiAffinity/,
+    ],
+    [
+      'Service port not on the pods',
+      (o) => {
+        const port = (find(o, 'Service', 'usermgmt-gateway') as unknown as IService).spec?.ports?.[0];
+        if (port) port.targetPort = 'web';
+      },
+      /targetPort web is not a port/,
+    ],
+    [
+      'latest image',
+      (o) => void (container(o, 'usermgmt-worker').image = 'platform/usermgmt-worker:latest'),
+      /image tag latest/,
+    ],
+    [
+      'env from a missing ConfigMap key',
+      (o) => {
+        const ref = container(o, 'scheduling-web').env?.find((x) => x.name === 'PUBLIC_URL')?.valueFrom
+          ?.configMapKeyRef;
+        if (ref) ref.key = 'SCHEDULING_WEB_URL';
+      },
+      /PUBLIC_URL refers to missing ConfigMap key platform-config\/SCHEDULING_WEB_URL/,
+    ],
+    [
+      'secret key not in secrets.example.env',
+      (o) => {
+        const ref = container(o, 'scheduling-gateway').env?.find((x) => x.name === 'OAUTH_SECRET_PEPPER')?.valueFrom
+          ?.secretKeyRef;
+        if (ref) ref.key = 'OAUTH_PEPPER';
+      },
+      /uses key OAUTH_PEPPER, missing from k8s\/base\/secrets.example.env/,
+    ],
+    [
+      'a *_DIR on the read-only root',
+      (o) => {
+        const c = container(o, 'redirector');
+        c.volumeMounts = c.volumeMounts?.filter((m) => m.mountPath !== '/var/spool/clicks');
+      },
+      /CLICK_SPOOL_DIR=\/var\/spool\/clicks is not on a mounted volume/,
+    ],
+    [
+      'an unbounded emptyDir',
+      (o) => {
+        const tmp = deployment(o, 'usermgmt-worker').spec?.template.spec?.volumes?.find((v) => v.name === 'tmp');
+        if (tmp?.emptyDir) delete tmp.emptyDir.sizeLimit;
+      },
+      /emptyDir tmp needs a sizeLimit/,
+    ],
+    [
+      'a pod field that changes while the pod runs',
+      (o) => {
+        const ref = container(o, 'notifier').env?.find((x) => x.name === 'REPLICA_ID')?.valueFrom?.fieldRef;
+        if (ref) ref.fieldPath = 'status.podIP';
+      },
+      /REPLICA_ID reads pod field status.podIP/,
+    ],
   ];
 
   it('the unmodified prod render passes (the baseline for the mutations below)', () => {
@@ -1401,7 +1715,10 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     const objects = prod();
     mutate(objects);
     const problems = ruleViolations(objects, { imageTag: /^\d+\.\d+\.\d+$/ });
-    expect(problems.some((p) => expected.test(p)), problems.join('\n')).toBe(true);
+    expect(
+      problems.some((p) => expected.test(p)),
+      problems.join('\n'),
+    ).toBe(true);
   });
 
   it('a redirector spool on /tmp, in memory, too small or not reserved is a spool violation', () => {
@@ -1411,7 +1728,9 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     let objects = prod();
     const env = container(objects, 'redirector').env?.find((x) => x.name === 'CLICK_SPOOL_DIR');
     if (env) env.value = '/tmp/clicks';
-    expect(spoolViolations(objects)).toContain(`Deployment/redirector: the spool needs a volume of its own, not /tmp's`);
+    expect(spoolViolations(objects)).toContain(
+      `Deployment/redirector: the spool needs a volume of its own, not /tmp's`,
+    );
 
     objects = prod();
     const memory = spool(objects);
@@ -1440,8 +1759,15 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     const objects = prod();
     const spec = deployment(objects, 'notifications-gateway').spec;
     if (spec) spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } };
-    const hpa = find(objects, 'HorizontalPodAutoscaler', 'notifications-gateway') as unknown as IHorizontalPodAutoscaler;
-    if (hpa.spec) hpa.spec.behavior = { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] } };
+    const hpa = find(
+      objects,
+      'HorizontalPodAutoscaler',
+      'notifications-gateway',
+    ) as unknown as IHorizontalPodAutoscaler;
+    if (hpa.spec)
+      hpa.spec.behavior = {
+        scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] },
+      };
     const pdb = find(objects, 'PodDisruptionBudget', 'notifications-gateway') as unknown as IPodDisruptionBudget;
     if (pdb.spec) pdb.spec.maxUnavailable = '50%';
     const service = find(objects, 'Service', 'notifications-gateway') as unknown as IService;
@@ -1464,7 +1790,9 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     objects = prod();
     const config = find(objects, 'ConfigMap', CONFIG_NAME) as unknown as IConfigMap;
     if (config.data) config.data['NOTIFIER_METHODS'] = 'smtp,webhook';
-    await expect(appSettings(objects, 'notifier')).rejects.toThrow(/NOTIFIER_WEBHOOK_URL and NOTIFIER_WEBHOOK_SECRET are required/);
+    await expect(appSettings(objects, 'notifier')).rejects.toThrow(
+      /NOTIFIER_WEBHOOK_URL and NOTIFIER_WEBHOOK_SECRET are required/,
+    );
     await expect(appSettings(objects, 'notifications-gateway')).resolves.toBeDefined();
 
     objects = prod();
@@ -1504,7 +1832,12 @@ describe('k8s manifests: the checks catch broken manifests', () => {
 
   it('a wrong type or a missing required field is a schema error', async () => {
     const objects = prod();
-    const d = deployment(objects, 'usermgmt-gateway') as unknown as { spec: { replicas: unknown; template: { spec: { containers: Array<{ ports: Array<{ containerPort: unknown }> }> } } } };
+    const d = deployment(objects, 'usermgmt-gateway') as unknown as {
+      spec: {
+        replicas: unknown;
+        template: { spec: { containers: Array<{ ports: Array<{ containerPort: unknown }> }> } };
+      };
+    };
     d.spec.replicas = 'two';
     const c = d.spec.template.spec.containers[0];
     if (c?.ports[0]) c.ports[0].containerPort = 'http';
@@ -1512,9 +1845,13 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     expect(errors.join('\n')).toMatch(/spec\/replicas must be integer/);
     expect(errors.join('\n')).toMatch(/containerPort must be integer/);
 
-    const hpa = find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker') as unknown as { spec: Record<string, unknown> };
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker') as unknown as {
+      spec: Record<string, unknown>;
+    };
     delete hpa.spec['maxReplicas'];
-    expect((await schemaErrors(find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker'))).join('\n')).toMatch(/maxReplicas/);
+    expect((await schemaErrors(find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker'))).join('\n')).toMatch(
+      /maxReplicas/,
+    );
   });
 
   it('a removed beta API or an unknown kind is a schema error', async () => {
@@ -1522,7 +1859,9 @@ describe('k8s manifests: the checks catch broken manifests', () => {
     expect(await schemaErrors({ ...hpa, apiVersion: 'autoscaling/v2beta2' })).toEqual([
       expect.stringMatching(/not a GA API version/),
     ]);
-    expect(await schemaErrors({ ...hpa, kind: 'HorizontalPodAutoScaler' })).toEqual([expect.stringMatching(/no Kubernetes schema/)]);
+    expect(await schemaErrors({ ...hpa, kind: 'HorizontalPodAutoScaler' })).toEqual([
+      expect.stringMatching(/no Kubernetes schema/),
+    ]);
   });
 
   it('a misspelt or misplaced field is an unknown field', () => {
@@ -1541,7 +1880,9 @@ describe('k8s manifests: the checks catch broken manifests', () => {
       `Deployment/usermgmt-worker:.spec.template.spec.volumes[1].emptyDir unknown field 'sizelimit'`,
       `Deployment/usermgmt-worker:.spec.template.spec unknown field 'readOnlyRootFilesystem'`,
     ]);
-    const hpa = find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker') as unknown as { spec: { metrics: Array<{ resource: { target: Record<string, unknown> } }> } };
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker') as unknown as {
+      spec: { metrics: Array<{ resource: { target: Record<string, unknown> } }> };
+    };
     const target = hpa.spec.metrics[0]?.resource.target;
     if (target) target['averageUtilisation'] = 50;
     expect(fields.unknownFields(find(objects, 'HorizontalPodAutoscaler', 'usermgmt-worker'))).toEqual([
@@ -1581,7 +1922,11 @@ function topicViolations(objects: Manifest[]): string[] {
   const topics = of<KafkaTopic>(objects, 'KafkaTopic');
   const expected = TOPIC_CATALOGUE.flatMap((t) => [
     { name: t.name, partitions: t.partitions, retentionMs: t.retentionMs },
-    { name: `${t.name}${DEAD_LETTER.suffix}`, partitions: DEAD_LETTER.partitions, retentionMs: DEAD_LETTER.retentionMs },
+    {
+      name: `${t.name}${DEAD_LETTER.suffix}`,
+      partitions: DEAD_LETTER.partitions,
+      retentionMs: DEAD_LETTER.retentionMs,
+    },
   ]);
   const cluster = of<Manifest>(objects, 'Kafka')[0]?.metadata.name;
   for (const e of expected) {
@@ -1590,13 +1935,20 @@ function topicViolations(objects: Manifest[]): string[] {
       problems.push(`KafkaTopic ${e.name}: missing`);
       continue;
     }
-    if (t.spec.partitions !== e.partitions) problems.push(`KafkaTopic ${e.name}: ${t.spec.partitions} partitions, the catalogue says ${e.partitions}`);
-    if (Number(t.spec.config?.['retention.ms']) !== e.retentionMs) problems.push(`KafkaTopic ${e.name}: retention.ms ${String(t.spec.config?.['retention.ms'])}, the catalogue says ${e.retentionMs}`);
-    if ((t.spec.replicas ?? 0) < 3 || Number(t.spec.config?.['min.insync.replicas']) !== 2) problems.push(`KafkaTopic ${e.name}: needs 3 replicas, 2 in sync`);
-    if (t.metadata.labels?.['strimzi.io/cluster'] !== cluster) problems.push(`KafkaTopic ${e.name}: strimzi.io/cluster must name the Kafka cluster ${cluster}`);
+    if (t.spec.partitions !== e.partitions)
+      problems.push(`KafkaTopic ${e.name}: ${t.spec.partitions} partitions, the catalogue says ${e.partitions}`);
+    if (Number(t.spec.config?.['retention.ms']) !== e.retentionMs)
+      problems.push(
+        `KafkaTopic ${e.name}: retention.ms ${String(t.spec.config?.['retention.ms'])}, the catalogue says ${e.retentionMs}`,
+      );
+    if ((t.spec.replicas ?? 0) < 3 || Number(t.spec.config?.['min.insync.replicas']) !== 2)
+      problems.push(`KafkaTopic ${e.name}: needs 3 replicas, 2 in sync`);
+    if (t.metadata.labels?.['strimzi.io/cluster'] !== cluster)
+      problems.push(`KafkaTopic ${e.name}: strimzi.io/cluster must name the Kafka cluster ${cluster}`);
   }
   for (const t of topics)
-    if (!expected.some((e) => e.name === (t.spec.topicName ?? t.metadata.name))) problems.push(`KafkaTopic ${t.metadata.name}: not in the topic catalogue`);
+    if (!expected.some((e) => e.name === (t.spec.topicName ?? t.metadata.name)))
+      problems.push(`KafkaTopic ${t.metadata.name}: not in the topic catalogue`);
   return problems;
 }
 
@@ -1606,12 +1958,21 @@ interface Ingress {
     ingressClassName?: string;
     defaultBackend?: { service?: { name: string; port: { name?: string; number?: number } } };
     tls?: Array<{ hosts?: string[]; secretName?: string }>;
-    rules?: Array<{ host?: string; http?: { paths: Array<{ path?: string; backend: { service?: { name: string; port: { name?: string; number?: number } } } }> } }>;
+    rules?: Array<{
+      host?: string;
+      http?: {
+        paths: Array<{
+          path?: string;
+          backend: { service?: { name: string; port: { name?: string; number?: number } } };
+        }>;
+      };
+    }>;
   };
 }
 
 const NGINX = 'nginx.ingress.kubernetes.io/';
-const hostOf = (url: string | undefined): string | undefined => (url ? new URL(url.includes('://') ? url : `https://${url}`).hostname : undefined);
+const hostOf = (url: string | undefined): string | undefined =>
+  url ? new URL(url.includes('://') ? url : `https://${url}`).hostname : undefined;
 
 /** The public hosts reach the right Service, over TLS, with the body size and timeouts the apps need. */
 function ingressViolations(objects: Manifest[]): string[] {
@@ -1619,14 +1980,27 @@ function ingressViolations(objects: Manifest[]): string[] {
   const ingresses = of<Ingress>(objects, 'Ingress');
   const services = of<IService>(objects, 'Service');
   const data = of<IConfigMap>(objects, 'ConfigMap').find((cm) => cm.metadata?.name === CONFIG_NAME)?.data ?? {};
-  const routes = ingresses.flatMap((i) => (i.spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => ({ ingress: i, host: r.host, path: p.path, service: p.backend.service }))));
+  const routes = ingresses.flatMap((i) =>
+    (i.spec.rules ?? []).flatMap((r) =>
+      (r.http?.paths ?? []).map((p) => ({ ingress: i, host: r.host, path: p.path, service: p.backend.service })),
+    ),
+  );
   const backendOk = (b: { name: string; port: { name?: string; number?: number } } | undefined): boolean =>
-    !!b && !!services.find((s) => s.metadata?.name === b.name)?.spec?.ports?.some((p) => (b.port.name !== undefined ? p.name === b.port.name : p.port === b.port.number));
-  for (const r of routes) if (!backendOk(r.service)) problems.push(`Ingress/${r.ingress.metadata.name}: ${r.host}${r.path} goes to no Service port (${r.service?.name})`);
+    !!b &&
+    !!services
+      .find((s) => s.metadata?.name === b.name)
+      ?.spec?.ports?.some((p) => (b.port.name !== undefined ? p.name === b.port.name : p.port === b.port.number));
+  for (const r of routes)
+    if (!backendOk(r.service))
+      problems.push(
+        `Ingress/${r.ingress.metadata.name}: ${r.host}${r.path} goes to no Service port (${r.service?.name})`,
+      );
   for (const i of ingresses) {
-    if (i.spec.ingressClassName !== 'nginx') problems.push(`Ingress/${i.metadata.name}: ingressClassName must be nginx (the annotations are ingress-nginx's)`);
+    if (i.spec.ingressClassName !== 'nginx')
+      problems.push(`Ingress/${i.metadata.name}: ingressClassName must be nginx (the annotations are ingress-nginx's)`);
     for (const r of i.spec.rules ?? [])
-      if (!i.spec.tls?.some((t) => t.hosts?.includes(r.host ?? ''))) problems.push(`Ingress/${i.metadata.name}: ${r.host} has no TLS`);
+      if (!i.spec.tls?.some((t) => t.hosts?.includes(r.host ?? '')))
+        problems.push(`Ingress/${i.metadata.name}: ${r.host} has no TLS`);
   }
   const expectHost = (host: string | undefined, service: string, what: string): Ingress | undefined => {
     const route = routes.find((r) => r.host === host && r.path === '/' && r.service?.name === service);
@@ -1638,7 +2012,9 @@ function ingressViolations(objects: Manifest[]): string[] {
   expectHost(hostOf(data['LINKS_API_URL']), 'links-gateway', 'LINKS_API_URL');
   const short = expectHost(hostOf(data['LINKS_DEFAULT_DOMAIN']), 'redirector', 'LINKS_DEFAULT_DOMAIN');
   if (short?.spec.defaultBackend?.service?.name !== 'redirector' || !backendOk(short.spec.defaultBackend.service))
-    problems.push(`Ingress/${short?.metadata.name ?? '?'}: branded short domains need the redirector as the default backend`);
+    problems.push(
+      `Ingress/${short?.metadata.name ?? '?'}: branded short domains need the redirector as the default backend`,
+    );
   for (const name of ['usermgmt-gateway', 'notifications-gateway'])
     if (!routes.some((r) => r.service?.name === name && r.path === '/')) problems.push(`Service ${name} is not public`);
 
@@ -1650,35 +2026,46 @@ function ingressViolations(objects: Manifest[]): string[] {
   if (!((quantity(a[`${NGINX}proxy-body-size`]?.replace(/([kmg])$/i, (u) => `${u.toUpperCase()}i`)) ?? 0) >= upload))
     problems.push(`Ingress/images: proxy-body-size must allow UPLOAD_LIMIT_BYTES (${upload})`);
   for (const timeout of ['proxy-read-timeout', 'proxy-send-timeout'])
-    if (!(Number(a[`${NGINX}${timeout}`]) > wait)) problems.push(`Ingress/images: ${timeout} must exceed COMMAND_TIMEOUT_MS (${wait} s)`);
+    if (!(Number(a[`${NGINX}${timeout}`]) > wait))
+      problems.push(`Ingress/images: ${timeout} must exceed COMMAND_TIMEOUT_MS (${wait} s)`);
 
   const watch = routes.find((r) => r.service?.name === 'notifications-gateway')?.ingress.metadata.annotations ?? {};
   const ping = Number(literalEnv(containerOf(objects, 'notifications-gateway'), 'WATCH_PING_MS') ?? 15_000) / 1000;
   for (const timeout of ['proxy-read-timeout', 'proxy-send-timeout'])
-    if (!(Number(watch[`${NGINX}${timeout}`]) >= 60 * ping)) problems.push(`Ingress/notifications: ${timeout} must keep watch streams open (>= 60 pings)`);
-  if (watch[`${NGINX}proxy-buffering`] !== 'off') problems.push('Ingress/notifications: proxy-buffering must be off (Server-Sent Events)');
+    if (!(Number(watch[`${NGINX}${timeout}`]) >= 60 * ping))
+      problems.push(`Ingress/notifications: ${timeout} must keep watch streams open (>= 60 pings)`);
+  if (watch[`${NGINX}proxy-buffering`] !== 'off')
+    problems.push('Ingress/notifications: proxy-buffering must be off (Server-Sent Events)');
   return problems;
 }
 
 const NAMESPACE_OF = (objects: Manifest[]): string => objects[0]?.metadata.namespace ?? 'default';
 /** A workload's pod labels; without the workload (the base has no dependencies), the labels the policies expect of it. */
 const podLabelsOf = (objects: Manifest[], kind: string, name: string): Record<string, string> =>
-  (objects.find((o) => o.kind === kind && o.metadata.name === name) as unknown as IDeployment | undefined)?.spec?.template.metadata?.labels ?? {
+  (objects.find((o) => o.kind === kind && o.metadata.name === name) as unknown as IDeployment | undefined)?.spec
+    ?.template.metadata?.labels ?? {
     'app.kubernetes.io/name': name,
   };
 /** Pod labels of a Kafka node: a dev StatefulSet's, or what Strimzi gives its broker pods. */
 function kafkaPod(objects: Manifest[]): Record<string, string> {
   const cluster = of<Manifest>(objects, 'Kafka')[0]?.metadata.name;
-  return cluster ? { 'app.kubernetes.io/name': 'kafka', 'strimzi.io/cluster': cluster, 'strimzi.io/kind': 'Kafka' } : podLabelsOf(objects, 'StatefulSet', 'kafka');
+  return cluster
+    ? { 'app.kubernetes.io/name': 'kafka', 'strimzi.io/cluster': cluster, 'strimzi.io/kind': 'Kafka' }
+    : podLabelsOf(objects, 'StatefulSet', 'kafka');
 }
 
 /** Strimzi writes the Kafka pods' ingress policy from the listener's networkPolicyPeers: evaluate those instead. */
 function strimziAdmits(objects: Manifest[], from: Endpoint, namespace: string, port: number): boolean {
-  const kafka = of<{ spec: { kafka: { listeners: Array<{ port: number; networkPolicyPeers?: unknown[] }> } } }>(objects, 'Kafka')[0];
+  const kafka = of<{ spec: { kafka: { listeners: Array<{ port: number; networkPolicyPeers?: unknown[] }> } } }>(
+    objects,
+    'Kafka',
+  )[0];
   const listener = kafka?.spec.kafka.listeners.find((l) => l.port === port);
   if (!listener) return false;
   if (!listener.networkPolicyPeers?.length) return true;
-  const policy = { spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: listener.networkPolicyPeers }] } };
+  const policy = {
+    spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: listener.networkPolicyPeers }] },
+  };
   return allowed([policy as never], namespace, from, { namespace, labels: { 'strimzi.io/cluster': 'x' } }, port);
 }
 
@@ -1690,8 +2077,11 @@ function networkViolations(objects: Manifest[], environment: Environment): strin
   const problems: string[] = [];
   const policies = of<INetworkPolicy>(objects, 'NetworkPolicy');
   const ns = NAMESPACE_OF(objects);
-  const deny = policies.find((p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 && !p.spec?.ingress && !p.spec?.egress);
-  if (!deny || !(['Ingress', 'Egress'] as const).every((t) => deny.spec?.policyTypes?.includes(t))) problems.push('no default-deny NetworkPolicy (all pods, Ingress and Egress, no rules)');
+  const deny = policies.find(
+    (p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 && !p.spec?.ingress && !p.spec?.egress,
+  );
+  if (!deny || !(['Ingress', 'Egress'] as const).every((t) => deny.spec?.policyTypes?.includes(t)))
+    problems.push('no default-deny NetworkPolicy (all pods, Ingress and Egress, no rules)');
   const pod = (labels: Record<string, string>, namespace = ns): Endpoint => ({ namespace, labels });
   const dns = pod({ 'k8s-app': 'kube-dns' }, 'kube-system');
   const controller = pod({ 'app.kubernetes.io/name': 'ingress-nginx' }, 'ingress-nginx');
@@ -1717,7 +2107,11 @@ function networkViolations(objects: Manifest[], environment: Environment): strin
     check('MongoDB', reach(me, mongo, 27017), true);
     check('Redis', reach(me, redis, 6379), !['redirector', 'webhook-dispatcher'].includes(name));
     check('the SMTP relay', reach(me, smtp, 587), name === 'notifier');
-    check('the internet on 443', reach(me, { ip: INTERNET }, 443), ['image-worker', 'webhook-dispatcher'].includes(name));
+    check(
+      'the internet on 443',
+      reach(me, { ip: INTERNET }, 443),
+      ['image-worker', 'webhook-dispatcher'].includes(name),
+    );
     for (const ip of PRIVATE) check(`${ip} (private)`, reach(me, { ip }, 443) || reach(me, { ip }, 80), false);
     check(`ingress-nginx to port ${app.port}`, reach(controller, me, app.port), app.service);
     check('another app to it', reach(pod(podLabelsOf(objects, 'Deployment', 'usermgmt-worker')), me, app.port), false);
@@ -1726,10 +2120,12 @@ function networkViolations(objects: Manifest[], environment: Environment): strin
     const stranger = pod({ 'app.kubernetes.io/name': 'debug' });
     if (reach(stranger, mongo, 27017) || reach(stranger, redis, 6379) || reach(stranger, kafka, 9092))
       problems.push('a pod that is not a platform app reaches MongoDB, Redis or Kafka');
-    if (!reach(pod({ 'app.kubernetes.io/name': 'keda-operator' }, 'keda'), kafka, 9092)) problems.push('KEDA cannot read the consumer lag from Kafka');
+    if (!reach(pod({ 'app.kubernetes.io/name': 'keda-operator' }, 'keda'), kafka, 9092))
+      problems.push('KEDA cannot read the consumer lag from Kafka');
     const members = podLabelsOf(objects, 'StatefulSet', 'mongo');
     if (!reach(pod(members), pod(members), 27017)) problems.push('MongoDB members cannot replicate');
-    if (!reach(pod(podLabelsOf(objects, 'Job', 'mongo-init-replica-set')), mongo, 27017)) problems.push('the replica-set init Job cannot reach MongoDB');
+    if (!reach(pod(podLabelsOf(objects, 'Job', 'mongo-init-replica-set')), mongo, 27017))
+      problems.push('the replica-set init Job cannot reach MongoDB');
   }
   return problems;
 }
@@ -1741,46 +2137,65 @@ function addressViolations(objects: Manifest[], dependencies: NonNullable<Enviro
   const services = new Set(of<IService>(objects, 'Service').map((s) => s.metadata?.name));
   const kafka = of<Manifest>(objects, 'Kafka')[0];
   if (kafka) services.add(`${kafka.metadata.name}-kafka-bootstrap`); // Strimzi's bootstrap Service
-  const statefulSet = (name: string) => of<{ metadata: { name: string }; spec: { replicas?: number; serviceName?: string } }>(objects, 'StatefulSet').find((s) => s.metadata.name === name);
+  const statefulSet = (name: string) =>
+    of<{ metadata: { name: string }; spec: { replicas?: number; serviceName?: string } }>(objects, 'StatefulSet').find(
+      (s) => s.metadata.name === name,
+    );
   /** host `<set>-<n>.<service>` is a member of a StatefulSet here; a plain host is a Service here. */
   const known = (host: string): boolean => {
     const m = /^([a-z0-9-]+)-(\d+)\.([a-z0-9-]+)$/.exec(host);
     if (!m) return services.has(host);
     const set = statefulSet(m[1] ?? '');
-    return !!set && set.spec.serviceName === m[3] && Number(m[2]) < (set.spec.replicas ?? 1) && services.has(m[3] ?? '');
+    return (
+      !!set && set.spec.serviceName === m[3] && Number(m[2]) < (set.spec.replicas ?? 1) && services.has(m[3] ?? '')
+    );
   };
   for (const broker of (data['KAFKA_BROKERS'] ?? '').split(','))
     if (!known(broker.split(':')[0] ?? '')) problems.push(`KAFKA_BROKERS: ${broker} is nothing this overlay deploys`);
   if (dependencies.kafka === 'strimzi' && data['KAFKA_BROKERS'] !== `${kafka?.metadata.name}-kafka-bootstrap:9092`)
     problems.push('KAFKA_BROKERS must be the Strimzi bootstrap Service');
   const mongoHosts = /^mongodb:\/\/([^/]+)\//.exec(data['MONGO_URL'] ?? '')?.[1]?.split(',') ?? [];
-  for (const h of mongoHosts) if (!known(h.split(':')[0] ?? '')) problems.push(`MONGO_URL: ${h} is nothing this overlay deploys`);
-  if (mongoHosts.length !== dependencies.mongoMembers || statefulSet('mongo')?.spec.replicas !== dependencies.mongoMembers)
+  for (const h of mongoHosts)
+    if (!known(h.split(':')[0] ?? '')) problems.push(`MONGO_URL: ${h} is nothing this overlay deploys`);
+  if (
+    mongoHosts.length !== dependencies.mongoMembers ||
+    statefulSet('mongo')?.spec.replicas !== dependencies.mongoMembers
+  )
     problems.push(`MongoDB must be a replica set of ${dependencies.mongoMembers}, every member in MONGO_URL`);
   const init = containerOfKind(objects, 'Job', 'mongo-init-replica-set');
-  if (init?.env?.find((e) => e.name === 'MEMBERS')?.value !== mongoHosts.join(',')) problems.push('the init Job must initiate the members MONGO_URL lists');
+  if (init?.env?.find((e) => e.name === 'MEMBERS')?.value !== mongoHosts.join(','))
+    problems.push('the init Job must initiate the members MONGO_URL lists');
   const redis = hostOf((data['REDIS_URL'] ?? '').replace(/^rediss?:\/\//, 'https://'));
   if (!redis || !known(redis)) problems.push(`REDIS_URL: ${redis} is nothing this overlay deploys`);
   return problems;
 }
 
 const containerOfKind = (objects: Manifest[], kind: string, name: string): IContainer | undefined =>
-  (objects.find((o) => o.kind === kind && o.metadata.name === name) as unknown as IDeployment | undefined)?.spec?.template.spec?.containers[0];
+  (objects.find((o) => o.kind === kind && o.metadata.name === name) as unknown as IDeployment | undefined)?.spec
+    ?.template.spec?.containers[0];
 
-describe.each(ENVIRONMENTS.map((e) => [e.dir, e] as const))('k8s manifests: %s: public hosts and network policies', (dir, environment) => {
-  it('routes every public host to its app with the body size and timeouts the app needs', () => {
-    expect(ingressViolations(renderedOf(dir))).toEqual([]);
-  });
+describe.each(ENVIRONMENTS.map((e) => [e.dir, e] as const))(
+  'k8s manifests: %s: public hosts and network policies',
+  (dir, environment) => {
+    it('routes every public host to its app with the body size and timeouts the app needs', () => {
+      expect(ingressViolations(renderedOf(dir))).toEqual([]);
+    });
 
-  it('denies by default and lets each app reach only what it needs', () => {
-    expect(networkViolations(renderedOf(dir), environment)).toEqual([]);
-  });
-});
+    it('denies by default and lets each app reach only what it needs', () => {
+      expect(networkViolations(renderedOf(dir), environment)).toEqual([]);
+    });
+  },
+);
 
 describe('k8s manifests: the dependencies the overlays bring', () => {
-  it.each(ENVIRONMENTS.filter((e) => e.dependencies).map((e) => [e.dir, e] as const))('%s: the apps address the Kafka, MongoDB and Redis it deploys', (dir, environment) => {
-    expect(addressViolations(renderedOf(dir), environment.dependencies ?? { kafka: 'strimzi', mongoMembers: 3 })).toEqual([]);
-  });
+  it.each(ENVIRONMENTS.filter((e) => e.dependencies).map((e) => [e.dir, e] as const))(
+    '%s: the apps address the Kafka, MongoDB and Redis it deploys',
+    (dir, environment) => {
+      expect(
+        addressViolations(renderedOf(dir), environment.dependencies ?? { kafka: 'strimzi', mongoMembers: 3 }),
+      ).toEqual([]);
+    },
+  );
 
   it('prod: one KafkaTopic per topic of the catalogue (libs/contracts) and per dead-letter topic, with its partitions and retention', () => {
     expect(topicViolations(renderedOf('k8s/overlays/prod'))).toEqual([]);
@@ -1788,13 +2203,27 @@ describe('k8s manifests: the dependencies the overlays bring', () => {
 
   it('prod: Kafka runs in KRaft mode on node pools, three nodes that are controllers and brokers, on Kafka 3.9', () => {
     const objects = renderedOf('k8s/overlays/prod');
-    const kafka = of<{ metadata: { name: string; annotations?: Record<string, string> }; spec: { kafka: { version: string; config: Record<string, unknown> }; entityOperator?: { topicOperator?: unknown } } }>(objects, 'Kafka');
+    const kafka = of<{
+      metadata: { name: string; annotations?: Record<string, string> };
+      spec: {
+        kafka: { version: string; config: Record<string, unknown> };
+        entityOperator?: { topicOperator?: unknown };
+      };
+    }>(objects, 'Kafka');
     expect(kafka).toHaveLength(1);
-    expect(kafka[0]?.metadata.annotations).toMatchObject({ 'strimzi.io/kraft': 'enabled', 'strimzi.io/node-pools': 'enabled' });
+    expect(kafka[0]?.metadata.annotations).toMatchObject({
+      'strimzi.io/kraft': 'enabled',
+      'strimzi.io/node-pools': 'enabled',
+    });
     expect(kafka[0]?.spec.kafka.version).toMatch(/^3\.9\./);
     expect(kafka[0]?.spec.entityOperator?.topicOperator).toBeDefined();
-    const pools = of<{ metadata: { labels?: Record<string, string> }; spec: { replicas: number; roles: string[] } }>(objects, 'KafkaNodePool');
-    expect(pools.map((p) => [p.metadata.labels?.['strimzi.io/cluster'], p.spec.replicas, [...p.spec.roles].sort()])).toEqual([['kafka', 3, ['broker', 'controller']]]);
+    const pools = of<{ metadata: { labels?: Record<string, string> }; spec: { replicas: number; roles: string[] } }>(
+      objects,
+      'KafkaNodePool',
+    );
+    expect(
+      pools.map((p) => [p.metadata.labels?.['strimzi.io/cluster'], p.spec.replicas, [...p.spec.roles].sort()]),
+    ).toEqual([['kafka', 3, ['broker', 'controller']]]);
     expect(Number(kafka[0]?.spec.kafka.config['min.insync.replicas'])).toBe(2);
   });
 
@@ -1808,7 +2237,10 @@ describe('k8s manifests: the dependencies the overlays bring', () => {
   it('a KafkaTopic that differs from the catalogue, or a topic missing, is a topic violation', () => {
     const objects = prod();
     (find(objects, 'KafkaTopic', 'links.clicks') as unknown as KafkaTopic).spec.partitions = 6;
-    (find(objects, 'KafkaTopic', 'images.commands') as unknown as KafkaTopic).spec.config = { 'retention.ms': 1000, 'min.insync.replicas': 2 };
+    (find(objects, 'KafkaTopic', 'images.commands') as unknown as KafkaTopic).spec.config = {
+      'retention.ms': 1000,
+      'min.insync.replicas': 2,
+    };
     objects.splice(objects.indexOf(find(objects, 'KafkaTopic', 'webhooks.deliveries.dlq')), 1);
     expect(topicViolations(objects)).toEqual([
       'KafkaTopic images.commands: retention.ms 1000, the catalogue says 86400000',
@@ -1821,13 +2253,19 @@ describe('k8s manifests: the dependencies the overlays bring', () => {
     const objects = prod();
     const topic = find(objects, 'KafkaTopic', 'links.clicks') as unknown as { spec: Record<string, unknown> };
     topic.spec['partitions'] = 'twelve';
-    expect(await schemaErrors(topic as unknown as Manifest)).toEqual([expect.stringMatching(/KafkaTopic\/links.clicks: \/spec\/partitions must be integer/)]);
+    expect(await schemaErrors(topic as unknown as Manifest)).toEqual([
+      expect.stringMatching(/KafkaTopic\/links.clicks: \/spec\/partitions must be integer/),
+    ]);
     const scaled = find(objects, 'ScaledObject', 'notifier') as unknown as { spec: Record<string, unknown> };
     scaled.spec['maxReplicas'] = 12;
-    expect(await schemaErrors(scaled as unknown as Manifest)).toEqual([`ScaledObject/notifier: /spec unknown field 'maxReplicas'`]);
+    expect(await schemaErrors(scaled as unknown as Manifest)).toEqual([
+      `ScaledObject/notifier: /spec unknown field 'maxReplicas'`,
+    ]);
     const pool = find(objects, 'KafkaNodePool', 'dual-role') as unknown as { spec: { roles: string[] } };
     pool.spec.roles = ['broker', 'zookeeper'];
-    expect((await schemaErrors(pool as unknown as Manifest)).join('\n')).toMatch(/roles\/1 must be equal to one of the allowed values/);
+    expect((await schemaErrors(pool as unknown as Manifest)).join('\n')).toMatch(
+      /roles\/1 must be equal to one of the allowed values/,
+    );
     expect(await schemaErrors({ ...find(objects, 'Kafka', 'kafka'), apiVersion: 'kafka.strimzi.io/v1beta1' })).toEqual([
       expect.stringMatching(/no CustomResourceDefinition for kafka.strimzi.io\/v1beta1 Kafka/),
     ]);
@@ -1844,7 +2282,11 @@ describe('k8s manifests: the dependencies the overlays bring', () => {
       'ScaledObject/webhook-dispatcher: must scale on the lag of consumer group webhook-dispatcher on webhooks.deliveries (a kafka trigger)',
     ]);
     const ingress = find(objects, 'Ingress', 'images') as unknown as Ingress;
-    ingress.metadata.annotations = { ...ingress.metadata.annotations, [`${NGINX}proxy-body-size`]: '8m', [`${NGINX}proxy-read-timeout`]: '60' };
+    ingress.metadata.annotations = {
+      ...ingress.metadata.annotations,
+      [`${NGINX}proxy-body-size`]: '8m',
+      [`${NGINX}proxy-read-timeout`]: '60',
+    };
     expect(ingressViolations(objects)).toEqual([
       'Ingress/images: proxy-body-size must allow UPLOAD_LIMIT_BYTES (33554432)',
       'Ingress/images: proxy-read-timeout must exceed COMMAND_TIMEOUT_MS (90 s)',
@@ -1857,15 +2299,23 @@ describe('k8s manifests: the dependencies the overlays bring', () => {
     const block = internet.spec?.egress?.[0]?.to?.[0]?.ipBlock;
     if (block) block.except = [];
     expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual(
-      expect.arrayContaining(['image-worker: 10.0.0.10 (private) must be denied', 'webhook-dispatcher: 169.254.169.254 (private) must be denied']),
+      expect.arrayContaining([
+        'image-worker: 10.0.0.10 (private) must be denied',
+        'webhook-dispatcher: 169.254.169.254 (private) must be denied',
+      ]),
     );
     objects = prod();
-    const values = (find(objects, 'NetworkPolicy', 'internet-egress') as unknown as INetworkPolicy).spec?.podSelector.matchExpressions?.[0]?.values;
+    const values = (find(objects, 'NetworkPolicy', 'internet-egress') as unknown as INetworkPolicy).spec?.podSelector
+      .matchExpressions?.[0]?.values;
     values?.push('links-worker');
-    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual(['links-worker: the internet on 443 must be denied']);
+    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual([
+      'links-worker: the internet on 443 must be denied',
+    ]);
     objects = prod();
     objects.splice(objects.indexOf(find(objects, 'NetworkPolicy', 'default-deny')), 1);
     // (the other policies still isolate every pod they select; the check asks for the explicit default)
-    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual(['no default-deny NetworkPolicy (all pods, Ingress and Egress, no rules)']);
+    expect(networkViolations(objects, ENVIRONMENTS[2] as Environment)).toEqual([
+      'no default-deny NetworkPolicy (all pods, Ingress and Egress, no rules)',
+    ]);
   });
 });

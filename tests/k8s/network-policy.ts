@@ -18,11 +18,15 @@ export function selects(selector: ILabelSelector | undefined, labels: Record<str
   for (const e of selector.matchExpressions ?? []) {
     const value = labels[e.key];
     const ok =
-      e.operator === 'In' ? value !== undefined && (e.values ?? []).includes(value)
-      : e.operator === 'NotIn' ? value === undefined || !(e.values ?? []).includes(value)
-      : e.operator === 'Exists' ? value !== undefined
-      : e.operator === 'DoesNotExist' ? value === undefined
-      : false;
+      e.operator === 'In'
+        ? value !== undefined && (e.values ?? []).includes(value)
+        : e.operator === 'NotIn'
+          ? value === undefined || !(e.values ?? []).includes(value)
+          : e.operator === 'Exists'
+            ? value !== undefined
+            : e.operator === 'DoesNotExist'
+              ? value === undefined
+              : false;
     if (!ok) return false;
   }
   return true;
@@ -44,7 +48,12 @@ function inCidr(ip: string, cidr: string): boolean {
 }
 
 function peerMatches(peer: INetworkPolicyPeer, policyNamespace: string, other: Endpoint): boolean {
-  if (peer.ipBlock) return 'ip' in other && inCidr(other.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c) => inCidr(other.ip, c));
+  if (peer.ipBlock)
+    return (
+      'ip' in other &&
+      inCidr(other.ip, peer.ipBlock.cidr) &&
+      !(peer.ipBlock.except ?? []).some((c) => inCidr(other.ip, c))
+    );
   if (!('namespace' in other)) return false;
   const namespaceOk = peer.namespaceSelector
     ? selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': other.namespace })
@@ -52,25 +61,62 @@ function peerMatches(peer: INetworkPolicyPeer, policyNamespace: string, other: E
   return namespaceOk && selects(peer.podSelector, other.labels);
 }
 
-function portMatches(ports: Array<{ port?: number | string; protocol?: string; endPort?: number }> | undefined, port: number, protocol: string): boolean {
+function portMatches(
+  ports: Array<{ port?: number | string; protocol?: string; endPort?: number }> | undefined,
+  port: number,
+  protocol: string,
+): boolean {
   if (!ports || ports.length === 0) return true;
-  return ports.some((p) => (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port || (typeof p.port === 'number' && p.endPort !== undefined && port >= p.port && port <= p.endPort)));
+  return ports.some(
+    (p) =>
+      (p.protocol ?? 'TCP') === protocol &&
+      (p.port === undefined ||
+        p.port === port ||
+        (typeof p.port === 'number' && p.endPort !== undefined && port >= p.port && port <= p.endPort)),
+  );
 }
 
 const isPod = (e: Endpoint): e is { namespace: string; labels: Record<string, string> } => 'namespace' in e;
 
 /** True when a connection from `from` to `to` on port/protocol is allowed by the policies of `namespace`. */
-export function allowed(policies: INetworkPolicy[], namespace: string, from: Endpoint, to: Endpoint, port: number, protocol = 'TCP', ingressByPolicies = true): boolean {
-  const types = (p: INetworkPolicy): string[] => p.spec?.policyTypes ?? (p.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress']);
+export function allowed(
+  policies: INetworkPolicy[],
+  namespace: string,
+  from: Endpoint,
+  to: Endpoint,
+  port: number,
+  protocol = 'TCP',
+  ingressByPolicies = true,
+): boolean {
+  const types = (p: INetworkPolicy): string[] =>
+    p.spec?.policyTypes ?? (p.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress']);
   if (isPod(from) && from.namespace === namespace) {
     const egress = policies.filter((p) => types(p).includes('Egress') && selects(p.spec?.podSelector, from.labels));
-    if (egress.length > 0 && !egress.some((p) => (p.spec?.egress ?? []).some((r) => (r.to === undefined || r.to.some((peer) => peerMatches(peer, namespace, to))) && portMatches(r.ports, port, protocol))))
+    if (
+      egress.length > 0 &&
+      !egress.some((p) =>
+        (p.spec?.egress ?? []).some(
+          (r) =>
+            (r.to === undefined || r.to.some((peer) => peerMatches(peer, namespace, to))) &&
+            portMatches(r.ports, port, protocol),
+        ),
+      )
+    )
       return false;
   }
   // ingressByPolicies false: the destination's ingress policies are not among these (an operator writes them)
   if (ingressByPolicies && isPod(to) && to.namespace === namespace) {
     const ingress = policies.filter((p) => types(p).includes('Ingress') && selects(p.spec?.podSelector, to.labels));
-    if (ingress.length > 0 && !ingress.some((p) => (p.spec?.ingress ?? []).some((r) => (r.from === undefined || r.from.some((peer) => peerMatches(peer, namespace, from))) && portMatches(r.ports, port, protocol))))
+    if (
+      ingress.length > 0 &&
+      !ingress.some((p) =>
+        (p.spec?.ingress ?? []).some(
+          (r) =>
+            (r.from === undefined || r.from.some((peer) => peerMatches(peer, namespace, from))) &&
+            portMatches(r.ports, port, protocol),
+        ),
+      )
+    )
       return false;
   }
   return true;

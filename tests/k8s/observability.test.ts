@@ -32,7 +32,12 @@ const rel = (file: string): string => relative(ROOT, file);
 /** A first build of a tool takes minutes on two cores; afterwards it comes from the cache at once. */
 const TOOL_BUILD_MS = 20 * 60_000;
 /** Series Prometheus itself adds to every scrape. */
-const PROMETHEUS_SYNTHETIC = new Set(['up', 'scrape_duration_seconds', 'scrape_samples_scraped', 'scrape_series_added']);
+const PROMETHEUS_SYNTHETIC = new Set([
+  'up',
+  'scrape_duration_seconds',
+  'scrape_samples_scraped',
+  'scrape_series_added',
+]);
 
 const files = (dir: string, suffix: string): string[] =>
   readdirSync(dir)
@@ -41,14 +46,26 @@ const files = (dir: string, suffix: string): string[] =>
     .map((name) => join(dir, name));
 
 function run(command: string, args: string[], options: { cwd?: string; timeoutMs?: number } = {}) {
-  const result = spawnSync(command, args, { cwd: options.cwd ?? ROOT, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
-  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}`, stdout: result.stdout ?? '', error: result.error };
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? ROOT,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 60_000,
+  });
+  return {
+    status: result.status,
+    output: `${result.stdout ?? ''}${result.stderr ?? ''}`,
+    stdout: result.stdout ?? '',
+    error: result.error,
+  };
 }
 
 /** deploy/local/<tool>.sh path: builds the tool into the cache when missing, prints its path. */
 function toolPath(script: string): string {
   const result = run('bash', [join(ROOT, 'deploy/local', script), 'path'], { timeoutMs: TOOL_BUILD_MS });
-  if (result.status !== 0) throw new Error(`deploy/local/${script} path failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.output}`);
+  if (result.status !== 0)
+    throw new Error(
+      `deploy/local/${script} path failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.output}`,
+    );
   return result.stdout.trim().split('\n').at(-1)!;
 }
 
@@ -56,7 +73,8 @@ function toolPath(script: string): string {
 // The metrics the platform exposes
 // ---------------------------------------------------------------------------------------------
 
-const INSTRUMENT = /\.create(Counter|UpDownCounter|Histogram|Gauge|ObservableGauge|ObservableCounter|ObservableUpDownCounter)\(\s*'([A-Za-z0-9_.\-/]+)'/g;
+const INSTRUMENT =
+  /\.create(Counter|UpDownCounter|Histogram|Gauge|ObservableGauge|ObservableCounter|ObservableUpDownCounter)\(\s*'([A-Za-z0-9_.\-/]+)'/g;
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -136,13 +154,19 @@ async function scrapeTelemetryProcess(): Promise<string> {
     });
   `;
   // Plain node resolves the workspace package to its built dist/ (npm test builds before it runs vitest).
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: join(ROOT, 'tests'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: join(ROOT, 'tests'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0) throw new Error(`the telemetry probe process failed (exit ${code}); is libs/telemetry built (npm run build)?\n${stderr}`);
+  if (code !== 0)
+    throw new Error(
+      `the telemetry probe process failed (exit ${code}); is libs/telemetry built (npm run build)?\n${stderr}`,
+    );
   return stdout;
 }
 
@@ -150,7 +174,22 @@ async function scrapeTelemetryProcess(): Promise<string> {
 // PromQL: the metric names a query reads
 // ---------------------------------------------------------------------------------------------
 
-const PROMQL_KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan', 'atan2']);
+const PROMQL_KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /** Metric names in a PromQL expression: identifiers that are not functions, keywords, labels or numbers. */
 function metricNamesIn(expr: string): string[] {
@@ -170,9 +209,7 @@ function metricNamesIn(expr: string): string[] {
 
 /** Grafana's variables replaced by values PromQL accepts, so that promtool can parse the query. */
 const resolveGrafanaVariables = (expr: string): string =>
-  expr
-    .replace(/\$__(rate_interval|interval|range)\b/g, '5m')
-    .replace(/\$\{?(\w+)\}?/g, 'x');
+  expr.replace(/\$__(rate_interval|interval|range)\b/g, '5m').replace(/\$\{?(\w+)\}?/g, 'x');
 
 // ---------------------------------------------------------------------------------------------
 // What the files hold
@@ -218,15 +255,20 @@ interface Dashboard {
   panels?: Panel[];
 }
 
-const ruleFiles = (): Array<{ file: string; rules: RuleFile }> => files(RULES, '.yml').map((file) => ({ file, rules: parse(readFileSync(file, 'utf8')) as RuleFile }));
-const alertRules = (): Array<{ file: string; rule: AlertRule }> => ruleFiles().flatMap(({ file, rules }) => rules.groups.flatMap((g) => g.rules.map((rule) => ({ file, rule }))));
-const dashboards = (): Array<{ file: string; dashboard: Dashboard }> => files(DASHBOARDS, '.json').map((file) => ({ file, dashboard: JSON.parse(readFileSync(file, 'utf8')) as Dashboard }));
-const panelsOf = (d: Dashboard): Panel[] => (d.panels ?? []).flatMap((p) => (p.type === 'row' ? (p.panels ?? []) : [p]));
+const ruleFiles = (): Array<{ file: string; rules: RuleFile }> =>
+  files(RULES, '.yml').map((file) => ({ file, rules: parse(readFileSync(file, 'utf8')) as RuleFile }));
+const alertRules = (): Array<{ file: string; rule: AlertRule }> =>
+  ruleFiles().flatMap(({ file, rules }) => rules.groups.flatMap((g) => g.rules.map((rule) => ({ file, rule }))));
+const dashboards = (): Array<{ file: string; dashboard: Dashboard }> =>
+  files(DASHBOARDS, '.json').map((file) => ({ file, dashboard: JSON.parse(readFileSync(file, 'utf8')) as Dashboard }));
+const panelsOf = (d: Dashboard): Panel[] =>
+  (d.panels ?? []).flatMap((p) => (p.type === 'row' ? (p.panels ?? []) : [p]));
 
 /** `label_values(<selector>, label)` variables read a metric too. */
 function variableExpr(variable: Variable): string | undefined {
   if (variable.type !== 'query') return undefined;
-  const query = typeof variable.query === 'string' ? variable.query : (variable.query?.query ?? variable.definition ?? '');
+  const query =
+    typeof variable.query === 'string' ? variable.query : (variable.query?.query ?? variable.definition ?? '');
   const labelValues = /^label_values\((.*),\s*\w+\s*\)$/.exec(query.trim());
   return labelValues ? labelValues[1] : query;
 }
@@ -264,7 +306,8 @@ beforeAll(async () => {
   for (const match of scraped.matchAll(/^# TYPE (\S+) (\w+)$/gm)) {
     const [, name, type] = match;
     const names = type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name!];
-    for (const n of names) if (!exposed.has(n)) exposed.set(n, 'the /metrics of a process started by @platform/telemetry');
+    for (const n of names)
+      if (!exposed.has(n)) exposed.set(n, 'the /metrics of a process started by @platform/telemetry');
   }
 }, 2 * TOOL_BUILD_MS);
 
@@ -280,7 +323,9 @@ describe('metrics the platform exposes', () => {
     expect(scraped).toMatch(/^http_server_request_duration_bucket\{[^}]*le="90"[^}]*\} 1$/m);
     // The route pattern of a @platform/http app, never its URL; a URL that matched no route has a fixed value.
     expect(scraped).toMatch(/^http_server_request_duration_count\{[^}]*http_route="\/items\/:id"[^}]*\} 2$/m);
-    expect(scraped).toMatch(/^http_server_request_duration_count\{(?=[^}]*http_response_status_code="404")(?=[^}]*http_route="unmatched")[^}]*\} 1$/m);
+    expect(scraped).toMatch(
+      /^http_server_request_duration_count\{(?=[^}]*http_response_status_code="404")(?=[^}]*http_route="unmatched")[^}]*\} 1$/m,
+    );
     expect(scraped).not.toMatch(/http_route="\/items\/1"/);
   });
 
@@ -314,7 +359,8 @@ describe('metrics the platform exposes', () => {
     };
     for (const { file, rule } of alertRules()) check(`${rel(file)} ${rule.alert ?? rule.record}`, rule.expr);
     for (const { file, dashboard } of dashboards()) {
-      for (const panel of panelsOf(dashboard)) for (const target of panel.targets ?? []) check(`${rel(file)} "${panel.title}"`, target.expr ?? '');
+      for (const panel of panelsOf(dashboard))
+        for (const target of panel.targets ?? []) check(`${rel(file)} "${panel.title}"`, target.expr ?? '');
       for (const variable of dashboard.templating?.list ?? []) {
         const expr = variableExpr(variable);
         if (expr) check(`${rel(file)} variable ${variable.name}`, expr);
@@ -324,9 +370,17 @@ describe('metrics the platform exposes', () => {
   });
 
   it('are found in queries by the name extraction the check above relies on', () => {
-    expect(metricNamesIn('sum by (app, le) (rate(http_server_request_duration_bucket{job="platform", app!~"a|b"}[5m])) > 1')).toEqual(['http_server_request_duration_bucket']);
-    expect(metricNamesIn('deriv(sum by (group) (platform_messaging_consumer_lag{x="on(y)"})[15m:1m]) > 0 and on (group) up offset 5m')).toEqual(['platform_messaging_consumer_lag', 'up']);
-    expect(metricNamesIn('histogram_quantile(0.99, sum without (pod) (rate(some_metric_bucket[$__rate_interval]))) * 60')).toEqual(['some_metric_bucket']);
+    expect(
+      metricNamesIn('sum by (app, le) (rate(http_server_request_duration_bucket{job="platform", app!~"a|b"}[5m])) > 1'),
+    ).toEqual(['http_server_request_duration_bucket']);
+    expect(
+      metricNamesIn(
+        'deriv(sum by (group) (platform_messaging_consumer_lag{x="on(y)"})[15m:1m]) > 0 and on (group) up offset 5m',
+      ),
+    ).toEqual(['platform_messaging_consumer_lag', 'up']);
+    expect(
+      metricNamesIn('histogram_quantile(0.99, sum without (pod) (rate(some_metric_bucket[$__rate_interval]))) * 60'),
+    ).toEqual(['some_metric_bucket']);
   });
 });
 
@@ -358,10 +412,13 @@ describe('Prometheus configuration and alert rules', () => {
       if (!rule.alert) continue;
       if (names.has(rule.alert)) problems.push(`${rule.alert}: defined twice`);
       names.add(rule.alert);
-      if (!['critical', 'warning', 'info'].includes(rule.labels?.['severity'] ?? '')) problems.push(`${rule.alert}: severity`);
-      for (const key of ['summary', 'description', 'runbook']) if (!rule.annotations?.[key]) problems.push(`${rule.alert}: no ${key}`);
+      if (!['critical', 'warning', 'info'].includes(rule.labels?.['severity'] ?? ''))
+        problems.push(`${rule.alert}: severity`);
+      for (const key of ['summary', 'description', 'runbook'])
+        if (!rule.annotations?.[key]) problems.push(`${rule.alert}: no ${key}`);
       const anchor = /^docs\/operations\.md#(.+)$/.exec(rule.annotations?.['runbook'] ?? '');
-      if (!anchor || !runbook.has(anchor[1]!)) problems.push(`${rule.alert}: runbook ${rule.annotations?.['runbook']} is no heading of docs/operations.md`);
+      if (!anchor || !runbook.has(anchor[1]!))
+        problems.push(`${rule.alert}: runbook ${rule.annotations?.['runbook']} is no heading of docs/operations.md`);
       if (!/job="platform"/.test(rule.expr)) problems.push(`${rule.alert}: does not select job="platform"`);
     }
     expect(problems).toEqual([]);
@@ -380,7 +437,10 @@ describe('Prometheus configuration and alert rules', () => {
       /platform_links_clicks_(dropped|spilled)_total/, // the redirector's clicks
       /^up\{job="platform"\} == 0$/, // a process down
     ]) {
-      expect(exprs.some((expr) => needle.test(expr.trim())), String(needle)).toBe(true);
+      expect(
+        exprs.some((expr) => needle.test(expr.trim())),
+        String(needle),
+      ).toBe(true);
     }
   });
 });
@@ -397,18 +457,22 @@ describe('Grafana dashboards', () => {
       if (!dashboard.title) problems.push(`${where}: title`);
       if (typeof dashboard.schemaVersion !== 'number') problems.push(`${where}: schemaVersion`);
       const datasource = dashboard.templating?.list.find((v) => v.name === 'datasource');
-      if (datasource?.type !== 'datasource' || datasource.query !== 'prometheus') problems.push(`${where}: no Prometheus datasource variable`);
+      if (datasource?.type !== 'datasource' || datasource.query !== 'prometheus')
+        problems.push(`${where}: no Prometheus datasource variable`);
       const ids = new Set<number>();
       for (const panel of dashboard.panels ?? []) {
-        if (panel.id === undefined || ids.has(panel.id)) problems.push(`${where} "${panel.title}": missing or repeated id`);
+        if (panel.id === undefined || ids.has(panel.id))
+          problems.push(`${where} "${panel.title}": missing or repeated id`);
         else ids.add(panel.id);
         const grid = panel.gridPos;
-        if (!grid || grid.w < 1 || grid.h < 1 || grid.x < 0 || grid.x + grid.w > 24 || grid.y < 0) problems.push(`${where} "${panel.title}": gridPos`);
+        if (!grid || grid.w < 1 || grid.h < 1 || grid.x < 0 || grid.x + grid.w > 24 || grid.y < 0)
+          problems.push(`${where} "${panel.title}": gridPos`);
       }
       for (const panel of panelsOf(dashboard)) {
         const label = `${where} "${panel.title}"`;
         if (!panel.title) problems.push(`${where}: a panel without title`);
-        if (panel.datasource?.type !== 'prometheus' || panel.datasource.uid !== '${datasource}') problems.push(`${label}: datasource`);
+        if (panel.datasource?.type !== 'prometheus' || panel.datasource.uid !== '${datasource}')
+          problems.push(`${label}: datasource`);
         if (!panel.targets?.length) problems.push(`${label}: no targets`);
         const refIds = new Set<string>();
         for (const target of panel.targets ?? []) {
@@ -456,7 +520,13 @@ describe('OpenTelemetry Collector configuration', () => {
 
   it('is really checked: an unknown key of a component fails validate', () => {
     const broken = join(scratch, 'otel-collector-broken.yaml');
-    writeFileSync(broken, readFileSync(COLLECTOR_CONFIG, 'utf8').replace('    passthrough: false\n', '    passthrough: false\n    pod_ip_from: nowhere\n'));
+    writeFileSync(
+      broken,
+      readFileSync(COLLECTOR_CONFIG, 'utf8').replace(
+        '    passthrough: false\n',
+        '    passthrough: false\n    pod_ip_from: nowhere\n',
+      ),
+    );
     const result = run(otelcol, ['validate', `--config=${broken}`]);
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('pod_ip_from');
@@ -475,29 +545,43 @@ describe('OpenTelemetry Collector configuration', () => {
     expect(traces.processors.at(-1)).toBe('batch');
     expect(traces.exporters.length).toBeGreaterThan(0);
     // The apps send OTLP/HTTP to <endpoint>/v1/traces (libs/telemetry): the receiver must listen on 4318.
-    expect(readFileSync(COLLECTOR_CONFIG, 'utf8')).toMatch(/http:\s*\n\s*endpoint: \$\{env:MY_POD_IP:-0\.0\.0\.0\}:4318/);
+    expect(readFileSync(COLLECTOR_CONFIG, 'utf8')).toMatch(
+      /http:\s*\n\s*endpoint: \$\{env:MY_POD_IP:-0\.0\.0\.0\}:4318/,
+    );
   });
 });
 
-describe('the collector\'s Kubernetes objects', () => {
+describe("the collector's Kubernetes objects", () => {
   const kustomization = parse(readFileSync(join(OBSERVABILITY, 'kustomization.yaml'), 'utf8')) as {
     resources: string[];
     configMapGenerator: Array<{ name: string; files: string[] }>;
   };
-  const objects = (): Array<{ file: string; object: { apiVersion: string; kind: string; metadata: { name: string } } }> =>
+  const objects = (): Array<{
+    file: string;
+    object: { apiVersion: string; kind: string; metadata: { name: string } };
+  }> =>
     kustomization.resources.map((resource) => {
       const file = join(OBSERVABILITY, resource);
-      return { file, object: parse(readFileSync(file, 'utf8')) as { apiVersion: string; kind: string; metadata: { name: string } } };
+      return {
+        file,
+        object: parse(readFileSync(file, 'utf8')) as { apiVersion: string; kind: string; metadata: { name: string } },
+      };
     });
 
   it('are every file of collector/, each valid against the Kubernetes schema of its kind', async () => {
-    expect([...kustomization.resources].sort()).toEqual(files(join(OBSERVABILITY, 'collector'), '.yaml').map((f) => relative(OBSERVABILITY, f)));
+    expect([...kustomization.resources].sort()).toEqual(
+      files(join(OBSERVABILITY, 'collector'), '.yaml').map((f) => relative(OBSERVABILITY, f)),
+    );
     const errors: string[] = [];
     for (const { file, object } of objects()) {
       const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
-      const path = group ? `kubernetes-models/${group}/${version}/${object.kind}` : `kubernetes-models/${version}/${object.kind}`;
+      const path = group
+        ? `kubernetes-models/${group}/${version}/${object.kind}`
+        : `kubernetes-models/${version}/${object.kind}`;
       try {
-        const Model = ((await import(path)) as Record<string, new (data: unknown) => { validate(): void }>)[object.kind]!;
+        const Model = ((await import(path)) as Record<string, new (data: unknown) => { validate(): void }>)[
+          object.kind
+        ]!;
         new Model(object).validate();
       } catch (error) {
         errors.push(`${rel(file)}: ${(error as Error).message}`);
@@ -518,9 +602,13 @@ describe('the collector\'s Kubernetes objects', () => {
     expect(container.ports?.map((p) => p.containerPort)).toEqual(expect.arrayContaining([4317, 4318, 13133]));
     expect(pod.serviceAccountName).toBe('otel-collector');
     // The image is the contrib release of the components the test validated the config with.
-    const release = /^ {2}version: (\S+)$/m.exec(readFileSync(join(ROOT, 'deploy/local/otelcol/builder-config.yaml'), 'utf8'))?.[1];
+    const release = /^ {2}version: (\S+)$/m.exec(
+      readFileSync(join(ROOT, 'deploy/local/otelcol/builder-config.yaml'), 'utf8'),
+    )?.[1];
     expect(container.image).toBe(`otel/opentelemetry-collector-contrib:${release}`);
-    const service = objects().find(({ object }) => object.kind === 'Service')!.object as unknown as { spec: { ports: Array<{ port: number }> } };
+    const service = objects().find(({ object }) => object.kind === 'Service')!.object as unknown as {
+      spec: { ports: Array<{ port: number }> };
+    };
     expect(service.spec.ports.map((p) => p.port).sort()).toEqual([4317, 4318]);
   });
 });

@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection and are never forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 export interface Balancer {
   url: string;
@@ -46,12 +54,17 @@ export async function startBalancer(): Promise<Balancer> {
     if (!pool) pools.set(upstream, (pool = new Pool(upstream, { connections: 32 })));
     inFlight.set(upstream, (inFlight.get(upstream) ?? 0) + 1);
     const done = () => inFlight.set(upstream, inFlight.get(upstream)! - 1);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name))) as Record<string, string | string[]>;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name))) as Record<
+      string,
+      string | string[]
+    >;
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     pool
       .request({ method: req.method as 'GET', path: req.url ?? '/', headers, body: hasBody ? req : null })
       .then(async (answer) => {
-        const forwarded = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name))) as http.OutgoingHttpHeaders;
+        const forwarded = Object.fromEntries(
+          Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
+        ) as http.OutgoingHttpHeaders;
         res.writeHead(answer.statusCode, forwarded);
         try {
           for await (const chunk of answer.body) res.write(chunk);

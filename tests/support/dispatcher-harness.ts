@@ -23,7 +23,12 @@ export interface DispatcherHarness {
   store: DeliveryStore;
   seal(plaintext: string): string;
   /** Publishes a delivery request the way producers do; returns its ids. */
-  request(targetId: string, url: string, eventId?: string, oauth?: OAuthTargetInput | null): Promise<{ deliveryId: string; eventId: string }>;
+  request(
+    targetId: string,
+    url: string,
+    eventId?: string,
+    oauth?: OAuthTargetInput | null,
+  ): Promise<{ deliveryId: string; eventId: string }>;
   /** DeliveryOutcome, TargetDisabled and TargetFailing events seen on webhooks.events. */
   outcomes: Array<{ type: 'outcome' | 'disabled' | 'failing'; value: Record<string, unknown> }>;
   close(): Promise<void>;
@@ -34,7 +39,13 @@ export interface DispatcherHarness {
  * Only 127.0.0.2 is allowlisted, so a receiver on 127.0.0.1 stands for a forbidden private address.
  */
 export async function startDispatcherHarness(
-  options: { timeoutMs?: number; retryScale?: number; disableAfterMs?: number; retrySchedule?: number[]; perTargetConcurrency?: number } = {},
+  options: {
+    timeoutMs?: number;
+    retryScale?: number;
+    disableAfterMs?: number;
+    retrySchedule?: number[];
+    perTargetConcurrency?: number;
+  } = {},
 ): Promise<DispatcherHarness> {
   const name = uniqueName('wd');
   const env = isolatedAppEnv(name, {

@@ -1,4 +1,10 @@
-import { deleteStaleTestTopics, dropStaleTestDatabases, newTestRunTag, startInfra, type Infra } from '@platform/testing';
+import {
+  deleteStaleTestTopics,
+  dropStaleTestDatabases,
+  newTestRunTag,
+  startInfra,
+  type Infra,
+} from '@platform/testing';
 
 let infra: Infra | undefined;
 /** This run's tag, if this setup made it: every project's setup runs in the same process, the first one tags the run. */
@@ -9,9 +15,13 @@ export async function setup() {
   if (process.env['PLATFORM_TEST_RUN'] === undefined) process.env['PLATFORM_TEST_RUN'] = ownRun = newTestRunTag();
   infra = await startInfra();
   // Housekeeping: a failure here is reported, and never fails the run.
-  const deleted = await deleteStaleTestTopics(infra.kafkaBrokers).catch((error: unknown) => console.warn(`deleting stale test topics failed: ${String(error)}`));
+  const deleted = await deleteStaleTestTopics(infra.kafkaBrokers).catch((error: unknown) =>
+    console.warn(`deleting stale test topics failed: ${String(error)}`),
+  );
   if (deleted) console.log(`deleted ${deleted} topics that earlier test runs left behind`);
-  const dropped = await dropStaleTestDatabases(infra.mongoUrl).catch((error: unknown) => console.warn(`dropping stale test databases failed: ${String(error)}`));
+  const dropped = await dropStaleTestDatabases(infra.mongoUrl).catch((error: unknown) =>
+    console.warn(`dropping stale test databases failed: ${String(error)}`),
+  );
   if (dropped) console.log(`dropped ${dropped} databases that earlier test runs left behind`);
   process.env['KAFKA_BROKERS'] = infra.kafkaBrokers;
   process.env['KAFKA_PROXY_ADDRESS'] = infra.kafkaProxy.address;
@@ -34,10 +44,16 @@ export async function teardown() {
   if (ownRun !== undefined && infra !== undefined) {
     const started = Date.now();
     const [topics, databases] = await Promise.all([
-      deleteStaleTestTopics(infra.kafkaBrokers, { run: ownRun }).catch((error: unknown) => void console.warn(`deleting this run's topics failed: ${String(error)}`)),
-      dropStaleTestDatabases(infra.mongoUrl, { run: ownRun }).catch((error: unknown) => void console.warn(`dropping this run's databases failed: ${String(error)}`)),
+      deleteStaleTestTopics(infra.kafkaBrokers, { run: ownRun }).catch(
+        (error: unknown) => void console.warn(`deleting this run's topics failed: ${String(error)}`),
+      ),
+      dropStaleTestDatabases(infra.mongoUrl, { run: ownRun }).catch(
+        (error: unknown) => void console.warn(`dropping this run's databases failed: ${String(error)}`),
+      ),
     ]);
-    console.log(`removed this run's ${topics ?? '?'} topics and ${databases ?? '?'} databases in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `removed this run's ${topics ?? '?'} topics and ${databases ?? '?'} databases in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   await infra?.stop();
 }

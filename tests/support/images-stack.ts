@@ -68,13 +68,19 @@ export async function startImagesStack(options: ImagesStackOptions = {}): Promis
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const workers = await Promise.all(
-    Array.from({ length: options.workers ?? 1 }, () => startService('image-worker', buildWorker, { settings: workerConfig.read(env), logger })),
+    Array.from({ length: options.workers ?? 1 }, () =>
+      startService('image-worker', buildWorker, { settings: workerConfig.read(env), logger }),
+    ),
   );
   const gateway = await startService('images-gateway', buildGateway, { settings: gatewayConfig.read(env), logger });
   // The runtime starts consumers without waiting for their group; a test's first command should not.
   await Promise.all(workers.map((w) => w.service.ready?.()));
   const mongo = await gateway.context.mongo();
-  const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
+  const accounts = createAccounts({
+    connection: mongo,
+    redis: gateway.context.redis(),
+    pepper: TEST_SECRETS.API_KEY_PEPPER,
+  });
   await accounts.ensureIndexes();
 
   return {

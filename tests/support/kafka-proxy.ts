@@ -45,7 +45,12 @@ export async function startKafkaProxy(): Promise<KafkaProxy> {
   });
   const open = () =>
     new Promise<void>((resolve, reject) => {
-      const failed = (error: Error) => reject(new Error(`the Kafka test proxy cannot listen on ${address} (is another outage test running?): ${error.message}`));
+      const failed = (error: Error) =>
+        reject(
+          new Error(
+            `the Kafka test proxy cannot listen on ${address} (is another outage test running?): ${error.message}`,
+          ),
+        );
       server.once('error', failed);
       server.listen(listen.port, listen.host, () => {
         server.off('error', failed);

@@ -8,7 +8,8 @@ export async function shorten(stack: LinksStack, user: LinksUser, longUrl: strin
     headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ long_url: longUrl, force_new_link: true }),
   });
-  if (response.status !== 201) throw new Error(`POST /v4/shorten answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`POST /v4/shorten answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
 

@@ -50,7 +50,10 @@ export interface LinksStack {
  * links-gateway, links-worker and two redirectors in one process on real Kafka, FerretDB and Redis, isolated by
  * name; with `dispatcher`, the webhook dispatcher too (allowed to reach loopback receivers, retrying quickly).
  */
-export async function startLinksStack(extraEnv: Record<string, string> = {}, options: { dispatcher?: boolean } = {}): Promise<LinksStack> {
+export async function startLinksStack(
+  extraEnv: Record<string, string> = {},
+  options: { dispatcher?: boolean } = {},
+): Promise<LinksStack> {
   const name = uniqueName('lk');
   const port = await freePort();
   const env = isolatedAppEnv(name, {
@@ -71,8 +74,13 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}, opt
   const worker = await startService('links-worker', buildWorker, { settings: workerConfig.read(env), logger });
   const gatewaySettings = gatewayConfig.read(env);
   const gateway = await startService('links-gateway', buildGateway, { settings: gatewaySettings, logger });
-  const dispatcher = options.dispatcher ? await startService('webhook-dispatcher', buildDispatcher, { settings: dispatcherConfig.read(env), logger }) : null;
-  const redirectors: Array<{ settings: ReturnType<typeof redirectorConfig.read>; started: { stop(): Promise<void>; service: { ready?(): Promise<void> } } }> = [];
+  const dispatcher = options.dispatcher
+    ? await startService('webhook-dispatcher', buildDispatcher, { settings: dispatcherConfig.read(env), logger })
+    : null;
+  const redirectors: Array<{
+    settings: ReturnType<typeof redirectorConfig.read>;
+    started: { stop(): Promise<void>; service: { ready?(): Promise<void> } };
+  }> = [];
   for (const replica of ['a', 'b']) {
     const settings = redirectorConfig.read({
       ...env,
@@ -82,16 +90,27 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}, opt
     });
     redirectors.push({ settings, started: await startService('redirector', buildRedirector, { settings, logger }) });
   }
-  await Promise.all([worker.service.ready?.(), dispatcher?.service.ready?.(), ...redirectors.map((r) => r.started.service.ready?.())]);
+  await Promise.all([
+    worker.service.ready?.(),
+    dispatcher?.service.ready?.(),
+    ...redirectors.map((r) => r.started.service.ready?.()),
+  ]);
   const mongo = await gateway.context.mongo();
-  const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
+  const accounts = createAccounts({
+    connection: mongo,
+    redis: gateway.context.redis(),
+    pepper: TEST_SECRETS.API_KEY_PEPPER,
+  });
   const members = createMembers(mongo);
   await Promise.all([accounts.ensureIndexes(), members.ensureIndexes()]);
   const commands: CommandBus = gateway.context.commands({ replicaId: gatewaySettings.replicaId, timeoutMs: 20_000 });
   const send = commands.send.bind(commands);
 
   async function userWithKey(organizationId: string, role: 'owner' | 'member') {
-    const username = uniqueName('u').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 30);
+    const username = uniqueName('u')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 30);
     const user = await members.create(organizationId, { username, role, email: `${username}@example.com` });
     const { key } = await accounts.createKey(organizationId, { subject: user._id });
     return { user, token: key };
@@ -110,16 +129,32 @@ export async function startLinksStack(extraEnv: Record<string, string> = {}, opt
       const org = await accounts.createEnvironment('links', name);
       const admin = await userWithKey(org._id, 'owner');
       const groupGuid = newGroupGuid();
-      await send(MessageTypeNames.SetUpLinksOrganization, groupGuid, { organization_id: org._id, group_guid: groupGuid, group_name: 'Default group', admin_user_id: admin.user._id });
+      await send(MessageTypeNames.SetUpLinksOrganization, groupGuid, {
+        organization_id: org._id,
+        group_guid: groupGuid,
+        group_name: 'Default group',
+        admin_user_id: admin.user._id,
+      });
       return { organizationId: org._id, groupGuid, admin };
     },
     async addUser(organizationId, groupGuid, role, newGroupName) {
       const member = await userWithKey(organizationId, 'member');
-      await send(MessageTypeNames.AddLinksGroupMember, groupGuid, { organization_id: organizationId, group_guid: groupGuid, group_name: newGroupName ?? null, member_user_id: member.user._id, role });
+      await send(MessageTypeNames.AddLinksGroupMember, groupGuid, {
+        organization_id: organizationId,
+        group_guid: groupGuid,
+        group_name: newGroupName ?? null,
+        member_user_id: member.user._id,
+        role,
+      });
       return member;
     },
     async addDomain(organizationId, domain, groupGuids, redirectStatus = 301) {
-      await send(MessageTypeNames.AddBrandedDomain, organizationId, { organization_id: organizationId, domain, group_guids: groupGuids, redirect_status: redirectStatus });
+      await send(MessageTypeNames.AddBrandedDomain, organizationId, {
+        organization_id: organizationId,
+        domain,
+        group_guids: groupGuids,
+        redirect_status: redirectStatus,
+      });
     },
     async close() {
       for (const r of redirectors) await r.started.stop();

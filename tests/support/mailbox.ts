@@ -18,13 +18,15 @@ export async function messagesTo(address: string): Promise<MailMessage[]> {
 }
 
 export async function messageText(id: string): Promise<string> {
-  const response = await fetch(new URL(`/api/v1/message/${id}`, resolveInfra().mailboxUrl), { signal: AbortSignal.timeout(5000) });
+  const response = await fetch(new URL(`/api/v1/message/${id}`, resolveInfra().mailboxUrl), {
+    signal: AbortSignal.timeout(5000),
+  });
   return ((await response.json()) as { Text: string }).Text;
 }
 
 export async function waitForMail(address: string, subjectIncludes: string, timeoutMs = 30_000): Promise<MailMessage> {
-  return waitFor(
-    async () => (await messagesTo(address)).find((m) => m.Subject.includes(subjectIncludes)),
-    { timeoutMs, what: `an e-mail to ${address} about "${subjectIncludes}"` },
-  );
+  return waitFor(async () => (await messagesTo(address)).find((m) => m.Subject.includes(subjectIncludes)), {
+    timeoutMs,
+    what: `an e-mail to ${address} about "${subjectIncludes}"`,
+  });
 }

@@ -1,4 +1,11 @@
-import { createAccounts, createMembers, type Accounts, type MemberRecord, type MemberRole, type Members } from '@platform/accounts';
+import {
+  createAccounts,
+  createMembers,
+  type Accounts,
+  type MemberRecord,
+  type MemberRole,
+  type Members,
+} from '@platform/accounts';
 import { createPublisher, type Publisher } from '@platform/kafka';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
@@ -54,7 +61,9 @@ export async function startNotificationsStack(options: NotificationsStackOptions
   const env = isolatedAppEnv(name, {
     ...TEST_SECRETS,
     NOTIFIER_METHODS: options.webhookUrl ? 'smtp,webhook' : 'smtp',
-    ...(options.webhookUrl ? { NOTIFIER_WEBHOOK_URL: options.webhookUrl, NOTIFIER_WEBHOOK_SECRET: WEBHOOK_SECRET } : {}),
+    ...(options.webhookUrl
+      ? { NOTIFIER_WEBHOOK_URL: options.webhookUrl, NOTIFIER_WEBHOOK_SECRET: WEBHOOK_SECRET }
+      : {}),
     NOTIFIER_SWEEP_MS: '200',
     NOTIFIER_RETRY_BASE_MS: '100',
     OUTBOX_INTERVAL_MS: '200',
@@ -69,22 +78,44 @@ export async function startNotificationsStack(options: NotificationsStackOptions
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const notifier = await startService('notifier', buildNotifier, { settings: notifierConfig.read(env), logger });
-  const dispatcher = await startService('webhook-dispatcher', buildDispatcher, { settings: dispatcherConfig.read(env), logger });
-  const gateways: Array<{ settings: ReturnType<typeof gatewayConfig.read>; started: Awaited<ReturnType<typeof startService<ReturnType<typeof gatewayConfig.read>, Awaited<ReturnType<typeof buildGateway>>>>> }> = [];
+  const dispatcher = await startService('webhook-dispatcher', buildDispatcher, {
+    settings: dispatcherConfig.read(env),
+    logger,
+  });
+  const gateways: Array<{
+    settings: ReturnType<typeof gatewayConfig.read>;
+    started: Awaited<
+      ReturnType<typeof startService<ReturnType<typeof gatewayConfig.read>, Awaited<ReturnType<typeof buildGateway>>>>
+    >;
+  }> = [];
   for (const replica of ['a', 'b']) {
     const settings = gatewayConfig.read({ ...env, PORT: String(await freePort()), REPLICA_ID: `${name}-${replica}` });
-    gateways.push({ settings, started: await startService('notifications-gateway', buildGateway, { settings, logger }) });
+    gateways.push({
+      settings,
+      started: await startService('notifications-gateway', buildGateway, { settings, logger }),
+    });
   }
-  await Promise.all([notifier.service.ready?.(), dispatcher.service.ready?.(), ...gateways.map((g) => g.started.service.ready?.())]);
+  await Promise.all([
+    notifier.service.ready?.(),
+    dispatcher.service.ready?.(),
+    ...gateways.map((g) => g.started.service.ready?.()),
+  ]);
   const mongo = await notifier.context.mongo();
-  const accounts = createAccounts({ connection: mongo, redis: notifier.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
+  const accounts = createAccounts({
+    connection: mongo,
+    redis: notifier.context.redis(),
+    pepper: TEST_SECRETS.API_KEY_PEPPER,
+  });
   const members = createMembers(mongo);
   await Promise.all([accounts.ensureIndexes(), members.ensureIndexes()]);
   const publisher = createPublisher(notifier.context.kafka(), { source: '/test' });
   await publisher.connect();
 
   async function addUser(deploymentId: string, role: MemberRole, email?: string): Promise<NotificationsUser> {
-    const username = uniqueName(role).toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 30);
+    const username = uniqueName(role)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 30);
     const user = await members.create(deploymentId, { username, role, email: email ?? `${username}@example.com` });
     const { key } = await accounts.createKey(deploymentId, { subject: user._id });
     return { user, token: key };

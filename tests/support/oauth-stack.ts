@@ -56,7 +56,11 @@ export interface OAuthStack {
   /** A user of the scheduling service (password "correct horse battery"). */
   newUser(role?: 'user' | 'admin'): Promise<SchedulingUserDoc>;
   /** Sends one OAuth command as the web app does and returns the worker's reply. */
-  send<T extends keyof typeof OAuthCommandTypes>(type: T, value: CommandValue<(typeof OAuthCommandTypes)[T]>, key?: string): Promise<unknown>;
+  send<T extends keyof typeof OAuthCommandTypes>(
+    type: T,
+    value: CommandValue<(typeof OAuthCommandTypes)[T]>,
+    key?: string,
+  ): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -78,7 +82,9 @@ export const WEB_URL = 'http://127.0.0.1:3000';
  * own service builder, on real Kafka, FerretDB, Redis and SMTP, isolated by a unique database, topic prefix
  * and Redis key prefix.
  */
-export async function startOAuthStack(options: { failureLimits?: Partial<FailureLimits>; smtpUrl?: string } = {}): Promise<OAuthStack> {
+export async function startOAuthStack(
+  options: { failureLimits?: Partial<FailureLimits>; smtpUrl?: string } = {},
+): Promise<OAuthStack> {
   const infra = resolveInfra();
   const name = uniqueName('oa');
   const issuer = 'http://127.0.0.1:3001';
@@ -103,9 +109,15 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const workers = [
     await startService('oauth-worker', buildOAuthWorker, { settings: oauthWorkerConfig.read(env), logger }),
-    await startService('scheduling-worker', buildSchedulingWorker, { settings: schedulingWorkerConfig.read(env), logger }),
+    await startService('scheduling-worker', buildSchedulingWorker, {
+      settings: schedulingWorkerConfig.read(env),
+      logger,
+    }),
     // The review outcome e-mails are the notifier's.
-    await startService('notifier', buildNotifier, { settings: notifierConfig.read({ ...env, NOTIFIER_SWEEP_MS: '200' }), logger }),
+    await startService('notifier', buildNotifier, {
+      settings: notifierConfig.read({ ...env, NOTIFIER_SWEEP_MS: '200' }),
+      logger,
+    }),
   ];
   const gatewaySettings = gatewayConfig.read(env);
   const gateway = await startService('scheduling-gateway', buildGateway, { settings: gatewaySettings, logger });
@@ -115,7 +127,10 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
   const redis = gateway.context.redis();
   const users = createUserDirectory(mongo);
   await users.ensureIndexes();
-  const commands = gateway.context.commands({ replicaId: gatewaySettings.replicaId, timeoutMs: gatewaySettings.commandTimeoutMs });
+  const commands = gateway.context.commands({
+    replicaId: gatewaySettings.replicaId,
+    timeoutMs: gatewaySettings.commandTimeoutMs,
+  });
   const revocations = createGrantRevocations(redis);
   await revocations.start();
 
@@ -133,7 +148,13 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
     revocations,
     name,
     issuer,
-    newUser: (role = 'user') => users.create({ email: `${generateId('u').toLowerCase()}@example.com`, name: 'Test User', password: TEST_PASSWORD, role }),
+    newUser: (role = 'user') =>
+      users.create({
+        email: `${generateId('u').toLowerCase()}@example.com`,
+        name: 'Test User',
+        password: TEST_PASSWORD,
+        role,
+      }),
     send: (type, value, key) => commands.send(OAuthCommandTypes[type], key ?? value.client_id, value),
     async close() {
       await revocations.stop();
@@ -145,7 +166,10 @@ export async function startOAuthStack(options: { failureLimits?: Partial<Failure
 }
 
 /** scheduling-web on the stack's worker and stores (pages driven with inject, as a browser would). */
-export async function startOAuthWeb(stack: OAuthStack, options: { userReach?: (userId: string) => Promise<UserReach> } = {}): Promise<HttpApp> {
+export async function startOAuthWeb(
+  stack: OAuthStack,
+  options: { userReach?: (userId: string) => Promise<UserReach> } = {},
+): Promise<HttpApp> {
   const web = await buildWebApp({
     logger: createLogger({ name: `${stack.name}-web`, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }),
     readiness: [],
@@ -157,7 +181,11 @@ export async function startOAuthWeb(stack: OAuthStack, options: { userReach?: (u
     commands: stack.commands,
     credentials: stack.credentials,
     sessions: createRedisSessionStore(stack.redis, { ttlSeconds: 3600, keyPrefix: `${stack.name}:web:session:` }),
-    loginFailures: createLoginLimiter(stack.redis, { windowSeconds: 60, namespace: `${stack.name}:web:login`, message: 'Too many failed logins.' }),
+    loginFailures: createLoginLimiter(stack.redis, {
+      windowSeconds: 60,
+      namespace: `${stack.name}:web:login`,
+      message: 'Too many failed logins.',
+    }),
     loginLimits: { perIp: 1000, perEmail: 1000 },
     publicUrl: WEB_URL,
     issuer: stack.issuer,

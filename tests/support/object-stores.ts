@@ -9,7 +9,12 @@ export interface StoredObjectRead {
   body: Buffer;
 }
 
-async function s3Call(method: 'GET' | 'PUT', path: string, query = '', body: Buffer = Buffer.alloc(0)): Promise<StoredObjectRead> {
+async function s3Call(
+  method: 'GET' | 'PUT',
+  path: string,
+  query = '',
+  body: Buffer = Buffer.alloc(0),
+): Promise<StoredObjectRead> {
   const { s3 } = resolveInfra();
   const url = new URL(`${s3.url}${encodeS3Path(path)}${query}`);
   const headers = signV4({
@@ -23,8 +28,18 @@ async function s3Call(method: 'GET' | 'PUT', path: string, query = '', body: Buf
     service: 's3',
     now: new Date(),
   });
-  const response = await request(url, { method, headers, body: method === 'PUT' ? body : null, headersTimeout: 10_000, bodyTimeout: 10_000 });
-  return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+  const response = await request(url, {
+    method,
+    headers,
+    body: method === 'PUT' ? body : null,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: Buffer.from(await response.body.arrayBuffer()),
+  };
 }
 
 export async function createS3Bucket(bucket: string): Promise<void> {
@@ -47,9 +62,18 @@ export async function createGcsBucket(bucket: string): Promise<void> {
 }
 
 /** The object's bytes and its metadata (content type, cache control) from the JSON API. */
-export async function readGcsObject(bucket: string, name: string): Promise<{ data: Buffer; metadata: Record<string, unknown> }> {
+export async function readGcsObject(
+  bucket: string,
+  name: string,
+): Promise<{ data: Buffer; metadata: Record<string, unknown> }> {
   const base = `${resolveInfra().gcsUrl}/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(name)}`;
-  const [media, meta] = await Promise.all([request(`${base}?alt=media`, { headersTimeout: 10_000 }), request(base, { headersTimeout: 10_000 })]);
+  const [media, meta] = await Promise.all([
+    request(`${base}?alt=media`, { headersTimeout: 10_000 }),
+    request(base, { headersTimeout: 10_000 }),
+  ]);
   if (media.statusCode !== 200) throw new Error(`read GCS object ${bucket}/${name}: ${media.statusCode}`);
-  return { data: Buffer.from(await media.body.arrayBuffer()), metadata: (await meta.body.json()) as Record<string, unknown> };
+  return {
+    data: Buffer.from(await media.body.arrayBuffer()),
+    metadata: (await meta.body.json()) as Record<string, unknown>,
+  };
 }

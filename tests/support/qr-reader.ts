@@ -9,7 +9,13 @@ const jsQR = jsQRModule.default;
  * pixels; null when it does not scan. Transparent pixels are laid on white, as a screen or paper shows them.
  */
 export async function decodeQr(image: Buffer): Promise<string | null> {
-  const { data, info } = await sharp(image).flatten({ background: '#ffffff' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const found = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height, { inversionAttempts: 'attemptBoth' });
+  const { data, info } = await sharp(image)
+    .flatten({ background: '#ffffff' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const found = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height, {
+    inversionAttempts: 'attemptBoth',
+  });
   return found?.data ?? null;
 }

@@ -50,7 +50,12 @@ function lastAnswer(data: string): RawAnswer | undefined {
     if (headEnd < 0) return answer;
     const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
     const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')?.[1]);
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [
+        line.slice(0, line.indexOf(':')).trim().toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    );
     rest = rest.slice(headEnd + 4);
     if (status >= 100 && status < 200) continue;
     const length = Number(headers['content-length'] ?? 0);

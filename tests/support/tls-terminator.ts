@@ -22,7 +22,23 @@ export async function startTlsTerminator(upstreamPort: () => number): Promise<Tl
   const certFile = path.join(dir, 'cert.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
     { stdio: 'ignore', timeout: 20_000 },
   );
   const key = readFileSync(keyFile, 'utf8');

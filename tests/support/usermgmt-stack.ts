@@ -51,12 +51,19 @@ export async function startUsermgmtStack(
   });
   const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const worker = await startService('usermgmt-worker', buildWorker, { settings: workerConfig.read(env), logger });
-  const dispatcher = await startService('webhook-dispatcher', buildDispatcher, { settings: dispatcherConfig.read(env), logger });
+  const dispatcher = await startService('webhook-dispatcher', buildDispatcher, {
+    settings: dispatcherConfig.read(env),
+    logger,
+  });
   const gateway = await startService('usermgmt-gateway', buildGateway, { settings: gatewayConfig.read(env), logger });
   // The runtime starts consumers without waiting for their groups; a test's first command should not.
   await Promise.all([worker.service.ready?.(), dispatcher.service.ready?.()]);
   const mongo = await gateway.context.mongo();
-  const accounts = createAccounts({ connection: mongo, redis: gateway.context.redis(), pepper: TEST_SECRETS.API_KEY_PEPPER });
+  const accounts = createAccounts({
+    connection: mongo,
+    redis: gateway.context.redis(),
+    pepper: TEST_SECRETS.API_KEY_PEPPER,
+  });
   await accounts.ensureIndexes();
 
   return {

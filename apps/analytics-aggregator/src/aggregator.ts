@@ -24,9 +24,16 @@ export const AGGREGATED = [MessageTypeNames.ShortlinkClicked, MessageTypeNames.S
 export type AggregatedType = (typeof AGGREGATED)[number];
 
 const meter = metrics.getMeter('@platform/analytics-aggregator');
-const events = meter.createCounter('platform.analytics.events', { description: 'Events folded into buckets, by outcome (counted, bot, repeat)' });
-const writes = meter.createCounter('platform.analytics.bucket.writes', { description: 'Bucket upserts sent to the store' });
-const delay = meter.createHistogram('platform.analytics.event.delay', { unit: 's', description: 'From an event to its counting (the newest of each batch)' });
+const events = meter.createCounter('platform.analytics.events', {
+  description: 'Events folded into buckets, by outcome (counted, bot, repeat)',
+});
+const writes = meter.createCounter('platform.analytics.bucket.writes', {
+  description: 'Bucket upserts sent to the store',
+});
+const delay = meter.createHistogram('platform.analytics.event.delay', {
+  unit: 's',
+  description: 'From an event to its counting (the newest of each batch)',
+});
 
 export interface AggregatorDeps {
   /** Logs each batch's timings at debug level. */
@@ -63,8 +70,15 @@ const CHUNK = 2 ** 20;
 
 function eventOf(message: BatchMessage<AggregatedType>): AnalyticsEvent {
   // The CloudEvents id is the event's identity: for a click it is its click_id (the redirector publishes it so).
-  if (message.type === MessageTypeNames.ShortlinkClicked) return engagementOfClick(message.meta.id, message.value as BatchMessage<typeof MessageTypeNames.ShortlinkClicked>['value']);
-  return shortenOfCreated(message.meta.id, message.value as BatchMessage<typeof MessageTypeNames.ShortlinkCreated>['value']);
+  if (message.type === MessageTypeNames.ShortlinkClicked)
+    return engagementOfClick(
+      message.meta.id,
+      message.value as BatchMessage<typeof MessageTypeNames.ShortlinkClicked>['value'],
+    );
+  return shortenOfCreated(
+    message.meta.id,
+    message.value as BatchMessage<typeof MessageTypeNames.ShortlinkCreated>['value'],
+  );
 }
 
 /**
@@ -113,7 +127,10 @@ export function createAggregator(deps: AggregatorDeps) {
     if (counted.size === 0) return 0;
     let dropped = 0;
     fold.keys.forEach((key, i) => {
-      const found = typeof key === 'string' ? counted.has({ id: key, chunk: null, bit: 0 }) : counted.hasBit(fold.chunks[Math.floor(key / CHUNK)]!, key % CHUNK);
+      const found =
+        typeof key === 'string'
+          ? counted.has({ id: key, chunk: null, bit: 0 })
+          : counted.hasBit(fold.chunks[Math.floor(key / CHUNK)]!, key % CHUNK);
       if (!found) return;
       fold.planner.remove(fold.offsets[i]!, fold.cells[i]!);
       dropped++;

@@ -15,8 +15,19 @@ export async function build(ctx: ServiceContext<AggregatorConfig>) {
   await writer.ensureIndexes();
   ctx.sweep(writer.sweptCollections);
   const geo = await openGeoDatabase(settings.geoipDir ? { dir: settings.geoipDir } : {});
-  const sightings = createRedisSightings(ctx.redis(), { namespace: settings.kafka.topicPrefix, windowMs: settings.dedupeWindowMs });
-  const ingest = createAggregator({ logger: ctx.logger, writer, sightings, facets: createFacetReader(geo), retention: settings.retention, countBots: settings.countBots, maxBatch: settings.maxBatch });
+  const sightings = createRedisSightings(ctx.redis(), {
+    namespace: settings.kafka.topicPrefix,
+    windowMs: settings.dedupeWindowMs,
+  });
+  const ingest = createAggregator({
+    logger: ctx.logger,
+    writer,
+    sightings,
+    facets: createFacetReader(geo),
+    retention: settings.retention,
+    countBots: settings.countBots,
+    maxBatch: settings.maxBatch,
+  });
   let consumer: BatchConsumerHandle | undefined;
   return {
     async start() {

@@ -67,17 +67,29 @@ async function main(argv: string[]): Promise<number> {
       const members = createMembers(mongo);
       await members.ensureIndexes();
       await keysCommand(accounts, members, rest, flags, out, () => linksSetup(() => commands.open()));
-    }
-    else if (group === 'links') await linksCommand(linksSetup(() => commands.open()), createLinksStore(mongo), rest, flags, out);
+    } else if (group === 'links')
+      await linksCommand(
+        linksSetup(() => commands.open()),
+        createLinksStore(mongo),
+        rest,
+        flags,
+        out,
+      );
     else if (group === 'environments') await environmentsCommand(accounts, rest, flags, out);
     else if (group === 'users') {
       const users = createUserDirectory(mongo);
       await users.ensureIndexes();
       await usersCommand(users, rest, flags, out);
     } else if (group === 'orgs') {
-      await orgsCommand(createSchedulingStore(mongo), () => commands.open(), createUserDirectory(mongo), rest, flags, out);
-    }
-    else throw new UsageError(`unknown command ${group}`);
+      await orgsCommand(
+        createSchedulingStore(mongo),
+        () => commands.open(),
+        createUserDirectory(mongo),
+        rest,
+        flags,
+        out,
+      );
+    } else throw new UsageError(`unknown command ${group}`);
     return 0;
   } finally {
     await commands.close();

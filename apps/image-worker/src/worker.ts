@@ -1,5 +1,12 @@
 import { IMAGES_TOPICS, countDocId, type CompressionCounts } from '@platform/images';
-import { createCommandWorker, runHandler, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import {
+  createCommandWorker,
+  runHandler,
+  type CommandResultStore,
+  type CommandWorker,
+  type KafkaClient,
+  type ReplyTransport,
+} from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Logger } from '@platform/telemetry';
 import { commandHandlers, type HandlerDeps, type ImageCommand } from './handlers/index.js';
@@ -48,10 +55,10 @@ export function createWorker(deps: WorkerDeps): Worker {
       }
     },
     // The reply is stored now, so a redelivery replays it: the charge's dedupe entry is no longer needed.
-    afterReply: (_type, message) => deps.counts.release((message.value as Value).account_id, (message.value as Value).requested_at, message.meta.id),
+    afterReply: (_type, message) =>
+      deps.counts.release((message.value as Value).account_id, (message.value as Value).requested_at, message.meta.id),
     partitionsConcurrency: deps.partitionsConcurrency ?? 2,
     ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
     ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
   });
 }
-

@@ -20,7 +20,8 @@ export interface BuildAppOptions extends GatewayDeps {
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Image compression API',
-    description: 'Compress, resize, convert and store AVIF, WebP, JPEG and PNG images; compressions are counted per month.',
+    description:
+      'Compress, resize, convert and store AVIF, WebP, JPEG and PNG images; compressions are counted per month.',
     logger: options.logger,
     renderError,
     readiness: options.readiness,

@@ -4,7 +4,10 @@ import { IMAGE_TYPES } from '@platform/images';
 export const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 
 const errorStatuses = [400, 401, 404, 413, 415, 429, 500, 503, 504] as const;
-export const errorResponses = Object.fromEntries(errorStatuses.map((s) => [s, ErrorBody])) as Record<(typeof errorStatuses)[number], typeof ErrorBody>;
+export const errorResponses = Object.fromEntries(errorStatuses.map((s) => [s, ErrorBody])) as Record<
+  (typeof errorStatuses)[number],
+  typeof ErrorBody
+>;
 
 export const security = [{ basic: [] }];
 

@@ -17,15 +17,23 @@ export async function accessTo(deps: GatewayDeps, caller: MemberRecord, groupGui
 
 /** The caller's role in a group already read (null: none such). */
 export function accessIn(group: GroupDoc | null, caller: MemberRecord): GroupAccess {
-  const member = group?.organization_id === caller.environment_id ? group.members.find((m) => m.user_id === caller._id) : undefined;
+  const member =
+    group?.organization_id === caller.environment_id ? group.members.find((m) => m.user_id === caller._id) : undefined;
   if (!group || !member) throw forbidden();
   return { group, role: member.role };
 }
 
 /** The group a request names, or the caller's default group. */
-export async function requestedGroup(deps: GatewayDeps, caller: MemberRecord, groupGuid: unknown): Promise<GroupAccess> {
+export async function requestedGroup(
+  deps: GatewayDeps,
+  caller: MemberRecord,
+  groupGuid: unknown,
+): Promise<GroupAccess> {
   if (groupGuid !== undefined && groupGuid !== null && groupGuid !== '') {
-    if (typeof groupGuid !== 'string') throw new InputError('INVALID_ARG_GROUP_GUID', 'group_guid must be a string.', { issues: [{ field: 'group_guid', code: 'invalid', message: 'must be a string' }] });
+    if (typeof groupGuid !== 'string')
+      throw new InputError('INVALID_ARG_GROUP_GUID', 'group_guid must be a string.', {
+        issues: [{ field: 'group_guid', code: 'invalid', message: 'must be a string' }],
+      });
     return accessTo(deps, caller, groupGuid);
   }
   const profile = await deps.store.getProfile(caller._id);
@@ -41,6 +49,8 @@ export function assertMayEdit(access: GroupAccess, caller: MemberRecord, link: L
 /** The domains a group may shorten on: the default short domain and its branded ones. */
 export function assertDomain(deps: GatewayDeps, access: GroupAccess, domain: string): void {
   if (domain !== deps.defaultDomain && !access.group.bsds.includes(domain)) {
-    throw new InputError('INVALID_ARG_DOMAIN', `The group cannot use the domain ${domain}.`, { issues: [{ field: 'domain', code: 'invalid', message: 'not a domain of this group' }] });
+    throw new InputError('INVALID_ARG_DOMAIN', `The group cannot use the domain ${domain}.`, {
+      issues: [{ field: 'domain', code: 'invalid', message: 'not a domain of this group' }],
+    });
   }
 }

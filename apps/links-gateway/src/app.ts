@@ -30,7 +30,13 @@ const ErrorBody = {
     message: { type: 'string' },
     description: { type: 'string' },
     resource: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, error_code: { type: 'string' }, message: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { field: { type: 'string' }, error_code: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
   },
 } as const;
 
@@ -38,7 +44,8 @@ const ErrorBody = {
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Link-shortening API',
-    description: 'Short links on a default and branded domains, groups, campaigns, channels, users, domains and webhooks (Bitly API v4 compatible).',
+    description:
+      'Short links on a default and branded domains, groups, campaigns, channels, users, domains and webhooks (Bitly API v4 compatible).',
     logger: options.logger,
     renderError,
     readiness: options.readiness,
@@ -46,13 +53,16 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     errorBody: () => ErrorBody,
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The access token (the Bearer prefix is optional)' } },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'The access token (the Bearer prefix is optional)' },
+    },
   });
   const qrImages = createQrImages(options.store);
   await app.register(async (api) => {
     api.decorateRequest('caller', undefined);
     api.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') options.platformLimits.register(route.url, method);
+      for (const method of [route.method].flat())
+        if (method !== 'HEAD' && method !== 'OPTIONS') options.platformLimits.register(route.url, method);
     });
     api.addHook('onRequest', tokenAuth(options.accounts, options.members));
     api.addHook('onRequest', (request) => options.platformLimits.check(request, request.caller!.environment_id));

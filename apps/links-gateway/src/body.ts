@@ -5,7 +5,8 @@ import { InputError } from '@platform/errors';
 export const invalid = (field: string, message: string, code = `INVALID_ARG_${field.toUpperCase()}`) =>
   new InputError(code, message, { issues: [{ field, code: 'invalid', message }] });
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Bitly's clients send explicit nulls for members they do not set: null is absent. */
 export const present = (v: unknown) => v !== undefined && v !== null;
@@ -21,15 +22,25 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 export function stringField(body: Record<string, unknown>, field: string, max: number): string | null {
   const v = body[field];
   if (!present(v)) return null;
-  if (typeof v !== 'string' || v.length > max) throw invalid(field, `${field} must be a string of at most ${max} characters`);
+  if (typeof v !== 'string' || v.length > max)
+    throw invalid(field, `${field} must be a string of at most ${max} characters`);
   return v;
 }
 
 /** A list of strings (each 1 to `maxLength` characters, at most `maxItems`), or null when absent. */
-export function stringListField(body: Record<string, unknown>, field: string, maxItems: number, maxLength: number): string[] | null {
+export function stringListField(
+  body: Record<string, unknown>,
+  field: string,
+  maxItems: number,
+  maxLength: number,
+): string[] | null {
   const v = body[field];
   if (!present(v)) return null;
-  if (!Array.isArray(v) || v.length > maxItems || v.some((t) => typeof t !== 'string' || t.length === 0 || t.length > maxLength)) {
+  if (
+    !Array.isArray(v) ||
+    v.length > maxItems ||
+    v.some((t) => typeof t !== 'string' || t.length === 0 || t.length > maxLength)
+  ) {
     throw invalid(field, `${field} is a list of at most ${maxItems} strings of 1 to ${maxLength} characters`);
   }
   return v as string[];
@@ -48,7 +59,11 @@ const YEAR_MS = 366 * 24 * 3600_000;
 export function tagsField(body: Record<string, unknown>): string[] | null {
   const v = body['tags'];
   if (!present(v)) return null;
-  if (!Array.isArray(v) || v.length > MAX_TAGS || v.some((t) => typeof t !== 'string' || t.length === 0 || t.length > 50)) {
+  if (
+    !Array.isArray(v) ||
+    v.length > MAX_TAGS ||
+    v.some((t) => typeof t !== 'string' || t.length === 0 || t.length > 50)
+  ) {
     throw invalid('tags', `tags is a list of at most ${MAX_TAGS} strings of 1 to 50 characters`, 'INVALID_TAGS');
   }
   return v as string[];
@@ -62,7 +77,10 @@ export function expirationField(body: Record<string, unknown>): { at: number | n
   const at = typeof v === 'string' ? Date.parse(v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : NaN;
   const now = Date.now();
   if (!Number.isFinite(at) || at < now + 5 * 60_000 || at > now + YEAR_MS) {
-    throw invalid('expiration_at', 'expiration_at is a time at least 5 minutes and at most a year from now, such as 2026-01-28T14:30:00+0000');
+    throw invalid(
+      'expiration_at',
+      'expiration_at is a time at least 5 minutes and at most a year from now, such as 2026-01-28T14:30:00+0000',
+    );
   }
   return { at, clear: false };
 }

@@ -29,7 +29,12 @@ const schema = Type.Object({
 export const config = createConfigLoader(schema, (env) => ({
   ...commonSettings(env),
   env: env.NODE_ENV,
-  http: { port: env.PORT, host: env.HOST, bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
+  http: {
+    port: env.PORT,
+    host: env.HOST,
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  },
   apiKeyPepper: env.API_KEY_PEPPER,
   sealingKey: env.SECRETS_SEALING_KEY,
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
@@ -44,7 +49,12 @@ export const config = createConfigLoader(schema, (env) => ({
 function parsePlatformLimits(raw: string): Record<string, Record<string, number>> {
   const parsed: unknown = JSON.parse(raw);
   const isLimits = (v: unknown): v is Record<string, Record<string, number>> =>
-    typeof v === 'object' && v !== null && Object.values(v).every((m) => typeof m === 'object' && m !== null && Object.values(m).every((n) => Number.isInteger(n) && (n as number) > 0));
+    typeof v === 'object' &&
+    v !== null &&
+    Object.values(v).every(
+      (m) =>
+        typeof m === 'object' && m !== null && Object.values(m).every((n) => Number.isInteger(n) && (n as number) > 0),
+    );
   if (!isLimits(parsed)) throw new Error('LINKS_PLATFORM_LIMITS must be JSON such as {"/shorten": {"POST": 1000}}');
   return parsed;
 }

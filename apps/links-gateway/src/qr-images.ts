@@ -8,7 +8,9 @@ export type QrFormat = 'svg' | 'png';
 export const MEDIA_TYPES: Record<QrFormat, string> = { svg: 'image/svg+xml', png: 'image/png' };
 
 const meter = metrics.getMeter('@platform/links-gateway');
-const lookups = meter.createCounter('platform.qr.image_cache.lookups', { description: 'QR image cache lookups, by result (hit, miss)' });
+const lookups = meter.createCounter('platform.qr.image_cache.lookups', {
+  description: 'QR image cache lookups, by result (hit, miss)',
+});
 
 /** What a request wants: the raw image, or JSON carrying it. */
 export type Wanted = { as: 'raw' | 'json'; format: QrFormat };
@@ -40,7 +42,9 @@ export function negotiate(accept: string | undefined, format: QrFormat, fallback
 export function formatParam(raw: unknown): QrFormat {
   if (raw === undefined || raw === '') return 'svg';
   if (raw === 'svg' || raw === 'png') return raw;
-  throw new InputError('INVALID_ARG_FORMAT', 'format is svg or png', { issues: [{ field: 'format', code: 'invalid', message: 'format is svg or png' }] });
+  throw new InputError('INVALID_ARG_FORMAT', 'format is svg or png', {
+    issues: [{ field: 'format', code: 'invalid', message: 'format is svg or png' }],
+  });
 }
 
 /**
@@ -65,9 +69,16 @@ export function createQrImages(store: Pick<LinksStore, 'getQrLogo'>, options: { 
   }
 
   return {
-    async render(content: string, customizations: RenderCustomizations, format: QrFormat, organizationId: string): Promise<Buffer> {
+    async render(
+      content: string,
+      customizations: RenderCustomizations,
+      format: QrFormat,
+      organizationId: string,
+    ): Promise<Buffer> {
       const logoGuid = customizations.logo?.image_guid ?? null;
-      const key = createHash('sha256').update(JSON.stringify([content, customizations, logoGuid, format])).digest('base64url');
+      const key = createHash('sha256')
+        .update(JSON.stringify([content, customizations, logoGuid, format]))
+        .digest('base64url');
       const hit = cache.get(key);
       if (hit) {
         cache.delete(key);
@@ -78,16 +89,24 @@ export function createQrImages(store: Pick<LinksStore, 'getQrLogo'>, options: { 
       lookups.add(1, { result: 'miss' });
       const logo = logoGuid ? await store.getQrLogo(logoGuid) : null;
       if (logoGuid && (!logo || logo.organization_id !== organizationId)) {
-        throw new InputError('INVALID_ARG_LOGO', 'The logo image does not exist.', { issues: [{ field: 'render_customizations.logo.image_guid', code: 'invalid', message: 'no such image' }] });
+        throw new InputError('INVALID_ARG_LOGO', 'The logo image does not exist.', {
+          issues: [{ field: 'render_customizations.logo.image_guid', code: 'invalid', message: 'no such image' }],
+        });
       }
       let svg: string;
       try {
-        svg = renderSvg(content, customizations, logo ? { logo: { bytes: logo.bytes, mediaType: logo.media_type } } : {});
+        svg = renderSvg(
+          content,
+          customizations,
+          logo ? { logo: { bytes: logo.bytes, mediaType: logo.media_type } } : {},
+        );
       } catch (error) {
         // The one input a QR code cannot hold: more content than its version and error-correction level fit.
         if (error instanceof Error && /too big|amount of data/i.test(error.message)) {
           const message = 'content is too long for a QR code with these settings (a lower error_correction fits more)';
-          throw new InputError('INVALID_ARG_CONTENT', message, { issues: [{ field: 'content', code: 'invalid', message }] });
+          throw new InputError('INVALID_ARG_CONTENT', message, {
+            issues: [{ field: 'content', code: 'invalid', message }],
+          });
         }
         throw error;
       }

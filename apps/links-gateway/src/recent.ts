@@ -3,7 +3,10 @@
  * requests repeat and that rarely change. Concurrent misses of a key share one read; a missing value or a
  * failed read is not kept, so what appears is seen at once.
  */
-export function recently<T>(options: { ttlMs: number; max: number }): (key: string, load: () => Promise<T | null>) => Promise<T | null> {
+export function recently<T>(options: {
+  ttlMs: number;
+  max: number;
+}): (key: string, load: () => Promise<T | null>) => Promise<T | null> {
   const cache = new Map<string, { value: Promise<T | null>; until: number }>();
   return (key, load) => {
     const hit = cache.get(key);

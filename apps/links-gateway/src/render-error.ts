@@ -37,7 +37,8 @@ export const renderError: ErrorRenderer = (error, request) => {
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
   const own = /^[A-Z][A-Z0-9_]+$/.test(error.code) ? error.code : null;
-  const message = statusCode >= 500 ? GENERIC[statusCode] ?? 'INTERNAL_ERROR' : own ?? GENERIC[statusCode] ?? 'BAD_REQUEST';
+  const message =
+    statusCode >= 500 ? (GENERIC[statusCode] ?? 'INTERNAL_ERROR') : (own ?? GENERIC[statusCode] ?? 'BAD_REQUEST');
   const description =
     statusCode >= 500
       ? 'An internal error occurred.'
@@ -45,6 +46,7 @@ export const renderError: ErrorRenderer = (error, request) => {
         ? 'You are currently forbidden to access this resource.'
         : error.message;
   const body: Record<string, unknown> = { message, resource: resourceOf(request), description };
-  if (error.issues.length > 0) body['errors'] = error.issues.map((i) => ({ field: i.field, error_code: i.code, message: i.message }));
+  if (error.issues.length > 0)
+    body['errors'] = error.issues.map((i) => ({ field: i.field, error_code: i.code, message: i.message }));
   return { statusCode, headers, body };
 };

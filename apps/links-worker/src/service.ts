@@ -39,13 +39,24 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
     kafka: ctx.kafka(),
     name: 'links-worker',
     commandTopic: LINKS_TOPICS.commands,
-    topics: [LINKS_TOPICS.commands, LINKS_TOPICS.events, LINKS_TOPICS.clicks, WEBHOOK_TOPICS.deliveries, WEBHOOK_TOPICS.events],
+    topics: [
+      LINKS_TOPICS.commands,
+      LINKS_TOPICS.events,
+      LINKS_TOPICS.clicks,
+      WEBHOOK_TOPICS.deliveries,
+      WEBHOOK_TOPICS.events,
+    ],
     outboxSources: store.outboxCollections().map((c) => createMongoOutboxSource(c)),
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     logger: ctx.logger,
     commandTypes: Object.keys(commandHandlers) as LinksCommand[],
-    handle: (_type, message, touched) => runHandler(commandHandlers, { store, writer, members, sealer, apiBase: settings.publicBaseUrl, touched }, message),
+    handle: (_type, message, touched) =>
+      runHandler(
+        commandHandlers,
+        { store, writer, members, sealer, apiBase: settings.publicBaseUrl, touched },
+        message,
+      ),
     reactions: ({ publisher }) => {
       const fanOut = createWebhookFanOut({ store, publisher, apiBase: settings.publicBaseUrl });
       const redirects = createRedirectMarks(writer);

@@ -21,7 +21,10 @@ const ErrorBody = {
   properties: {
     message: { type: 'string' },
     detail: { type: 'string' },
-    validations: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, detail: { type: 'string' } } } },
+    validations: {
+      type: 'array',
+      items: { type: 'object', properties: { field: { type: 'string' }, detail: { type: 'string' } } },
+    },
   },
 } as const;
 
@@ -29,7 +32,8 @@ const ErrorBody = {
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Notifications API',
-    description: 'Custom and test notifications, the inbox and its live watch stream, settings, templates and preferences.',
+    description:
+      'Custom and test notifications, the inbox and its live watch stream, settings, templates and preferences.',
     logger: options.logger,
     renderError,
     readiness: options.readiness,

@@ -38,7 +38,11 @@ export function sessionAuth(accounts: Accounts, members: Members) {
   return async (request: FastifyRequest) => {
     const raw = request.headers[SESSION_HEADER];
     const token = Array.isArray(raw) ? raw[0] : raw;
-    if (!token) throw new UnauthenticatedError('no_session', `Session token must be provided in the ${'Platform-Session-Token'} header.`);
+    if (!token)
+      throw new UnauthenticatedError(
+        'no_session',
+        `Session token must be provided in the ${'Platform-Session-Token'} header.`,
+      );
     const identity = await accounts.verifyKey('notifications', token.trim());
     if (!identity?.subject) throw new UnauthenticatedError('invalid_session', 'API key is invalid.');
     const user = await memberOf(identity.environmentId, identity.subject);

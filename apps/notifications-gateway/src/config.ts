@@ -30,7 +30,12 @@ export const config = createConfigLoader(schema, (env) => ({
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
   replicaId: env.REPLICA_ID ?? `notifications-gateway-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   methods: [...new Set(csv(env.NOTIFIER_METHODS))] as Array<'smtp' | 'webhook'>,
-  watch: { maxFramesBehind: env.WATCH_MAX_FRAMES_BEHIND, pingMs: env.WATCH_PING_MS, slowGraceMs: env.WATCH_SLOW_GRACE_MS, resumeLimit: env.WATCH_RESUME_LIMIT },
+  watch: {
+    maxFramesBehind: env.WATCH_MAX_FRAMES_BEHIND,
+    pingMs: env.WATCH_PING_MS,
+    slowGraceMs: env.WATCH_SLOW_GRACE_MS,
+    resumeLimit: env.WATCH_RESUME_LIMIT,
+  },
 }));
 
 export type GatewayConfig = ReturnType<typeof config.get>;

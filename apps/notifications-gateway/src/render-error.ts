@@ -20,7 +20,9 @@ export const renderError: ErrorRenderer = (error) => {
   const statusCode = defaultStatusFor(error.kind);
   const headers: Record<string, string> = {};
   if (error.kind === 'unavailable' || error.kind === 'deadline') headers['retry-after'] = '1';
-  const body: { message: string; detail?: string; validations?: Array<{ field: string; detail: string }> } = { message: error.message };
+  const body: { message: string; detail?: string; validations?: Array<{ field: string; detail: string }> } = {
+    message: error.message,
+  };
   if (error.code === 'invalid_json') {
     body.message = 'Request body must be valid JSON.';
     body.detail = error.message;

@@ -53,7 +53,12 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
         handlers: {
           [MessageTypeNames.InboxNotificationCreated]: async (message) => {
             const v = message.value;
-            hub.publish({ deploymentId: v.deployment_id, userId: v.user_id, notification: inboxNotificationFromEvent(v.user_id, v.notification), unreadCount: v.unread_count });
+            hub.publish({
+              deploymentId: v.deployment_id,
+              userId: v.user_id,
+              notification: inboxNotificationFromEvent(v.user_id, v.notification),
+              unreadCount: v.unread_count,
+            });
           },
         },
       });

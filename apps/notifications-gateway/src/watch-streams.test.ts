@@ -45,12 +45,25 @@ const event = (i: number, userId = 'u'): WatchEvent => ({
 
 let clock = 0;
 function subscriber(socket: FakeSocket, maxFramesBehind: number, onSlow = () => undefined, phase = 0) {
-  return webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind, pingMs: 60_000, slowGraceMs: 1000 }, onSlow, () => clock, () => phase);
+  return webSocketSubscriber(
+    socket as unknown as WebSocket,
+    base,
+    'markdown',
+    { maxFramesBehind, pingMs: 60_000, slowGraceMs: 1000 },
+    onSlow,
+    () => clock,
+    () => phase,
+  );
 }
 /** The turn of the event loop after a notification's fan-out, where its frame pings go out. */
 const afterFanOut = () => new Promise((resolve) => setImmediate(resolve));
 /** Hands `count` notifications to a stream, one event-loop turn each, as the hub does. */
-async function deliverEach(sub: { deliver(event: WatchEvent): void }, from: number, count: number, each?: (i: number) => void) {
+async function deliverEach(
+  sub: { deliver(event: WatchEvent): void },
+  from: number,
+  count: number,
+  each?: (i: number) => void,
+) {
   for (let i = from; i < from + count; i++) {
     sub.deliver(event(i));
     await afterFanOut();
@@ -69,7 +82,7 @@ describe('watch streams', () => {
     expect(socket.closedWith).toBeNull();
   });
 
-  it('lets a burst run past the limit while the reader\'s ping is young', async () => {
+  it("lets a burst run past the limit while the reader's ping is young", async () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 10);
     await deliverEach(sub, 0, 40);
@@ -90,11 +103,14 @@ describe('watch streams', () => {
     sub.deliver(event(12));
     sub.deliver(event(13));
     expect(socket.sent).toHaveLength(12);
-    expect(socket.closedWith).toEqual({ code: SLOW_READER_CODE, reason: 'too far behind: 13 notifications unsent; reconnect' });
+    expect(socket.closedWith).toEqual({
+      code: SLOW_READER_CODE,
+      reason: 'too far behind: 13 notifications unsent; reconnect',
+    });
     expect(slow).toBe(1);
   });
 
-  it('closes a reader eight times past the limit whatever the time, bounding a stream\'s memory', async () => {
+  it("closes a reader eight times past the limit whatever the time, bounding a stream's memory", async () => {
     const socket = new FakeSocket();
     const sub = subscriber(socket, 10);
     await deliverEach(sub, 0, 100);
@@ -111,19 +127,34 @@ describe('watch streams', () => {
       // The fan-out writes frames only; a stream due for a ping gets it in the next turn.
       const pings = [first.pings.length, second.pings.length];
       await afterFanOut();
-      if (i === 4) expect([pings, [first.pings.length, second.pings.length]]).toEqual([[0, 1], [1, 1]]);
+      if (i === 4)
+        expect([pings, [first.pings.length, second.pings.length]]).toEqual([
+          [0, 1],
+          [1, 1],
+        ]);
     }
     expect(first.pings).toEqual(['4', '8']);
     expect(second.pings).toEqual(['2', '6']);
   });
 
-  it('pings on the timer from a point of the period of the stream\'s own, so streams opened together do not ping together', () => {
+  it("pings on the timer from a point of the period of the stream's own, so streams opened together do not ping together", () => {
     vi.useFakeTimers();
     try {
       const [first, second] = [new FakeSocket(), new FakeSocket()];
       // First ticks at 250 and 750 ms: a quarter and three quarters of the period.
-      for (const [socket, phase] of [[first, 0.75], [second, 0.25]] as const) {
-        webSocketSubscriber(socket as unknown as WebSocket, base, 'markdown', { maxFramesBehind: 10, pingMs: 1000, slowGraceMs: 1000 }, () => undefined, Date.now, () => phase);
+      for (const [socket, phase] of [
+        [first, 0.75],
+        [second, 0.25],
+      ] as const) {
+        webSocketSubscriber(
+          socket as unknown as WebSocket,
+          base,
+          'markdown',
+          { maxFramesBehind: 10, pingMs: 1000, slowGraceMs: 1000 },
+          () => undefined,
+          Date.now,
+          () => phase,
+        );
       }
       vi.advanceTimersByTime(500);
       expect([first.pings.length, second.pings.length]).toEqual([1, 0]);
@@ -150,15 +181,29 @@ describe('watch streams', () => {
 
   it('sends the watch response, in plain text when asked', () => {
     const socket = new FakeSocket();
-    webSocketSubscriber(socket as unknown as WebSocket, base, 'plaintext', { maxFramesBehind: 5, pingMs: 60_000, slowGraceMs: 1000 }, () => undefined).deliver(event(1));
-    expect(JSON.parse(socket.sent[0]!)).toMatchObject({ notification: { title: 'N1', content: 'the body' }, unread_count: 1 });
+    webSocketSubscriber(
+      socket as unknown as WebSocket,
+      base,
+      'plaintext',
+      { maxFramesBehind: 5, pingMs: 60_000, slowGraceMs: 1000 },
+      () => undefined,
+    ).deliver(event(1));
+    expect(JSON.parse(socket.sent[0]!)).toMatchObject({
+      notification: { title: 'N1', content: 'the body' },
+      unread_count: 1,
+    });
   });
 
   it('hands an event only to the streams of its user whose filters match', () => {
     const hub = createWatchHub();
     const seen: string[] = [];
     const remove = hub.add({ ...base, deliver: (e) => void seen.push(`all:${e.userId}`), terminate: () => undefined });
-    hub.add({ ...base, filter: { ...base.filter, templates: ['other'] }, deliver: () => void seen.push('filtered'), terminate: () => undefined });
+    hub.add({
+      ...base,
+      filter: { ...base.filter, templates: ['other'] },
+      deliver: () => void seen.push('filtered'),
+      terminate: () => undefined,
+    });
     hub.publish(event(1));
     hub.publish(event(1)); // redelivered
     hub.publish(event(2, 'someone-else'));

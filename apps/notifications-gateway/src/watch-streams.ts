@@ -19,7 +19,13 @@ const HARD_LIMIT_FACTOR = 8;
 /** The watch response: the notification (title and content as plain text when asked) and the unread count. */
 export function watchFrame(notification: InboxNotificationJson, unreadCount: number, format: Format): string {
   const shown =
-    format === 'plaintext' ? { ...notification, title: markdownToPlaintext(notification.title), content: markdownToPlaintext(notification.content) } : notification;
+    format === 'plaintext'
+      ? {
+          ...notification,
+          title: markdownToPlaintext(notification.title),
+          content: markdownToPlaintext(notification.content),
+        }
+      : notification;
   return JSON.stringify({ notification: shown, unread_count: unreadCount });
 }
 
@@ -88,11 +94,14 @@ export function webSocketSubscriber(
   // point of the first period (never at once): streams opened together (a gateway's clients reconnecting
   // after a restart) would otherwise ping together, every period, for as long as they stay.
   const tick = () => (stopped() ? closeSlow() : ping());
-  let timer: NodeJS.Timeout = setTimeout(() => {
-    timer = setInterval(tick, limits.pingMs);
-    timer.unref();
-    tick();
-  }, Math.ceil((1 - phase()) * limits.pingMs));
+  let timer: NodeJS.Timeout = setTimeout(
+    () => {
+      timer = setInterval(tick, limits.pingMs);
+      timer.unref();
+      tick();
+    },
+    Math.ceil((1 - phase()) * limits.pingMs),
+  );
   timer.unref();
   socket.on('pong', (data) => {
     const upTo = Number(data.toString());
@@ -103,7 +112,9 @@ export function webSocketSubscriber(
   const stopped = () => {
     const behind = sent - read;
     if (behind >= limits.maxFramesBehind * HARD_LIMIT_FACTOR) return true;
-    return behind >= limits.maxFramesBehind && outstanding.length > 0 && now() - outstanding[0]!.at >= limits.slowGraceMs;
+    return (
+      behind >= limits.maxFramesBehind && outstanding.length > 0 && now() - outstanding[0]!.at >= limits.slowGraceMs
+    );
   };
   socket.on('close', () => {
     closed = true;
@@ -184,7 +195,10 @@ export function sseSubscriber(
       }
       self.lastId = event.notification.id;
       unsent++;
-      response.write(`id: ${event.notification.id}\nevent: notification\ndata: ${frameText(event, format)}\n\n`, () => unsent--);
+      response.write(
+        `id: ${event.notification.id}\nevent: notification\ndata: ${frameText(event, format)}\n\n`,
+        () => unsent--,
+      );
     },
     deliver(event: WatchEvent) {
       self.write(event);

@@ -1,5 +1,14 @@
 import { hostname } from 'node:os';
-import { ConfigError, commonEnv, commonSettings, createConfigLoader, csv, Type, workerEnv, workerSettings } from '@platform/config';
+import {
+  ConfigError,
+  commonEnv,
+  commonSettings,
+  createConfigLoader,
+  csv,
+  Type,
+  workerEnv,
+  workerSettings,
+} from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -32,7 +41,9 @@ const schema = Type.Object({
 export const config = createConfigLoader(schema, (env) => {
   const methods = [...new Set(csv(env.NOTIFIER_METHODS))] as Array<'smtp' | 'webhook'>;
   if (methods.includes('webhook') && !(env.NOTIFIER_WEBHOOK_URL && env.NOTIFIER_WEBHOOK_SECRET)) {
-    throw new ConfigError(['NOTIFIER_WEBHOOK_URL and NOTIFIER_WEBHOOK_SECRET are required when NOTIFIER_METHODS includes webhook']);
+    throw new ConfigError([
+      'NOTIFIER_WEBHOOK_URL and NOTIFIER_WEBHOOK_SECRET are required when NOTIFIER_METHODS includes webhook',
+    ]);
   }
   return {
     ...commonSettings(env),
@@ -40,7 +51,10 @@ export const config = createConfigLoader(schema, (env) => {
     apiKeyPepper: env.API_KEY_PEPPER,
     methods,
     mail: { smtpUrl: env.SMTP_URL, from: env.SMTP_FROM, timeoutMs: env.SMTP_TIMEOUT_MS },
-    webhook: env.NOTIFIER_WEBHOOK_URL && env.NOTIFIER_WEBHOOK_SECRET ? { url: env.NOTIFIER_WEBHOOK_URL, secret: env.NOTIFIER_WEBHOOK_SECRET } : null,
+    webhook:
+      env.NOTIFIER_WEBHOOK_URL && env.NOTIFIER_WEBHOOK_SECRET
+        ? { url: env.NOTIFIER_WEBHOOK_URL, secret: env.NOTIFIER_WEBHOOK_SECRET }
+        : null,
     dispatch: {
       maxAttempts: env.NOTIFIER_MAX_ATTEMPTS,
       retryBaseMs: env.NOTIFIER_RETRY_BASE_MS,

@@ -22,7 +22,14 @@ function outgoing(n: number, methods: DispatchMethod[]): OutgoingDoc {
     email: null,
     labels: {},
     recipient: { name: 'U', username: 'u' },
-    methods: methods.map((method) => ({ method, status: 'pending', attempts: 0, next_attempt_at: at, error: null, done_at: null })),
+    methods: methods.map((method) => ({
+      method,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      error: null,
+      done_at: null,
+    })),
     pending: methods.length,
     pending_methods: methods,
     next_attempt_at: at,
@@ -41,12 +48,21 @@ function lane() {
     settings: async () => ({ notifier_paused: false }),
     laneHead: async (_lane: string, method: DispatchMethod) => {
       reads.push(`head:${method}`);
-      return docs.filter((d) => d.pending_methods.includes(method)).sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null;
+      return (
+        docs
+          .filter((d) => d.pending_methods.includes(method))
+          .sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null
+      );
     },
     lanePending: async (_lane: string, limit: number) => {
       reads.push('lane');
       // Copies, as a store's read gives: the dispatcher's view of the lane is not the store's documents.
-      return structuredClone(docs.filter((d) => d.pending_methods.length > 0).sort((a, b) => a.notification_id.localeCompare(b.notification_id)).slice(0, limit));
+      return structuredClone(
+        docs
+          .filter((d) => d.pending_methods.length > 0)
+          .sort((a, b) => a.notification_id.localeCompare(b.notification_id))
+          .slice(0, limit),
+      );
     },
   } as unknown as NotificationsStore;
   /** Unread changes begun and not yet ended (by the dispatcher, or by the inbox method it hands one to). */
@@ -65,7 +81,12 @@ function lane() {
     releaseLane: async () => undefined,
     outgoing: {
       source: 'notif_outgoing',
-      change: async (filter: { _id: string }, fields: Record<string, unknown>, _events: unknown, more: { $pull: { pending_methods: DispatchMethod } }) => {
+      change: async (
+        filter: { _id: string },
+        fields: Record<string, unknown>,
+        _events: unknown,
+        more: { $pull: { pending_methods: DispatchMethod } },
+      ) => {
         const doc = docs.find((d) => d._id === filter._id)!;
         const index = Number(Object.keys(fields)[0]!.split('.')[1]);
         // As the store's conditional update: a delivery recorded already is not recorded again.
@@ -79,7 +100,11 @@ function lane() {
   return { docs, store, writer, openChanges, reads };
 }
 
-function dispatcherOn(l: ReturnType<typeof lane>, senders: Partial<Record<DispatchMethod, MethodSender>>, leaseMs = 15_000) {
+function dispatcherOn(
+  l: ReturnType<typeof lane>,
+  senders: Partial<Record<DispatchMethod, MethodSender>>,
+  leaseMs = 15_000,
+) {
   return createDispatcher({
     store: l.store,
     writer: l.writer,
@@ -182,7 +207,9 @@ describe('dispatcher', () => {
     dispatcher.kick(LANE, Promise.resolve(second));
     await microtasksDone();
     mailed();
-    await vi.waitFor(() => expect(order).toEqual(['inbox n1', 'smtp n1 start', 'smtp n1 done', 'inbox n2', 'smtp n2 start', 'smtp n2 done']));
+    await vi.waitFor(() =>
+      expect(order).toEqual(['inbox n1', 'smtp n1 start', 'smtp n1 done', 'inbox n2', 'smtp n2 start', 'smtp n2 done']),
+    );
     await dispatcher.stop();
   });
 
@@ -226,7 +253,10 @@ describe('dispatcher', () => {
   it('sends a notification by each of its methods from two reads of the lane, one of them made under the lease', async () => {
     const l = lane();
     const sent: string[] = [];
-    const dispatcher = dispatcherOn(l, { inbox: async (doc) => (sent.push(`inbox:${doc.title}`), 'sent'), smtp: async (doc) => (sent.push(`smtp:${doc.title}`), 'sent') });
+    const dispatcher = dispatcherOn(l, {
+      inbox: async (doc) => (sent.push(`inbox:${doc.title}`), 'sent'),
+      smtp: async (doc) => (sent.push(`smtp:${doc.title}`), 'sent'),
+    });
     dispatcher.start();
     l.docs.push(outgoing(1, ['inbox', 'smtp']), outgoing(2, ['inbox', 'smtp']));
     dispatcher.kick(LANE);
@@ -240,7 +270,10 @@ describe('dispatcher', () => {
   it('e-mails only what a read made under the lease shows: the read beside the lease may predate the former holder sending', async () => {
     const l = lane();
     const sent: string[] = [];
-    const dispatcher = dispatcherOn(l, { inbox: async (doc) => (sent.push(`inbox:${doc.title}`), 'sent'), smtp: async (doc) => (sent.push(`smtp:${doc.title}`), 'sent') });
+    const dispatcher = dispatcherOn(l, {
+      inbox: async (doc) => (sent.push(`inbox:${doc.title}`), 'sent'),
+      smtp: async (doc) => (sent.push(`smtp:${doc.title}`), 'sent'),
+    });
     // The read beside the lease shows the e-mail still to go; the store has it sent (the former holder sent it
     // between that read and the lease).
     const stale = outgoing(1, ['inbox', 'smtp']);
@@ -259,7 +292,9 @@ describe('dispatcher', () => {
       l.reads.push('lane (stale)');
       return [structuredClone(stale)];
     };
-    const released = new Promise<void>((resolve) => ((l.writer as unknown as { releaseLane: () => Promise<void> }).releaseLane = async () => resolve()));
+    const released = new Promise<void>(
+      (resolve) => ((l.writer as unknown as { releaseLane: () => Promise<void> }).releaseLane = async () => resolve()),
+    );
     dispatcher.start();
     dispatcher.kick(LANE);
     await released;

@@ -1,7 +1,13 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { BackgroundTask, Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
-import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingDoc, UnreadChange } from '@platform/notifications';
+import type {
+  DispatchMethod,
+  NotificationsStore,
+  NotificationsWriter,
+  OutgoingDoc,
+  UnreadChange,
+} from '@platform/notifications';
 import type { Logger } from '@platform/telemetry';
 import type { Kicker } from './handlers/deps.js';
 
@@ -27,7 +33,12 @@ export interface DispatcherOptions {
 export interface Dispatcher extends Kicker, BackgroundTask {}
 
 /** A notification with one delivery (and the notification's own fields) changed, as the store now has it. */
-function withDelivery(doc: OutgoingDoc, index: number, delivery: Partial<OutgoingDoc['methods'][number]>, fields: Partial<OutgoingDoc>): OutgoingDoc {
+function withDelivery(
+  doc: OutgoingDoc,
+  index: number,
+  delivery: Partial<OutgoingDoc['methods'][number]>,
+  fields: Partial<OutgoingDoc>,
+): OutgoingDoc {
   return { ...doc, ...fields, methods: doc.methods.map((d, i) => (i === index ? { ...d, ...delivery } : d)) };
 }
 
@@ -39,8 +50,10 @@ const MAX_RETRY_MS = 5 * 60_000;
  */
 const LANE_READ = 16;
 
-const byNotificationId = (a: OutgoingDoc, b: OutgoingDoc) => (a.notification_id < b.notification_id ? -1 : a.notification_id > b.notification_id ? 1 : 0);
-const headOf = (docs: OutgoingDoc[], method: DispatchMethod) => docs.find((d) => d.pending_methods.includes(method)) ?? null;
+const byNotificationId = (a: OutgoingDoc, b: OutgoingDoc) =>
+  a.notification_id < b.notification_id ? -1 : a.notification_id > b.notification_id ? 1 : 0;
+const headOf = (docs: OutgoingDoc[], method: DispatchMethod) =>
+  docs.find((d) => d.pending_methods.includes(method)) ?? null;
 /** A read of a lane as the whole of what waits on it (with a notification being queued), or null when it was cut at `LANE_READ`. */
 function wholeLane(docs: OutgoingDoc[], queued?: OutgoingDoc | null): OutgoingDoc[] | null {
   if (docs.length >= LANE_READ) return null;
@@ -76,7 +89,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (stopped) return;
     if (running.has(lane)) {
       // The running drain may look at the lane before that notification is stored: look again once it is.
-      if (queued) void queued.then(() => kick(lane), () => kick(lane));
+      if (queued)
+        void queued.then(
+          () => kick(lane),
+          () => kick(lane),
+        );
       else again.add(lane);
       return;
     }
@@ -116,7 +133,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const endUnused = async () => {
       const change = unread;
       unread = undefined;
-      if (change) await writer.unread.end(lane, change.token, 0).catch((error: unknown) => logger.warn({ err: error, lane }, 'ending an unread change failed; the count is read from the inbox until repaired'));
+      if (change)
+        await writer.unread
+          .end(lane, change.token, 0)
+          .catch((error: unknown) =>
+            logger.warn(
+              { err: error, lane },
+              'ending an unread change failed; the count is read from the inbox until repaired',
+            ),
+          );
     };
     let leased: boolean;
     let settings: { notifier_paused: boolean };
@@ -220,7 +245,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let outcome: 'sent' | 'skipped' | 'failed' | 'retry';
     let error: string | null = null;
     try {
-      outcome = sender ? await withTimeout(sender(doc, unread ? { unread } : {}), options.sendTimeoutMs ?? 30_000) : 'skipped';
+      outcome = sender
+        ? await withTimeout(sender(doc, unread ? { unread } : {}), options.sendTimeoutMs ?? 30_000)
+        : 'skipped';
     } catch (caught) {
       error = (caught as Error).message;
       outcome = attempts >= options.maxAttempts ? 'failed' : 'retry';
@@ -229,9 +256,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const filter = { _id: doc._id, [`${at}.status`]: 'pending', [`${at}.attempts`]: delivery.attempts };
     if (outcome === 'retry') {
       const next = new Date(now.getTime() + Math.min(MAX_RETRY_MS, options.retryBaseMs * 2 ** (attempts - 1)));
-      const changed = await writer.outgoing.change(filter, { [`${at}.attempts`]: attempts, [`${at}.next_attempt_at`]: next, [`${at}.error`]: error, next_attempt_at: next }, []);
-      logger.warn({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'sending a notification failed; retrying');
-      return changed ? withDelivery(doc, index, { attempts, next_attempt_at: next, error }, { next_attempt_at: next }) : null;
+      const changed = await writer.outgoing.change(
+        filter,
+        {
+          [`${at}.attempts`]: attempts,
+          [`${at}.next_attempt_at`]: next,
+          [`${at}.error`]: error,
+          next_attempt_at: next,
+        },
+        [],
+      );
+      logger.warn(
+        { notification_id: doc.notification_id, method: delivery.method, attempts, err: error },
+        'sending a notification failed; retrying',
+      );
+      return changed
+        ? withDelivery(doc, index, { attempts, next_attempt_at: next, error }, { next_attempt_at: next })
+        : null;
     }
     const event = outboxEvent(MessageTypeNames.NotificationDispatched, doc.user_id, {
       deployment_id: doc.deployment_id,
@@ -252,9 +293,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       { $inc: { pending: -1 }, $pull: { pending_methods: delivery.method } },
     );
     if (changed) options.touched(writer.outgoing.source, doc._id, [event]);
-    if (outcome === 'failed') logger.error({ notification_id: doc.notification_id, method: delivery.method, attempts, err: error }, 'gave up sending a notification');
+    if (outcome === 'failed')
+      logger.error(
+        { notification_id: doc.notification_id, method: delivery.method, attempts, err: error },
+        'gave up sending a notification',
+      );
     return changed
-      ? withDelivery(doc, index, { status: outcome, attempts, error, done_at: now }, { pending: doc.pending - 1, pending_methods: doc.pending_methods.filter((x) => x !== delivery.method) })
+      ? withDelivery(
+          doc,
+          index,
+          { status: outcome, attempts, error, done_at: now },
+          { pending: doc.pending - 1, pending_methods: doc.pending_methods.filter((x) => x !== delivery.method) },
+        )
       : null;
   }
 

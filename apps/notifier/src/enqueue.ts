@@ -91,7 +91,14 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
     email: request.email !== undefined ? request.email : recipient.email,
     labels: request.labels,
     recipient: { name: recipient.name, username: recipient.username },
-    methods: [...new Set(methods)].map((method) => ({ method, status: 'pending', attempts: 0, next_attempt_at: now, error: null, done_at: null })),
+    methods: [...new Set(methods)].map((method) => ({
+      method,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      error: null,
+      done_at: null,
+    })),
     pending: new Set(methods).size,
     pending_methods: [...new Set(methods)],
     next_attempt_at: now,
@@ -101,7 +108,13 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
   // The dispatch reads the lease, the pause flag and the unread count while the insert is on its way: the
   // first frame on a watch stream waits for one round trip less.
   // A failed insert fails this enqueue below; the dispatch then reads the lane as usual.
-  deps.dispatcher.kick(lane, insert.then((queued) => (queued ? { ...doc, outbox: [], has_outbox: false } : null), () => null));
+  deps.dispatcher.kick(
+    lane,
+    insert.then(
+      (queued) => (queued ? { ...doc, outbox: [], has_outbox: false } : null),
+      () => null,
+    ),
+  );
   if (await insert) return notificationId;
   return (await deps.store.getOutgoing(id))?.notification_id ?? null;
 }

@@ -24,7 +24,9 @@ export async function build(ctx: ServiceContext<NotifierConfig>) {
   ctx.sweep([results.collection]);
   const smtp = createSmtpMethod(settings.mail);
   ctx.onClose('smtp', () => smtp.close());
-  const webhookTarget = settings.webhook ? { url: settings.webhook.url, sealedSecret: sealer.seal(settings.webhook.secret) } : null;
+  const webhookTarget = settings.webhook
+    ? { url: settings.webhook.url, sealedSecret: sealer.seal(settings.webhook.secret) }
+    : null;
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,

@@ -1,6 +1,16 @@
 import type { Accounts, Members } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, reaction, runHandler, type CommandResultStore, type CommandWorker, type KafkaClient, type Publisher, type ReplyTransport, type Touched } from '@platform/kafka';
+import {
+  createCommandWorker,
+  reaction,
+  runHandler,
+  type CommandResultStore,
+  type CommandWorker,
+  type KafkaClient,
+  type Publisher,
+  type ReplyTransport,
+  type Touched,
+} from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { NOTIFICATIONS_TOPICS, type NotificationsStore, type NotificationsWriter } from '@platform/notifications';
 import type { Logger } from '@platform/telemetry';
@@ -62,7 +72,18 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as NotificationCommand[],
     handle: (_type, message, touched) =>
-      runHandler(commandHandlers, { store: deps.store, writer: deps.writer, members: deps.members, methods: deps.methods, dispatcher: kicker, touched }, message),
+      runHandler(
+        commandHandlers,
+        {
+          store: deps.store,
+          writer: deps.writer,
+          members: deps.members,
+          methods: deps.methods,
+          dispatcher: kicker,
+          touched,
+        },
+        message,
+      ),
     reactions: () => [
       reaction<typeof MessageTypeNames.ClientAccepted | typeof MessageTypeNames.ClientRejected>({
         groupId: 'notifier-oauth-reviews',
@@ -76,13 +97,17 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
         groupId: 'notifier-image-quota',
         topics: ['images.events'],
         handlers: {
-          [MessageTypeNames.ImageCompressed]: (message) => notifyQuotaNearlyUsed({ ...producerDeps, percent: deps.imageQuotaNotifyPercent }, message),
+          [MessageTypeNames.ImageCompressed]: (message) =>
+            notifyQuotaNearlyUsed({ ...producerDeps, percent: deps.imageQuotaNotifyPercent }, message),
         },
       }),
     ],
     background: ({ relay }) => {
       wake = (source, docId, entries) => relay.wake([{ source, docId, ...(entries ? { entries } : {}) }]);
-      dispatcher = deps.dispatcher({ touched: (source, docId, entries) => wake(source, docId, entries), publisher: () => worker.publisher });
+      dispatcher = deps.dispatcher({
+        touched: (source, docId, entries) => wake(source, docId, entries),
+        publisher: () => worker.publisher,
+      });
       return [dispatcher];
     },
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),

@@ -1,4 +1,10 @@
-import { createCommandWorker, runHandler, type CommandResultStore, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import {
+  createCommandWorker,
+  runHandler,
+  type CommandResultStore,
+  type KafkaClient,
+  type ReplyTransport,
+} from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { OAUTH_TOPICS, type GrantRevocations, type OAuthStore, type OAuthWriter } from '@platform/oauth';
 import type { Logger } from '@platform/telemetry';
@@ -24,10 +30,7 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export const OAUTH_WORKER_TOPICS = [
-  OAUTH_TOPICS.commands,
-  OAUTH_TOPICS.events,
-];
+export const OAUTH_WORKER_TOPICS = [OAUTH_TOPICS.commands, OAUTH_TOPICS.events];
 
 export function createWorker(deps: WorkerDeps): Worker {
   const worker = createCommandWorker<OAuthCommand>({
@@ -41,7 +44,17 @@ export function createWorker(deps: WorkerDeps): Worker {
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as OAuthCommand[],
     handle: (type, message, touched) =>
-      runHandler(commandHandlers, { store: deps.store, writer: deps.writer, revocations: deps.revocations, refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds, touched }, message),
+      runHandler(
+        commandHandlers,
+        {
+          store: deps.store,
+          writer: deps.writer,
+          revocations: deps.revocations,
+          refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds,
+          touched,
+        },
+        message,
+      ),
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),
     ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
     ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),

@@ -54,16 +54,30 @@ async function redirector(r: Resolver, options: { tracing?: RedirectTracing; tru
 
 describe('the redirect route', () => {
   it('answers a link in memory at once, with one click carrying what the request said', async () => {
-    const { app, clicks, answers, seconds } = await redirector(resolver({ 'sho.rt/abc': target('sho.rt/abc') }).resolver, { trustProxy: 1 });
+    const { app, clicks, answers, seconds } = await redirector(
+      resolver({ 'sho.rt/abc': target('sho.rt/abc') }).resolver,
+      { trustProxy: 1 },
+    );
     const response = await app.inject({
       url: '/abc?utm=x',
-      headers: { host: 'SHO.RT', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0', referer: 'https://news.example/', 'x-forwarded-for': '203.0.113.7' },
+      headers: {
+        host: 'SHO.RT',
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0',
+        referer: 'https://news.example/',
+        'x-forwarded-for': '203.0.113.7',
+      },
     });
     expect(response.statusCode).toBe(301);
     expect(response.headers.location).toBe('https://example.com/sho.rt/abc');
     expect(response.headers['cache-control']).toBe('private, max-age=90');
     expect(clicks).toHaveLength(1);
-    expect(clicks[0]).toMatchObject({ id: 'sho.rt/abc', referrer: 'https://news.example/', client_ip: '203.0.113.7', bot: false, qr: false });
+    expect(clicks[0]).toMatchObject({
+      id: 'sho.rt/abc',
+      referrer: 'https://news.example/',
+      client_ip: '203.0.113.7',
+      bot: false,
+      qr: false,
+    });
     expect(clicks[0]!.click_id).toMatch(/^r1:[0-9a-z]+:1$/);
     expect(answers).toEqual([301]);
     // Its time from routing to the answer, in seconds, for the latency histogram.
@@ -73,7 +87,9 @@ describe('the redirect route', () => {
   });
 
   it("counts a redirect with the marker of one of the link's QR codes as that code's scan, any other as a click", async () => {
-    const { app, clicks } = await redirector(resolver({ 'sho.rt/qr1': target('sho.rt/qr1', 301, ['Qaaaa', 'Qbbbb']) }).resolver);
+    const { app, clicks } = await redirector(
+      resolver({ 'sho.rt/qr1': target('sho.rt/qr1', 301, ['Qaaaa', 'Qbbbb']) }).resolver,
+    );
     for (const url of ['/qr1?qr=Qbbbb', '/qr1?utm=1&qr=Qaaaa', '/qr1?qr=Qzzzz', '/qr1', '/qr1?qr=Qaaaa%00']) {
       expect((await app.inject({ url, headers: { host: 'sho.rt' } })).statusCode).toBe(301);
     }
@@ -89,7 +105,10 @@ describe('the redirect route', () => {
   it('reads a link that is not in memory, decodes an escaped back-half, and flags a crawler', async () => {
     const { resolver: r, reads } = resolver({}, { 'sho.rt/a-b': target('sho.rt/a-b', 302) });
     const { app, clicks } = await redirector(r);
-    const response = await app.inject({ url: '/a%2Db', headers: { host: 'sho.rt', 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
+    const response = await app.inject({
+      url: '/a%2Db',
+      headers: { host: 'sho.rt', 'user-agent': 'Slackbot-LinkExpanding 1.0' },
+    });
     expect(response.statusCode).toBe(302);
     expect(reads).toEqual(['sho.rt/a-b']);
     expect(clicks[0]).toMatchObject({ id: 'sho.rt/a-b', bot: true, referrer: null });
@@ -112,7 +131,9 @@ describe('the redirect route', () => {
 
   it('ends a sampled span with the status it answered', async () => {
     const ended: number[] = [];
-    const tracing: RedirectTracing = { start: () => ({ end: (status) => void ended.push(status), fail: () => undefined }) };
+    const tracing: RedirectTracing = {
+      start: () => ({ end: (status) => void ended.push(status), fail: () => undefined }),
+    };
     const { app } = await redirector(resolver({ 'sho.rt/abc': target('sho.rt/abc') }).resolver, { tracing });
     await app.inject({ url: '/abc', headers: { host: 'sho.rt' } });
     await app.inject({ url: '/nope', headers: { host: 'sho.rt' } });

@@ -1,5 +1,12 @@
 import { STATUS_CODES } from 'node:http';
-import { createHttpApp, defaultStatusFor, type FastifyReply, type FastifyRequest, type HttpApp, type ReadinessCheck } from '@platform/http';
+import {
+  createHttpApp,
+  defaultStatusFor,
+  type FastifyReply,
+  type FastifyRequest,
+  type HttpApp,
+  type ReadinessCheck,
+} from '@platform/http';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { isBot } from './bots.js';
 import type { ClickBuffer } from './click-buffer.js';
@@ -50,7 +57,10 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
     // A malformed path (bad percent-encoding) is the client's: 400, as every other input error; a 5xx says nothing more.
     renderError: (error) => {
       const statusCode = defaultStatusFor(error.kind);
-      return { statusCode, body: { message: statusCode >= 500 ? 'Internal error' : (STATUS_CODES[statusCode] ?? 'Error') } };
+      return {
+        statusCode,
+        body: { message: statusCode >= 500 ? 'Internal error' : (STATUS_CODES[statusCode] ?? 'Error') },
+      };
     },
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
@@ -79,7 +89,11 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
 
   function answer(request: FastifyRequest, reply: FastifyReply, target: Target | null) {
     if (!target) {
-      reply.code(404).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND_PAGE);
+      reply
+        .code(404)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(NOT_FOUND_PAGE);
       // Fastify has read the clock when routing the request: one more read measures it.
       onAnswer?.(404, reply.elapsedTime / 1000);
       return reply;

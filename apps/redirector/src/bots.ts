@@ -1,5 +1,6 @@
 /** User agents of crawlers, link-preview fetchers and monitors: their clicks are recorded with `bot: true`. */
-const BOT = /bot\b|crawl|spider|slurp|facebookexternalhit|embedly|quora link preview|whatsapp|telegrambot|skypeuripreview|bitlybot|preview|headlesschrome|python-requests|curl\/|wget\/|go-http-client|okhttp|axios\/|node-fetch|undici/i;
+const BOT =
+  /bot\b|crawl|spider|slurp|facebookexternalhit|embedly|quora link preview|whatsapp|telegrambot|skypeuripreview|bitlybot|preview|headlesschrome|python-requests|curl\/|wget\/|go-http-client|okhttp|axios\/|node-fetch|undici/i;
 
 // Most clicks come from a few hundred browsers' user agents: the answer for each is remembered (up to a
 // bound, then forgotten all at once) rather than the pattern run over a 100-character string per redirect.

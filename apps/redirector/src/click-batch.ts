@@ -16,7 +16,17 @@ export interface PackedClicks {
   flags: Uint8Array<ArrayBuffer>;
 }
 
-const STRING_FIELDS = ['click_id', 'id', 'organization_id', 'group_guid', 'long_url', 'referrer', 'user_agent', 'client_ip', 'qrcode_id'] as const;
+const STRING_FIELDS = [
+  'click_id',
+  'id',
+  'organization_id',
+  'group_guid',
+  'long_url',
+  'referrer',
+  'user_agent',
+  'client_ip',
+  'qrcode_id',
+] as const;
 // A field added to the contract and not carried here fails the build, not the data.
 type Uncarried = Exclude<keyof ShortlinkClicked, (typeof STRING_FIELDS)[number] | 'clicked_at' | 'bot' | 'qr'>;
 const everyFieldCarried: [Uncarried] extends [never] ? true : Uncarried = true;
@@ -62,11 +72,16 @@ export function packClicks(clicks: readonly ShortlinkClicked[]): PackedClicks {
 }
 
 /** What `postMessage` moves instead of copying. */
-export const transferables = (packed: PackedClicks) => [packed.refs.buffer, packed.clickedAt.buffer, packed.flags.buffer];
+export const transferables = (packed: PackedClicks) => [
+  packed.refs.buffer,
+  packed.clickedAt.buffer,
+  packed.flags.buffer,
+];
 
 export function unpackClicks({ strings, refs, clickedAt, flags }: PackedClicks): ShortlinkClicked[] {
   const n = clickedAt.length;
-  if (refs.length !== n * WIDTH || flags.length !== n) throw new Error(`a packed click batch of ${n} clicks has ${refs.length} references and ${flags.length} flags`);
+  if (refs.length !== n * WIDTH || flags.length !== n)
+    throw new Error(`a packed click batch of ${n} clicks has ${refs.length} references and ${flags.length} flags`);
   const text = (at: number): string => {
     const value = strings[at];
     if (value === undefined) throw new Error(`a packed click batch refers to string ${at} of ${strings.length}`);

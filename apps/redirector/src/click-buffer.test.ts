@@ -43,7 +43,12 @@ function broker() {
 }
 
 const silent = createLogger({ name: 't', level: 'silent' });
-const noMetrics = { buffered: () => undefined, spilled: () => undefined, dropped: () => undefined, published: () => undefined };
+const noMetrics = {
+  buffered: () => undefined,
+  spilled: () => undefined,
+  dropped: () => undefined,
+  published: () => undefined,
+};
 
 const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,14 +65,21 @@ describe('the click buffer', () => {
       maxSpoolBytes: 1_000_000,
       batchSize: 4,
       flushIntervalMs: 10,
-      metrics: { buffered: () => undefined, spilled: () => undefined, dropped: (n) => void dropped.push(n), published: () => undefined },
+      metrics: {
+        buffered: () => undefined,
+        spilled: () => undefined,
+        dropped: (n) => void dropped.push(n),
+        published: () => undefined,
+      },
     });
     buffer.start();
     b.up = false;
     for (let i = 0; i < 35; i++) buffer.add(click(i));
     await settle();
     expect(b.taken).toEqual([]);
-    const waiting = ['clicks.spool', 'clicks.draining'].flatMap((f) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8').trim().split('\n') : []));
+    const waiting = ['clicks.spool', 'clicks.draining'].flatMap((f) =>
+      existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8').trim().split('\n') : [],
+    );
     expect(waiting.length).toBeGreaterThan(0);
     b.up = true;
     await settle(1500);
@@ -86,7 +98,12 @@ describe('the click buffer', () => {
       spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')),
       maxSpoolBytes: 1024,
       flushIntervalMs: 10,
-      metrics: { buffered: () => undefined, spilled: () => undefined, dropped: (n) => void (dropped += n), published: () => undefined },
+      metrics: {
+        buffered: () => undefined,
+        spilled: () => undefined,
+        dropped: (n) => void (dropped += n),
+        published: () => undefined,
+      },
     });
     b.up = false;
     for (let i = 0; i < 100; i++) buffer.add(click(i));
@@ -96,7 +113,16 @@ describe('the click buffer', () => {
 
   it('retries a failed batch exactly as it was, even when memory spills meanwhile', async () => {
     const b = broker();
-    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 6, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 4, flushIntervalMs: 10, metrics: noMetrics });
+    const buffer = createClickBuffer({
+      sink: b.sink,
+      logger: silent,
+      maxBuffered: 6,
+      spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')),
+      maxSpoolBytes: 1_000_000,
+      batchSize: 4,
+      flushIntervalMs: 10,
+      metrics: noMetrics,
+    });
     buffer.start();
     b.up = false;
     for (let i = 0; i < 3; i++) buffer.add(click(i));
@@ -116,13 +142,31 @@ describe('the click buffer', () => {
   it('resumes a replay of the spool after the batches the broker already took', async () => {
     const b = broker();
     const dir = mkdtempSync(path.join(tmpdir(), 'clicks-'));
-    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 4, spoolDir: dir, maxSpoolBytes: 1_000_000, batchSize: 3, flushIntervalMs: 10, metrics: noMetrics });
+    const buffer = createClickBuffer({
+      sink: b.sink,
+      logger: silent,
+      maxBuffered: 4,
+      spoolDir: dir,
+      maxSpoolBytes: 1_000_000,
+      batchSize: 3,
+      flushIntervalMs: 10,
+      metrics: noMetrics,
+    });
     b.up = false;
     for (let i = 0; i < 16; i++) buffer.add(click(i));
     await buffer.stop();
     // A new process: the broker takes the first spool batch, then its answer to the second is lost.
     b.up = true;
-    const next = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 4, spoolDir: dir, maxSpoolBytes: 1_000_000, batchSize: 3, flushIntervalMs: 10, metrics: noMetrics });
+    const next = createClickBuffer({
+      sink: b.sink,
+      logger: silent,
+      maxBuffered: 4,
+      spoolDir: dir,
+      maxSpoolBytes: 1_000_000,
+      batchSize: 3,
+      flushIntervalMs: 10,
+      metrics: noMetrics,
+    });
     let published = 0;
     const original = b.sink.publish;
     b.sink.publish = async (batch) => {
@@ -132,7 +176,13 @@ describe('the click buffer', () => {
     next.start();
     await settle(1500);
     // The batch whose answer was lost is offered again as it was (the producer drops the copy); none before it.
-    expect(b.taken).toEqual([...Array.from({ length: 6 }, (_, i) => `r:b:${i}`), 'r:b:3', 'r:b:4', 'r:b:5', ...Array.from({ length: 10 }, (_, i) => `r:b:${i + 6}`)]);
+    expect(b.taken).toEqual([
+      ...Array.from({ length: 6 }, (_, i) => `r:b:${i}`),
+      'r:b:3',
+      'r:b:4',
+      'r:b:5',
+      ...Array.from({ length: 10 }, (_, i) => `r:b:${i + 6}`),
+    ]);
     expect(b.offered[1]!.ids).toEqual(b.offered[2]!.ids);
     await next.stop();
   });
@@ -140,7 +190,16 @@ describe('the click buffer', () => {
   it('on stop, puts a batch the broker refused in front of the clicks spilled after it', async () => {
     const b = broker();
     const dir = mkdtempSync(path.join(tmpdir(), 'clicks-'));
-    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 4, spoolDir: dir, maxSpoolBytes: 1_000_000, batchSize: 2, flushIntervalMs: 10, metrics: noMetrics });
+    const buffer = createClickBuffer({
+      sink: b.sink,
+      logger: silent,
+      maxBuffered: 4,
+      spoolDir: dir,
+      maxSpoolBytes: 1_000_000,
+      batchSize: 2,
+      flushIntervalMs: 10,
+      metrics: noMetrics,
+    });
     buffer.start();
     b.up = false;
     buffer.add(click(0));
@@ -149,7 +208,9 @@ describe('the click buffer', () => {
     for (let i = 2; i < 9; i++) buffer.add(click(i));
     await buffer.stop();
     const lines = readFileSync(path.join(dir, 'clicks.spool'), 'utf8').trim().split('\n');
-    expect(lines.map((l) => (JSON.parse(l) as ShortlinkClicked).click_id)).toEqual(Array.from({ length: 9 }, (_, i) => `r:b:${i}`));
+    expect(lines.map((l) => (JSON.parse(l) as ShortlinkClicked).click_id)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `r:b:${i}`),
+    );
   });
 
   it('publishes full batches while clicks arrive faster than the broker answers; a partial one waits for the interval or the stop', async () => {
@@ -164,7 +225,16 @@ describe('the click buffer', () => {
     };
     let published = 0;
     const metrics = { ...noMetrics, published: (n: number) => void (published += n) };
-    const buffer = createClickBuffer({ sink, logger: silent, maxBuffered: 100, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 4, flushIntervalMs: 60_000, metrics });
+    const buffer = createClickBuffer({
+      sink,
+      logger: silent,
+      maxBuffered: 100,
+      spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')),
+      maxSpoolBytes: 1_000_000,
+      batchSize: 4,
+      flushIntervalMs: 60_000,
+      metrics,
+    });
     for (let i = 0; i < 6; i++) buffer.add(click(i));
     expect(offered).toEqual([['r:b:0', 'r:b:1', 'r:b:2', 'r:b:3']]);
     // The broker answers: the drain counts the batch and looks for the next in the same step; the two clicks
@@ -188,7 +258,16 @@ describe('the click buffer', () => {
 
   it('sends a partial batch when the interval comes round', async () => {
     const b = broker();
-    const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 100, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 500, flushIntervalMs: 20, metrics: noMetrics });
+    const buffer = createClickBuffer({
+      sink: b.sink,
+      logger: silent,
+      maxBuffered: 100,
+      spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')),
+      maxSpoolBytes: 1_000_000,
+      batchSize: 500,
+      flushIntervalMs: 20,
+      metrics: noMetrics,
+    });
     buffer.start();
     buffer.add(click(0));
     buffer.add(click(1));
@@ -202,7 +281,16 @@ describe('the click buffer', () => {
     vi.useFakeTimers();
     try {
       const b = broker();
-      const buffer = createClickBuffer({ sink: b.sink, logger: silent, maxBuffered: 100, spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')), maxSpoolBytes: 1_000_000, batchSize: 4, flushIntervalMs: 50, metrics: noMetrics });
+      const buffer = createClickBuffer({
+        sink: b.sink,
+        logger: silent,
+        maxBuffered: 100,
+        spoolDir: mkdtempSync(path.join(tmpdir(), 'clicks-')),
+        maxSpoolBytes: 1_000_000,
+        batchSize: 4,
+        flushIntervalMs: 50,
+        metrics: noMetrics,
+      });
       buffer.start();
       for (let i = 0; i < 3; i++) buffer.add(click(i));
       await vi.advanceTimersByTimeAsync(50);

@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { ShortlinkClicked } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
@@ -21,7 +30,12 @@ export interface ClickBufferOptions {
   batchSize?: number;
   /** How often a partial batch is considered: one goes once its first click has waited a whole interval (Kafka's linger), so a click reaches the broker within two. */
   flushIntervalMs?: number;
-  metrics?: { buffered(n: number): void; spilled(n: number): void; dropped(n: number): void; published(n: number): void };
+  metrics?: {
+    buffered(n: number): void;
+    spilled(n: number): void;
+    dropped(n: number): void;
+    published(n: number): void;
+  };
 }
 
 /** The partial batch from memory a drain may cut: the one starting with this click (it has waited an interval), any (at stop), or none. */
@@ -134,7 +148,8 @@ export function createClickBuffer(options: ClickBufferOptions) {
       replay = openReplay();
     }
     if (replay) head = { clicks: replay.clicks.slice(replay.done, replay.done + batchSize), fromSpool: true };
-    else if (memory.length >= batchSize || (memory.length > 0 && (partial === 'any' || memory[0] === partial))) head = { clicks: memory.splice(0, batchSize), fromSpool: false };
+    else if (memory.length >= batchSize || (memory.length > 0 && (partial === 'any' || memory[0] === partial)))
+      head = { clicks: memory.splice(0, batchSize), fromSpool: false };
     return head;
   }
 
@@ -162,7 +177,11 @@ export function createClickBuffer(options: ClickBufferOptions) {
         failures = 0;
       } catch (error) {
         failures++;
-        if (failures === 1 || failures % 20 === 0) options.logger.warn({ err: error, buffered: memory.length, spool_bytes: spoolBytes }, 'clicks wait for the broker');
+        if (failures === 1 || failures % 20 === 0)
+          options.logger.warn(
+            { err: error, buffered: memory.length, spool_bytes: spoolBytes },
+            'clicks wait for the broker',
+          );
       } finally {
         if (droppedSinceLog > 0) {
           options.logger.error({ dropped: droppedSinceLog }, 'clicks dropped: memory and spool are full');

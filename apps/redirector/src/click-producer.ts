@@ -18,10 +18,22 @@ export function createClickProducer(publisher: Publisher, topic: string): ClickP
         throw error;
       });
       await connected;
-      await publisher.publishMany(clicks.map((click) => ({ topic, key: click.id, id: click.click_id, type: MessageTypeNames.ShortlinkClicked, value: click })));
+      await publisher.publishMany(
+        clicks.map((click) => ({
+          topic,
+          key: click.id,
+          id: click.click_id,
+          type: MessageTypeNames.ShortlinkClicked,
+          value: click,
+        })),
+      );
     },
     async close() {
-      if (connected) await connected.then(() => publisher.disconnect(), () => undefined);
+      if (connected)
+        await connected.then(
+          () => publisher.disconnect(),
+          () => undefined,
+        );
     },
   };
 }

@@ -16,7 +16,8 @@ export interface PublisherThreadData {
 }
 
 export type ToPublisher = { kind: 'publish'; seq: number; clicks: PackedClicks } | { kind: 'close' };
-export type FromPublisher = { kind: 'published'; seq: number } | { kind: 'failed'; seq: number; error: string } | { kind: 'closed' };
+export type FromPublisher =
+  { kind: 'published'; seq: number } | { kind: 'failed'; seq: number; error: string } | { kind: 'closed' };
 
 export interface ThreadedClickSink extends ClickSink {
   /** Disconnects the thread's producer and ends the thread (after the click buffer has stopped). */
@@ -68,14 +69,19 @@ export function startPublisherThread(data: PublisherThreadData, logger: Logger):
       return new Promise<void>((resolve, reject) => {
         pending.set(key, { resolve, reject });
         const packed = packClicks(clicks);
-        thread().postMessage({ kind: 'publish', seq: key, clicks: packed } satisfies ToPublisher, transferables(packed));
+        thread().postMessage(
+          { kind: 'publish', seq: key, clicks: packed } satisfies ToPublisher,
+          transferables(packed),
+        );
       });
     },
     close() {
       closing ??= (async () => {
         const running = worker;
         if (!running) return;
-        const closed = new Promise<void>((resolve) => running.on('message', (reply: FromPublisher) => reply.kind === 'closed' && resolve()));
+        const closed = new Promise<void>((resolve) =>
+          running.on('message', (reply: FromPublisher) => reply.kind === 'closed' && resolve()),
+        );
         running.postMessage({ kind: 'close' } satisfies ToPublisher);
         await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
         await running.terminate();

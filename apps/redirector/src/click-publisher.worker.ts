@@ -9,7 +9,13 @@ import type { PublisherThreadData, ToPublisher, FromPublisher } from './click-pu
 const data = workerData as PublisherThreadData;
 const port = parentPort!;
 const logger = createLogger({ name: data.name, level: data.logLevel }).child({ thread: 'click-publisher' });
-const kafka = createKafka({ brokers: data.brokers, clientId: data.name, logger, topicPrefix: data.topicPrefix, schemaRegistry: data.schemaRegistry });
+const kafka = createKafka({
+  brokers: data.brokers,
+  clientId: data.name,
+  logger,
+  topicPrefix: data.topicPrefix,
+  schemaRegistry: data.schemaRegistry,
+});
 const producer = createClickProducer(createBulkPublisher(kafka, { source: `/${data.name}` }), data.topic);
 
 port.on('message', (message: ToPublisher) => {
@@ -18,7 +24,12 @@ port.on('message', (message: ToPublisher) => {
     // A malformed batch (a bug, never input) fails like a broker error: the click buffer keeps it and logs.
     new Promise<void>((resolve) => resolve(producer.publish(unpackClicks(message.clicks)))).then(
       () => answer({ kind: 'published', seq: message.seq }),
-      (error: unknown) => answer({ kind: 'failed', seq: message.seq, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+      (error: unknown) =>
+        answer({
+          kind: 'failed',
+          seq: message.seq,
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        }),
     );
   } else {
     void producer

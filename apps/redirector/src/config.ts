@@ -37,7 +37,8 @@ export const config = createConfigLoader(schema, (env) => {
     cache: { maxEntries: env.LINK_CACHE_ENTRIES, ttlMs: env.LINK_CACHE_TTL_MS, missTtlMs: env.LINK_MISS_TTL_MS },
     clicks: {
       maxBuffered: env.CLICK_BUFFER_MAX,
-      spoolDir: env.CLICK_SPOOL_DIR ?? path.join(process.env['HOME'] ?? '/tmp', '.local/state/platform/redirector', replicaId),
+      spoolDir:
+        env.CLICK_SPOOL_DIR ?? path.join(process.env['HOME'] ?? '/tmp', '.local/state/platform/redirector', replicaId),
       maxSpoolBytes: env.CLICK_SPOOL_MAX_BYTES,
     },
     publisherThread: env.CLICK_PUBLISHER_THREAD,

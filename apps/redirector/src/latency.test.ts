@@ -15,6 +15,12 @@ describe('createLatencyHistogram', () => {
   });
 
   it('reads zeros before any sample, every bound present', () => {
-    expect(createLatencyHistogram([0.005]).read()).toEqual({ buckets: [{ le: '0.005', count: 0 }, { le: '+Inf', count: 0 }], sum: 0 });
+    expect(createLatencyHistogram([0.005]).read()).toEqual({
+      buckets: [
+        { le: '0.005', count: 0 },
+        { le: '+Inf', count: 0 },
+      ],
+      sum: 0,
+    });
   });
 });

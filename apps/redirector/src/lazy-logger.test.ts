@@ -10,7 +10,11 @@ describe('lazyChildLogger', () => {
       child(bindings: object) {
         const child = { bindings, lines: [] as unknown[][] };
         made.push(child);
-        return { level: 'info', error: (...args: unknown[]) => child.lines.push(args), warn: (...args: unknown[]) => child.lines.push(args) };
+        return {
+          level: 'info',
+          error: (...args: unknown[]) => child.lines.push(args),
+          warn: (...args: unknown[]) => child.lines.push(args),
+        };
       },
     } as unknown as FastifyBaseLogger;
     const log = lazyChildLogger(parent, { reqId: 'r-1' }, {});
@@ -18,6 +22,8 @@ describe('lazyChildLogger', () => {
     expect(made).toHaveLength(0);
     log.error({ err: new Error('x') }, 'request failed');
     log.warn('again');
-    expect(made).toEqual([{ bindings: { reqId: 'r-1' }, lines: [[{ err: new Error('x') }, 'request failed'], ['again']] }]);
+    expect(made).toEqual([
+      { bindings: { reqId: 'r-1' }, lines: [[{ err: new Error('x') }, 'request failed'], ['again']] },
+    ]);
   });
 });

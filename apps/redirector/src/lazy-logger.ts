@@ -55,5 +55,8 @@ class LazyChildLogger {
 }
 
 /** A route's `childLoggerFactory`: request.log made on first use. */
-export const lazyChildLogger = (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger =>
-  new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
+export const lazyChildLogger = (
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger => new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;

@@ -7,7 +7,19 @@ function storeWith(docs: Record<string, Partial<LinkDoc>>, options: { gate?: () 
   let queries = 0;
   const linkOf = (id: string) => {
     const doc = docs[id];
-    return doc ? ({ _id: id, organization_id: 'o', group_guid: 'g', archived: false, deleted_at: null, expiration_at: null, redirect_status: 301, long_url: 'https://example.com/', ...doc } as LinkDoc) : null;
+    return doc
+      ? ({
+          _id: id,
+          organization_id: 'o',
+          group_guid: 'g',
+          archived: false,
+          deleted_at: null,
+          expiration_at: null,
+          redirect_status: 301,
+          long_url: 'https://example.com/',
+          ...doc,
+        } as LinkDoc)
+      : null;
   };
   const store = {
     async getRedirectTargets(ids: readonly string[]) {
@@ -43,7 +55,8 @@ describe('the link resolver', () => {
       'sho.rt/later': { expiration_at: new Date(now + 60_000), redirect_status: 302 },
     });
     const resolver = createResolver(store, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1000 });
-    for (const id of ['sho.rt/none', 'sho.rt/archived', 'sho.rt/deleted', 'sho.rt/expired']) expect(await resolver.resolve(id, now)).toBeNull();
+    for (const id of ['sho.rt/none', 'sho.rt/archived', 'sho.rt/deleted', 'sho.rt/expired'])
+      expect(await resolver.resolve(id, now)).toBeNull();
     expect(await resolver.resolve('sho.rt/later', now)).toMatchObject({ status: 302 });
     expect(await resolver.resolve('sho.rt/later', now + 120_000)).toBeNull();
   });
@@ -68,9 +81,19 @@ describe('the link resolver', () => {
   });
 
   it('reads the links in use again in the background near the end of their life, in one query, answering from memory meanwhile', async () => {
-    const docs: Record<string, Partial<LinkDoc>> = { 'sho.rt/a': { long_url: 'https://example.com/old' }, 'sho.rt/b': {}, 'sho.rt/c': {} };
+    const docs: Record<string, Partial<LinkDoc>> = {
+      'sho.rt/a': { long_url: 'https://example.com/old' },
+      'sho.rt/b': {},
+      'sho.rt/c': {},
+    };
     const { store, reads, queries } = storeWith(docs);
-    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1000, random: () => 0, refreshDelayMs: 0 });
+    const resolver = createResolver(store, {
+      maxEntries: 10,
+      ttlMs: 60_000,
+      missTtlMs: 1000,
+      random: () => 0,
+      refreshDelayMs: 0,
+    });
     const start = Date.now();
     for (const id of ['a', 'b', 'c']) await resolver.resolve(`sho.rt/${id}`);
     docs['sho.rt/a'] = { long_url: 'https://example.com/new' };
@@ -95,7 +118,13 @@ describe('the link resolver', () => {
     const gate = () => (gated ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve());
     const docs: Record<string, Partial<LinkDoc>> = { 'sho.rt/a': { long_url: 'https://example.com/old' } };
     const { store, reads } = storeWith(docs, { gate });
-    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1000, random: () => 0, refreshDelayMs: 0 });
+    const resolver = createResolver(store, {
+      maxEntries: 10,
+      ttlMs: 60_000,
+      missTtlMs: 1000,
+      random: () => 0,
+      refreshDelayMs: 0,
+    });
     const start = Date.now();
     await resolver.resolve('sho.rt/a');
     gated = true;
@@ -135,7 +164,12 @@ describe('the link resolver', () => {
     const { store } = storeWith({ 'sho.rt/a': {}, 'sho.rt/b': {} });
     // Each link draws its life, then its refresh point.
     const draws = [0, 0, 1, 0];
-    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 10_000, missTtlMs: 1000, random: () => draws.shift() ?? 0 });
+    const resolver = createResolver(store, {
+      maxEntries: 10,
+      ttlMs: 10_000,
+      missTtlMs: 1000,
+      random: () => draws.shift() ?? 0,
+    });
     const start = Date.now();
     await resolver.resolve('sho.rt/a');
     await resolver.resolve('sho.rt/b');
@@ -148,7 +182,13 @@ describe('the link resolver', () => {
     const { store, queries } = storeWith({ 'sho.rt/a': {}, 'sho.rt/b': {} });
     // a refreshes from 75 % of its life, b from 55 %.
     const draws = [0, 0, 0, 1];
-    const resolver = createResolver(store, { maxEntries: 10, ttlMs: 10_000, missTtlMs: 1000, random: () => draws.shift() ?? 0, refreshDelayMs: 0 });
+    const resolver = createResolver(store, {
+      maxEntries: 10,
+      ttlMs: 10_000,
+      missTtlMs: 1000,
+      random: () => draws.shift() ?? 0,
+      refreshDelayMs: 0,
+    });
     const start = Date.now();
     await resolver.resolve('sho.rt/a');
     await resolver.resolve('sho.rt/b');

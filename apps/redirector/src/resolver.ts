@@ -153,7 +153,8 @@ export function createResolver(
     }
   }
 
-  const live = (target: Target | null, now: number) => (target && (target.expires_at === null || target.expires_at > now) ? target : null);
+  const live = (target: Target | null, now: number) =>
+    target && (target.expires_at === null || target.expires_at > now) ? target : null;
 
   /** From memory only: the live target or null when the link is known here, undefined when it must be read. */
   function cached(id: string, now = Date.now()): Target | null | undefined {

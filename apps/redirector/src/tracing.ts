@@ -30,7 +30,12 @@ export function createRedirectTracing(options: { ratio: number }): RedirectTraci
         'GET /{hash}',
         {
           kind: SpanKind.SERVER,
-          attributes: { 'http.request.method': request.method, 'http.route': '/{hash}', 'server.address': request.host, 'url.path': request.url.split('?')[0] },
+          attributes: {
+            'http.request.method': request.method,
+            'http.route': '/{hash}',
+            'server.address': request.host,
+            'url.path': request.url.split('?')[0],
+          },
         },
         parent,
       );

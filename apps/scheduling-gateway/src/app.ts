@@ -32,8 +32,11 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     trustProxy: options.trustProxy ?? false,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     // The OAuth endpoints answer in RFC 6749's shape, a too-large body as 400; the /v2 API in its own shape.
-    errorBody: (url, status) => (!url.startsWith('/v2/auth/oauth2/') ? ErrorBody : status === 413 ? undefined : OAuthError),
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <access_token>' } },
+    errorBody: (url, status) =>
+      !url.startsWith('/v2/auth/oauth2/') ? ErrorBody : status === 413 ? undefined : OAuthError,
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <access_token>' },
+    },
   });
   await app.register(formbody, { bodyLimit: options.bodyLimit ?? 16_384 });
   for (const route of [tokenRoute, revokeRoute, introspectRoute, metadataRoute, meRoute]) route(app, options);

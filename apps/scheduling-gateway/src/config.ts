@@ -1,6 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Type, commonEnv, createConfigLoader, kafkaSettings, csv, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import {
+  Type,
+  commonEnv,
+  createConfigLoader,
+  kafkaSettings,
+  csv,
+  parseTrustProxy,
+  trustProxyEnv,
+} from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -28,7 +36,12 @@ const schema = Type.Object({
 
 export const config = createConfigLoader(schema, (env) => ({
   logLevel: env.LOG_LEVEL,
-  http: { port: env.PORT, host: env.HOST, bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
+  http: {
+    port: env.PORT,
+    host: env.HOST,
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  },
   kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   redisUrl: env.REDIS_URL,

@@ -19,7 +19,16 @@ export const renderError: ErrorRenderer = (error, request) => {
   if (OAUTH_ENDPOINTS.test(request.url)) {
     headers['cache-control'] = 'no-store';
     let code = error.code;
-    if (error.kind === 'input' && !['invalid_grant', 'invalid_scope', 'unauthorized_client', 'unsupported_grant_type', 'unsupported_token_type'].includes(code)) {
+    if (
+      error.kind === 'input' &&
+      ![
+        'invalid_grant',
+        'invalid_scope',
+        'unauthorized_client',
+        'unsupported_grant_type',
+        'unsupported_token_type',
+      ].includes(code)
+    ) {
       code = 'invalid_request';
     }
     if (error.kind === 'too_large') {
@@ -29,13 +38,15 @@ export const renderError: ErrorRenderer = (error, request) => {
     if (statusCode >= 500) code = error.kind === 'internal' ? 'server_error' : 'temporarily_unavailable';
     if (error.kind === 'unauthenticated') {
       code = 'invalid_client';
-      if (request.headers.authorization?.toLowerCase().startsWith('basic ')) headers['www-authenticate'] = 'Basic realm="oauth"';
+      if (request.headers.authorization?.toLowerCase().startsWith('basic '))
+        headers['www-authenticate'] = 'Basic realm="oauth"';
     }
     return { statusCode, headers, body: { error: code, error_description: message } };
   }
 
   if (error.kind === 'unauthenticated') {
-    headers['www-authenticate'] = error.code === 'missing_token' ? 'Bearer realm="api"' : `Bearer realm="api", error="invalid_token"`;
+    headers['www-authenticate'] =
+      error.code === 'missing_token' ? 'Bearer realm="api"' : `Bearer realm="api", error="invalid_token"`;
   } else if (error.code === 'insufficient_scope') {
     headers['www-authenticate'] = `Bearer realm="api", error="insufficient_scope"`;
   }

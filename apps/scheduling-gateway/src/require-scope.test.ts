@@ -1,5 +1,11 @@
 import type { HttpApp } from '@platform/http';
-import { createAccessTokens, createBearerCheck, createOAuthCredentials, requireScope, type Scope } from '@platform/oauth';
+import {
+  createAccessTokens,
+  createBearerCheck,
+  createOAuthCredentials,
+  requireScope,
+  type Scope,
+} from '@platform/oauth';
 import { createLogger } from '@platform/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
@@ -26,8 +32,16 @@ beforeAll(async () => {
     webUrl: 'https://app.example.com',
   });
   const ok = async () => ({ status: 'success', data: {} });
-  app.get('/v2/probe/teams/:teamId', { onRequest: bearer.authenticate, preHandler: requireScope('TEAM_PROFILE_READ') }, ok);
-  app.get('/v2/probe/organizations/:orgId/teams', { onRequest: bearer.authenticate, preHandler: requireScope('ORG_PROFILE_READ') }, ok);
+  app.get(
+    '/v2/probe/teams/:teamId',
+    { onRequest: bearer.authenticate, preHandler: requireScope('TEAM_PROFILE_READ') },
+    ok,
+  );
+  app.get(
+    '/v2/probe/organizations/:orgId/teams',
+    { onRequest: bearer.authenticate, preHandler: requireScope('ORG_PROFILE_READ') },
+    ok,
+  );
   app.get('/v2/unguarded', { preHandler: requireScope('BOOKING_READ') }, ok);
   await app.ready();
 });
@@ -39,7 +53,11 @@ afterAll(async () => {
 async function call(url: string, scp: Scope[], legacy = false) {
   const { token } = accessTokens.issue({ sub: 'usr_1', cid: 'cal_client_1', gid: 'grt_1', scp, legacy });
   const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-  return { status: response.statusCode, body: JSON.parse(response.body) as unknown, challenge: response.headers['www-authenticate'] };
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as unknown,
+    challenge: response.headers['www-authenticate'],
+  };
 }
 
 describe('requireScope', () => {
@@ -47,7 +65,13 @@ describe('requireScope', () => {
     const refused = await call('/v2/probe/teams/7', ['BOOKING_READ', 'TEAM_PROFILE_WRITE']);
     expect(refused).toEqual({
       status: 403,
-      body: { status: 'error', error: { code: 'INSUFFICIENT_SCOPE', message: 'The access token lacks the scope TEAM_PROFILE_READ that this endpoint requires.' } },
+      body: {
+        status: 'error',
+        error: {
+          code: 'INSUFFICIENT_SCOPE',
+          message: 'The access token lacks the scope TEAM_PROFILE_READ that this endpoint requires.',
+        },
+      },
       challenge: 'Bearer realm="api", error="insufficient_scope"',
     });
     expect((await call('/v2/probe/teams/7', ['TEAM_PROFILE_READ'])).status).toBe(200);
@@ -57,7 +81,9 @@ describe('requireScope', () => {
     expect((await call('/v2/probe/teams/7', ['ORG_PROFILE_READ'])).status).toBe(200);
     const refused = await call('/v2/probe/organizations/1/teams', ['TEAM_PROFILE_READ']);
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ error: { code: 'INSUFFICIENT_SCOPE', message: expect.stringContaining('ORG_PROFILE_READ') } });
+    expect(refused.body).toMatchObject({
+      error: { code: 'INSUFFICIENT_SCOPE', message: expect.stringContaining('ORG_PROFILE_READ') },
+    });
   });
 
   it('lets tokens of legacy clients pass whatever scopes they hold', async () => {

@@ -1,6 +1,13 @@
 import { createUserDirectory } from '@platform/identity';
 import { ensureTopics } from '@platform/kafka';
-import { OAUTH_TOPICS, createAccessTokens, createBearerCheck, createGrantRevocations, createOAuthCredentials, createOAuthStore } from '@platform/oauth';
+import {
+  OAUTH_TOPICS,
+  createAccessTokens,
+  createBearerCheck,
+  createGrantRevocations,
+  createOAuthCredentials,
+  createOAuthStore,
+} from '@platform/oauth';
 import type { ServiceContext } from '@platform/runtime';
 import { SCHEDULING_TOPICS, createSchedulingStore } from '@platform/scheduling';
 import { buildApp } from './app.js';

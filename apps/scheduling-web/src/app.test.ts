@@ -15,7 +15,17 @@ const CALLBACK = 'https://client.example.com/cb?x=1';
 
 function user(id: string, role: 'user' | 'admin' = 'user'): SchedulingUserDoc {
   const now = new Date();
-  return { _id: id, email: `${id}@example.com`, name: id, username: id, password_hash: '', role, time_zone: 'UTC', created_at: now, updated_at: now };
+  return {
+    _id: id,
+    email: `${id}@example.com`,
+    name: id,
+    username: id,
+    password_hash: '',
+    role,
+    time_zone: 'UTC',
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 function client(overrides: Partial<OAuthClientDoc> = {}): OAuthClientDoc {
@@ -106,7 +116,8 @@ describe('scheduling web app', () => {
       },
       users: {
         get: async (id) => users.get(id) ?? null,
-        authenticate: async (email, password) => (password === 'right password' ? ([...users.values()].find((u) => u.email === email) ?? null) : null),
+        authenticate: async (email, password) =>
+          password === 'right password' ? ([...users.values()].find((u) => u.email === email) ?? null) : null,
       },
       commands: {
         send: async (type, _key, value) => {
@@ -121,7 +132,8 @@ describe('scheduling web app', () => {
       sessions: sessionStore,
       loginFailures: {
         check: async (counters) => {
-          if (counters.some((c) => (failures.get(c.key) ?? 0) >= c.limit)) throw Object.assign(new Error('throttled'), { retryAfterSeconds: 120 });
+          if (counters.some((c) => (failures.get(c.key) ?? 0) >= c.limit))
+            throw Object.assign(new Error('throttled'), { retryAfterSeconds: 120 });
         },
         recordFailure: async (counters) => {
           for (const c of counters) failures.set(c.key, (failures.get(c.key) ?? 0) + 1);
@@ -143,25 +155,46 @@ describe('scheduling web app', () => {
   async function logIn(jar: Jar, email: string, returnTo = '') {
     const page = await app.inject({ method: 'GET', url: `/login?return_to=${encodeURIComponent(returnTo)}` });
     jar.take(page.headers['set-cookie']);
+    return app
+      .inject({
+        method: 'POST',
+        url: '/login',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+        payload: new URLSearchParams({
+          email,
+          password: 'right password',
+          return_to: hidden(page.body, 'return_to') ?? '',
+          _csrf: hidden(page.body, '_csrf')!,
+        }).toString(),
+      })
+      .then((response) => {
+        jar.take(response.headers['set-cookie']);
+        return response;
+      });
+  }
+
+  async function post(
+    jar: Jar,
+    url: string,
+    form: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ) {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
     return app.inject({
       method: 'POST',
-      url: '/login',
-      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
-      payload: new URLSearchParams({ email, password: 'right password', return_to: hidden(page.body, 'return_to') ?? '', _csrf: hidden(page.body, '_csrf')! }).toString(),
-    }).then((response) => {
-      jar.take(response.headers['set-cookie']);
-      return response;
+      url,
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: body.toString(),
     });
   }
 
-  async function post(jar: Jar, url: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
-    const body = new URLSearchParams();
-    for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
-    return app.inject({ method: 'POST', url, headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: body.toString() });
-  }
-
   async function csrfOf(jar: Jar) {
-    const page = await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } });
+    const page = await app.inject({
+      method: 'GET',
+      url: '/settings/developer/oauth',
+      headers: { cookie: jar.header() },
+    });
     return hidden(page.body, '_csrf')!;
   }
 
@@ -186,7 +219,8 @@ describe('scheduling web app', () => {
     const page = await app.inject({ method: 'GET', url: '/login' });
     const jar = new Jar();
     jar.take(page.headers['set-cookie']);
-    const attempt = (password: string) => post(jar, '/login', { email: 'usr_dev@example.com', password, _csrf: hidden(page.body, '_csrf')! });
+    const attempt = (password: string) =>
+      post(jar, '/login', { email: 'usr_dev@example.com', password, _csrf: hidden(page.body, '_csrf')! });
     for (let i = 0; i < 3; i++) expect((await attempt('nope')).statusCode).toBe(401);
     const throttled = await attempt('right password');
     expect(throttled.statusCode).toBe(429);
@@ -198,11 +232,17 @@ describe('scheduling web app', () => {
     const page = await app.inject({ method: 'GET', url: '/login' });
     const jar = new Jar();
     jar.take(page.headers['set-cookie']);
-    const wrong = await post(jar, '/login', { email: 'usr_dev@example.com', password: 'nope', _csrf: hidden(page.body, '_csrf')! });
+    const wrong = await post(jar, '/login', {
+      email: 'usr_dev@example.com',
+      password: 'nope',
+      _csrf: hidden(page.body, '_csrf')!,
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).toContain('Incorrect e-mail or password.');
     for (const target of ['https://evil.example.com/', '//evil.example.com', '/\\evil.example.com']) {
-      expect((await logIn(new Jar(), 'usr_dev@example.com', target)).headers.location).toBe('/settings/developer/oauth');
+      expect((await logIn(new Jar(), 'usr_dev@example.com', target)).headers.location).toBe(
+        '/settings/developer/oauth',
+      );
     }
   });
 
@@ -214,8 +254,14 @@ describe('scheduling web app', () => {
     expect(missing.statusCode).toBe(403);
     expect(missing.body).toContain('Invalid or missing CSRF token.');
     const csrf = await csrfOf(jar);
-    expect((await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: 'https://evil.example.com' })).statusCode).toBe(403);
-    expect((await post(new Jar(), '/login', { email: 'usr_dev@example.com', password: 'right password', _csrf: 'guess' })).statusCode).toBe(403);
+    expect(
+      (await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: 'https://evil.example.com' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await post(new Jar(), '/login', { email: 'usr_dev@example.com', password: 'right password', _csrf: 'guess' }))
+        .statusCode,
+    ).toBe(403);
     expect(sent).toEqual([]);
     const ok = await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: PUBLIC_URL });
     expect(ok.statusCode).toBe(303);
@@ -224,12 +270,21 @@ describe('scheduling web app', () => {
 
   it('refuses every other form post without a valid CSRF token, changing nothing', async () => {
     clients.set('cal_client_2', client({ _id: 'cal_client_2', status: 'pending' }));
-    clients.set('cal_client_1', client({ secrets: [{ id: 'sec_1', hash: 'h', hint: 'abcd', created_at: new Date() }] }));
+    clients.set(
+      'cal_client_1',
+      client({ secrets: [{ id: 'sec_1', hash: 'h', hint: 'abcd', created_at: new Date() }] }),
+    );
     const dev = new Jar();
     await logIn(dev, 'usr_dev@example.com');
     const admin = new Jar();
     await logIn(admin, 'usr_admin@example.com');
-    const consent = { client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 's', decision: 'allow' };
+    const consent = {
+      client_id: 'cal_client_1',
+      redirect_uri: CALLBACK,
+      scope: 'BOOKING_READ',
+      state: 's',
+      decision: 'allow',
+    };
     const edit = { name: 'Renamed', purpose: 'Sync', redirect_uris: CALLBACK, scopes: 'BOOKING_READ' };
     const posts: [string, Jar, string, Record<string, string>][] = [
       ['consent', dev, '/auth/oauth2/authorize', consent],
@@ -252,7 +307,10 @@ describe('scheduling web app', () => {
     expect(sent).toEqual([]);
     // Logout was refused too: both sessions still work.
     for (const jar of [dev, admin]) {
-      expect((await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } }))
+          .statusCode,
+      ).toBe(200);
     }
   });
 
@@ -261,10 +319,14 @@ describe('scheduling web app', () => {
     await logIn(jar, 'usr_dev@example.com');
     const signed = decodeURIComponent(jar.cookies.get('sid')!);
     const sid = signed.slice(0, signed.lastIndexOf('.'));
-    const page = (cookie: string) => app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie } });
+    const page = (cookie: string) =>
+      app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie } });
     expect((await page(jar.header())).statusCode).toBe(200);
     const csrf = await csrfOf(jar);
-    for (const cookie of [`sid=${encodeURIComponent(sid)}`, `sid=${encodeURIComponent(new Signer('x'.repeat(32)).sign(sid))}`]) {
+    for (const cookie of [
+      `sid=${encodeURIComponent(sid)}`,
+      `sid=${encodeURIComponent(new Signer('x'.repeat(32)).sign(sid))}`,
+    ]) {
       const refused = await page(cookie);
       expect(refused.statusCode).toBe(303);
       expect(refused.headers.location).toBe(`/login?return_to=${encodeURIComponent('/settings/developer/oauth')}`);
@@ -283,7 +345,13 @@ describe('scheduling web app', () => {
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
     const csrf = await csrfOf(jar);
-    const bad = await post(jar, '/settings/developer/oauth', { _csrf: csrf, name: 'Mine <x>', purpose: '', redirect_uris: 'http://evil.example.com/cb', kind: 'confidential' });
+    const bad = await post(jar, '/settings/developer/oauth', {
+      _csrf: csrf,
+      name: 'Mine <x>',
+      purpose: '',
+      redirect_uris: 'http://evil.example.com/cb',
+      kind: 'confidential',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('value="Mine &lt;x&gt;"');
     expect(bad.body).toContain('Select at least one scope.');
@@ -300,73 +368,130 @@ describe('scheduling web app', () => {
     const secret = /data-testid="client-secret"[^>]*>([^<]+)</.exec(created.body)?.[1];
     expect(secret).toMatch(/^cal_secret_/);
     expect(sent.map((s) => s.type)).toEqual([MessageTypeNames.CreateClient, MessageTypeNames.GenerateClientSecret]);
-    expect(sent[0]!.value).toMatchObject({ owner_user_id: 'usr_dev', redirect_uris: [CALLBACK], scopes: ['BOOKING_READ', 'BOOKING_WRITE'] });
-    expect(sent[1]!.value).toMatchObject({ secret_hash: credentials.hashClientSecret(secret!), hint: secret!.slice(-4) });
+    expect(sent[0]!.value).toMatchObject({
+      owner_user_id: 'usr_dev',
+      redirect_uris: [CALLBACK],
+      scopes: ['BOOKING_READ', 'BOOKING_WRITE'],
+    });
+    expect(sent[1]!.value).toMatchObject({
+      secret_hash: credentials.hashClientSecret(secret!),
+      hint: secret!.slice(-4),
+    });
   });
 
-  it('shows the owner the client page, escaped, and others a 404; renders the worker\'s 2-secret conflict as a 409 page', async () => {
+  it("shows the owner the client page, escaped, and others a 404; renders the worker's 2-secret conflict as a 409 page", async () => {
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
-    const page = await app.inject({ method: 'GET', url: '/settings/developer/oauth/cal_client_1', headers: { cookie: jar.header() } });
+    const page = await app.inject({
+      method: 'GET',
+      url: '/settings/developer/oauth/cal_client_1',
+      headers: { cookie: jar.header() },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h1>Sync &lt;b&gt;CRM&lt;/b&gt;</h1>');
     expect(page.body).toContain('data-testid="client-status">accepted<');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['cache-control']).toBe('no-store');
-    failNext = new ConflictError('too_many_secrets', 'A client has at most 2 active secrets; revoke one before generating another.');
+    failNext = new ConflictError(
+      'too_many_secrets',
+      'A client has at most 2 active secrets; revoke one before generating another.',
+    );
     const limited = await post(jar, '/settings/developer/oauth/cal_client_1/secrets', { _csrf: await csrfOf(jar) });
     expect(limited.statusCode).toBe(409);
     expect(limited.body).toContain('at most 2 active secrets');
 
     const admin = new Jar();
     await logIn(admin, 'usr_admin@example.com');
-    expect((await app.inject({ method: 'GET', url: '/settings/developer/oauth/cal_client_1', headers: { cookie: admin.header() } })).statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/settings/developer/oauth/cal_client_1',
+          headers: { cookie: admin.header() },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('lets only administrators review', async () => {
     clients.set('cal_client_2', client({ _id: 'cal_client_2', status: 'pending' }));
     const dev = new Jar();
     await logIn(dev, 'usr_dev@example.com');
-    expect((await app.inject({ method: 'GET', url: '/settings/admin/oauth', headers: { cookie: dev.header() } })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: 'GET', url: '/settings/admin/oauth', headers: { cookie: dev.header() } })).statusCode,
+    ).toBe(403);
     const admin = new Jar();
     await logIn(admin, 'usr_admin@example.com');
     const page = await app.inject({ method: 'GET', url: '/settings/admin/oauth', headers: { cookie: admin.header() } });
     expect(page.body).toContain('data-testid="review-cal_client_2"');
-    const reviewed = await post(admin, '/settings/admin/oauth/cal_client_2/review', { _csrf: hidden(page.body, '_csrf')!, decision: 'accepted', reason: '' });
+    const reviewed = await post(admin, '/settings/admin/oauth/cal_client_2/review', {
+      _csrf: hidden(page.body, '_csrf')!,
+      decision: 'accepted',
+      reason: '',
+    });
     expect(reviewed.statusCode).toBe(303);
-    expect(sent[0]!.value).toEqual({ client_id: 'cal_client_2', reviewer_user_id: 'usr_admin', decision: 'accepted', reason: null });
+    expect(sent[0]!.value).toEqual({
+      client_id: 'cal_client_2',
+      reviewer_user_id: 'usr_admin',
+      decision: 'accepted',
+      reason: null,
+    });
   });
 
   it('authorizes: errors on the page or redirected with state and iss, consent, then a code redirect', async () => {
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
     const authorize = (params: Record<string, string>) =>
-      app.inject({ method: 'GET', url: `/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`, headers: { cookie: jar.header() } });
+      app.inject({
+        method: 'GET',
+        url: `/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`,
+        headers: { cookie: jar.header() },
+      });
 
     const unknown = await authorize({ client_id: 'nope', redirect_uri: CALLBACK, scope: 'BOOKING_READ' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.body).toMatch(/data-testid="authorize-error">No OAuth client exists/);
     const noScope = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK });
     expect(noScope.body).toContain('data-testid="authorize-error">scope parameter is required for this OAuth client<');
-    const repeated = await app.inject({ method: 'GET', url: `/auth/oauth2/authorize?client_id=cal_client_1&client_id=x`, headers: { cookie: jar.header() } });
+    const repeated = await app.inject({
+      method: 'GET',
+      url: `/auth/oauth2/authorize?client_id=cal_client_1&client_id=x`,
+      headers: { cookie: jar.header() },
+    });
     expect(repeated.statusCode).toBe(400);
 
-    const beyond = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_WRITE', state: 's1' });
+    const beyond = await authorize({
+      client_id: 'cal_client_1',
+      redirect_uri: CALLBACK,
+      scope: 'BOOKING_WRITE',
+      state: 's1',
+    });
     expect(beyond.statusCode).toBe(303);
     const location = new URL(beyond.headers.location as string);
-    expect([location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('iss'), location.searchParams.get('x')]).toEqual([
-      'invalid_request',
-      's1',
-      ISSUER,
-      '1',
-    ]);
+    expect([
+      location.searchParams.get('error'),
+      location.searchParams.get('state'),
+      location.searchParams.get('iss'),
+      location.searchParams.get('x'),
+    ]).toEqual(['invalid_request', 's1', ISSUER, '1']);
 
-    const consent = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 's<2>' });
+    const consent = await authorize({
+      client_id: 'cal_client_1',
+      redirect_uri: CALLBACK,
+      scope: 'BOOKING_READ',
+      state: 's<2>',
+    });
     expect(consent.statusCode).toBe(200);
     expect(consent.body).toContain('<h1>Authorize Sync &lt;b&gt;CRM&lt;/b&gt;</h1>');
     expect(consent.headers['content-security-policy']).toContain("form-action 'self' https://client.example.com;");
-    const form = { _csrf: hidden(consent.body, '_csrf')!, client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ', state: 's<2>' };
+    const form = {
+      _csrf: hidden(consent.body, '_csrf')!,
+      client_id: 'cal_client_1',
+      redirect_uri: CALLBACK,
+      scope: 'BOOKING_READ',
+      state: 's<2>',
+    };
     expect(hidden(consent.body, 'state')).toBe('s&lt;2&gt;');
 
     const denied = await post(jar, '/auth/oauth2/authorize', { ...form, decision: 'deny' });
@@ -379,12 +504,22 @@ describe('scheduling web app', () => {
     expect(allowed.statusCode).toBe(303);
     const back = new URL(allowed.headers.location as string);
     expect(back.origin + back.pathname).toBe('https://client.example.com/cb');
-    expect([back.searchParams.get('x'), back.searchParams.get('state'), back.searchParams.get('iss')]).toEqual(['1', 's<2>', ISSUER]);
+    expect([back.searchParams.get('x'), back.searchParams.get('state'), back.searchParams.get('iss')]).toEqual([
+      '1',
+      's<2>',
+      ISSUER,
+    ]);
     const code = back.searchParams.get('code')!;
     expect(sent).toEqual([
       {
         type: MessageTypeNames.IssueAuthorizationCode,
-        value: expect.objectContaining({ code_hash: credentials.hashCode(code), client_id: 'cal_client_1', user_id: 'usr_dev', scopes: ['BOOKING_READ'], code_challenge: null }),
+        value: expect.objectContaining({
+          code_hash: credentials.hashCode(code),
+          client_id: 'cal_client_1',
+          user_id: 'usr_dev',
+          scopes: ['BOOKING_READ'],
+          code_challenge: null,
+        }),
       },
     ]);
   });
@@ -393,31 +528,56 @@ describe('scheduling web app', () => {
     clients.set('cal_client_1', client({ scopes: ['BOOKING_READ', 'BOOKING_WRITE', 'SCHEDULE_READ'] }));
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
-    const params = new URLSearchParams({ client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ,BOOKING_WRITE' });
-    const page = await app.inject({ method: 'GET', url: `/auth/oauth2/authorize?${params.toString()}`, headers: { cookie: jar.header() } });
+    const params = new URLSearchParams({
+      client_id: 'cal_client_1',
+      redirect_uri: CALLBACK,
+      scope: 'BOOKING_READ,BOOKING_WRITE',
+    });
+    const page = await app.inject({
+      method: 'GET',
+      url: `/auth/oauth2/authorize?${params.toString()}`,
+      headers: { cookie: jar.header() },
+    });
     expect(page.statusCode).toBe(200);
     const items = [...page.body.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]);
-    expect(items).toEqual(['View your bookings (<code>BOOKING_READ</code>)', 'Create, edit and delete your bookings (<code>BOOKING_WRITE</code>)']);
+    expect(items).toEqual([
+      'View your bookings (<code>BOOKING_READ</code>)',
+      'Create, edit and delete your bookings (<code>BOOKING_WRITE</code>)',
+    ]);
   });
 
   it('redirects with access_denied when the user lacks permission for the requested scopes, on the page and on the post', async () => {
     clients.set('cal_client_1', client({ scopes: ['BOOKING_READ', 'TEAM_PROFILE_READ'] }));
     const jar = new Jar();
     await logIn(jar, 'usr_dev@example.com');
-    const params = { client_id: 'cal_client_1', redirect_uri: CALLBACK, scope: 'BOOKING_READ TEAM_PROFILE_READ', state: 's9' };
-    const authorize = () => app.inject({ method: 'GET', url: `/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`, headers: { cookie: jar.header() } });
+    const params = {
+      client_id: 'cal_client_1',
+      redirect_uri: CALLBACK,
+      scope: 'BOOKING_READ TEAM_PROFILE_READ',
+      state: 's9',
+    };
+    const authorize = () =>
+      app.inject({
+        method: 'GET',
+        url: `/auth/oauth2/authorize?${new URLSearchParams(params).toString()}`,
+        headers: { cookie: jar.header() },
+      });
     const refused = await authorize();
     expect(refused.statusCode).toBe(303);
     const back = new URL(refused.headers.location as string);
     expect(back.origin + back.pathname).toBe('https://client.example.com/cb');
-    expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('iss'), back.searchParams.get('code')]).toEqual([
-      'access_denied',
-      's9',
-      ISSUER,
-      null,
-    ]);
+    expect([
+      back.searchParams.get('error'),
+      back.searchParams.get('state'),
+      back.searchParams.get('iss'),
+      back.searchParams.get('code'),
+    ]).toEqual(['access_denied', 's9', ISSUER, null]);
     expect(back.searchParams.get('error_description')).toContain('TEAM_PROFILE_READ');
-    const posted = await post(jar, '/auth/oauth2/authorize', { ...params, _csrf: await csrfOf(jar), decision: 'allow' });
+    const posted = await post(jar, '/auth/oauth2/authorize', {
+      ...params,
+      _csrf: await csrfOf(jar),
+      decision: 'allow',
+    });
     expect(new URL(posted.headers.location as string).searchParams.get('error')).toBe('access_denied');
     expect(sent).toEqual([]);
 
@@ -442,7 +602,11 @@ describe('scheduling web app', () => {
       const refused = await authorize(extra);
       expect(refused.statusCode).toBe(303);
       const back = new URL(refused.headers.location as string).searchParams;
-      expect([back.get('error'), back.get('error_description'), back.get('state')]).toEqual(['invalid_request', 'code_challenge_method must be S256', 'p']);
+      expect([back.get('error'), back.get('error_description'), back.get('state')]).toEqual([
+        'invalid_request',
+        'code_challenge_method must be S256',
+        'p',
+      ]);
     }
     expect((await authorize({ code_challenge_method: 'S256' })).statusCode).toBe(200);
   });
@@ -457,6 +621,9 @@ describe('scheduling web app', () => {
     const out = await post(jar, '/logout', { _csrf: await csrfOf(jar) });
     expect(out.headers.location).toBe('/login');
     jar.take(out.headers['set-cookie']);
-    expect((await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } })).statusCode).toBe(303);
+    expect(
+      (await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } }))
+        .statusCode,
+    ).toBe(303);
   });
 });

@@ -56,7 +56,15 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     web.setErrorHandler(htmlErrorHandler(ctx.auth));
     web.addHook('onRequest', ctx.auth.load);
     web.addHook('preHandler', csrfGuard(ctx.auth, options.publicUrl));
-    for (const routes of [loginRoutes, clientRoutes, clientSecretRoutes, adminReviewRoutes, authorizeRoutes, teamInviteRoutes]) routes(web, ctx);
+    for (const routes of [
+      loginRoutes,
+      clientRoutes,
+      clientSecretRoutes,
+      adminReviewRoutes,
+      authorizeRoutes,
+      teamInviteRoutes,
+    ])
+      routes(web, ctx);
   });
   return app;
 }

@@ -103,7 +103,8 @@ export function createAuth(deps: WebDeps) {
         }
         return forbidden(request, reply, CSRF_FAILURE_MESSAGE);
       }
-      if (viewer.user.role !== 'admin') return forbidden(request, reply, 'Only administrators can review OAuth clients.');
+      if (viewer.user.role !== 'admin')
+        return forbidden(request, reply, 'Only administrators can review OAuth clients.');
     },
   };
 }

@@ -1,7 +1,14 @@
 import type { AuthorizeParams } from '@platform/oauth';
 import type { Fields } from './form.js';
 
-export const AUTHORIZE_PARAM_NAMES = ['client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'] as const;
+export const AUTHORIZE_PARAM_NAMES = [
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 /**
  * The authorization request's parameters from a query string or the consent form. A repeated parameter makes

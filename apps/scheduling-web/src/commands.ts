@@ -3,7 +3,11 @@ import { generateId } from '@platform/secrets';
 import type { WebDeps } from './deps.js';
 
 /** A new secret for a confidential client; the worker stores only its keyed hash, the caller shows it once. */
-export async function generateClientSecret(deps: Pick<WebDeps, 'commands' | 'credentials'>, clientId: string, ownerUserId: string): Promise<string> {
+export async function generateClientSecret(
+  deps: Pick<WebDeps, 'commands' | 'credentials'>,
+  clientId: string,
+  ownerUserId: string,
+): Promise<string> {
   const secret = deps.credentials.newClientSecret();
   await deps.commands.send(MessageTypeNames.GenerateClientSecret, clientId, {
     client_id: clientId,

@@ -40,7 +40,11 @@ export const config = createConfigLoader(schema, (env) => ({
   codeTtlSeconds: env.OAUTH_CODE_TTL_SECONDS,
   sessionTtlSeconds: env.SESSION_TTL_SECONDS,
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,
-  loginLimits: { perIp: env.LOGIN_FAILURES_PER_IP, perEmail: env.LOGIN_FAILURES_PER_EMAIL, windowSeconds: env.LOGIN_FAILURE_WINDOW_SECONDS },
+  loginLimits: {
+    perIp: env.LOGIN_FAILURES_PER_IP,
+    perEmail: env.LOGIN_FAILURES_PER_EMAIL,
+    windowSeconds: env.LOGIN_FAILURE_WINDOW_SECONDS,
+  },
   replicaId: env.REPLICA_ID ?? `scheduling-web-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
 }));

@@ -16,7 +16,10 @@ export interface WebDeps {
   credentials: OAuthCredentials;
   sessions: SessionStore;
   /** Brute-force protection of the login form (failed logins per client IP and per e-mail address). */
-  loginFailures: { check(counters: FailureCounter[]): Promise<void>; recordFailure(counters: FailureCounter[]): Promise<void> };
+  loginFailures: {
+    check(counters: FailureCounter[]): Promise<void>;
+    recordFailure(counters: FailureCounter[]): Promise<void>;
+  };
   loginLimits: { perIp: number; perEmail: number };
   /** {app_url} as an origin, e.g. `https://app.example.com`. */
   publicUrl: string;

@@ -1,4 +1,11 @@
-import { InputError, PayloadTooLargeError, UnsupportedMediaTypeError, isPlatformError, toPlatformError, type PlatformError } from '@platform/errors';
+import {
+  InputError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  isPlatformError,
+  toPlatformError,
+  type PlatformError,
+} from '@platform/errors';
 import { defaultStatusFor, type ErrorRenderer, type FastifyReply, type FastifyRequest } from '@platform/http';
 import { pageViewer, type Auth } from './auth.js';
 import { errorPage } from './pages/error.page.js';
@@ -19,7 +26,8 @@ function toPageError(error: unknown): PlatformError {
 
 function pageMessage(error: PlatformError): string {
   if (error.kind === 'internal') return 'An internal error occurred.';
-  if (error.kind === 'unavailable' || error.kind === 'deadline') return 'The service is busy right now; please try again in a moment.';
+  if (error.kind === 'unavailable' || error.kind === 'deadline')
+    return 'The service is busy right now; please try again in a moment.';
   return error.message;
 }
 
@@ -31,7 +39,11 @@ export function htmlErrorHandler(auth: Auth) {
     if (status >= 500) request.log.error({ err: raw }, 'request failed');
     else request.log.info({ code: error.code, status }, 'request rejected');
     if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-    return sendPage(reply, status, errorPage({ status, message: pageMessage(error), viewer: pageViewer(auth.viewer(request)) }));
+    return sendPage(
+      reply,
+      status,
+      errorPage({ status, message: pageMessage(error), viewer: pageViewer(auth.viewer(request)) }),
+    );
   };
 }
 
@@ -41,7 +53,11 @@ export const renderNotFound: ErrorRenderer = (error) => {
   const message = error.kind === 'not_found' ? 'There is no page at this address.' : pageMessage(error);
   return {
     statusCode: status,
-    headers: { ...SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy(), 'content-type': 'text/html; charset=utf-8' },
+    headers: {
+      ...SECURITY_HEADERS,
+      'content-security-policy': contentSecurityPolicy(),
+      'content-type': 'text/html; charset=utf-8',
+    },
     body: errorPage({ status, message, viewer: null }).value,
   };
 };

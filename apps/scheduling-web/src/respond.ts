@@ -3,7 +3,12 @@ import type { SafeHtml } from './html.js';
 import { contentSecurityPolicy } from './security-headers.js';
 
 /** Sends a rendered page; `formAction` widens the page's CSP form-action (see formActionSource). */
-export function sendPage(reply: FastifyReply, status: number, page: SafeHtml, formAction: string[] | null = []): FastifyReply {
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  page: SafeHtml,
+  formAction: string[] | null = [],
+): FastifyReply {
   return reply
     .code(status)
     .header('content-security-policy', contentSecurityPolicy(formAction))

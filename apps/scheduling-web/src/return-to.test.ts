@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LANDING, isSafeReturnTo, safeReturnTo } from './return-to.js';
 
 describe('return_to', () => {
-  it.each(['/settings/developer/oauth', '/auth/oauth2/authorize?client_id=a&redirect_uri=https%3A%2F%2Fx.example%2Fcb', '/', '/%0a'])('accepts the local path %s', (path) => {
+  it.each([
+    '/settings/developer/oauth',
+    '/auth/oauth2/authorize?client_id=a&redirect_uri=https%3A%2F%2Fx.example%2Fcb',
+    '/',
+    '/%0a',
+  ])('accepts the local path %s', (path) => {
     expect(isSafeReturnTo(path)).toBe(true);
     expect(safeReturnTo(path)).toBe(path);
   });

@@ -27,7 +27,10 @@ function isSession(value: unknown): value is Session {
 /**
  * Sessions in Redis under the SHA-256 of their id, so a dump of Redis holds no usable cookie values.
  */
-export function createRedisSessionStore(redis: Redis, options: { ttlSeconds: number; keyPrefix?: string }): SessionStore {
+export function createRedisSessionStore(
+  redis: Redis,
+  options: { ttlSeconds: number; keyPrefix?: string },
+): SessionStore {
   const prefix = options.keyPrefix ?? 'web:session:';
   const key = (sid: string) => `${prefix}${createHash('sha256').update(sid).digest('hex')}`;
   return {

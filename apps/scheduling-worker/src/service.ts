@@ -12,7 +12,10 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
   const store = createSchedulingStore(mongo);
   await store.ensureIndexes();
-  const results = createMongoCommandResultStore(mongo, { sealer: createSealer(settings.sealingKey), collection: 'sched_command_results' });
+  const results = createMongoCommandResultStore(mongo, {
+    sealer: createSealer(settings.sealingKey),
+    collection: 'sched_command_results',
+  });
   await results.ensureIndexes();
   ctx.sweep([results.collection]);
   const worker = createWorker({

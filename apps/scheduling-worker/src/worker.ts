@@ -1,5 +1,13 @@
 import type { UserDirectory } from '@platform/identity';
-import { createCommandWorker, runHandler, systemClock, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import {
+  createCommandWorker,
+  runHandler,
+  systemClock,
+  type CommandResultStore,
+  type CommandWorker,
+  type KafkaClient,
+  type ReplyTransport,
+} from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { SCHEDULING_TOPICS, type SchedulingStore, type SchedulingWriter } from '@platform/scheduling';
 import type { Logger } from '@platform/telemetry';
@@ -22,10 +30,7 @@ export interface WorkerDeps {
 
 export type Worker = CommandWorker;
 
-export const SCHEDULING_WORKER_TOPICS = [
-  SCHEDULING_TOPICS.commands,
-  SCHEDULING_TOPICS.events,
-];
+export const SCHEDULING_WORKER_TOPICS = [SCHEDULING_TOPICS.commands, SCHEDULING_TOPICS.events];
 
 export function createWorker(deps: WorkerDeps): Worker {
   const handlerDeps = (touched: NonNullable<HandlerDeps['touched']>): HandlerDeps => ({

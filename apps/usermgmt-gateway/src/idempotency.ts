@@ -20,8 +20,12 @@ export async function idempotentIds(
   if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
     throw new InputError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters.');
   }
-  const scope = createHash('sha256').update(`${request.environmentId}\n${request.method}\n${request.routeOptions.url}\n${key}`).digest('hex');
-  const fingerprint = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+  const scope = createHash('sha256')
+    .update(`${request.environmentId}\n${request.method}\n${request.routeOptions.url}\n${key}`)
+    .digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify(request.body ?? null))
+    .digest('hex');
   const candidate = { ...fresh(), commandId: `idem-${scope}`, fingerprint };
   const stored = await redis.set(`idem:${scope}`, JSON.stringify(candidate), 'EX', TTL_SECONDS, 'NX');
   if (stored === 'OK') return candidate;

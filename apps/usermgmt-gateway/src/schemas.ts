@@ -25,9 +25,17 @@ export const errorResponses = {
   504: ErrorBody,
 };
 
-const timestamps = { created_at: Type.String({ format: 'date-time' }), updated_at: Type.String({ format: 'date-time' }) };
+const timestamps = {
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+};
 
-export const CorsOrigin = Type.Object({ object: Type.Literal('cors_origin'), id: Type.String(), origin: Type.String(), ...timestamps });
+export const CorsOrigin = Type.Object({
+  object: Type.Literal('cors_origin'),
+  id: Type.String(),
+  origin: Type.String(),
+  ...timestamps,
+});
 export const RedirectUri = Type.Object({
   object: Type.Literal('redirect_uri'),
   id: Type.String(),
@@ -66,7 +74,9 @@ export const DeliveryAttempt = Type.Object({
   event_id: Type.String(),
   event: Type.String(),
   attempt: Type.Integer(),
-  status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the response; null when no response came.' }),
+  status_code: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'HTTP status of the response; null when no response came.',
+  }),
   latency_ms: Type.Integer(),
   error: Type.Union([Type.String(), Type.Null()]),
   response_body: Type.String({ description: 'The first kilobyte of the response body.' }),

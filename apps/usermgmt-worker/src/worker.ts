@@ -1,5 +1,13 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { createCommandWorker, runHandler, reaction, type CommandResultStore, type CommandWorker, type KafkaClient, type ReplyTransport } from '@platform/kafka';
+import {
+  createCommandWorker,
+  runHandler,
+  reaction,
+  type CommandResultStore,
+  type CommandWorker,
+  type KafkaClient,
+  type ReplyTransport,
+} from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import type { Sealer } from '@platform/secrets';
 import type { Logger } from '@platform/telemetry';

@@ -74,15 +74,31 @@ export async function attemptDelivery(
         span.setAttribute('http.response.status_code', response.status);
         const retryAfter = response.headers['retry-after'];
         return {
-          result: { kind: 'response', status: response.status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter },
-          record: { status: response.status, latencyMs: response.latencyMs, error: null, responseBody: response.body, startedAt },
+          result: {
+            kind: 'response',
+            status: response.status,
+            retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+          },
+          record: {
+            status: response.status,
+            latencyMs: response.latencyMs,
+            error: null,
+            responseBody: response.body,
+            startedAt,
+          },
         };
       } catch (error) {
         const message = describe(error);
         span.setAttribute('error.type', message.slice(0, 100));
         return {
           result: { kind: 'error', error: message, blocked: isBlocked(error) },
-          record: { status: null, latencyMs: Date.now() - startedAt.getTime(), error: message, responseBody: '', startedAt },
+          record: {
+            status: null,
+            latencyMs: Date.now() - startedAt.getTime(),
+            error: message,
+            responseBody: '',
+            startedAt,
+          },
         };
       }
     },

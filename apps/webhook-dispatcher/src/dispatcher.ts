@@ -30,7 +30,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const tokens = createOAuthTokens({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs });
   const scheduler = createScheduler({
     store: deps.store,
-    attempt: (delivery) => attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs, tokens }, delivery),
+    attempt: (delivery) =>
+      attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs, tokens }, delivery),
     afterOutcome: async () => worker.relay.wake(),
     logger: deps.logger,
     concurrency: deps.concurrency,

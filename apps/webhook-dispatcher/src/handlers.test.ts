@@ -11,14 +11,20 @@ const request = { delivery_id: 'd1', producer: 'usermgmt', tenant_id: 'env_1' } 
 function setup(enqueued: boolean) {
   let wakes = 0;
   const store = fake<DeliveryStore>({ enqueue: async () => enqueued, redeliver: async () => 2 });
-  const handlers = deliveryHandlers({ store, scheduler: { wake: () => void wakes++ }, logger: createLogger({ name: 'test', level: 'silent' }) });
+  const handlers = deliveryHandlers({
+    store,
+    scheduler: { wake: () => void wakes++ },
+    logger: createLogger({ name: 'test', level: 'silent' }),
+  });
   return { store, handlers, wakes: () => wakes };
 }
 
 describe('webhook dispatcher handlers', () => {
   it('stores a delivery request with its trace context and wakes the scheduler', async () => {
     const { store, handlers, wakes } = setup(true);
-    await handlers[MessageTypeNames.RequestDelivery](fakeMessage(MessageTypeNames.RequestDelivery, request, { raw: { traceparent: '00-abc-def-01' } }));
+    await handlers[MessageTypeNames.RequestDelivery](
+      fakeMessage(MessageTypeNames.RequestDelivery, request, { raw: { traceparent: '00-abc-def-01' } }),
+    );
     expect(store.calls).toEqual([{ method: 'enqueue', args: [request, { traceparent: '00-abc-def-01' }] }]);
     expect(wakes()).toBe(1);
   });

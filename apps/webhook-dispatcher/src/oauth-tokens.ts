@@ -31,7 +31,11 @@ export function createOAuthTokens(deps: { egress: EgressClient; sealer: Sealer; 
     const response = await deps.egress.send({
       url: target.token_url,
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: `Basic ${basic}`,
+      },
       body: body.toString(),
       timeoutMs: deps.timeoutMs,
       maxBodyBytes: 16 * 1024,

@@ -1,5 +1,12 @@
 import { metrics, type Logger } from '@platform/telemetry';
-import { decide, retryDelayMs, type DeliveryDoc, type DeliveryStore, type AttemptRecord, type AttemptResult } from '@platform/webhooks';
+import {
+  decide,
+  retryDelayMs,
+  type DeliveryDoc,
+  type DeliveryStore,
+  type AttemptRecord,
+  type AttemptResult,
+} from '@platform/webhooks';
 
 export interface SchedulerOptions {
   store: DeliveryStore;
@@ -42,7 +49,11 @@ export function createScheduler(options: SchedulerOptions) {
     const decision = decide(result);
     attempts.add(1, { decision: decision.action });
     attemptDuration.record(record.latencyMs / 1000, { decision: decision.action });
-    const log = options.logger.child({ delivery: delivery._id, target: delivery.target.id, attempt: delivery.attempts + 1 });
+    const log = options.logger.child({
+      delivery: delivery._id,
+      target: delivery.target.id,
+      attempt: delivery.attempts + 1,
+    });
     switch (decision.action) {
       case 'delivered':
         await options.store.markDelivered(delivery, record);
@@ -55,14 +66,22 @@ export function createScheduler(options: SchedulerOptions) {
         break;
       case 'give_up': {
         const failing = await options.store.noteFailure(delivery, options.disableAfterMs);
-        await options.store.deadLetter(delivery, record, failing.started ? [options.store.failingEvent(delivery, record)] : []);
+        await options.store.deadLetter(
+          delivery,
+          record,
+          failing.started ? [options.store.failingEvent(delivery, record)] : [],
+        );
         log.warn({ error: record.error }, 'webhook target refused; dead-lettered');
         break;
       }
       case 'retry': {
         const failing = await options.store.noteFailure(delivery, options.disableAfterMs);
         if (failing.expired) {
-          await options.store.disableTarget(delivery, record, `failing for more than ${Math.round(options.disableAfterMs / 1000)} s`);
+          await options.store.disableTarget(
+            delivery,
+            record,
+            `failing for more than ${Math.round(options.disableAfterMs / 1000)} s`,
+          );
           log.warn({ status: record.status, error: record.error }, 'webhook target failing too long; disabled');
           break;
         }
@@ -97,7 +116,9 @@ export function createScheduler(options: SchedulerOptions) {
       const target = delivery.target.id;
       inFlightByTarget.set(target, (inFlightByTarget.get(target) ?? 0) + 1);
       const task: Promise<void> = settle(delivery)
-        .catch((error: unknown) => options.logger.error({ err: error, delivery: delivery._id }, 'delivery attempt failed'))
+        .catch((error: unknown) =>
+          options.logger.error({ err: error, delivery: delivery._id }, 'delivery attempt failed'),
+        )
         .finally(() => {
           const left = (inFlightByTarget.get(target) ?? 1) - 1;
           if (left <= 0) inFlightByTarget.delete(target);
@@ -120,12 +141,16 @@ export function createScheduler(options: SchedulerOptions) {
       if (!active) return;
       if (Date.now() - lastArchive > 10 * options.pollIntervalMs) {
         lastArchive = Date.now();
-        await options.store.archiveFinished().catch((error: unknown) => options.logger.warn({ err: error }, 'archiving failed'));
+        await options.store
+          .archiveFinished()
+          .catch((error: unknown) => options.logger.warn({ err: error }, 'archiving failed'));
       }
       const next = await options.store.nextDueAt().catch(() => null);
       // A wake-up that arrived while we looked must not wait for the timer.
       if (again) continue;
-      const wait = next ? Math.min(Math.max(next.getTime() - Date.now(), 10), options.pollIntervalMs) : options.pollIntervalMs;
+      const wait = next
+        ? Math.min(Math.max(next.getTime() - Date.now(), 10), options.pollIntervalMs)
+        : options.pollIntervalMs;
       clearTimeout(timer);
       timer = setTimeout(wake, wait);
       return;

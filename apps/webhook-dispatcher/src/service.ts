@@ -10,7 +10,9 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const store = createDeliveryStore(await ctx.mongo());
   await store.ensureIndexes();
   ctx.sweep(store.expiringCollections(), { intervalMs: 3600_000 });
-  const egress = createEgressClient(createEgressGuard({ allow: settings.egressAllow }), { connections: settings.delivery.concurrency });
+  const egress = createEgressClient(createEgressGuard({ allow: settings.egressAllow }), {
+    connections: settings.delivery.concurrency,
+  });
   ctx.onClose('egress', () => egress.close());
   const dispatcher = createDispatcher({
     kafka: ctx.kafka(),

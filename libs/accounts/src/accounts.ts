@@ -84,7 +84,11 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
       return record;
     },
     async ensureEnvironment(id, service, name) {
-      await Environment.updateOne({ _id: id }, { $setOnInsert: { name, service, created_at: new Date() } }, { upsert: true }).catch((error: unknown) => {
+      await Environment.updateOne(
+        { _id: id },
+        { $setOnInsert: { name, service, created_at: new Date() } },
+        { upsert: true },
+      ).catch((error: unknown) => {
         if ((error as { code?: number }).code !== 11000) throw error;
       });
       return (await Environment.findById(id).lean<EnvironmentRecord>())!;
@@ -93,7 +97,9 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
       return Environment.findById(id).lean<EnvironmentRecord>();
     },
     async listEnvironments(service) {
-      return Environment.find(service ? { service } : {}).sort({ _id: 1 }).lean<EnvironmentRecord[]>();
+      return Environment.find(service ? { service } : {})
+        .sort({ _id: 1 })
+        .lean<EnvironmentRecord[]>();
     },
     async createKey(environmentId, options = {}) {
       const env = await Environment.findById(environmentId).lean<EnvironmentRecord>();
@@ -140,7 +146,12 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
         await redis.set(cacheKey(hash), '-', 'EX', NEGATIVE_TTL_S).catch(() => undefined);
         return null;
       }
-      const identity: ApiKeyIdentity = { keyId: record._id, environmentId: record.environment_id, service: record.service, subject: record.subject ?? null };
+      const identity: ApiKeyIdentity = {
+        keyId: record._id,
+        environmentId: record.environment_id,
+        service: record.service,
+        subject: record.subject ?? null,
+      };
       await redis.set(cacheKey(hash), JSON.stringify(identity), 'EX', CACHE_TTL_S).catch(() => undefined);
       return identity.service === service ? identity : null;
     },

@@ -34,7 +34,11 @@ export interface Members {
    * The user of the environment linked to `link`, made on first use with an id derived from the link (so two
    * processes doing it at once make one).
    */
-  ensureLinked(environmentId: string, link: string, input: { email: string | null; name: string }): Promise<MemberRecord>;
+  ensureLinked(
+    environmentId: string,
+    link: string,
+    input: { email: string | null; name: string },
+  ): Promise<MemberRecord>;
   /** Every user, in any environment, linked to `link`. */
   linkedTo(link: string): Promise<MemberRecord[]>;
   get(environmentId: string, id: string): Promise<MemberRecord | null>;
@@ -74,7 +78,10 @@ export function createMembers(connection: Connection): Members {
   return {
     async create(environmentId, input) {
       if (!USERNAME.test(input.username)) {
-        throw new InputError('invalid_username', 'A user name is 1 to 32 lower-case letters, digits and inner hyphens.');
+        throw new InputError(
+          'invalid_username',
+          'A user name is 1 to 32 lower-case letters, digits and inner hyphens.',
+        );
       }
       const record: MemberRecord = {
         _id: randomUUID(),
@@ -89,7 +96,8 @@ export function createMembers(connection: Connection): Members {
       try {
         await Member.create(record);
       } catch (error) {
-        if (isDuplicateKeyError(error)) throw new ConflictError('username_taken', `The user name ${input.username} is taken in this environment.`);
+        if (isDuplicateKeyError(error))
+          throw new ConflictError('username_taken', `The user name ${input.username} is taken in this environment.`);
         throw error;
       }
       return record;
@@ -101,7 +109,15 @@ export function createMembers(connection: Connection): Members {
         await Member.updateOne(
           { _id },
           {
-            $setOnInsert: { environment_id: environmentId, username, name: input.name, email: input.email, role: 'member', links: [link], created_at: new Date() },
+            $setOnInsert: {
+              environment_id: environmentId,
+              username,
+              name: input.name,
+              email: input.email,
+              role: 'member',
+              links: [link],
+              created_at: new Date(),
+            },
           },
           { upsert: true },
         );
@@ -113,10 +129,15 @@ export function createMembers(connection: Connection): Members {
     linkedTo: (link) => Member.find({ links: link }).sort({ created_at: 1 }).limit(100).lean<MemberRecord[]>(),
     get: (environmentId, id) => Member.findOne({ _id: id, environment_id: environmentId }).lean<MemberRecord>(),
     async find(environmentId, idOrUsername) {
-      if (UUID.test(idOrUsername)) return Member.findOne({ _id: idOrUsername, environment_id: environmentId }).lean<MemberRecord>();
-      return Member.findOne({ environment_id: environmentId, username: idOrUsername.toLowerCase() }).lean<MemberRecord>();
+      if (UUID.test(idOrUsername))
+        return Member.findOne({ _id: idOrUsername, environment_id: environmentId }).lean<MemberRecord>();
+      return Member.findOne({
+        environment_id: environmentId,
+        username: idOrUsername.toLowerCase(),
+      }).lean<MemberRecord>();
     },
-    list: (environmentId) => Member.find({ environment_id: environmentId }).sort({ created_at: 1 }).lean<MemberRecord[]>(),
+    list: (environmentId) =>
+      Member.find({ environment_id: environmentId }).sort({ created_at: 1 }).lean<MemberRecord[]>(),
     async ensureIndexes() {
       await Member.init();
     },

@@ -39,8 +39,15 @@ describe('bucket boundaries (UTC)', () => {
   });
 
   it('lists a series most recent first', () => {
-    expect(bucketSeries('day', at('2024-03-01T10:00:00Z'), 3).map(iso)).toEqual(['2024-03-01T00:00:00.000Z', '2024-02-29T00:00:00.000Z', '2024-02-28T00:00:00.000Z']);
-    expect(bucketSeries('month', at('2024-03-31T10:00:00Z'), 2).map(iso)).toEqual(['2024-03-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z']);
+    expect(bucketSeries('day', at('2024-03-01T10:00:00Z'), 3).map(iso)).toEqual([
+      '2024-03-01T00:00:00.000Z',
+      '2024-02-29T00:00:00.000Z',
+      '2024-02-28T00:00:00.000Z',
+    ]);
+    expect(bucketSeries('month', at('2024-03-31T10:00:00Z'), 2).map(iso)).toEqual([
+      '2024-03-01T00:00:00.000Z',
+      '2024-02-01T00:00:00.000Z',
+    ]);
   });
 
   it("formats times as Bitly's +0000 form", () => {
@@ -62,10 +69,17 @@ describe('ISO-8601 unit_reference', () => {
     expect(iso(parseIsoTimestamp(raw)!)).toBe(expected);
   });
 
-  it.each(['', 'yesterday', '1700000000', '2023-02-29T00:00:00Z', '2024-13-01', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00 0000', '2024-01-01T10:00:00+25:00', '2024-1-1'])(
-    'refuses %j',
-    (raw) => {
-      expect(parseIsoTimestamp(raw)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'yesterday',
+    '1700000000',
+    '2023-02-29T00:00:00Z',
+    '2024-13-01',
+    '2024-01-01T24:00:00Z',
+    '2024-01-01T10:00:00 0000',
+    '2024-01-01T10:00:00+25:00',
+    '2024-1-1',
+  ])('refuses %j', (raw) => {
+    expect(parseIsoTimestamp(raw)).toBeNull();
+  });
 });

@@ -11,7 +11,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const FIXED: Record<Exclude<Unit, 'month'>, number> = { minute: MINUTE, hour: HOUR, day: DAY, week: 7 * DAY };
 
-export const isUnit = (value: unknown): value is Unit => typeof value === 'string' && (UNITS as readonly string[]).includes(value);
+export const isUnit = (value: unknown): value is Unit =>
+  typeof value === 'string' && (UNITS as readonly string[]).includes(value);
 
 /** The start of the bucket that holds `at` (epoch milliseconds). */
 export function bucketStart(unit: Unit, at: number): number {
@@ -75,7 +76,8 @@ export function formatTime(at: number): string {
 }
 
 // YYYY-MM-DD, then optionally THH:MM[:SS[.fraction]], then optionally Z, ±HH, ±HHMM or ±HH:MM.
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
  * An ISO-8601 timestamp (`unit_reference`) as epoch milliseconds, or null when it is not one: a calendar date

@@ -34,7 +34,11 @@ export interface EngagementFacets {
   bot: boolean;
 }
 
-export type FacetReader = (engagement: { clientIp: string | null; userAgent: string | null; referrer: string | null }) => EngagementFacets;
+export type FacetReader = (engagement: {
+  clientIp: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+}) => EngagementFacets;
 
 /** A bounded memo: traffic repeats its user agents, addresses and referrers, and parsing them is the cost. */
 function memo<T>(read: (key: string | null) => T, max: number): (key: string | null) => T {
@@ -56,7 +60,14 @@ export function createFacetReader(geo: GeoLookup, options: { cacheSize?: number 
   const referrer = memo(readReferrer, max);
   return (e) => {
     const ua = software(e.userAgent);
-    return { place: place(e.clientIp), device: ua.device, os: ua.os, browser: ua.browser, referrer: referrer(e.referrer), bot: ua.bot };
+    return {
+      place: place(e.clientIp),
+      device: ua.device,
+      os: ua.os,
+      browser: ua.browser,
+      referrer: referrer(e.referrer),
+      bot: ua.bot,
+    };
   };
 }
 
@@ -79,5 +90,8 @@ export const readNetworkReferrerKey = (key: string) => {
 // NUL ends a BSON field name: it is escaped too (as a string, which no-control-regex allows).
 const ESCAPE = /[%.$]/g;
 export const encodeKey = (value: string) =>
-  value.length === 0 ? '%' : value.replace(ESCAPE, (c) => `%${c.charCodeAt(0).toString(16)}`).replaceAll('\u0000', '%00');
-export const decodeKey = (key: string) => (key === '%' ? '' : key.replace(/%([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+  value.length === 0
+    ? '%'
+    : value.replace(ESCAPE, (c) => `%${c.charCodeAt(0).toString(16)}`).replaceAll('\u0000', '%00');
+export const decodeKey = (key: string) =>
+  key === '%' ? '' : key.replace(/%([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));

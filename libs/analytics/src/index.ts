@@ -1,4 +1,14 @@
-export { UNITS, addUnits, bucketLength, bucketSeries, bucketStart, bucketsBetween, formatTime, isUnit, parseIsoTimestamp } from './buckets.js';
+export {
+  UNITS,
+  addUnits,
+  bucketLength,
+  bucketSeries,
+  bucketStart,
+  bucketsBetween,
+  formatTime,
+  isUnit,
+  parseIsoTimestamp,
+} from './buckets.js';
 export type { Unit } from './buckets.js';
 export { ENGAGEMENT_KINDS, engagementOfClick, shortenOfCreated } from './events.js';
 export type { AnalyticsEvent, Engagement, EngagementKind, Shorten } from './events.js';
@@ -10,8 +20,25 @@ export { readReferrer } from './referrer.js';
 export type { ReferrerFacets } from './referrer.js';
 export { readUserAgent } from './user-agent.js';
 export type { ClientSoftware, DeviceType } from './user-agent.js';
-export { DEFAULT_RETENTION, bucketId, childCounters, createPlanner, deltaAfter, inOffsetOrder, planBatch } from './plan.js';
-export type { BatchPlan, PlanOptions, PlannedBucket, PlannedEvent, Planner, Retention, Scope, ScopeKind } from './plan.js';
+export {
+  DEFAULT_RETENTION,
+  bucketId,
+  childCounters,
+  createPlanner,
+  deltaAfter,
+  inOffsetOrder,
+  planBatch,
+} from './plan.js';
+export type {
+  BatchPlan,
+  PlanOptions,
+  PlannedBucket,
+  PlannedEvent,
+  Planner,
+  Retention,
+  Scope,
+  ScopeKind,
+} from './plan.js';
 export { DEFAULT_SIZE, MAX_SIZE, MAX_UNITS, queryBuckets, readMetricsQuery } from './query.js';
 export type { MetricsQuery, QueryProblem } from './query.js';
 export { coverRange, createReports } from './reports.js';

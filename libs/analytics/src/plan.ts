@@ -15,9 +15,13 @@ const PREFIX: Record<ScopeKind, string> = { link: 'l', group: 'g', qr: 'q' };
  * A bucket's `_id`: scope, key, unit and start, so that one scope's buckets of one unit are one `_id` range in
  * time order (ISO-8601 starts sort as strings), read through the primary key alone.
  */
-export const bucketId = (scope: Scope, unit: Unit, start: number) => `${PREFIX[scope.kind]}|${scope.key}|${unit}|${new Date(start).toISOString()}`;
+export const bucketId = (scope: Scope, unit: Unit, start: number) =>
+  `${PREFIX[scope.kind]}|${scope.key}|${unit}|${new Date(start).toISOString()}`;
 /** The `_id` range of one scope's buckets of one unit: `[from, to)`. */
-export const bucketIdRange = (scope: Scope, unit: Unit) => ({ from: `${PREFIX[scope.kind]}|${scope.key}|${unit}|`, to: `${PREFIX[scope.kind]}|${scope.key}|${unit}|~` });
+export const bucketIdRange = (scope: Scope, unit: Unit) => ({
+  from: `${PREFIX[scope.kind]}|${scope.key}|${unit}|`,
+  to: `${PREFIX[scope.kind]}|${scope.key}|${unit}|~`,
+});
 
 /** How long buckets of a unit are kept after their start, in milliseconds; null: for good. */
 export type Retention = Record<Unit, number | null>;
@@ -142,7 +146,11 @@ function createContributions(options: PlanOptions) {
 }
 
 /** What an engagement with these facets adds in a bucket of each scope. */
-function scopeContributions(e: Engagement, facets: { common: string[]; counters: string[]; bot: boolean }, countBots: boolean) {
+function scopeContributions(
+  e: Engagement,
+  facets: { common: string[]; counters: string[]; bot: boolean },
+  countBots: boolean,
+) {
   if (facets.bot && !countBots) return { link: BOTS_ONLY, group: BOTS_ONLY, qr: BOTS_ONLY };
   const { common, counters } = facets;
   return {
@@ -170,7 +178,10 @@ interface Cell {
  * `$inc`, counting only the events past the bucket's watermark for that partition (see ADR 0016). Events
  * older than a unit's retention skip that unit (their bucket is, or is about to be, swept).
  */
-export function planBatch(items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>, options: PlanOptions): BatchPlan {
+export function planBatch(
+  items: ReadonlyArray<{ offset: number; event: AnalyticsEvent }>,
+  options: PlanOptions,
+): BatchPlan {
   const planner = createPlanner(options);
   planner.add(items);
   return planner.plan();
@@ -215,7 +226,19 @@ export function createPlanner(options: PlanOptions): Planner {
       const key = `s\u0001${event.groupGuid}\u0001${minute}`;
       let cell = cells.get(key);
       if (cell) cell.offsets.push(offset);
-      else cells.set(key, (cell = { at: minute, parts: null, bot: false, link: null, group: { kind: 'group', key: event.groupGuid }, qr: null, offsets: [offset] }));
+      else
+        cells.set(
+          key,
+          (cell = {
+            at: minute,
+            parts: null,
+            bot: false,
+            link: null,
+            group: { kind: 'group', key: event.groupGuid },
+            qr: null,
+            offsets: [offset],
+          }),
+        );
       return cell;
     }
     // One key for what an event adds and where: its facets' inputs, its scopes, its destination, its minute.
@@ -252,7 +275,10 @@ export function createPlanner(options: PlanOptions): Planner {
   function plan(): BatchPlan {
     const buckets = new Map<string, PlannedBucket>();
     // Per minute of event time: each unit's bucket start and where its finer counters go (shared by its events).
-    const minutes = new Map<number, Array<{ unit: Unit; start: number; expiresAt: number | null; children: string[] | null; iso: string }>>();
+    const minutes = new Map<
+      number,
+      Array<{ unit: Unit; start: number; expiresAt: number | null; children: string[] | null; iso: string }>
+    >();
     const placesOf = (minute: number) => {
       let places = minutes.get(minute);
       if (!places) {
@@ -262,7 +288,13 @@ export function createPlanner(options: PlanOptions): Planner {
           const keep = options.retention[unit];
           const expiresAt = keep === null ? null : start + keep;
           if (expiresAt !== null && expiresAt <= options.now) continue;
-          places.push({ unit, start, expiresAt, children: unit === 'minute' || unit === 'week' ? null : childCounters(unit, minute), iso: new Date(start).toISOString() });
+          places.push({
+            unit,
+            start,
+            expiresAt,
+            children: unit === 'minute' || unit === 'week' ? null : childCounters(unit, minute),
+            iso: new Date(start).toISOString(),
+          });
         }
         minutes.set(minute, places);
       }
@@ -308,7 +340,8 @@ export function createPlanner(options: PlanOptions): Planner {
 
 /** The items by ascending offset: as they are when they come from one partition, copied and sorted otherwise. */
 export function inOffsetOrder<T>(items: ReadonlyArray<T>, offsetOf: (item: T) => number): ReadonlyArray<T> {
-  for (let i = 1; i < items.length; i++) if (offsetOf(items[i]!) < offsetOf(items[i - 1]!)) return [...items].sort((a, b) => offsetOf(a) - offsetOf(b));
+  for (let i = 1; i < items.length; i++)
+    if (offsetOf(items[i]!) < offsetOf(items[i - 1]!)) return [...items].sort((a, b) => offsetOf(a) - offsetOf(b));
   return items;
 }
 

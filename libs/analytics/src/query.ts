@@ -33,7 +33,14 @@ function single(raw: RawQuery, field: string, problems: QueryProblem[]): string 
   return value;
 }
 
-function integer(raw: RawQuery, field: string, problems: QueryProblem[], fallback: number, ok: (n: number) => boolean, rule: string): number {
+function integer(
+  raw: RawQuery,
+  field: string,
+  problems: QueryProblem[],
+  fallback: number,
+  ok: (n: number) => boolean,
+  rule: string,
+): number {
   const value = single(raw, field, problems);
   if (value === undefined || value === '') return fallback;
   const n = /^-?\d{1,9}$/.test(value.trim()) ? Number(value) : NaN;
@@ -49,7 +56,10 @@ function integer(raw: RawQuery, field: string, problems: QueryProblem[], fallbac
  * refused, never guessed) and, where the operation lists items, `size` (default 50). Other parameters are
  * ignored, as Bitly does.
  */
-export function readMetricsQuery(raw: RawQuery, options: { now: number; size?: boolean }): { ok: true; value: MetricsQuery } | { ok: false; problems: QueryProblem[] } {
+export function readMetricsQuery(
+  raw: RawQuery,
+  options: { now: number; size?: boolean },
+): { ok: true; value: MetricsQuery } | { ok: false; problems: QueryProblem[] } {
   const problems: QueryProblem[] = [];
   const unitRaw = single(raw, 'unit', problems);
   let unit: Unit = 'day';
@@ -57,14 +67,29 @@ export function readMetricsQuery(raw: RawQuery, options: { now: number; size?: b
     if (isUnit(unitRaw)) unit = unitRaw;
     else problems.push({ field: 'unit', message: `unit must be one of ${UNITS.join(', ')}` });
   }
-  const units = integer(raw, 'units', problems, -1, (n) => n === -1 || (n >= 1 && n <= MAX_UNITS), `-1 (all) or from 1 to ${MAX_UNITS}`);
+  const units = integer(
+    raw,
+    'units',
+    problems,
+    -1,
+    (n) => n === -1 || (n >= 1 && n <= MAX_UNITS),
+    `-1 (all) or from 1 to ${MAX_UNITS}`,
+  );
   // Operations that list no items have no size: theirs is ignored, like any parameter they do not take.
-  const size = options.size === false ? DEFAULT_SIZE : integer(raw, 'size', problems, DEFAULT_SIZE, (n) => n >= 1 && n <= MAX_SIZE, `from 1 to ${MAX_SIZE}`);
+  const size =
+    options.size === false
+      ? DEFAULT_SIZE
+      : integer(raw, 'size', problems, DEFAULT_SIZE, (n) => n >= 1 && n <= MAX_SIZE, `from 1 to ${MAX_SIZE}`);
   let reference = options.now;
   const referenceRaw = single(raw, 'unit_reference', problems);
   if (referenceRaw !== undefined && referenceRaw !== '') {
     const parsed = parseIsoTimestamp(referenceRaw);
-    if (parsed === null) problems.push({ field: 'unit_reference', message: 'unit_reference must be an ISO-8601 timestamp such as 2024-02-29T13:45:00+0000 (URL-encoded: + is %2B)' });
+    if (parsed === null)
+      problems.push({
+        field: 'unit_reference',
+        message:
+          'unit_reference must be an ISO-8601 timestamp such as 2024-02-29T13:45:00+0000 (URL-encoded: + is %2B)',
+      });
     else reference = parsed;
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: { unit, units, reference, size } };
@@ -77,6 +102,11 @@ export function readMetricsQuery(raw: RawQuery, options: { now: number; size?: b
  */
 export function queryBuckets(query: MetricsQuery, since: number | null): number[] {
   const last = bucketStart(query.unit, query.reference);
-  const count = query.units === -1 ? (since === null ? 0 : Math.min(MAX_UNITS, bucketsBetween(query.unit, since, query.reference))) : query.units;
+  const count =
+    query.units === -1
+      ? since === null
+        ? 0
+        : Math.min(MAX_UNITS, bucketsBetween(query.unit, since, query.reference))
+      : query.units;
   return Array.from({ length: count }, (_, i) => addUnits(query.unit, last, -i));
 }

@@ -35,7 +35,10 @@ describe('createAnalyticsStore', () => {
   it('shares a read already on its way', async () => {
     const { finds, connection } = fakeConnection();
     const store = createAnalyticsStore(connection);
-    const [a, b] = await Promise.all([store.buckets(scope, 'month', null, month('2024-12'), ['d']), store.buckets(scope, 'month', null, month('2024-12'), ['d'])]);
+    const [a, b] = await Promise.all([
+      store.buckets(scope, 'month', null, month('2024-12'), ['d']),
+      store.buckets(scope, 'month', null, month('2024-12'), ['d']),
+    ]);
     expect(a).toBe(b);
     expect(finds).toHaveLength(1);
     expect(finds[0]!.from).toBe('l|sho.rt/abc|month|');
@@ -101,8 +104,13 @@ describe('createAnalyticsStore', () => {
         },
       }),
     };
-    const store = createAnalyticsStore({ collection: () => collection } as unknown as Connection, { closedTtlMs: 5000, now: () => month('2024-12') });
-    await expect(store.buckets(scope, 'month', month('2024-01'), month('2024-06'), ['d'])).rejects.toThrow('store down');
+    const store = createAnalyticsStore({ collection: () => collection } as unknown as Connection, {
+      closedTtlMs: 5000,
+      now: () => month('2024-12'),
+    });
+    await expect(store.buckets(scope, 'month', month('2024-01'), month('2024-06'), ['d'])).rejects.toThrow(
+      'store down',
+    );
     fail = false;
     await store.buckets(scope, 'month', month('2024-01'), month('2024-06'), ['d']);
     expect(finds).toEqual([id('2024-01'), id('2024-01')]);

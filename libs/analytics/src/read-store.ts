@@ -43,7 +43,10 @@ export function createAnalyticsStore(connection: Connection, options: AnalyticsS
     let read = reading.get(key);
     if (!read) {
       const projection = fields && Object.fromEntries(['t', ...fields].map((field) => [field, 1]));
-      read = buckets.find({ _id: { $gte: from, $lte: to } }, projection ? { projection } : {}).toArray().finally(() => reading.delete(key));
+      read = buckets
+        .find({ _id: { $gte: from, $lte: to } }, projection ? { projection } : {})
+        .toArray()
+        .finally(() => reading.delete(key));
       reading.set(key, read);
     }
     return read;
@@ -107,7 +110,10 @@ export function createAnalyticsStore(connection: Connection, options: AnalyticsS
       const open = bucketStart(unit, now() - LATE_MS);
       if (from !== null && from >= open) return range(first, bucketId(scope, unit, to), fields);
       if (to < open) return closedRange(first, bucketId(scope, unit, to));
-      const parts = await Promise.all([closedRange(first, bucketId(scope, unit, addUnits(unit, open, -1))), range(bucketId(scope, unit, open), bucketId(scope, unit, to), fields)]);
+      const parts = await Promise.all([
+        closedRange(first, bucketId(scope, unit, addUnits(unit, open, -1))),
+        range(bucketId(scope, unit, open), bucketId(scope, unit, to), fields),
+      ]);
       return parts.flat();
     },
 
@@ -118,7 +124,11 @@ export function createAnalyticsStore(connection: Connection, options: AnalyticsS
     async oldestMonth(scope: Scope, before?: number): Promise<Pick<BucketDoc, 't' | 'd'> | null> {
       const range = bucketIdRange(scope, 'month');
       const to = before === undefined ? range.to : bucketId(scope, 'month', before);
-      const [first] = await buckets.find({ _id: { $gte: range.from, $lt: to } }, { projection: { t: 1, d: 1 } }).sort({ _id: 1 }).limit(1).toArray();
+      const [first] = await buckets
+        .find({ _id: { $gte: range.from, $lt: to } }, { projection: { t: 1, d: 1 } })
+        .sort({ _id: 1 })
+        .limit(1)
+        .toArray();
       return first ?? null;
     },
   };

@@ -10,7 +10,9 @@ import type { BucketDoc, Counters } from './store.js';
 export type Ranked = Array<{ value: string; count: number }>;
 
 const rank = (totals: Map<string, number>): Ranked =>
-  [...totals].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  [...totals]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 
 const engagementsOf = (n: Counters | undefined) => ({
   lib_button_clicks: n?.['lib_button_clicks'] ?? 0,
@@ -21,7 +23,8 @@ const totalOf = (n: Counters | undefined) => ENGAGEMENT_KINDS.reduce((sum, kind)
 
 /** What a time series counts in each bucket. */
 export type SeriesCounter = 'engagements' | EngagementKind | 'shortens';
-const counterOf = (counter: SeriesCounter) => (n: Counters | undefined) => (counter === 'engagements' ? totalOf(n) : (n?.[counter] ?? 0));
+const counterOf = (counter: SeriesCounter) => (n: Counters | undefined) =>
+  counter === 'engagements' ? totalOf(n) : (n?.[counter] ?? 0);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -67,7 +70,11 @@ export function coverRange(from: number, to: number, units: readonly Unit[]): Ar
     next = addUnits(unit, next, 1);
   }
   if (picked.length === 0) return coverRange(from, to, finer);
-  return [...coverRange(from, first, finer), ...picked.map((start) => ({ unit, start })), ...coverRange(next, to, finer)];
+  return [
+    ...coverRange(from, first, finer),
+    ...picked.map((start) => ({ unit, start })),
+    ...coverRange(next, to, finer),
+  ];
 }
 
 /**
@@ -91,16 +98,24 @@ function sinceOf(oldest: Pick<BucketDoc, 't' | 'd'> | undefined, began: number |
  * {@link Since}).
  */
 export function createReports(store: AnalyticsStore) {
-  const envelope = (query: MetricsQuery) => ({ unit: query.unit, units: query.units, unit_reference: formatTime(query.reference) });
+  const envelope = (query: MetricsQuery) => ({
+    unit: query.unit,
+    units: query.units,
+    unit_reference: formatTime(query.reference),
+  });
 
   /** Where `units=-1` starts for a scope: when it began or the day of its oldest data, whichever is first. */
   async function since(scope: Scope, began: number | null): Promise<number | null> {
     // Data older than the beginning is rare (imported or replayed clicks): only the months before it are read.
-    const oldest = await store.oldestMonth(scope, began === null ? undefined : addUnits('month', bucketStart('month', began), 1));
+    const oldest = await store.oldestMonth(
+      scope,
+      began === null ? undefined : addUnits('month', bucketStart('month', began), 1),
+    );
     return sinceOf(oldest ?? undefined, began);
   }
 
-  const resolved = async (scope: Scope, given: Since): Promise<number | null> => (fromBeginning(given) ? since(scope, given.began) : given);
+  const resolved = async (scope: Scope, given: Since): Promise<number | null> =>
+    fromBeginning(given) ? since(scope, given.began) : given;
 
   /** The source documents' range of a series ending with the bucket that holds the reference. */
   function sourceRange(unit: Unit, newest: number) {
@@ -146,7 +161,11 @@ export function createReports(store: AnalyticsStore) {
   async function countersOf(scope: Scope, unit: Unit, starts: number[]): Promise<Map<number, Counters>> {
     if (starts.length === 0) return new Map();
     const { source, to } = sourceRange(unit, starts[0]!);
-    return countersIn(unit, starts, await store.buckets(scope, source.unit, bucketStart(source.unit, starts.at(-1)!), to, [source.field]));
+    return countersIn(
+      unit,
+      starts,
+      await store.buckets(scope, source.unit, bucketStart(source.unit, starts.at(-1)!), to, [source.field]),
+    );
   }
 
   /**
@@ -154,7 +173,11 @@ export function createReports(store: AnalyticsStore) {
    * month documents, which also say where `units=-1` starts: one read of every month up to the reference's
    * serves both (the months before the scope began hold only older data, which `since` reads anyway).
    */
-  async function seriesCounters(scope: Scope, query: MetricsQuery, given: Since): Promise<{ starts: number[]; counters: Map<number, Counters> }> {
+  async function seriesCounters(
+    scope: Scope,
+    query: MetricsQuery,
+    given: Since,
+  ): Promise<{ starts: number[]; counters: Map<number, Counters> }> {
     const { source, to } = sourceRange(query.unit, bucketStart(query.unit, query.reference));
     if (!fromBeginning(given) || source.unit !== 'month') {
       const starts = queryBuckets(query, await resolved(scope, given));
@@ -162,7 +185,10 @@ export function createReports(store: AnalyticsStore) {
     }
     const docs = await store.buckets(scope, 'month', null, to, [...new Set(['d', source.field])]);
     const before = given.began === null ? Infinity : addUnits('month', bucketStart('month', given.began), 1);
-    const oldest = docs.reduce<BucketDoc | undefined>((first, doc) => (doc.t.getTime() < before && (!first || doc.t < first.t) ? doc : first), undefined);
+    const oldest = docs.reduce<BucketDoc | undefined>(
+      (first, doc) => (doc.t.getTime() < before && (!first || doc.t < first.t) ? doc : first),
+      undefined,
+    );
     const starts = queryBuckets(query, sinceOf(oldest, given.began));
     return { starts, counters: countersIn(query.unit, starts, docs) };
   }
@@ -173,10 +199,16 @@ export function createReports(store: AnalyticsStore) {
   }
 
   function tilesOf(query: MetricsQuery, starts: number[]) {
-    return starts.length === 0 ? [] : coverRange(starts.at(-1)!, addUnits(query.unit, starts[0]!, 1), COVER_UNITS[query.unit]);
+    return starts.length === 0
+      ? []
+      : coverRange(starts.at(-1)!, addUnits(query.unit, starts[0]!, 1), COVER_UNITS[query.unit]);
   }
 
-  async function coveringOf(scope: Scope, tiles: Array<{ unit: Unit; start: number }>, fields: string[]): Promise<BucketDoc[]> {
+  async function coveringOf(
+    scope: Scope,
+    tiles: Array<{ unit: Unit; start: number }>,
+    fields: string[],
+  ): Promise<BucketDoc[]> {
     // One `_id` range per run of consecutive tiles of a unit.
     const runs: Array<{ unit: Unit; from: number; to: number }> = [];
     for (const tile of tiles) {
@@ -204,13 +236,19 @@ export function createReports(store: AnalyticsStore) {
   /** One facet of one kind over the query's buckets, ranked, with the kind's total (for what no value holds). */
   async function facet(scope: Scope, query: MetricsQuery, since: Since, kind: EngagementKind, name: Facet) {
     const docs = await covering(scope, query, since, ['n', `f.${kind}.${name}`]);
-    return { ranked: rank(sumFacet(docs, [kind], name)), total: docs.reduce((sum, doc) => sum + (doc.n?.[kind] ?? 0), 0) };
+    return {
+      ranked: rank(sumFacet(docs, [kind], name)),
+      total: docs.reduce((sum, doc) => sum + (doc.n?.[kind] ?? 0), 0),
+    };
   }
 
   async function series(scope: Scope, query: MetricsQuery, since: Since, counter: SeriesCounter) {
     const { starts, counters } = await seriesCounters(scope, query, since);
     const count = counterOf(counter);
-    return { ...envelope(query), data: starts.map((start) => ({ ts: formatTime(start), count: count(counters.get(start)) })) };
+    return {
+      ...envelope(query),
+      data: starts.map((start) => ({ ts: formatTime(start), count: count(counters.get(start)) })),
+    };
   }
 
   return {
@@ -244,17 +282,27 @@ export function createReports(store: AnalyticsStore) {
       } else {
         const starts = queryBuckets(query, await resolved(scope, since));
         const tiles = tilesOf(query, starts);
-        if (fromMonths && tiles.some((tile) => tile.unit === 'month')) for (const n of (await countersOf(scope, query.unit, starts)).values()) add(n);
+        if (fromMonths && tiles.some((tile) => tile.unit === 'month'))
+          for (const n of (await countersOf(scope, query.unit, starts)).values()) add(n);
         else for (const doc of await coveringOf(scope, tiles, ['n'])) add(doc.n);
       }
-      return { total_engagements: engagements.clicks + engagements.scans + engagements.lib_button_clicks, engagements, ...envelope(query) };
+      return {
+        total_engagements: engagements.clicks + engagements.scans + engagements.lib_button_clicks,
+        engagements,
+        ...envelope(query),
+      };
     },
 
     /** The time-series envelope: one `{ts, count}` per unit, most recent first, zeros included. */
     series,
 
     /** A faceted envelope whose items are `{<count name>: n, <item name>: value}`, the first `size` of them. */
-    async faceted(scope: Scope, query: MetricsQuery, since: Since, spec: { kind: EngagementKind; facet: Facet; name: string; item?: string; limit?: boolean }) {
+    async faceted(
+      scope: Scope,
+      query: MetricsQuery,
+      since: Since,
+      spec: { kind: EngagementKind; facet: Facet; name: string; item?: string; limit?: boolean },
+    ) {
       const { ranked } = await facet(scope, query, since, spec.kind, spec.facet);
       const items = spec.limit === false ? ranked : ranked.slice(0, query.size);
       return {
@@ -275,7 +323,10 @@ export function createReports(store: AnalyticsStore) {
         ...envelope(query),
         facet: 'cities',
         metrics: shown.map((r) => ({ [kind]: r.count, ...readCityKey(r.value) })),
-        other_metrics: { [`other_city_${singular}`]: inCities - shownCount, [`no_city_${singular}`]: Math.max(0, total - inCities) },
+        other_metrics: {
+          [`other_city_${singular}`]: inCities - shownCount,
+          [`no_city_${singular}`]: Math.max(0, total - inCities),
+        },
       };
     },
 
@@ -294,20 +345,34 @@ export function createReports(store: AnalyticsStore) {
       return {
         ...envelope(query),
         facet: 'referrers_by_domain',
-        referrers_by_domain: ordered.map(([network, entry]) => ({ network, referrers: entry.referrers.slice(0, query.size).map((r) => ({ key: r.value, value: r.count })) })),
+        referrers_by_domain: ordered.map(([network, entry]) => ({
+          network,
+          referrers: entry.referrers.slice(0, query.size).map((r) => ({ key: r.value, value: r.count })),
+        })),
       };
     },
 
     /** The scope's links by engagements (group buckets' `link` facet over every kind), most first. */
     async topLinks(scope: Scope, query: MetricsQuery, since: Since): Promise<Ranked> {
-      const docs = await covering(scope, query, since, ENGAGEMENT_KINDS.map((kind) => `f.${kind}.link`));
+      const docs = await covering(
+        scope,
+        query,
+        since,
+        ENGAGEMENT_KINDS.map((kind) => `f.${kind}.link`),
+      );
       return rank(sumFacet(docs, ENGAGEMENT_KINDS, 'link'));
     },
 
     /** `shorten_counts`: links created per unit, as a faceted envelope of `{key: date, value: count}`. */
     async shortenCounts(scope: Scope, query: MetricsQuery, since: Since) {
       const answer = await series(scope, query, since, 'shortens');
-      return { unit: answer.unit, units: answer.units, facet: 'shorten_counts', unit_reference: answer.unit_reference, metrics: answer.data.map((d) => ({ key: d.ts, value: d.count })) };
+      return {
+        unit: answer.unit,
+        units: answer.units,
+        facet: 'shorten_counts',
+        unit_reference: answer.unit_reference,
+        metrics: answer.data.map((d) => ({ key: d.ts, value: d.count })),
+      };
     },
   };
 }

@@ -42,7 +42,10 @@ describe('EventIdSet', () => {
     const random = (n: number) => (state = (state * 48271) % 2147483647) % n;
     for (let i = 0; i < 20_000; i++) {
       const producer = ['r1:b1', 'r2:b9', 'other'][random(3)]!;
-      const id = producer === 'other' ? `uuid-${random(50)}` : `${producer}:${random(3) === 0 ? random(2 ** 21) : 500_000 + random(4000)}`;
+      const id =
+        producer === 'other'
+          ? `uuid-${random(50)}`
+          : `${producer}:${random(3) === 0 ? random(2 ** 21) : 500_000 + random(4000)}`;
       const ref = read(id);
       expect(set.has(ref)).toBe(reference.has(id));
       set.add(ref);

@@ -81,7 +81,9 @@ export function createEventIdReader(): (id: string) => EventId {
     if (seq === null) return { id, chunk: null, bit: 0 };
     const chunk = Math.floor(seq / 2 ** CHUNK_BITS);
     const bit = seq % 2 ** CHUNK_BITS;
-    for (const r of recent) if (r.chunk === chunk && r.producer.length === colon && id.startsWith(r.producer)) return { id, chunk: r.name, bit };
+    for (const r of recent)
+      if (r.chunk === chunk && r.producer.length === colon && id.startsWith(r.producer))
+        return { id, chunk: r.name, bit };
     const producer = id.slice(0, colon);
     const entry = { producer, chunk, name: `${producer}:${chunk}` };
     if (recent.unshift(entry) > RECENT_PRODUCERS) recent.pop();
@@ -155,7 +157,8 @@ export class EventIdSet {
   /** Each producer chunk with bits set: its name, and the bytes from `from` on that hold every one of its bits. */
   *chunks(): IterableIterator<{ chunk: string; from: number; bytes: Uint8Array }> {
     for (const [chunk, bits] of this.#chunks) {
-      if (bits.bytes.length > 0) yield { chunk, from: bits.low, bytes: bits.bytes.subarray(bits.low - bits.from, bits.high - bits.from + 1) };
+      if (bits.bytes.length > 0)
+        yield { chunk, from: bits.low, bytes: bits.bytes.subarray(bits.low - bits.from, bits.high - bits.from + 1) };
     }
   }
 
@@ -200,7 +203,8 @@ export function createRedisSightings(redis: Redis, options: { namespace?: string
       const chunks = [...ids.chunks()];
       const others = [...ids.others()];
       const pipeline = redis.pipeline();
-      for (const { chunk, from, bytes } of chunks) pipeline.getrangeBuffer(`${prefix}seq:${chunk}`, from, from + bytes.length - 1);
+      for (const { chunk, from, bytes } of chunks)
+        pipeline.getrangeBuffer(`${prefix}seq:${chunk}`, from, from + bytes.length - 1);
       for (const id of others) pipeline.exists(`${prefix}id:${id}`);
       const results = (await pipeline.exec()) ?? [];
       chunks.forEach(({ chunk, from, bytes }, i) => {
@@ -209,7 +213,8 @@ export function createRedisSightings(redis: Redis, options: { namespace?: string
         const marked = value as Buffer;
         for (let k = 0; k < bytes.length && k < marked.length; k++) {
           const both = bytes[k]! & marked[k]!;
-          for (let b = 0; both !== 0 && b < 8; b++) if (both & (0x80 >> b)) found.add({ id: '', chunk, bit: (from + k) * 8 + b });
+          for (let b = 0; both !== 0 && b < 8; b++)
+            if (both & (0x80 >> b)) found.add({ id: '', chunk, bit: (from + k) * 8 + b });
         }
       });
       others.forEach((id, i) => {
@@ -223,7 +228,15 @@ export function createRedisSightings(redis: Redis, options: { namespace?: string
     async mark(ids) {
       if (ids.size === 0) return;
       const pipeline = redis.pipeline();
-      for (const { chunk, from, bytes } of ids.chunks()) pipeline.eval(OR_RANGE, 1, `${prefix}seq:${chunk}`, from, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), ttlSeconds);
+      for (const { chunk, from, bytes } of ids.chunks())
+        pipeline.eval(
+          OR_RANGE,
+          1,
+          `${prefix}seq:${chunk}`,
+          from,
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          ttlSeconds,
+        );
       for (const id of ids.others()) pipeline.set(`${prefix}id:${id}`, '1', 'EX', ttlSeconds);
       for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
     },

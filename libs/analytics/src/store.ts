@@ -37,7 +37,8 @@ const MAX_ROUNDS = 20;
 const BULK = 100;
 const IN_FLIGHT = 4;
 
-const chunks = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+const chunks = <T>(list: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
 /**
  * The aggregate collection's one writer (the analytics aggregator; lint rule `WRITERS`). A Kafka redelivery
@@ -79,8 +80,18 @@ export function createAnalyticsWriter(connection: Connection) {
       let updates = 0;
       let round = 0;
       for (; pending.length > 0; round++) {
-        if (round >= MAX_ROUNDS) throw new UnavailableError('analytics_apply_stuck', `buckets of ${source} kept changing under the aggregator`);
-        const known = round === 0 ? null : await watermarks(pending.map((b) => b.id), mark);
+        if (round >= MAX_ROUNDS)
+          throw new UnavailableError(
+            'analytics_apply_stuck',
+            `buckets of ${source} kept changing under the aggregator`,
+          );
+        const known =
+          round === 0
+            ? null
+            : await watermarks(
+                pending.map((b) => b.id),
+                mark,
+              );
         const ops = [];
         const sent: PlannedBucket[] = [];
         for (const bucket of pending) {
@@ -92,7 +103,12 @@ export function createAnalyticsWriter(connection: Connection) {
               ? { [mark]: { $exists: false } }
               : { [mark]: watermark }
             : { $or: [{ [mark]: { $lt: bucket.firstOffset } }, { [mark]: { $exists: false } }] };
-          const created: Record<string, unknown> = { s: bucket.scope.kind[0], k: bucket.scope.key, u: bucket.unit, t: new Date(bucket.start) };
+          const created: Record<string, unknown> = {
+            s: bucket.scope.kind[0],
+            k: bucket.scope.key,
+            u: bucket.unit,
+            t: new Date(bucket.start),
+          };
           if (bucket.expiresAt !== null) created['expires_at'] = new Date(bucket.expiresAt);
           ops.push({
             updateOne: {
@@ -107,7 +123,10 @@ export function createAnalyticsWriter(connection: Connection) {
         // In chunks, a few at once; a chunk with a failed compare-and-set goes to the next round whole (FerretDB
         // may stop an unordered bulk write at its first error, so which of its writes happened is read again).
         const failed: PlannedBucket[] = [];
-        const parts = chunks(ops.map((op, i) => ({ op, bucket: sent[i]! })), BULK);
+        const parts = chunks(
+          ops.map((op, i) => ({ op, bucket: sent[i]! })),
+          BULK,
+        );
         for (const wave of chunks(parts, IN_FLIGHT)) {
           await Promise.all(
             wave.map(async (part) => {

@@ -38,7 +38,10 @@ export function csv(value: string): string[] {
  * client choose its own address behind a proxy that appends to the header.
  */
 export const trustProxyEnv = {
-  TRUST_PROXY: Type.String({ default: 'false', pattern: '^(true|false|[0-9]{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' }),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    pattern: '^(true|false|[0-9]{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$',
+  }),
 };
 
 export function parseTrustProxy(value: string): boolean | number | string[] {
@@ -49,11 +52,18 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
 }
 
 /** The Kafka settings of {@link commonEnv}, for libs/kafka `createKafka`. */
-export function kafkaSettings(env: { KAFKA_BROKERS: string; KAFKA_TOPIC_PREFIX: string; SCHEMA_REGISTRY_URL?: string | undefined; SCHEMA_REGISTRY_TIMEOUT_MS?: number | undefined }) {
+export function kafkaSettings(env: {
+  KAFKA_BROKERS: string;
+  KAFKA_TOPIC_PREFIX: string;
+  SCHEMA_REGISTRY_URL?: string | undefined;
+  SCHEMA_REGISTRY_TIMEOUT_MS?: number | undefined;
+}) {
   return {
     brokers: env.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
     topicPrefix: env.KAFKA_TOPIC_PREFIX,
-    schemaRegistry: env.SCHEMA_REGISTRY_URL ? { url: env.SCHEMA_REGISTRY_URL, timeoutMs: env.SCHEMA_REGISTRY_TIMEOUT_MS ?? 5000 } : undefined,
+    schemaRegistry: env.SCHEMA_REGISTRY_URL
+      ? { url: env.SCHEMA_REGISTRY_URL, timeoutMs: env.SCHEMA_REGISTRY_TIMEOUT_MS ?? 5000 }
+      : undefined,
   };
 }
 

@@ -2,4 +2,13 @@ export { Type } from '@sinclair/typebox';
 export type { Static, TObject, TProperties } from '@sinclair/typebox';
 export { ConfigError, configOrExit, createConfigLoader, parseEnv } from './load-config.js';
 export type { ConfigLoader } from './load-config.js';
-export { commonEnv, commonSettings, csv, kafkaSettings, trustProxyEnv, parseTrustProxy, workerEnv, workerSettings } from './common-env.js';
+export {
+  commonEnv,
+  commonSettings,
+  csv,
+  kafkaSettings,
+  trustProxyEnv,
+  parseTrustProxy,
+  workerEnv,
+  workerSettings,
+} from './common-env.js';

@@ -30,7 +30,11 @@ describe('parseEnv', () => {
 
   it('caches a frozen shape and can be reset', () => {
     let env: Record<string, string> = { API_SECRET: '12345678' };
-    const loader = createConfigLoader(schema, (e) => ({ http: { port: e.PORT } }), () => env);
+    const loader = createConfigLoader(
+      schema,
+      (e) => ({ http: { port: e.PORT } }),
+      () => env,
+    );
     const first = loader.get();
     expect(first.http.port).toBe(3002);
     expect(Object.isFrozen(first.http)).toBe(true);
@@ -48,6 +52,9 @@ describe('kafkaSettings', () => {
       topicPrefix: 'p.',
       schemaRegistry: undefined,
     });
-    expect(kafkaSettings({ KAFKA_BROKERS: 'k:9092', KAFKA_TOPIC_PREFIX: '', SCHEMA_REGISTRY_URL: 'http://registry:8081' }).schemaRegistry).toEqual({ url: 'http://registry:8081', timeoutMs: 5000 });
+    expect(
+      kafkaSettings({ KAFKA_BROKERS: 'k:9092', KAFKA_TOPIC_PREFIX: '', SCHEMA_REGISTRY_URL: 'http://registry:8081' })
+        .schemaRegistry,
+    ).toEqual({ url: 'http://registry:8081', timeoutMs: 5000 });
   });
 });

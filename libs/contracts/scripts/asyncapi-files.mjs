@@ -10,7 +10,10 @@ export function asyncApiInputs() {
   const file = (absolute) => ({ path: path.relative(repoRoot, absolute), schema: readSchema(absolute) });
   return {
     current: listCurrentSchemaFiles().map(({ file: f }) => file(f)),
-    released: fs.readdirSync(historyDir).sort().map((name) => file(path.join(historyDir, name))),
+    released: fs
+      .readdirSync(historyDir)
+      .sort()
+      .map((name) => file(path.join(historyDir, name))),
   };
 }
 

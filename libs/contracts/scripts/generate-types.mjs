@@ -17,11 +17,19 @@ const namedTypes = new Map();
 function tsType(node, namespace) {
   if (typeof node === 'string') {
     switch (node) {
-      case 'null': return 'null';
-      case 'boolean': return 'boolean';
-      case 'int': case 'long': case 'float': case 'double': return 'number';
-      case 'string': return 'string';
-      case 'bytes': return 'Buffer';
+      case 'null':
+        return 'null';
+      case 'boolean':
+        return 'boolean';
+      case 'int':
+      case 'long':
+      case 'float':
+      case 'double':
+        return 'number';
+      case 'string':
+        return 'string';
+      case 'bytes':
+        return 'Buffer';
       default: {
         const key = node.includes('.') ? node : `${namespace}.${node}`;
         return namedTypes.get(key) ?? namedTypes.get(node) ?? 'unknown';
@@ -45,10 +53,14 @@ function tsType(node, namespace) {
       namedTypes.set(`${node.namespace ?? namespace}.${node.name}`, union);
       return union;
     }
-    case 'array': return `Array<${tsType(node.items, namespace)}>`;
-    case 'map': return `Record<string, ${tsType(node.values, namespace)}>`;
-    case 'fixed': return 'Buffer';
-    default: return tsType(node.type, namespace);
+    case 'array':
+      return `Array<${tsType(node.items, namespace)}>`;
+    case 'map':
+      return `Record<string, ${tsType(node.values, namespace)}>`;
+    case 'fixed':
+      return 'Buffer';
+    default:
+      return tsType(node.type, namespace);
   }
 }
 
@@ -65,7 +77,8 @@ types += 'export const MessageTypeNames = {\n';
 for (const e of entries) types += `  ${e.shortName}: '${e.fullName}',\n`;
 types += '} as const satisfies Record<string, MessageType>;\n';
 
-let schemas = '// Generated from schemas/ by `npm run schemas:gen`. Do not edit.\n\nimport type { Schema } from \'avsc\';\n\n';
+let schemas =
+  "// Generated from schemas/ by `npm run schemas:gen`. Do not edit.\n\nimport type { Schema } from 'avsc';\n\n";
 schemas += 'export const currentSchemas: Record<string, Schema> = {\n';
 for (const e of entries) schemas += `  '${e.fullName}': ${JSON.stringify(e.schema)},\n`;
 schemas += '};\n\n';

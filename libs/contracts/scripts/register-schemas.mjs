@@ -15,7 +15,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.url || !/^https?:\/\//.test(values.url)) {
-  console.error('usage: npm run schemas:register -- --url <registry API root, e.g. http://127.0.0.1:8081/apis/ccompat/v7> [--topic-prefix PREFIX]');
+  console.error(
+    'usage: npm run schemas:register -- --url <registry API root, e.g. http://127.0.0.1:8081/apis/ccompat/v7> [--topic-prefix PREFIX]',
+  );
   process.exit(2);
 }
 const client = createSchemaRegistryClient({ url: values.url, timeoutMs: Number(values['timeout-ms']) });

@@ -18,7 +18,11 @@ const problems = (diagnostics: Diagnostic[]) =>
     .filter((d) => d.severity === DiagnosticSeverity.Error || d.severity === DiagnosticSeverity.Warning)
     .map((d) => `${d.code} at ${d.path.join('/')}: ${d.message}`);
 
-type Doc = { components: { messages: Record<string, { payload: { schemaFormat: string; schema: { fields: Array<{ type: unknown }> } } }> } };
+type Doc = {
+  components: {
+    messages: Record<string, { payload: { schemaFormat: string; schema: { fields: Array<{ type: unknown }> } } }>;
+  };
+};
 
 /**
  * The parser checks an Avro payload of a 3.0 document against the structure of Avro only; the Avro schema
@@ -32,8 +36,11 @@ async function check(text: string): Promise<{ document: AsyncAPIDocumentInterfac
   for (const [name, message] of Object.entries(raw.components.messages)) {
     const path = ['components', 'messages', name, 'payload', 'schema'];
     // The Avro parser reads only `data` (and `path` for its message).
-    const input = { data: message.payload.schema, path, schemaFormat: message.payload.schemaFormat } as Parameters<typeof avroParser.validate>[0];
-    for (const result of (await avroParser.validate(input)) ?? []) found.push(`avro at ${path.join('/')}: ${result.message}`);
+    const input = { data: message.payload.schema, path, schemaFormat: message.payload.schemaFormat } as Parameters<
+      typeof avroParser.validate
+    >[0];
+    for (const result of (await avroParser.validate(input)) ?? [])
+      found.push(`avro at ${path.join('/')}: ${result.message}`);
   }
   return { document: parsed.document, problems: found };
 }
@@ -58,12 +65,21 @@ describe('docs/asyncapi.yaml', () => {
           [topic.name, topic.partitions, topic.retentionMs],
           [`${topic.name}${DEAD_LETTER.suffix}`, DEAD_LETTER.partitions, DEAD_LETTER.retentionMs],
         ] as const) {
-          const channel = document.channels().all().find((c) => c.address() === address);
+          const channel = document
+            .channels()
+            .all()
+            .find((c) => c.address() === address);
           expect(channel, address).toBeDefined();
-          const kafka = channel!.bindings().get('kafka')!.value<{ partitions: number; topicConfiguration: Record<string, unknown> }>();
+          const kafka = channel!
+            .bindings()
+            .get('kafka')!
+            .value<{ partitions: number; topicConfiguration: Record<string, unknown> }>();
           expect(kafka.partitions, address).toBe(partitions);
           expect(kafka.topicConfiguration['retention.ms'], address).toBe(retentionMs);
-          const names = channel!.messages().all().map((m) => m.name());
+          const names = channel!
+            .messages()
+            .all()
+            .map((m) => m.name());
           expect(names.sort(), address).toEqual([...topic.records].sort());
         }
       }
@@ -72,13 +88,17 @@ describe('docs/asyncapi.yaml', () => {
 
     it('gives each message its Avro schema, its key and the headers it travels with', () => {
       for (const topic of TOPIC_CATALOGUE) {
-        const channel = document.channels().all().find((c) => c.address() === topic.name)!;
+        const channel = document
+          .channels()
+          .all()
+          .find((c) => c.address() === topic.name)!;
         for (const message of channel.messages().all()) {
           expect(message.schemaFormat(), message.name()).toBe(AVRO_SCHEMA_FORMAT);
           const key = message.bindings().get('kafka')!.value<{ key: { type: string; description: string } }>().key;
           expect(key.description, message.name()).toContain(topic.key);
           const headers = JSON.stringify(message.headers()!.json());
-          for (const header of ['ce_id', 'ce_type', 'ce_source', 'ce_time', 'ce_schema', 'traceparent']) expect(headers, message.name()).toContain(header);
+          for (const header of ['ce_id', 'ce_type', 'ce_source', 'ce_time', 'ce_schema', 'traceparent'])
+            expect(headers, message.name()).toContain(header);
           expect(headers, message.name()).toContain(`"const":"${message.name()}"`);
         }
       }
@@ -86,14 +106,32 @@ describe('docs/asyncapi.yaml', () => {
 
     it('names the producers and every known consumer group of each topic as operations', () => {
       for (const topic of TOPIC_CATALOGUE) {
-        const operations = document.operations().all().filter((o) => o.channels().all().some((c) => c.address() === topic.name));
+        const operations = document
+          .operations()
+          .all()
+          .filter((o) =>
+            o
+              .channels()
+              .all()
+              .some((c) => c.address() === topic.name),
+          );
         const send = operations.filter((o) => o.action() === 'send');
-        expect(send.map((o) => o.extensions().get('x-producers')?.value()), topic.name).toEqual([[...topic.producers]]);
-        const groups = operations.filter((o) => o.action() === 'receive').map((o) => o.bindings().get('kafka')!.value<{ groupId: { const?: string; pattern?: string } }>().groupId);
+        expect(
+          send.map((o) => o.extensions().get('x-producers')?.value()),
+          topic.name,
+        ).toEqual([[...topic.producers]]);
+        const groups = operations
+          .filter((o) => o.action() === 'receive')
+          .map((o) => o.bindings().get('kafka')!.value<{ groupId: { const?: string; pattern?: string } }>().groupId);
         expect(groups.length, topic.name).toBe(topic.consumerGroups.length);
         for (const group of topic.consumerGroups) {
           const literal = group.group.includes('<replica>') ? undefined : group.group;
-          expect(groups.some((g) => (literal ? g.const === literal : new RegExp(g.pattern!).test(group.group.replace('<replica>', 'r1')))), `${topic.name}: ${group.group}`).toBe(true);
+          expect(
+            groups.some((g) =>
+              literal ? g.const === literal : new RegExp(g.pattern!).test(group.group.replace('<replica>', 'r1')),
+            ),
+            `${topic.name}: ${group.group}`,
+          ).toBe(true);
         }
       }
     });
@@ -102,9 +140,15 @@ describe('docs/asyncapi.yaml', () => {
   it('fails a document whose Avro schema is broken (the check itself can fail)', async () => {
     const misspelt = parseYaml(committed) as Doc;
     misspelt.components.messages['platform.usermgmt.events.UserCreated']!.payload.schema.fields[0]!.type = 'strnig';
-    expect((await check(JSON.stringify(misspelt))).problems.join('\n')).toMatch(/avro at components\/messages\/platform\.usermgmt\.events\.UserCreated.*strnig/);
+    expect((await check(JSON.stringify(misspelt))).problems.join('\n')).toMatch(
+      /avro at components\/messages\/platform\.usermgmt\.events\.UserCreated.*strnig/,
+    );
     const malformed = parseYaml(committed) as Doc;
-    (malformed.components.messages['platform.usermgmt.events.UserCreated']!.payload.schema as { fields: unknown }).fields = 3;
-    expect((await check(JSON.stringify(malformed))).problems.join('\n')).toMatch(/asyncapi-document-resolved at components\/messages\/platform\.usermgmt\.events\.UserCreated\/payload/);
+    (
+      malformed.components.messages['platform.usermgmt.events.UserCreated']!.payload.schema as { fields: unknown }
+    ).fields = 3;
+    expect((await check(JSON.stringify(malformed))).problems.join('\n')).toMatch(
+      /asyncapi-document-resolved at components\/messages\/platform\.usermgmt\.events\.UserCreated\/payload/,
+    );
   }, 60_000);
 });

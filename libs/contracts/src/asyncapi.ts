@@ -22,7 +22,11 @@ const ref = (path: string): JsonObject => ({ $ref: path });
 const domainOf = (topic: string) => topic.slice(0, topic.indexOf('.'));
 
 const HEADER_DOCS: Record<string, JsonObject> = {
-  ce_id: { type: 'string', description: 'The message id (a UUID, or the stable id of an outbox entry or a click). A re-publish keeps it: consumers dedupe on it.' },
+  ce_id: {
+    type: 'string',
+    description:
+      'The message id (a UUID, or the stable id of an outbox entry or a click). A re-publish keeps it: consumers dedupe on it.',
+  },
   ce_type: { type: 'string', description: 'The Avro full name of the record in the body (`<namespace>.<name>`).' },
   ce_source: { type: 'string', description: 'The producing process, `/<app>`.' },
   ce_time: { type: 'string', format: 'date-time', description: 'When the producer published it (ISO 8601, UTC).' },
@@ -38,17 +42,34 @@ const HEADER_DOCS: Record<string, JsonObject> = {
     description:
       'Only where the deployment has a schema registry (`SCHEMA_REGISTRY_URL`): the body is then in the Confluent wire format, and this is the registry id of its 4-byte prefix (ADR 0021).',
   },
-  traceparent: { type: 'string', description: 'W3C Trace Context of the change that produced the message, when it was traced.' },
+  traceparent: {
+    type: 'string',
+    description: 'W3C Trace Context of the change that produced the message, when it was traced.',
+  },
   tracestate: { type: 'string', description: 'W3C Trace Context vendor state, with traceparent.' },
 };
 const COMMAND_HEADER_DOCS: Record<string, JsonObject> = {
   correlation_id: { type: 'string', description: 'Matches the reply to the waiting sender.' },
-  reply_to: { type: 'string', description: 'The Redis pub/sub channel of the sending replica; the reply is JSON on it, not on Kafka.' },
-  deadline: { type: 'string', pattern: '^[0-9]+$', description: 'Epoch milliseconds after which the sender no longer waits for a reply.' },
+  reply_to: {
+    type: 'string',
+    description: 'The Redis pub/sub channel of the sending replica; the reply is JSON on it, not on Kafka.',
+  },
+  deadline: {
+    type: 'string',
+    pattern: '^[0-9]+$',
+    description: 'Epoch milliseconds after which the sender no longer waits for a reply.',
+  },
 };
 const DEAD_LETTER_HEADER_DOCS: Record<string, JsonObject> = {
-  error: { type: 'string', description: `On a \`<topic>${DEAD_LETTER.suffix}\` copy only: why the consumer group gave up (at most 1000 characters).` },
-  attempt: { type: 'string', pattern: '^[0-9]+$', description: `On a \`<topic>${DEAD_LETTER.suffix}\` copy only: how many times it was tried.` },
+  error: {
+    type: 'string',
+    description: `On a \`<topic>${DEAD_LETTER.suffix}\` copy only: why the consumer group gave up (at most 1000 characters).`,
+  },
+  attempt: {
+    type: 'string',
+    pattern: '^[0-9]+$',
+    description: `On a \`<topic>${DEAD_LETTER.suffix}\` copy only: how many times it was tried.`,
+  },
 };
 const REQUIRED_HEADERS = ['ce_id', 'ce_type', 'ce_source', 'ce_time', 'ce_schema'];
 
@@ -126,12 +147,20 @@ function message(record: PublishedRecord): JsonObject {
   };
 }
 
-function channel(topic: TopicEntry, address: string, partitions: number, retentionMs: number, description: string): JsonObject {
+function channel(
+  topic: TopicEntry,
+  address: string,
+  partitions: number,
+  retentionMs: number,
+  description: string,
+): JsonObject {
   return {
     address,
     title: address,
     description,
-    messages: Object.fromEntries(topic.records.map((name) => [name.slice(name.lastIndexOf('.') + 1), ref(`#/components/messages/${name}`)])),
+    messages: Object.fromEntries(
+      topic.records.map((name) => [name.slice(name.lastIndexOf('.') + 1), ref(`#/components/messages/${name}`)]),
+    ),
     tags: [{ name: topic.kind }, { name: domainOf(topic.name) }],
     bindings: {
       kafka: {
@@ -164,7 +193,11 @@ function groupIdSchema(group: string): JsonObject {
   if (!group.includes('<replica>')) return { type: 'string', const: group };
   const [prefix, suffix] = group.split('<replica>') as [string, string];
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return { type: 'string', pattern: `^${escape(prefix)}.+${escape(suffix)}$`, description: `${group}: one group per replica, named by its replica id.` };
+  return {
+    type: 'string',
+    pattern: `^${escape(prefix)}.+${escape(suffix)}$`,
+    description: `${group}: one group per replica, named by its replica id.`,
+  };
 }
 
 function operations(topic: TopicEntry): Record<string, JsonObject> {
@@ -220,10 +253,10 @@ export function buildAsyncApiDocument(files: { current: SchemaFile[]; released: 
       title: 'Platform topics',
       version: `0.0.0-${version}`,
       description: [
-        "Every Kafka topic of the platform, generated from the topic catalogue (libs/contracts/src/topics.ts) and the Avro schemas of schemas/ by `npm run asyncapi:gen`; a test fails when this file is stale. How to subscribe: docs/events.md.",
+        'Every Kafka topic of the platform, generated from the topic catalogue (libs/contracts/src/topics.ts) and the Avro schemas of schemas/ by `npm run asyncapi:gen`; a test fails when this file is stale. How to subscribe: docs/events.md.',
         '',
         'Names: a deployment puts its `KAFKA_TOPIC_PREFIX` (empty by default) in front of every topic and consumer group named here.',
-        "Bodies: the Avro binary encoding of the record named by the `ce_type` header, written with the schema whose id is the `ce_schema` header (`schemas/history/<ce_type>@<ce_schema>.avsc`). Read them with your own reader schema through Avro schema resolution: every schema is fully compatible (backward and forward) with each of its released versions.",
+        'Bodies: the Avro binary encoding of the record named by the `ce_type` header, written with the schema whose id is the `ce_schema` header (`schemas/history/<ce_type>@<ce_schema>.avsc`). Read them with your own reader schema through Avro schema resolution: every schema is fully compatible (backward and forward) with each of its released versions.',
         'With a schema registry (a deployment that sets `SCHEMA_REGISTRY_URL`), bodies are in the Confluent wire format instead: magic byte 0, the 4-byte big-endian registry id (also in the `schema_registry_id` header), then the same Avro binary; `ce_schema` still names the writer schema. Subjects follow TopicRecordNameStrategy, `<topic>-<ce_type>` (`x-schema-registry` on each message), so stock Confluent deserializers read every topic (docs/events.md, ADR 0021).',
         'Keys: UTF-8 strings, the aggregate id, so the messages of one aggregate stay in order on one partition. Delivery is at least once: dedupe on `ce_id`.',
       ].join('\n'),
@@ -247,13 +280,18 @@ export function buildAsyncApiDocument(files: { current: SchemaFile[]; released: 
     operations: ops,
     components: {
       schemas: {
-        EventHeaders: headersSchema('Headers of every message on an event topic (all values UTF-8 strings).', { ...HEADER_DOCS, ...DEAD_LETTER_HEADER_DOCS }),
+        EventHeaders: headersSchema('Headers of every message on an event topic (all values UTF-8 strings).', {
+          ...HEADER_DOCS,
+          ...DEAD_LETTER_HEADER_DOCS,
+        }),
         CommandHeaders: headersSchema(
           'Headers of every message on a command topic (all values UTF-8 strings); a command sent by a gateway also carries its reply address.',
           { ...HEADER_DOCS, ...COMMAND_HEADER_DOCS, ...DEAD_LETTER_HEADER_DOCS },
         ),
       },
-      messages: Object.fromEntries([...records.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => [r.name, message(r)])),
+      messages: Object.fromEntries(
+        [...records.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => [r.name, message(r)]),
+      ),
     },
   };
 }

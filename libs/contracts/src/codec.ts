@@ -54,7 +54,10 @@ export function encodeMessage<T extends MessageType>(type: T, value: MessageType
   const reader = readerFor(type);
   // The plain check is the fast path; only a message that fails it is walked again to name every bad field.
   if (!reader.isValid(value)) {
-    throw new InputError('invalid_message', `${type} does not match its schema: ${validateMessage(type, value).join('; ')}`);
+    throw new InputError(
+      'invalid_message',
+      `${type} does not match its schema: ${validateMessage(type, value).join('; ')}`,
+    );
   }
   return { type, schemaId: schemaIdOf(reader), value: reader.toBuffer(value) };
 }

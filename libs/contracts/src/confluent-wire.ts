@@ -6,7 +6,8 @@ export const CONFLUENT_MAGIC_BYTE = 0;
 const PREFIX = 5;
 
 export function frameConfluent(registryId: number, body: Buffer): Buffer {
-  if (!Number.isInteger(registryId) || registryId < 0 || registryId > 0xffffffff) throw new RangeError(`bad registry id ${registryId}`);
+  if (!Number.isInteger(registryId) || registryId < 0 || registryId > 0xffffffff)
+    throw new RangeError(`bad registry id ${registryId}`);
   const framed = Buffer.allocUnsafe(PREFIX + body.length);
   framed.writeUInt8(CONFLUENT_MAGIC_BYTE, 0);
   framed.writeUInt32BE(registryId, 1);

@@ -27,8 +27,10 @@ function groupsInCode(): string[] {
     for (const file of sourcesOf(src)) {
       const text = fs.readFileSync(file, 'utf8');
       for (const m of text.matchAll(/groupId:\s*'([^']+)'/g)) found.add(`${app} ${m[1]}`);
-      for (const m of text.matchAll(/groupId:\s*`([^`]+)`/g)) found.add(`${app} ${m[1]!.replace(/\$\{[^}]+\}/g, '<replica>')}`);
-      for (const m of text.matchAll(/createCommandWorker<[^>]*>\(\{[\s\S]*?\bname:\s*'([^']+)'/g)) found.add(`${app} ${m[1]}`);
+      for (const m of text.matchAll(/groupId:\s*`([^`]+)`/g))
+        found.add(`${app} ${m[1]!.replace(/\$\{[^}]+\}/g, '<replica>')}`);
+      for (const m of text.matchAll(/createCommandWorker<[^>]*>\(\{[\s\S]*?\bname:\s*'([^']+)'/g))
+        found.add(`${app} ${m[1]}`);
     }
   }
   return [...found].sort();
@@ -37,7 +39,9 @@ function groupsInCode(): string[] {
 describe('the consumer groups of the topic catalogue', () => {
   it('are the groups the apps join, each under the app that joins it', () => {
     const catalogued = new Set(TOPIC_CATALOGUE.flatMap((t) => t.consumerGroups.map((g) => `${g.app} ${g.group}`)));
-    expect([...catalogued].sort(), 'libs/contracts/src/topics.ts consumerGroups against apps/*/src').toEqual(groupsInCode());
+    expect([...catalogued].sort(), 'libs/contracts/src/topics.ts consumerGroups against apps/*/src').toEqual(
+      groupsInCode(),
+    );
   });
 
   it('name the apps that exist', () => {

@@ -1,7 +1,28 @@
-export { encodeMessage, decodeMessage, decodeWithWriter, hasField, isKnownSchema, schemaIdOf, schemaTextOf, isMessageType, validateMessage } from './codec.js';
+export {
+  encodeMessage,
+  decodeMessage,
+  decodeWithWriter,
+  hasField,
+  isKnownSchema,
+  schemaIdOf,
+  schemaTextOf,
+  isMessageType,
+  validateMessage,
+} from './codec.js';
 export { CONFLUENT_MAGIC_BYTE, frameConfluent, readConfluentFrame } from './confluent-wire.js';
-export { REGISTRY_COMPATIBILITY, createRegistrySchemas, createSchemaRegistryClient, registerSchemas, registrySubject } from './schema-registry.js';
-export type { CompatibilityLevel, RegistrySchemas, SchemaRegistryClient, SchemaRegistryOptions } from './schema-registry.js';
+export {
+  REGISTRY_COMPATIBILITY,
+  createRegistrySchemas,
+  createSchemaRegistryClient,
+  registerSchemas,
+  registrySubject,
+} from './schema-registry.js';
+export type {
+  CompatibilityLevel,
+  RegistrySchemas,
+  SchemaRegistryClient,
+  SchemaRegistryOptions,
+} from './schema-registry.js';
 export type { EncodedMessage } from './codec.js';
 export { MessageTypeNames } from './generated/types.js';
 export type * from './generated/types.js';

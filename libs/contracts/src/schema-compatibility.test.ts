@@ -37,7 +37,10 @@ describe('schema compatibility', () => {
   });
 
   it.each(current)('$file is released as it is, so every id a producer writes names a published file', ({ type }) => {
-    expect(released.map((r) => r.name), 'run npm run schemas:release').toContain(`${type.name}@${schemaId(type)}.avsc`);
+    expect(
+      released.map((r) => r.name),
+      'run npm run schemas:release',
+    ).toContain(`${type.name}@${schemaId(type)}.avsc`);
   });
 
   it('covers every record of every topic of the catalogue', () => {
@@ -54,7 +57,11 @@ describe('schema compatibility', () => {
   it('matches the version on main, where git knows main', () => {
     let files: string[];
     try {
-      files = execFileSync('git', ['ls-tree', '-r', '--name-only', 'main', 'schemas'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      files = execFileSync('git', ['ls-tree', '-r', '--name-only', 'main', 'schemas'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
         .split('\n')
         .filter((f) => f.endsWith('.avsc') && !f.startsWith('schemas/history/'));
     } catch {

@@ -21,7 +21,8 @@ export interface SchemaRegistryClient {
   setCompatibility(subject: string, level: CompatibilityLevel): Promise<void>;
 }
 
-export type CompatibilityLevel = 'NONE' | 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FORWARD_TRANSITIVE' | 'FULL' | 'FULL_TRANSITIVE';
+export type CompatibilityLevel =
+  'NONE' | 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FORWARD_TRANSITIVE' | 'FULL' | 'FULL_TRANSITIVE';
 
 export interface SchemaRegistryOptions {
   /** The API root, e.g. `http://127.0.0.1:8081` or Apicurio's `http://host:8080/apis/ccompat/v7`. */
@@ -45,13 +46,21 @@ export function createSchemaRegistryClient(options: SchemaRegistryOptions): Sche
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (cause) {
-      throw new UnavailableError('schema_registry_unavailable', `The schema registry at ${url} did not answer ${method} ${path} within ${timeoutMs} ms`, { cause });
+      throw new UnavailableError(
+        'schema_registry_unavailable',
+        `The schema registry at ${url} did not answer ${method} ${path} within ${timeoutMs} ms`,
+        { cause },
+      );
     }
     const text = await response.text().catch(() => '');
     if (response.ok) return JSON.parse(text) as T;
     const detail = `${method} ${path}: ${response.status} ${text.slice(0, 300)}`;
-    if (response.status >= 500 || response.status === 429) throw new UnavailableError('schema_registry_unavailable', `The schema registry at ${url} failed ${detail}`);
-    throw new InputError(response.status === 404 ? 'schema_not_registered' : 'schema_registry_rejected', `The schema registry at ${url} refused ${detail}`);
+    if (response.status >= 500 || response.status === 429)
+      throw new UnavailableError('schema_registry_unavailable', `The schema registry at ${url} failed ${detail}`);
+    throw new InputError(
+      response.status === 404 ? 'schema_not_registered' : 'schema_registry_rejected',
+      `The schema registry at ${url} refused ${detail}`,
+    );
   }
 
   const subjectPath = (subject: string) => `/subjects/${encodeURIComponent(subject)}`;
@@ -119,7 +128,11 @@ export function createRegistrySchemas(client: SchemaRegistryClient): RegistrySch
       return cached(ids, subject, () =>
         client.lookup(subject, schemaTextOf(type)).catch((error: unknown) => {
           if (error instanceof InputError && error.code === 'schema_not_registered') {
-            throw new InputError('schema_not_registered', `${type} is not registered in ${subject} at ${client.url}: run npm run schemas:register`, { cause: error });
+            throw new InputError(
+              'schema_not_registered',
+              `${type} is not registered in ${subject} at ${client.url}: run npm run schemas:register`,
+              { cause: error },
+            );
           }
           throw error;
         }),
@@ -134,18 +147,29 @@ export function createRegistrySchemas(client: SchemaRegistryClient): RegistrySch
         } catch (cause) {
           throw new InputError('unknown_schema', `Registry schema ${registryId} is not an Avro schema`, { cause });
         }
-        if (!writer.name || !isMessageType(writer.name)) throw new InputError('unknown_schema', `Registry schema ${registryId} is ${writer.name ?? 'unnamed'}, no record of this platform`);
+        if (!writer.name || !isMessageType(writer.name))
+          throw new InputError(
+            'unknown_schema',
+            `Registry schema ${registryId} is ${writer.name ?? 'unnamed'}, no record of this platform`,
+          );
         return writer;
       });
     },
     async decode(type, value) {
       const frame = readConfluentFrame(value);
-      if (!frame) throw new InputError('undecodable_message', `${type}: the body does not start with the schema registry's magic byte and id`);
+      if (!frame)
+        throw new InputError(
+          'undecodable_message',
+          `${type}: the body does not start with the schema registry's magic byte and id`,
+        );
       let writer: avro.Type;
       try {
         writer = await schemas.writerOf(frame.registryId);
       } catch (error) {
-        if (error instanceof InputError && error.code === 'schema_not_registered') throw new InputError('unknown_schema', `No schema ${frame.registryId} in the registry at ${client.url}`, { cause: error });
+        if (error instanceof InputError && error.code === 'schema_not_registered')
+          throw new InputError('unknown_schema', `No schema ${frame.registryId} in the registry at ${client.url}`, {
+            cause: error,
+          });
         throw error;
       }
       return decodeWithWriter(type, writer, frame.body);

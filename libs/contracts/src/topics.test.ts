@@ -11,7 +11,10 @@ describe('the topic catalogue', () => {
       expect(topic.partitions, topic.name).toBeGreaterThanOrEqual(1);
       expect(topic.retentionMs, topic.name).toBeGreaterThan(0);
       expect([...topic.producers, ...topic.consumers], topic.name).toContain(topic.owner);
-      expect(topic.name.endsWith(`.${topic.kind}`) || ['webhooks.deliveries', 'links.clicks'].includes(topic.name), topic.name).toBe(true);
+      expect(
+        topic.name.endsWith(`.${topic.kind}`) || ['webhooks.deliveries', 'links.clicks'].includes(topic.name),
+        topic.name,
+      ).toBe(true);
     }
   });
 

@@ -68,7 +68,8 @@ export function topicOfRecord(type: MessageType): string {
   return topic;
 }
 
-const recordsOf = (topic: string): MessageType[] => Object.values(MessageTypeNames).filter((type) => topicOfRecord(type) === topic);
+const recordsOf = (topic: string): MessageType[] =>
+  Object.values(MessageTypeNames).filter((type) => topicOfRecord(type) === topic);
 
 type Entry = Omit<TopicEntry, 'records' | 'consumers'>;
 const entries: Entry[] = [
@@ -77,7 +78,9 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'usermgmt-worker',
     producers: ['usermgmt-gateway'],
-    consumerGroups: [{ group: 'usermgmt-worker', app: 'usermgmt-worker', purpose: 'handles the commands and replies to the sender' }],
+    consumerGroups: [
+      { group: 'usermgmt-worker', app: 'usermgmt-worker', purpose: 'handles the commands and replies to the sender' },
+    ],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the aggregate: the user id, or the environment id for environment-wide settings',
@@ -87,7 +90,13 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'usermgmt-worker',
     producers: ['usermgmt-worker'],
-    consumerGroups: [{ group: 'usermgmt-webhook-fanout', app: 'usermgmt-worker', purpose: 'turns UserCreated into webhook deliveries' }],
+    consumerGroups: [
+      {
+        group: 'usermgmt-webhook-fanout',
+        app: 'usermgmt-worker',
+        purpose: 'turns UserCreated into webhook deliveries',
+      },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the environment id',
@@ -97,7 +106,9 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'oauth-worker',
     producers: ['scheduling-gateway', 'scheduling-web'],
-    consumerGroups: [{ group: 'oauth-worker', app: 'oauth-worker', purpose: 'handles the commands and replies to the sender' }],
+    consumerGroups: [
+      { group: 'oauth-worker', app: 'oauth-worker', purpose: 'handles the commands and replies to the sender' },
+    ],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the client id, or the code or refresh token hash for token requests',
@@ -107,7 +118,9 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'oauth-worker',
     producers: ['oauth-worker'],
-    consumerGroups: [{ group: 'notifier-oauth-reviews', app: 'notifier', purpose: "e-mails a client's owner the review outcome" }],
+    consumerGroups: [
+      { group: 'notifier-oauth-reviews', app: 'notifier', purpose: "e-mails a client's owner the review outcome" },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the client id',
@@ -117,7 +130,13 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'scheduling-worker',
     producers: ['scheduling-gateway', 'scheduling-web'],
-    consumerGroups: [{ group: 'scheduling-worker', app: 'scheduling-worker', purpose: 'handles the commands and replies to the sender' }],
+    consumerGroups: [
+      {
+        group: 'scheduling-worker',
+        app: 'scheduling-worker',
+        purpose: 'handles the commands and replies to the sender',
+      },
+    ],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the aggregate: team, event type, schedule or booking uid',
@@ -137,7 +156,13 @@ const entries: Entry[] = [
     kind: 'commands',
     owner: 'image-worker',
     producers: ['images-gateway'],
-    consumerGroups: [{ group: 'image-worker', app: 'image-worker', purpose: 'compresses and renders images, and replies to the sender' }],
+    consumerGroups: [
+      {
+        group: 'image-worker',
+        app: 'image-worker',
+        purpose: 'compresses and renders images, and replies to the sender',
+      },
+    ],
     partitions: 12,
     retentionMs: 1 * DAY,
     key: 'the output id',
@@ -147,7 +172,13 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'image-worker',
     producers: ['image-worker'],
-    consumerGroups: [{ group: 'notifier-image-quota', app: 'notifier', purpose: 'notifies an account whose compression quota is nearly used' }],
+    consumerGroups: [
+      {
+        group: 'notifier-image-quota',
+        app: 'notifier',
+        purpose: 'notifies an account whose compression quota is nearly used',
+      },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the account (environment) id',
@@ -167,17 +198,25 @@ const entries: Entry[] = [
     kind: 'events',
     owner: 'notifier',
     producers: ['notifier'],
-    consumerGroups: [{ group: 'notifications-watch.<replica>', app: 'notifications-gateway', purpose: 'every replica feeds its own inbox watch streams (WebSocket, SSE), from the newest event on' }],
+    consumerGroups: [
+      {
+        group: 'notifications-watch.<replica>',
+        app: 'notifications-gateway',
+        purpose: 'every replica feeds its own inbox watch streams (WebSocket, SSE), from the newest event on',
+      },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
-    key: 'the user id (a deployment id for settings), so one user\'s inbox changes stay in order',
+    key: "the user id (a deployment id for settings), so one user's inbox changes stay in order",
   },
   {
     name: 'links.commands',
     kind: 'commands',
     owner: 'links-worker',
     producers: ['links-gateway', 'cli'],
-    consumerGroups: [{ group: 'links-worker', app: 'links-worker', purpose: 'handles the commands and replies to the sender' }],
+    consumerGroups: [
+      { group: 'links-worker', app: 'links-worker', purpose: 'handles the commands and replies to the sender' },
+    ],
     partitions: 12,
     retentionMs: 7 * DAY,
     key: 'the group guid (links of one group in order), or the organization id for organization-wide changes',
@@ -188,7 +227,11 @@ const entries: Entry[] = [
     owner: 'links-worker',
     producers: ['links-worker'],
     consumerGroups: [
-      { group: 'redirector.<replica>', app: 'redirector', purpose: 'every replica forgets a changed link, from the newest event on' },
+      {
+        group: 'redirector.<replica>',
+        app: 'redirector',
+        purpose: 'every replica forgets a changed link, from the newest event on',
+      },
       { group: 'analytics-aggregator', app: 'analytics-aggregator', purpose: 'counts shortened links' },
       { group: 'links-reactions', app: 'links-worker', purpose: 'webhook deliveries for new and changed links' },
     ],
@@ -202,19 +245,25 @@ const entries: Entry[] = [
     owner: 'redirector',
     producers: ['redirector'],
     consumerGroups: [
-      { group: 'analytics-aggregator', app: 'analytics-aggregator', purpose: 'folds clicks and QR scans into metric buckets' },
+      {
+        group: 'analytics-aggregator',
+        app: 'analytics-aggregator',
+        purpose: 'folds clicks and QR scans into metric buckets',
+      },
       { group: 'links-reactions', app: 'links-worker', purpose: 'marks first redirects and delivers click webhooks' },
     ],
     partitions: 12,
     retentionMs: 30 * DAY,
-    key: 'the short link id (domain/hash), so one link\'s clicks stay in order',
+    key: "the short link id (domain/hash), so one link's clicks stay in order",
   },
   {
     name: 'webhooks.deliveries',
     kind: 'commands',
     owner: 'webhook-dispatcher',
     producers: ['usermgmt-worker', 'usermgmt-gateway', 'notifier', 'links-worker'],
-    consumerGroups: [{ group: 'webhook-dispatcher', app: 'webhook-dispatcher', purpose: 'delivers, signs and retries webhooks' }],
+    consumerGroups: [
+      { group: 'webhook-dispatcher', app: 'webhook-dispatcher', purpose: 'delivers, signs and retries webhooks' },
+    ],
     partitions: 4,
     retentionMs: 7 * DAY,
     key: 'the target (endpoint) id: one target, one partition',
@@ -226,7 +275,11 @@ const entries: Entry[] = [
     producers: ['webhook-dispatcher'],
     consumerGroups: [
       { group: 'usermgmt-webhook-state', app: 'usermgmt-worker', purpose: 'marks a disabled webhook endpoint' },
-      { group: 'links-webhook-state', app: 'links-worker', purpose: 'alerts on a failing webhook and deactivates a disabled one' },
+      {
+        group: 'links-webhook-state',
+        app: 'links-worker',
+        purpose: 'alerts on a failing webhook and deactivates a disabled one',
+      },
     ],
     partitions: 4,
     retentionMs: 7 * DAY,

@@ -32,7 +32,12 @@ export interface EgressClient {
    * GET of a user-given URL whose body is the point (an image to fetch): the whole body, or
    * PayloadTooLargeError as soon as it passes `maxBodyBytes` (the rest is never read).
    */
-  download(req: { url: string; timeoutMs: number; maxBodyBytes: number; headers?: Record<string, string> }): Promise<EgressDownload>;
+  download(req: {
+    url: string;
+    timeoutMs: number;
+    maxBodyBytes: number;
+    headers?: Record<string, string>;
+  }): Promise<EgressDownload>;
   close(): Promise<void>;
 }
 
@@ -47,7 +52,13 @@ export function createEgressClient(guard: EgressGuard, options: { connections?: 
     connect: { lookup: guard.lookup, timeout: 10_000 },
   });
   /** One guarded request: literal addresses checked here, names at connect time (the agent's lookup). */
-  function open(target: string, method: 'GET' | 'POST' | 'PUT', headers: Record<string, string> | undefined, body: string | Buffer | undefined, timeoutMs: number) {
+  function open(
+    target: string,
+    method: 'GET' | 'POST' | 'PUT',
+    headers: Record<string, string> | undefined,
+    body: string | Buffer | undefined,
+    timeoutMs: number,
+  ) {
     const url = new URL(target);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) !== 0) guard.check(host, host);
@@ -91,7 +102,10 @@ export function createEgressClient(guard: EgressGuard, options: { connections?: 
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
         response.body.destroy();
-        throw new PayloadTooLargeError('download_too_large', `The file at the URL is larger than ${req.maxBodyBytes} bytes.`);
+        throw new PayloadTooLargeError(
+          'download_too_large',
+          `The file at the URL is larger than ${req.maxBodyBytes} bytes.`,
+        );
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -99,7 +113,10 @@ export function createEgressClient(guard: EgressGuard, options: { connections?: 
         size += (chunk as Buffer).length;
         if (size > req.maxBodyBytes) {
           response.body.destroy();
-          throw new PayloadTooLargeError('download_too_large', `The file at the URL is larger than ${req.maxBodyBytes} bytes.`);
+          throw new PayloadTooLargeError(
+            'download_too_large',
+            `The file at the URL is larger than ${req.maxBodyBytes} bytes.`,
+          );
         }
         chunks.push(chunk as Buffer);
       }

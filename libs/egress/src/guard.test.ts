@@ -37,9 +37,7 @@ describe('egress guard', () => {
   });
 
   it('refuses a name that resolves to loopback at lookup time', async () => {
-    const error = await new Promise<Error | null>((resolve) =>
-      guard.lookup('localhost', {}, (err) => resolve(err)),
-    );
+    const error = await new Promise<Error | null>((resolve) => guard.lookup('localhost', {}, (err) => resolve(err)));
     expect(error).toBeInstanceOf(EgressBlockedError);
   });
 

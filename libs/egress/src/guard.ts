@@ -4,7 +4,10 @@ import { NotAllowedError } from '@platform/errors';
 
 export class EgressBlockedError extends NotAllowedError {
   constructor(address: string, host: string) {
-    super('egress_blocked', `Refusing to connect to ${host} (${address}): private, loopback, link-local or reserved address`);
+    super(
+      'egress_blocked',
+      `Refusing to connect to ${host} (${address}): private, loopback, link-local or reserved address`,
+    );
   }
 }
 

@@ -8,7 +8,8 @@ import { InputError } from '@platform/errors';
 export function parsePublicUrl(value: string, field: string, options: { maxLength?: number } = {}): URL {
   const issue = (message: string) =>
     new InputError('invalid_url', message, { issues: [{ field, code: 'invalid_url', message }] });
-  if (value.length > (options.maxLength ?? 2048)) throw issue(`${field} must be at most ${options.maxLength ?? 2048} characters`);
+  if (value.length > (options.maxLength ?? 2048))
+    throw issue(`${field} must be at most ${options.maxLength ?? 2048} characters`);
   let url: URL;
   try {
     url = new URL(value);

@@ -4,7 +4,9 @@ import type { RouteOptions } from 'fastify';
 function matcherOf(url: string): RegExp {
   const pattern = url
     .split('/')
-    .map((segment) => (segment === '*' ? '.*' : segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment === '*' ? '.*' : segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${pattern}/?$`);
 }
@@ -24,7 +26,8 @@ export function allowedMethods() {
     /** The methods a path is served with (empty when no route has it). */
     of(path: string): string[] {
       const methods = new Set<string>();
-      for (const { matcher, methods: served } of routes.values()) if (matcher.test(path)) for (const m of served) methods.add(m);
+      for (const { matcher, methods: served } of routes.values())
+        if (matcher.test(path)) for (const m of served) methods.add(m);
       return [...methods].sort();
     },
   };

@@ -20,7 +20,10 @@ async function app() {
   const app = await createHttpApp({
     name: 'Test API',
     logger: silent,
-    renderError: (error) => ({ statusCode: defaultStatusFor(error.kind), body: { code: error.code, message: error.message } }),
+    renderError: (error) => ({
+      statusCode: defaultStatusFor(error.kind),
+      body: { code: error.code, message: error.message },
+    }),
   });
   app.get('/things/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async () => ({ ok: true }));
   app.post('/things', { schema: { body: Type.Object({ name: Type.String() }) } }, async () => ({ ok: true }));
@@ -33,7 +36,10 @@ describe('createHttpApp', () => {
     const response = await (await app()).inject({ method: 'DELETE', url: '/things/1' });
     expect(response.statusCode).toBe(405);
     expect(response.headers['allow']).toBe('GET, HEAD');
-    expect(response.json()).toEqual({ code: 'method_not_allowed', message: 'DELETE is not allowed here; use GET, HEAD.' });
+    expect(response.json()).toEqual({
+      code: 'method_not_allowed',
+      message: 'DELETE is not allowed here; use GET, HEAD.',
+    });
   });
 
   it('still answers an unknown path 404', async () => {
@@ -45,7 +51,12 @@ describe('createHttpApp', () => {
   it('answers a body in a media type the route does not take 415, text/plain included', async () => {
     const instance = await app();
     for (const type of ['text/plain', 'application/xml']) {
-      const response = await instance.inject({ method: 'POST', url: '/things', headers: { 'content-type': type }, payload: 'name=x' });
+      const response = await instance.inject({
+        method: 'POST',
+        url: '/things',
+        headers: { 'content-type': type },
+        payload: 'name=x',
+      });
       expect(response.statusCode, type).toBe(415);
       expect(response.json()).toMatchObject({ code: 'unsupported_media_type' });
     }

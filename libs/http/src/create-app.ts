@@ -5,7 +5,13 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type preValidationHookHandler,
+} from 'fastify';
 import { InputError, MethodNotAllowedError, NotFoundError } from '@platform/errors';
 import { allowedMethods } from './allowed-methods.js';
 import { fromFastifyError, validationError } from './fastify-errors.js';
@@ -68,7 +74,9 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
  * arrive as text, so their values are coerced to the schema's types.
  */
 const makeAjv = (coerceTypes: boolean | 'array') =>
-  addFormats(new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }));
+  addFormats(
+    new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }),
+  );
 
 function validators() {
   const strict = makeAjv(false);
@@ -214,11 +222,18 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     const methods = allowed.of(request.url.split('?')[0]!);
     const error =
       methods.length > 0
-        ? new MethodNotAllowedError('method_not_allowed', `${request.method} is not allowed here; use ${methods.join(', ')}.`, { allowed: methods })
+        ? new MethodNotAllowedError(
+            'method_not_allowed',
+            `${request.method} is not allowed here; use ${methods.join(', ')}.`,
+            { allowed: methods },
+          )
         : new NotFoundError('route_not_found', 'Not Found');
     const rendered = options.renderError(error, request);
     if (methods.length > 0) void reply.header('allow', methods.join(', '));
-    void reply.code(rendered.statusCode).headers(rendered.headers ?? {}).send(rendered.body);
+    void reply
+      .code(rendered.statusCode)
+      .headers(rendered.headers ?? {})
+      .send(rendered.body);
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -241,7 +256,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       }),
     );
     const ready = results.every(([, state]) => state === 'ok');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -24,8 +24,12 @@ export function frameworkStatuses(route: Pick<RouteOptions, 'method' | 'url' | '
  * no route can leave one out of /openapi.json (a route's own schema for a status wins; `errorBody` answers
  * undefined for a status the API renders as another).
  */
-export function documentFrameworkStatuses(route: RouteOptions, errorBody: (url: string, status: number) => unknown): void {
-  const schema = route.schema as (Record<string, unknown> & { hide?: boolean; response?: Record<string, unknown> }) | undefined;
+export function documentFrameworkStatuses(
+  route: RouteOptions,
+  errorBody: (url: string, status: number) => unknown,
+): void {
+  const schema = route.schema as
+    (Record<string, unknown> & { hide?: boolean; response?: Record<string, unknown> }) | undefined;
   if (!schema || schema.hide) return;
   const response = (schema.response ??= {});
   for (const status of frameworkStatuses(route)) {

@@ -17,7 +17,9 @@ const Endpoint = Type.Object(
   {
     url: Type.String({ format: 'uri', maxLength: 20 }),
     status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
-    name: Type.Optional(Type.String({ minLength: 1, errorMessage: 'is the name shown on the dashboard, 1 character or more' })),
+    name: Type.Optional(
+      Type.String({ minLength: 1, errorMessage: 'is the name shown on the dashboard, 1 character or more' }),
+    ),
     tags: Type.Optional(Type.Array(Type.String(), { maxItems: 2 })),
   },
   { additionalProperties: false },
@@ -44,12 +46,18 @@ describe('validation issues', () => {
     const error = issuesOf(Endpoint, { name: '' });
     expect(error.issues).toEqual([
       { field: 'url', code: 'url_required', message: 'url is required' },
-      { field: 'name', code: 'invalid_minLength', message: 'name is the name shown on the dashboard, 1 character or more' },
+      {
+        field: 'name',
+        code: 'invalid_minLength',
+        message: 'name is the name shown on the dashboard, 1 character or more',
+      },
     ]);
   });
 
   it('codes each part of the request apart', () => {
     expect(issuesOf(Type.Object({ limit: Type.Integer() }), { limit: 'x' }, 'querystring').code).toBe('invalid_query');
-    expect(issuesOf(Type.Object({ id: Type.String({ minLength: 2 }) }), { id: 'x' }, 'params').code).toBe('invalid_params');
+    expect(issuesOf(Type.Object({ id: Type.String({ minLength: 2 }) }), { id: 'x' }, 'params').code).toBe(
+      'invalid_params',
+    );
   });
 });

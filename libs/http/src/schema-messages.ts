@@ -16,9 +16,13 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The literal values a union of constants (TypeBox's `Type.Union([Type.Literal(...)])`) allows, if it is one. */
 function literalsOf(schema: unknown): unknown[] | undefined {
-  const branches = (schema as { anyOf?: unknown[]; oneOf?: unknown[] } | undefined)?.anyOf ?? (schema as { oneOf?: unknown[] } | undefined)?.oneOf;
+  const branches =
+    (schema as { anyOf?: unknown[]; oneOf?: unknown[] } | undefined)?.anyOf ??
+    (schema as { oneOf?: unknown[] } | undefined)?.oneOf;
   if (!Array.isArray(branches) || branches.length === 0) return undefined;
-  const values = branches.map((b) => (b && typeof b === 'object' && 'const' in b ? (b as { const: unknown }).const : undefined));
+  const values = branches.map((b) =>
+    b && typeof b === 'object' && 'const' in b ? (b as { const: unknown }).const : undefined,
+  );
   return values.every((v) => v !== undefined) ? values : undefined;
 }
 
@@ -27,9 +31,15 @@ function requirement(v: SchemaIssue): string {
   const p = v.params as Record<string, unknown>;
   switch (v.keyword) {
     case 'type':
-      return `must be ${String(p['type']).replace(/^(integer|object|array|string|number|boolean|null)$/, (t) => (t === 'integer' || t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`)).replace(',', ' or ')}`;
+      return `must be ${String(p['type'])
+        .replace(/^(integer|object|array|string|number|boolean|null)$/, (t) =>
+          t === 'integer' || t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`,
+        )
+        .replace(',', ' or ')}`;
     case 'minLength':
-      return p['limit'] === 1 ? 'must not be empty' : `must be at least ${plural(Number(p['limit']), 'character')} long`;
+      return p['limit'] === 1
+        ? 'must not be empty'
+        : `must be at least ${plural(Number(p['limit']), 'character')} long`;
     case 'maxLength':
       return `must be at most ${plural(Number(p['limit']), 'character')} long`;
     case 'minimum':

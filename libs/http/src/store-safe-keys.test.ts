@@ -4,7 +4,9 @@ import { storeUnsafeKey } from './store-safe-keys.js';
 describe('storeUnsafeKey', () => {
   it('finds a dotted, a $-prefixed or a NUL key at any depth, naming where', () => {
     expect(storeUnsafeKey({ metadata: { 'a.b': 'x' } })).toMatchObject({ field: 'metadata', code: 'invalid_key' });
-    expect(storeUnsafeKey({ metadata: { $where: 'x' } })?.message).toBe('metadata."$where": a key may not contain "." or NUL characters, nor start with "$"');
+    expect(storeUnsafeKey({ metadata: { $where: 'x' } })?.message).toBe(
+      'metadata."$where": a key may not contain "." or NUL characters, nor start with "$"',
+    );
     expect(storeUnsafeKey({ list: [{ ok: 1 }, { 'n\u0000ul': 2 }] })).toMatchObject({ field: 'list.1' });
     expect(storeUnsafeKey({ 'top.level': 1 })).toMatchObject({ field: 'top.level' });
   });

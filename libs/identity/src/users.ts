@@ -69,7 +69,8 @@ export function createUserDirectory(connection: Connection) {
     async create(input: NewSchedulingUser, now = new Date()): Promise<SchedulingUserDoc> {
       const email = input.email.trim().toLowerCase();
       if (!EMAIL.test(email)) throw new InputError('invalid_email', `${input.email} is not an e-mail address.`);
-      if (input.name.trim().length === 0 || input.name.length > 200) throw new InputError('invalid_name', 'A name of 1 to 200 characters is required.');
+      if (input.name.trim().length === 0 || input.name.length > 200)
+        throw new InputError('invalid_name', 'A name of 1 to 200 characters is required.');
       if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > 1024) {
         throw new InputError('weak_password', `A password needs ${MIN_PASSWORD_LENGTH} to 1024 characters.`);
       }
@@ -89,7 +90,8 @@ export function createUserDirectory(connection: Connection) {
       try {
         await User.create(doc);
       } catch (error) {
-        if (isDuplicateKeyError(error)) throw new ConflictError('email_taken', `A user with the e-mail ${email} already exists.`);
+        if (isDuplicateKeyError(error))
+          throw new ConflictError('email_taken', `A user with the e-mail ${email} already exists.`);
         throw error;
       }
       return doc;
@@ -117,7 +119,10 @@ export function createUserDirectory(connection: Connection) {
       }
       if (!(await verifyPassword(password, user.password_hash))) return null;
       if (needsRehash(user.password_hash)) {
-        await User.updateOne({ _id: user._id }, { $set: { password_hash: await hashPassword(password), updated_at: new Date() } });
+        await User.updateOne(
+          { _id: user._id },
+          { $set: { password_hash: await hashPassword(password), updated_at: new Date() } },
+        );
       }
       return user;
     },

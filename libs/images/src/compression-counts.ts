@@ -1,6 +1,16 @@
 import { MessageTypeNames, type ImageCompressed } from '@platform/contracts';
 import { RateLimitedError } from '@platform/errors';
-import { changeWithEvents, isDuplicateKeyError, outboxEvent, outboxSchemaFields, Schema, defineModel, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import {
+  changeWithEvents,
+  isDuplicateKeyError,
+  outboxEvent,
+  outboxSchemaFields,
+  Schema,
+  defineModel,
+  type Connection,
+  type OutboxCollection,
+  type StoredOutboxEntry,
+} from '@platform/mongo';
 
 /**
  * One document per account and calendar month (UTC): `_id` is `<account>:<YYYY-MM>`, so every read and
@@ -43,7 +53,10 @@ export interface ChargeRequest {
   compressions: number;
   /** 0 or less: no quota. */
   quota: number;
-  event: Omit<ImageCompressed, 'account_id' | 'compressions' | 'month' | 'month_count' | 'monthly_quota' | 'occurred_at'>;
+  event: Omit<
+    ImageCompressed,
+    'account_id' | 'compressions' | 'month' | 'month_count' | 'monthly_quota' | 'occurred_at'
+  >;
 }
 
 export interface CompressionCounts {
@@ -86,7 +99,9 @@ export function createCompressionCounts(connection: Connection): CompressionCoun
   const idOf = (accountId: string, month: string) => `${accountId}:${month}`; // = countDocId
 
   async function current(accountId: string, now = new Date()): Promise<number> {
-    const doc = (await col.findOne({ _id: idOf(accountId, monthOf(now)) } as never, { projection: { count: 1 } })) as { count?: number } | null;
+    const doc = (await col.findOne({ _id: idOf(accountId, monthOf(now)) } as never, { projection: { count: 1 } })) as {
+      count?: number;
+    } | null;
     return doc?.count ?? 0;
   }
 
@@ -120,12 +135,16 @@ export function createCompressionCounts(connection: Connection): CompressionCoun
         if (!doc) throw new Error(`the count document ${_id} vanished`);
         if ((doc.charged ?? []).includes(request.commandId)) return doc.count ?? 0; // a redone command: charged already
         const count = doc.count ?? 0;
-        if (request.quota > 0 && count + request.compressions > request.quota) throw new QuotaExceededError(request.quota);
+        if (request.quota > 0 && count + request.compressions > request.quota)
+          throw new QuotaExceededError(request.quota);
         const event = compressedEvent(request, month, count + request.compressions);
         // Count, dedupe id and event in one single-document update: all three happen, or none.
         const after = (await col.findOneAndUpdate(
           { _id, count: doc.count, charged: { $ne: request.commandId } } as never,
-          changeWithEvents({}, [event], { $inc: { count: request.compressions }, $push: { charged: request.commandId } }) as never,
+          changeWithEvents({}, [event], {
+            $inc: { count: request.compressions },
+            $push: { charged: request.commandId },
+          }) as never,
           // No projection: FerretDB 1.x does not implement findAndModify's `fields`.
           { returnDocument: 'after' },
         )) as unknown as { count: number } | null;
@@ -133,7 +152,10 @@ export function createCompressionCounts(connection: Connection): CompressionCoun
       }
     },
     async release(accountId, requestedAt, commandId) {
-      await col.updateOne({ _id: idOf(accountId, monthOf(requestedAt)) } as never, { $pull: { charged: commandId } } as never);
+      await col.updateOne(
+        { _id: idOf(accountId, monthOf(requestedAt)) } as never,
+        { $pull: { charged: commandId } } as never,
+      );
     },
   };
 }

@@ -33,7 +33,12 @@ export function restrictDecoders(): void {
   if (restricted) return;
   sharp.block({ operation: ['VipsForeignLoad'] });
   sharp.unblock({
-    operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadHeifBuffer'],
+    operation: [
+      'VipsForeignLoadJpegBuffer',
+      'VipsForeignLoadPngBuffer',
+      'VipsForeignLoadWebpBuffer',
+      'VipsForeignLoadHeifBuffer',
+    ],
   });
   restricted = true;
 }

@@ -10,9 +10,12 @@ function ftyp(major: string, compatible: string[]): Buffer {
 }
 
 describe('detectImageType', () => {
-  it.each(['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const)('recognises %s from its bytes', async (type) => {
-    expect(detectImageType(await buildTestImage({ type, width: 16, height: 16 }))).toBe(type);
-  });
+  it.each(['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const)(
+    'recognises %s from its bytes',
+    async (type) => {
+      expect(detectImageType(await buildTestImage({ type, width: 16, height: 16 }))).toBe(type);
+    },
+  );
 
   it('accepts AVIF named only among the compatible brands, and refuses HEIC', () => {
     expect(detectImageType(ftyp('mif1', ['mif1', 'avif']))).toBe('image/avif');

@@ -74,7 +74,10 @@ async function encodePng(pipeline: Sharp): Promise<EncodedImage> {
   const candidates: EncodedImage[] = [];
   // Dithering hides banding on ramps but costs bytes on flat areas; each is searched, the smaller within range wins.
   const dithers = [1, 0];
-  const searches = (await searchQualities(source, range, dithers.map(paletteAt))).map((result, i) => ({ dither: dithers[i]!, ...result }));
+  const searches = (await searchQualities(source, range, dithers.map(paletteAt))).map((result, i) => ({
+    dither: dithers[i]!,
+    ...result,
+  }));
   const within = searches.filter((s) => s.within);
   for (const { dither, quality } of within.length ? within : searches.slice(0, 1)) {
     candidates.push(await toEncoded(paletteAt(dither)(pipeline.clone(), quality), 'image/png'));

@@ -52,7 +52,10 @@ function parse(raw: Buffer): ExifFacts {
 
   const ascii = (e: Entry | undefined) => {
     if (!e || e.type !== 2 || e.valueOffset + e.count > tiff.length) return undefined;
-    const text = tiff.toString('latin1', e.valueOffset, e.valueOffset + e.count).replace(/\0+$/, '').trim();
+    const text = tiff
+      .toString('latin1', e.valueOffset, e.valueOffset + e.count)
+      .replace(/\0+$/, '')
+      .trim();
     return text.length > 0 ? text : undefined;
   };
   const rationals = (e: Entry | undefined) => {
@@ -79,7 +82,8 @@ function parse(raw: Buffer): ExifFacts {
     const latitude = rationals(gps.get(GPS.latitude));
     const longitudeRef = ascii(gps.get(GPS.longitudeRef));
     const longitude = rationals(gps.get(GPS.longitude));
-    if (latitudeRef && latitude && longitudeRef && longitude) facts.gps = { latitudeRef, latitude, longitudeRef, longitude };
+    if (latitudeRef && latitude && longitudeRef && longitude)
+      facts.gps = { latitudeRef, latitude, longitudeRef, longitude };
   }
   return facts;
 }

@@ -64,14 +64,16 @@ export function parseResize(value: unknown): ResizeOptions {
   const height = dimension(value['height'], 'height');
   switch (method) {
     case 'scale':
-      if (width !== undefined && height !== undefined) throw bad('Resize method scale takes either width or height, not both.');
+      if (width !== undefined && height !== undefined)
+        throw bad('Resize method scale takes either width or height, not both.');
       if (width !== undefined) return { method, width };
       if (height !== undefined) return { method, height };
       throw bad('Resize method scale requires either width or height.');
     case 'fit':
     case 'cover':
     case 'thumb':
-      if (width === undefined || height === undefined) throw bad(`Resize method ${method} requires both width and height.`);
+      if (width === undefined || height === undefined)
+        throw bad(`Resize method ${method} requires both width and height.`);
       return { method, width, height };
     case undefined:
       throw bad('Resize requires a method: scale, fit, cover or thumb.');
@@ -84,7 +86,8 @@ export function parseResize(value: unknown): ResizeOptions {
 const TYPE_ALIASES: Record<string, ImageType> = { 'image/jpg': 'image/jpeg' };
 
 export function parseConvert(value: unknown): ImageType[] {
-  if (!isObject(value) || value['type'] === undefined) throw bad('Convert requires a type: a media type, a list of them, or */*.');
+  if (!isObject(value) || value['type'] === undefined)
+    throw bad('Convert requires a type: a media type, a list of them, or */*.');
   const raw = value['type'];
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0) throw bad('Convert type must name at least one media type.');
@@ -107,7 +110,11 @@ export function parseBackground(value: unknown): Rgb {
     const hex = /^#([0-9a-f]{6}|[0-9a-f]{3})$/i.exec(value)?.[1];
     if (hex) {
       const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
-      return { r: parseInt(full.slice(0, 2), 16), g: parseInt(full.slice(2, 4), 16), b: parseInt(full.slice(4, 6), 16) };
+      return {
+        r: parseInt(full.slice(0, 2), 16),
+        g: parseInt(full.slice(2, 4), 16),
+        b: parseInt(full.slice(4, 6), 16),
+      };
     }
   }
   throw bad('Transform background must be a hex colour (#RRGGBB), white or black.');
@@ -127,7 +134,8 @@ export function parsePreserve(value: unknown): MetadataKind[] {
 
 function requiredString(store: Record<string, unknown>, name: string): string {
   const value = store[name];
-  if (typeof value !== 'string' || value.length === 0) throw bad(`Store option ${name} is required for service ${String(store['service'])}.`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw bad(`Store option ${name} is required for service ${String(store['service'])}.`);
   return value;
 }
 
@@ -136,8 +144,10 @@ function storeHeaders(value: unknown): Record<string, string> {
   if (!isObject(value)) throw bad('Store headers must be an object.');
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
-    if (name.toLowerCase() !== 'cache-control') throw bad(`Store header ${name} is not supported; only Cache-Control is.`);
-    if (typeof v !== 'string' || !/^[\x20-\x7e]{1,256}$/.test(v)) throw bad('Store header Cache-Control must be a short string.');
+    if (name.toLowerCase() !== 'cache-control')
+      throw bad(`Store header ${name} is not supported; only Cache-Control is.`);
+    if (typeof v !== 'string' || !/^[\x20-\x7e]{1,256}$/.test(v))
+      throw bad('Store header Cache-Control must be a short string.');
     out['Cache-Control'] = v;
   }
   return out;
@@ -153,7 +163,12 @@ function storeRegion(store: Record<string, unknown>): string {
 function storePath(store: Record<string, unknown>): string {
   const path = requiredString(store, 'path');
   const bucket = path.slice(0, path.indexOf('/'));
-  if (!/^[a-z0-9][a-z0-9._-]{1,62}$/.test(bucket) || !/^[^/]+\/[^\0]*[^/]$/.test(path) || path.length > 1024 || path.split('/').includes('..')) {
+  if (
+    !/^[a-z0-9][a-z0-9._-]{1,62}$/.test(bucket) ||
+    !/^[^/]+\/[^\0]*[^/]$/.test(path) ||
+    path.length > 1024 ||
+    path.split('/').includes('..')
+  ) {
     throw bad('Store path must have the form <bucket>/<path>/<filename>.');
   }
   return path;
@@ -164,11 +179,15 @@ export function parseStore(value: unknown): S3Store | GcsStore {
   switch (value['service']) {
     case 's3': {
       const acl = value['acl'];
-      if (acl !== undefined && (typeof acl !== 'string' || !/^[a-z-]{1,40}$/.test(acl))) throw bad('Store acl must be a canned ACL name or no-acl.');
+      if (acl !== undefined && (typeof acl !== 'string' || !/^[a-z-]{1,40}$/.test(acl)))
+        throw bad('Store acl must be a canned ACL name or no-acl.');
       return {
         service: 's3',
         accessKeyId: requiredString(value, 'aws_access_key_id' in value ? 'aws_access_key_id' : 'cloud_access_key_id'),
-        secretAccessKey: requiredString(value, 'aws_secret_access_key' in value ? 'aws_secret_access_key' : 'cloud_secret_access_key'),
+        secretAccessKey: requiredString(
+          value,
+          'aws_secret_access_key' in value ? 'aws_secret_access_key' : 'cloud_secret_access_key',
+        ),
         region: storeRegion(value),
         path: storePath(value),
         headers: storeHeaders(value['headers']),

@@ -50,7 +50,10 @@ const keys = {
  * preserve start again from the original. Results of POST /output are only kept long enough for the
  * waiting gateway (or a retry of the same command) to read them.
  */
-export function createOutputStore(redis: Redis, options: { retentionSeconds: number; resultSeconds?: number }): OutputStore {
+export function createOutputStore(
+  redis: Redis,
+  options: { retentionSeconds: number; resultSeconds?: number },
+): OutputStore {
   const ttl = options.retentionSeconds;
   const resultTtl = options.resultSeconds ?? 600;
   return {

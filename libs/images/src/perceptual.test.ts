@@ -4,7 +4,8 @@ import { perceptualDistance, perceptualReference, type RgbaPixels } from './perc
 
 function image(width: number, height: number, channels: 3 | 4, pixel: (x: number, y: number) => number[]): RgbaPixels {
   const data = new Uint8Array(width * height * channels);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(pixel(x, y).slice(0, channels), (y * width + x) * channels);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) data.set(pixel(x, y).slice(0, channels), (y * width + x) * channels);
   return { data, width, height, channels };
 }
 
@@ -14,7 +15,8 @@ const distance = (a: RgbaPixels, b: RgbaPixels) => perceptualDistance(perceptual
 describe('perceptualDistance', () => {
   it('is 0 for the same pixels and grows with the distortion', () => {
     expect(distance(ramp, ramp)).toBeCloseTo(0, 10);
-    const banded = (step: number) => image(96, 64, 3, (x, y) => [Math.floor((x * 2.6) / step) * step, Math.floor((y * 3.9) / step) * step, 128]);
+    const banded = (step: number) =>
+      image(96, 64, 3, (x, y) => [Math.floor((x * 2.6) / step) * step, Math.floor((y * 3.9) / step) * step, 128]);
     const light = distance(ramp, banded(8));
     const heavy = distance(ramp, banded(32));
     expect(light).toBeGreaterThan(0);
@@ -23,12 +25,16 @@ describe('perceptualDistance', () => {
 
   it('sees a change of hue at the same lightness, which luma SSIM does not', () => {
     // Same BT.601 luma per pixel, opposite chroma: red-ish versus green-ish halves swapped in a checkerboard.
-    const patch = (swap: boolean) => image(64, 64, 3, (x, y) => ((Math.floor(x / 8) + Math.floor(y / 8)) % 2 === (swap ? 1 : 0) ? [200, 100, 100] : [100, 151, 100]));
+    const patch = (swap: boolean) =>
+      image(64, 64, 3, (x, y) =>
+        (Math.floor(x / 8) + Math.floor(y / 8)) % 2 === (swap ? 1 : 0) ? [200, 100, 100] : [100, 151, 100],
+      );
     expect(distance(patch(false), patch(true))).toBeGreaterThan(0.05);
   });
 
   it('sees a change that only shows over one background (an alpha edge)', () => {
-    const logo = (edgeAlpha: number) => image(48, 48, 4, (x) => (x < 16 ? [20, 40, 200, 255] : x < 24 ? [20, 40, 200, edgeAlpha] : [0, 0, 0, 0]));
+    const logo = (edgeAlpha: number) =>
+      image(48, 48, 4, (x) => (x < 16 ? [20, 40, 200, 255] : x < 24 ? [20, 40, 200, edgeAlpha] : [0, 0, 0, 0]));
     expect(distance(logo(128), logo(128))).toBeCloseTo(0, 10);
     expect(distance(logo(128), logo(32))).toBeGreaterThan(0.001);
   });
@@ -39,10 +45,16 @@ describe('perceptualDistance', () => {
       const v = x * 2 + ((x + y) % 2 ? 4 : -4);
       return [v, v, v].map((c) => Math.max(0, Math.min(255, c)));
     });
-    const banded = image(128, 128, 3, (x) => [Math.floor((x * 2) / 16) * 16 + 4, Math.floor((x * 2) / 16) * 16 + 4, Math.floor((x * 2) / 16) * 16 + 4]);
+    const banded = image(128, 128, 3, (x) => [
+      Math.floor((x * 2) / 16) * 16 + 4,
+      Math.floor((x * 2) / 16) * 16 + 4,
+      Math.floor((x * 2) / 16) * 16 + 4,
+    ]);
     expect(distance(smooth, dithered)).toBeLessThan(distance(smooth, banded));
     // Decoded images work as well as synthetic ones: a JPEG of the ramp is near, not identical.
-    const jpeg = await sharp(Buffer.from(ramp.data), { raw: { width: 96, height: 64, channels: 3 } }).jpeg({ quality: 60 }).toBuffer();
+    const jpeg = await sharp(Buffer.from(ramp.data), { raw: { width: 96, height: 64, channels: 3 } })
+      .jpeg({ quality: 60 })
+      .toBuffer();
     const decoded = await sharp(jpeg).removeAlpha().raw().toBuffer();
     expect(distance(ramp, { ...ramp, data: decoded })).toBeGreaterThan(0);
   });
@@ -50,6 +62,11 @@ describe('perceptualDistance', () => {
   it('handles images smaller than the SSIM window', () => {
     const icon = image(6, 5, 4, (x, y) => [x * 40, y * 50, 90, 255]);
     expect(distance(icon, icon)).toBeCloseTo(0, 10);
-    expect(distance(icon, image(6, 5, 4, (x, y) => [x * 40 + 30, y * 50, 90, 255]))).toBeGreaterThan(0);
+    expect(
+      distance(
+        icon,
+        image(6, 5, 4, (x, y) => [x * 40 + 30, y * 50, 90, 255]),
+      ),
+    ).toBeGreaterThan(0);
   });
 });

@@ -70,7 +70,11 @@ function labOf(pixels: RgbaPixels, background: number): { lightness: LumaPlane; 
     A[i] = 500 * (fx - fy);
     B[i] = 200 * (fy - fz);
   }
-  return { lightness: { data: L, width, height }, a: half({ data: A, width, height }), b: half({ data: B, width, height }) };
+  return {
+    lightness: { data: L, width, height },
+    a: half({ data: A, width, height }),
+    b: half({ data: B, width, height }),
+  };
 }
 
 /** 2×2 box average (the last odd row or column dropped); planes of one pixel stay as they are. */
@@ -83,7 +87,12 @@ function half(plane: LumaPlane): LumaPlane {
     const top = 2 * y * plane.width;
     const bottom = top + plane.width;
     for (let x = 0; x < width; x++) {
-      data[y * width + x] = (plane.data[top + 2 * x]! + plane.data[top + 2 * x + 1]! + plane.data[bottom + 2 * x]! + plane.data[bottom + 2 * x + 1]!) / 4;
+      data[y * width + x] =
+        (plane.data[top + 2 * x]! +
+          plane.data[top + 2 * x + 1]! +
+          plane.data[bottom + 2 * x]! +
+          plane.data[bottom + 2 * x + 1]!) /
+        4;
     }
   }
   return { data, width, height };

@@ -39,7 +39,10 @@ class ZopfliThread {
   private readonly pending = new Map<number, (reply: Reply) => void>();
 
   private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { zopfli: createRequire(import.meta.url).resolve('@gfx/zopfli') } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { zopfli: createRequire(import.meta.url).resolve('@gfx/zopfli') },
+    });
     worker.on('message', (reply: Reply) => {
       this.pending.get(reply.id)?.(reply);
       this.pending.delete(reply.id);
@@ -94,7 +97,7 @@ interface Chunk {
 function chunksOf(png: Buffer): Chunk[] | undefined {
   if (png.length < SIGNATURE.length || !png.subarray(0, SIGNATURE.length).equals(SIGNATURE)) return undefined;
   const chunks: Chunk[] = [];
-  for (let at = SIGNATURE.length; at + 12 <= png.length; ) {
+  for (let at = SIGNATURE.length; at + 12 <= png.length;) {
     const length = png.readUInt32BE(at);
     if (at + 12 + length > png.length) return undefined;
     chunks.push({ type: png.toString('latin1', at + 4, at + 8), data: png.subarray(at + 8, at + 8 + length) });

@@ -29,7 +29,9 @@ export function withPngXmp(png: Buffer, xmp: string): Buffer {
     if (!isXmpText) parts.push(png.subarray(offset, end));
     if (type === 'IHDR') {
       // keyword, NUL, compression flag 0, method 0, empty language tag, NUL, empty translated keyword, NUL
-      parts.push(chunk('iTXt', Buffer.concat([Buffer.from(`${XMP_KEYWORD}\0\0\0\0\0`, 'latin1'), Buffer.from(xmp, 'utf8')])));
+      parts.push(
+        chunk('iTXt', Buffer.concat([Buffer.from(`${XMP_KEYWORD}\0\0\0\0\0`, 'latin1'), Buffer.from(xmp, 'utf8')])),
+      );
     }
     offset = end;
   }

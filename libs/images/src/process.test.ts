@@ -6,15 +6,18 @@ import { buildTestImage, readBack } from './testing.js';
 const limits = { maxPixels: 40_000_000 };
 
 describe('compressImage', { timeout: 30_000 }, () => {
-  it.each(['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const)('shrinks a %s and keeps its type', async (type) => {
-    const input = await buildTestImage({ type, photo: true });
-    const { input: seen, output } = await compressImage(input, limits);
-    expect(seen.type).toBe(type);
-    expect(output.type).toBe(type);
-    expect(output.data.length).toBeLessThan(input.length);
-    const meta = await readBack(output.data);
-    expect([meta.width, meta.height]).toEqual([320, 240]);
-  });
+  it.each(['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const)(
+    'shrinks a %s and keeps its type',
+    async (type) => {
+      const input = await buildTestImage({ type, photo: true });
+      const { input: seen, output } = await compressImage(input, limits);
+      expect(seen.type).toBe(type);
+      expect(output.type).toBe(type);
+      expect(output.data.length).toBeLessThan(input.length);
+      const meta = await readBack(output.data);
+      expect([meta.width, meta.height]).toEqual([320, 240]);
+    },
+  );
 
   it('keeps the alpha channel of a PNG through palette quantisation', async () => {
     const { output } = await compressImage(await buildTestImage({ photo: true, alpha: 0.5 }), limits);
@@ -28,13 +31,18 @@ describe('compressImage', { timeout: 30_000 }, () => {
   });
 
   it('refuses other types with 415 and empty input with 400', async () => {
-    await expect(compressImage(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), limits)).rejects.toMatchObject({ kind: 'unsupported_media_type' });
+    await expect(compressImage(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), limits)).rejects.toMatchObject({
+      kind: 'unsupported_media_type',
+    });
     await expect(compressImage(Buffer.alloc(0), limits)).rejects.toMatchObject({ kind: 'input' });
   });
 
   it('refuses an image above the pixel limit before decoding it', async () => {
     const big = await buildTestImage({ width: 2000, height: 2000 });
-    await expect(compressImage(big, { maxPixels: 1_000_000 })).rejects.toMatchObject({ kind: 'too_large', code: 'too_many_pixels' });
+    await expect(compressImage(big, { maxPixels: 1_000_000 })).rejects.toMatchObject({
+      kind: 'too_large',
+      code: 'too_many_pixels',
+    });
   });
 
   it('reports corrupt pixel data as a client error', async () => {
@@ -46,7 +54,11 @@ describe('compressImage', { timeout: 30_000 }, () => {
 
 describe('renderOutput', { timeout: 30_000 }, () => {
   it('scale keeps proportions and hits the given dimension', async () => {
-    const out = await renderOutput(await buildTestImage({ photo: true }), { resize: { method: 'scale', width: 160 } }, limits);
+    const out = await renderOutput(
+      await buildTestImage({ photo: true }),
+      { resize: { method: 'scale', width: 160 } },
+      limits,
+    );
     expect([out.width, out.height]).toEqual([160, 120]);
   });
 
@@ -77,15 +89,23 @@ describe('renderOutput', { timeout: 30_000 }, () => {
     const webp = await renderOutput(input, { convert: ['image/webp'] }, limits);
     expect((await readBack(webp.data)).format).toBe('webp');
     const all = await Promise.all(
-      (['image/avif', 'image/webp', 'image/jpeg', 'image/png'] as const).map((t) => renderOutput(input, { convert: [t] }, limits)),
+      (['image/avif', 'image/webp', 'image/jpeg', 'image/png'] as const).map((t) =>
+        renderOutput(input, { convert: [t] }, limits),
+      ),
     );
-    const smallest = await renderOutput(input, { convert: ['image/avif', 'image/webp', 'image/jpeg', 'image/png'] }, limits);
+    const smallest = await renderOutput(
+      input,
+      { convert: ['image/avif', 'image/webp', 'image/jpeg', 'image/png'] },
+      limits,
+    );
     expect(smallest.data.length).toBe(Math.min(...all.map((o) => o.data.length)));
   });
 
   it('needs a background to make a transparent image a JPEG, and fills it when given', async () => {
     const input = await buildTestImage({ alpha: 0 });
-    await expect(renderOutput(input, { convert: ['image/jpeg'] }, limits)).rejects.toThrow(/requires transform.background/);
+    await expect(renderOutput(input, { convert: ['image/jpeg'] }, limits)).rejects.toThrow(
+      /requires transform.background/,
+    );
     const out = await renderOutput(input, { convert: ['image/jpeg'], background: { r: 0, g: 0, b: 0 } }, limits);
     const { data } = await (await import('sharp')).default(out.data).raw().toBuffer({ resolveWithObject: true });
     expect(data[0]).toBeLessThan(10);
@@ -100,7 +120,12 @@ describe('renderOutput', { timeout: 30_000 }, () => {
       exif: {
         IFD0: { Copyright: 'Copyright 2024 Jane' },
         IFD2: { DateTimeOriginal: '2024:05:06 07:08:09' },
-        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 30/1', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 0/1' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '52/1 22/1 30/1',
+          GPSLongitudeRef: 'E',
+          GPSLongitude: '4/1 53/1 0/1',
+        },
       },
     });
     const out = await renderOutput(input, { preserve: ['copyright', 'creation', 'location'] }, limits);
@@ -122,7 +147,11 @@ describe('renderOutput', { timeout: 30_000 }, () => {
       photo: true,
       exif: { IFD0: { Copyright: 'Jane & Co' }, IFD2: { DateTimeOriginal: '2024:05:06 07:08:09' } },
     });
-    const out = await renderOutput(input, { convert: ['image/png'], preserve: ['copyright', 'creation', 'location'] }, limits);
+    const out = await renderOutput(
+      input,
+      { convert: ['image/png'], preserve: ['copyright', 'creation', 'location'] },
+      limits,
+    );
     const xmp = (await readBack(out.data)).xmp?.toString();
     expect(xmp).toContain('Jane &#38; Co');
     expect(xmp).toContain('<xmp:CreateDate>2024-05-06T07:08:09</xmp:CreateDate>');

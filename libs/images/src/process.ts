@@ -11,13 +11,21 @@ import { applyResize } from './resize.js';
  * The /shrink step: the same type, smaller. When no setting beats the input, the input itself is the
  * result (never a larger file for the same type).
  */
-export async function compressImage(input: Buffer, limits: DecodeLimits): Promise<{ input: InspectedImage; output: EncodedImage }> {
+export async function compressImage(
+  input: Buffer,
+  limits: DecodeLimits,
+): Promise<{ input: InspectedImage; output: EncodedImage }> {
   const inspected = await inspectImage(input, limits);
   const encoded = await run(() => encodeAs(openImage(input, limits).autoOrient(), inspected.type));
   const output =
     encoded.data.length < input.length
       ? encoded
-      : { data: input, type: inspected.type, width: inspected.metadata.width ?? inspected.width, height: inspected.metadata.height ?? inspected.height };
+      : {
+          data: input,
+          type: inspected.type,
+          width: inspected.metadata.width ?? inspected.width,
+          height: inspected.metadata.height ?? inspected.height,
+        };
   return { input: inspected, output };
 }
 
@@ -41,7 +49,9 @@ export async function renderOutput(input: Buffer, options: OutputOptions, limits
     const facts = options.preserve?.length ? metadataFacts(inspected.metadata) : {};
     let best: EncodedImage | undefined;
     for (const type of usable) {
-      const prepared = options.preserve?.length ? applyMetadata(pipeline.clone(), facts, options.preserve, type) : pipeline;
+      const prepared = options.preserve?.length
+        ? applyMetadata(pipeline.clone(), facts, options.preserve, type)
+        : pipeline;
       const encoded = await encodeAs(prepared, type);
       if (options.preserve?.length) encoded.data = finishMetadata(encoded.data, facts, options.preserve, type);
       if (!best || encoded.data.length < best.data.length) best = encoded;

@@ -45,18 +45,25 @@ describe('encodeAs', { timeout: 30_000 }, () => {
     const meta = await sharp(output.data).metadata();
     expect(meta.isPalette).toBe(true);
     const reference = perceptualReference(await pixelsOf(sharp(input), true));
-    expect(perceptualDistance(reference, await pixelsOf(sharp(output.data), true))).toBeLessThanOrEqual(QUALITY_TARGETS['image/png'].maxDistance);
+    expect(perceptualDistance(reference, await pixelsOf(sharp(output.data), true))).toBeLessThanOrEqual(
+      QUALITY_TARGETS['image/png'].maxDistance,
+    );
   });
 
   it('keeps a smooth gradient free of banding: within the target, or at full palette quality', async () => {
     const data = Buffer.alloc(512 * 128 * 3);
-    for (let y = 0; y < 128; y++) for (let x = 0; x < 512; x++) data.set([x / 2, 64 + y / 2, 255 - x / 2], (y * 512 + x) * 3);
-    const input = await sharp(data, { raw: { width: 512, height: 128, channels: 3 } }).png().toBuffer();
+    for (let y = 0; y < 128; y++)
+      for (let x = 0; x < 512; x++) data.set([x / 2, 64 + y / 2, 255 - x / 2], (y * 512 + x) * 3);
+    const input = await sharp(data, { raw: { width: 512, height: 128, channels: 3 } })
+      .png()
+      .toBuffer();
     const output = await encodeAs(sharp(input), 'image/png');
     const reference = perceptualReference(await pixelsOf(sharp(input), false));
     const distance = perceptualDistance(reference, await pixelsOf(sharp(output.data), false));
     const atFullQuality = await sharp(input).png({ palette: true, quality: 100, effort: 7, dither: 1 }).toBuffer();
     const fullQualityDistance = perceptualDistance(reference, await pixelsOf(sharp(atFullQuality), false));
-    expect(distance).toBeLessThanOrEqual(Math.max(QUALITY_TARGETS['image/png'].maxDistance, fullQualityDistance * 1.001));
+    expect(distance).toBeLessThanOrEqual(
+      Math.max(QUALITY_TARGETS['image/png'].maxDistance, fullQualityDistance * 1.001),
+    );
   });
 });

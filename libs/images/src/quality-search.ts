@@ -29,9 +29,11 @@ const GRID = 5;
 function tileOrigins(width: number, height: number): Array<{ x: number; y: number }> {
   const cols = Math.min(GRID, Math.floor(width / TILE));
   const rows = Math.min(GRID, Math.floor(height / TILE));
-  const at = (i: number, n: number, size: number) => (n === 1 ? 0 : Math.floor((i * (size - TILE)) / (n - 1) / 16) * 16);
+  const at = (i: number, n: number, size: number) =>
+    n === 1 ? 0 : Math.floor((i * (size - TILE)) / (n - 1) / 16) * 16;
   const origins = [];
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) origins.push({ x: at(c, cols, width), y: at(r, rows, height) });
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) origins.push({ x: at(c, cols, width), y: at(r, rows, height) });
   return origins;
 }
 
@@ -105,17 +107,25 @@ export interface SearchResult {
 }
 
 /** One search per encoder setting, against one sample and reference (converted and filtered once). */
-export async function searchQualities(source: RgbaPixels, range: QualityRange, encoders: EncodeAt[]): Promise<SearchResult[]> {
+export async function searchQualities(
+  source: RgbaPixels,
+  range: QualityRange,
+  encoders: EncodeAt[],
+): Promise<SearchResult[]> {
   const sample = sampleOf(source);
   const reference = perceptualReference(sample);
-  const lumaReference = range.minLumaSsim === undefined ? undefined : ssimReference(lumaOf(sample.data, sample.width, sample.height, sample.channels));
+  const lumaReference =
+    range.minLumaSsim === undefined
+      ? undefined
+      : ssimReference(lumaOf(sample.data, sample.width, sample.height, sample.channels));
   const raw = { width: sample.width, height: sample.height, channels: sample.channels as 3 | 4 };
   const step = range.step ?? 1;
   const qualities: number[] = [];
   for (let q = range.minQuality; q < range.maxQuality; q += step) qualities.push(q);
   qualities.push(range.maxQuality);
   const results: SearchResult[] = [];
-  for (const encodeAt of encoders) results.push(await searchOne(sample, raw, reference, lumaReference, range, qualities, encodeAt));
+  for (const encodeAt of encoders)
+    results.push(await searchOne(sample, raw, reference, lumaReference, range, qualities, encodeAt));
   return results;
 }
 
@@ -132,11 +142,21 @@ async function searchOne(
   const measure = async (quality: number) => {
     const encoded = await encodeAt(sharp(sample.data, { raw }), quality).toBuffer();
     const srgb = sharp(encoded).toColourspace('srgb');
-    const decoded = await (sample.channels === 4 ? srgb.ensureAlpha() : srgb.removeAlpha()).raw().toBuffer({ resolveWithObject: true });
-    const pixels = { data: decoded.data, width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels };
+    const decoded = await (sample.channels === 4 ? srgb.ensureAlpha() : srgb.removeAlpha())
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const pixels = {
+      data: decoded.data,
+      width: decoded.info.width,
+      height: decoded.info.height,
+      channels: decoded.info.channels,
+    };
     const distance = perceptualDistance(reference, pixels);
     let within = distance <= range.maxDistance;
-    if (within && lumaReference) within = meanSsimAgainst(lumaReference, lumaOf(pixels.data, pixels.width, pixels.height, pixels.channels)) >= range.minLumaSsim!;
+    if (within && lumaReference)
+      within =
+        meanSsimAgainst(lumaReference, lumaOf(pixels.data, pixels.width, pixels.height, pixels.channels)) >=
+        range.minLumaSsim!;
     const result = { distance, within };
     measured.set(quality, result);
     return result;

@@ -15,7 +15,12 @@ describe('render options record', () => {
   });
 
   it('refuses a record whose resize dimensions do not fit its method', () => {
-    const record = { resize: { method: 'fit' as const, width: 10, height: null }, convert: null, background: null, preserve: null };
+    const record = {
+      resize: { method: 'fit' as const, width: 10, height: null },
+      convert: null,
+      background: null,
+      preserve: null,
+    };
     expect(() => outputOptionsOf(record, null)).toThrow('Resize method fit has the wrong dimensions.');
   });
 });

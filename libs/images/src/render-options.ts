@@ -8,7 +8,9 @@ export type RenderOptionsRecord = RenderOutputV2['options'];
 /** Validated output options as the command's record (the store travels apart, sealed). */
 export function renderOptionsRecord(options: Omit<OutputOptions, 'store'>): RenderOptionsRecord {
   return {
-    resize: options.resize ? { method: options.resize.method, width: options.resize.width ?? null, height: options.resize.height ?? null } : null,
+    resize: options.resize
+      ? { method: options.resize.method, width: options.resize.width ?? null, height: options.resize.height ?? null }
+      : null,
     convert: options.convert ?? null,
     background: options.background ?? null,
     preserve: options.preserve ?? null,
@@ -20,7 +22,8 @@ export function outputOptionsOf(record: RenderOptionsRecord, store: S3Store | Gc
   const options: OutputOptions = {};
   if (record.resize) options.resize = resizeOf(record.resize);
   if (record.convert) {
-    if (!record.convert.every(isImageType)) throw new InputError('bad_request', `Convert types ${record.convert.join(', ')} are not all supported.`);
+    if (!record.convert.every(isImageType))
+      throw new InputError('bad_request', `Convert types ${record.convert.join(', ')} are not all supported.`);
     options.convert = record.convert.filter(isImageType);
   }
   if (record.background) options.background = record.background;

@@ -23,7 +23,9 @@ export async function applyResize(pipeline: Sharp, resize: ResizeOptions, origin
   switch (resize.method) {
     case 'scale':
       return pipeline.resize(
-        resize.width !== undefined ? { width: resize.width, withoutEnlargement: true } : { height: resize.height, withoutEnlargement: true },
+        resize.width !== undefined
+          ? { width: resize.width, withoutEnlargement: true }
+          : { height: resize.height, withoutEnlargement: true },
       );
     case 'fit':
       return pipeline.resize({ width: resize.width, height: resize.height, fit: 'inside', withoutEnlargement: true });

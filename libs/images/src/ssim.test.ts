@@ -17,7 +17,8 @@ describe('meanSsim', () => {
   });
 
   it('falls as the distortion grows', () => {
-    const noisy = (amount: number) => plane(64, 48, (x, y) => pattern.data[y * 64 + x]! + amount * (((x * 31 + y * 17) % 11) - 5));
+    const noisy = (amount: number) =>
+      plane(64, 48, (x, y) => pattern.data[y * 64 + x]! + amount * (((x * 31 + y * 17) % 11) - 5));
     const light = meanSsim(pattern, noisy(1));
     const heavy = meanSsim(pattern, noisy(6));
     expect(light).toBeLessThan(1);

@@ -65,8 +65,14 @@ function squares(plane: LumaPlane): Float32Array {
 export function ssimReference(plane: LumaPlane, range = 255): SsimReference {
   const { width, height } = plane;
   const constants = { c1: (0.01 * range) ** 2, c2: (0.03 * range) ** 2 };
-  if (width < WINDOW || height < WINDOW) return { plane, mu: new Float32Array(0), meanOfSquares: new Float32Array(0), ...constants };
-  return { plane, mu: filter(plane.data, width, height), meanOfSquares: filter(squares(plane), width, height), ...constants };
+  if (width < WINDOW || height < WINDOW)
+    return { plane, mu: new Float32Array(0), meanOfSquares: new Float32Array(0), ...constants };
+  return {
+    plane,
+    mu: filter(plane.data, width, height),
+    meanOfSquares: filter(squares(plane), width, height),
+    ...constants,
+  };
 }
 
 /** One window over the whole of a plane smaller than the Gaussian window (a 16-px icon's chroma at half size). */

@@ -46,13 +46,18 @@ export async function buildTestImage(options: TestImageOptions = {}): Promise<Bu
     pipeline = sharp({ create: { width, height, channels: 4, background: { r: 255, g: 255, b: 255, alpha } } });
     if (options.subject) {
       const side = Math.round(Math.min(width, height) / 3);
-      const square = await sharp({ create: { width: side, height: side, channels: 4, background: { r: 20, g: 40, b: 200, alpha: 1 } } })
+      const square = await sharp({
+        create: { width: side, height: side, channels: 4, background: { r: 20, g: 40, b: 200, alpha: 1 } },
+      })
         .png()
         .toBuffer();
       pipeline = sharp(await pipeline.png().toBuffer()).composite([{ input: square, gravity: 'centre' }]);
     }
   }
-  pipeline = pipeline.toFormat(FORMAT[options.type ?? 'image/png'], options.type === 'image/jpeg' ? { quality: 95 } : { quality: 100 });
+  pipeline = pipeline.toFormat(
+    FORMAT[options.type ?? 'image/png'],
+    options.type === 'image/jpeg' ? { quality: 95 } : { quality: 100 },
+  );
   if (options.exif) pipeline = pipeline.withExif(options.exif);
   if (options.xmp) pipeline = pipeline.withXmp(options.xmp);
   return pipeline.toBuffer();

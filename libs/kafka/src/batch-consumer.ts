@@ -137,7 +137,10 @@ const FINISH_ON_STOP_MS = 10_000;
 
 const meter = metrics.getMeter('@platform/kafka');
 const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
-const batchDuration = meter.createHistogram('platform.messaging.batch.duration', { unit: 's', description: 'Handler time per batch attempt' });
+const batchDuration = meter.createHistogram('platform.messaging.batch.duration', {
+  unit: 's',
+  description: 'Handler time per batch attempt',
+});
 
 /**
  * A consumer group that hands its handler whole batches of one partition (kafkajs `eachBatch`), for consumers
@@ -145,7 +148,9 @@ const batchDuration = meter.createHistogram('platform.messaging.batch.duration',
  * `<topic>.dlq` and are not handed on; a failing batch is retried with backoff (a non-retriable failure
  * dead-letters the batch); a rebalance leaves the batch uncommitted for the partition's next owner.
  */
-export async function runBatchConsumer<K extends MessageType>(options: BatchConsumerOptions<K>): Promise<BatchConsumerHandle> {
+export async function runBatchConsumer<K extends MessageType>(
+  options: BatchConsumerOptions<K>,
+): Promise<BatchConsumerHandle> {
   const { client } = options;
   const logger = client.logger.child({ group: options.groupId });
   const maxBatchSize = options.maxBatchSize ?? 2000;
@@ -157,7 +162,12 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     allowAutoTopicCreation: false,
     ...(options.fetchMaxWaitMs !== undefined ? { maxWaitTimeInMs: options.fetchMaxWaitMs } : {}),
     ...(options.fetchMinBytes !== undefined ? { minBytes: options.fetchMinBytes } : {}),
-    ...(options.maxBytesPerPartition ? { maxBytesPerPartition: options.maxBytesPerPartition, maxBytes: Math.max(10 * 1024 * 1024, options.maxBytesPerPartition * 4) } : {}),
+    ...(options.maxBytesPerPartition
+      ? {
+          maxBytesPerPartition: options.maxBytesPerPartition,
+          maxBytes: Math.max(10 * 1024 * 1024, options.maxBytesPerPartition * 4),
+        }
+      : {}),
     ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
   });
   const deadLetters: Producer = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -169,7 +179,9 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
   /** The partitions this member was last assigned: a finish of a partition handed over commits nothing. */
   let assigned = new Set<string>();
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    assigned = new Set(Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)));
+    assigned = new Set(
+      Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)),
+    );
   });
   const commitIntervalMs = options.commitIntervalMs ?? 0;
   /** Per partition, the offset to commit next when commits are deferred (`commitIntervalMs`). */
@@ -214,7 +226,11 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       messages: messages.map((m) => ({
         key: m.key,
         value: m.value,
-        headers: { ...headersToStrings(m.headers), [HEADERS.error]: reason.slice(0, 1000), [HEADERS.attempt]: String(attempts) },
+        headers: {
+          ...headersToStrings(m.headers),
+          [HEADERS.error]: reason.slice(0, 1000),
+          [HEADERS.attempt]: String(attempts),
+        },
       })),
     });
     logger.error({ topic, count: messages.length, first: messages[0]!.offset, reason }, 'messages dead-lettered');
@@ -235,7 +251,10 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         try {
           const type = meta.type as K;
           // Bare Avro (no registry frame) is read at once: no promise per message in batches of thousands.
-          const value = meta.registryId === undefined ? decodeMessage(type, meta.schema, message.value) : await decodeBody(client.registry, type, meta, message.value);
+          const value =
+            meta.registryId === undefined
+              ? decodeMessage(type, meta.schema, message.value)
+              : await decodeBody(client.registry, type, meta, message.value);
           messages.push(new DecodedMessage(message.offset, message.key ?? null, type, value, meta));
           raws.push(message);
         } catch (error) {
@@ -292,14 +311,18 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
         }
         // Commits are explicit (autoCommit is off): a held batch is read past but must not be committed.
         else if (commitIntervalMs > 0) deferCommit(batch.topic, batch.partition, next);
-        else await payload.commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
+        else
+          await payload.commitOffsetsIfNecessary({
+            topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }],
+          });
       }
       await payload.heartbeat();
     }
   }
 
   /** Keeps the member in its group while a batch's work outlasts the session timeout; the timer it gives back stops it. */
-  const heartbeating = (heartbeat: () => Promise<void>) => setInterval(() => void heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
+  const heartbeating = (heartbeat: () => Promise<void>) =>
+    setInterval(() => void heartbeat().catch(() => undefined), options.heartbeatIntervalMs ?? 3000);
 
   /** Runs a handler's finish (retried until it succeeds or the consumer stops), then commits; never rejects. */
   async function finishThenCommit(topic: string, partition: number, work: Finishing, offset: string): Promise<void> {
@@ -312,22 +335,40 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
           break;
         } catch (error) {
           // Not committed: whoever reads the partition next (this member after a restart, or another) redoes it.
-          if (stopping) return logger.warn({ err: error, topic, partition }, 'batch finish failed while stopping: left uncommitted');
-          const delay = backoffDelay(Math.min(attempt, 10), options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
+          if (stopping)
+            return logger.warn(
+              { err: error, topic, partition },
+              'batch finish failed while stopping: left uncommitted',
+            );
+          const delay = backoffDelay(
+            Math.min(attempt, 10),
+            options.backoffBaseMs ?? 200,
+            options.backoffMaxMs ?? 10_000,
+          );
           logger.warn({ err: error, topic, partition, attempt, delay }, 'batch finish failed, retrying');
           await sleep(delay);
         } finally {
           batchDuration.record((performance.now() - started) / 1000, { group: options.groupId });
         }
       }
-      if (!assigned.has(key)) return logger.info({ topic, partition, offset }, 'partition handed over before its batch was finished: not committed');
+      if (!assigned.has(key))
+        return logger.info(
+          { topic, partition, offset },
+          'partition handed over before its batch was finished: not committed',
+        );
       await consumer.commitOffsets([{ topic, partition, offset }]);
     } catch (error) {
-      logger.warn({ err: error, topic, partition, offset }, 'commit after finish failed: the partition is read again from its last commit');
+      logger.warn(
+        { err: error, topic, partition, offset },
+        'commit after finish failed: the partition is read again from its last commit',
+      );
     }
   }
 
-  async function handleWithRetries(incoming: IncomingBatch<K>, raw: KafkaMessage[]): Promise<void | 'hold' | Finishing> {
+  async function handleWithRetries(
+    incoming: IncomingBatch<K>,
+    raw: KafkaMessage[],
+  ): Promise<void | 'hold' | Finishing> {
     for (let attempt = 1; ; attempt++) {
       const timer = heartbeating(incoming.heartbeat);
       const started = performance.now();
@@ -353,19 +394,38 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       } catch (error) {
         if (isGroupMembershipLost(error)) {
           processed.add(incoming.messages.length, { group: options.groupId, outcome: 'handed_over' });
-          logger.info({ topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset }, 'group rebalancing: batch left to the next owner');
+          logger.info(
+            { topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset },
+            'group rebalancing: batch left to the next owner',
+          );
           throw error;
         }
         // Dead-lettering a batch commits it, and with it the batches held before it: those are retried instead.
-        const retriable = !isPlatformError(error) || error.retriable || holding.has(`${incoming.topic}:${incoming.partition}`);
+        const retriable =
+          !isPlatformError(error) || error.retriable || holding.has(`${incoming.topic}:${incoming.partition}`);
         if (!retriable) {
-          await deadLetter(incoming.topic, raw, error instanceof Error ? `${error.name}: ${error.message}` : String(error), attempt);
+          await deadLetter(
+            incoming.topic,
+            raw,
+            error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            attempt,
+          );
           return;
         }
         processed.add(incoming.messages.length, { group: options.groupId, outcome: 'retried' });
         if (stopping) throw error; // uncommitted: the next owner redoes it
         const delay = backoffDelay(Math.min(attempt, 10), options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
-        logger.warn({ err: error, topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset, attempt, delay }, 'batch failed, retrying');
+        logger.warn(
+          {
+            err: error,
+            topic: incoming.topic,
+            partition: incoming.partition,
+            offset: incoming.firstOffset,
+            attempt,
+            delay,
+          },
+          'batch failed, retrying',
+        );
         await sleep(delay);
       } finally {
         batchDuration.record((performance.now() - started) / 1000, { group: options.groupId });
@@ -374,12 +434,17 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
     }
   }
 
-  const { ready } = await joinGroup(client, { consumer, deadLetters, logger }, { topics: options.topics, fromBeginning: options.fromBeginning ?? true }, {
-    eachBatchAutoResolve: false,
-    autoCommit: false,
-    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-    eachBatch,
-  });
+  const { ready } = await joinGroup(
+    client,
+    { consumer, deadLetters, logger },
+    { topics: options.topics, fromBeginning: options.fromBeginning ?? true },
+    {
+      eachBatchAutoResolve: false,
+      autoCommit: false,
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+      eachBatch,
+    },
+  );
 
   return {
     ready,
@@ -390,7 +455,11 @@ export async function runBatchConsumer<K extends MessageType>(options: BatchCons
       if (finishing.size > 0) consumer.pause(options.topics.map((topic) => ({ topic: topicName(client, topic) })));
       const deadline = performance.now() + FINISH_ON_STOP_MS;
       // (The deadline's timer is not to keep the process alive once the finishes are done.)
-      while (finishing.size > 0 && performance.now() < deadline) await Promise.race([Promise.all(finishing.values()), sleep(Math.max(0, deadline - performance.now()), undefined, { ref: false })]);
+      while (finishing.size > 0 && performance.now() < deadline)
+        await Promise.race([
+          Promise.all(finishing.values()),
+          sleep(Math.max(0, deadline - performance.now()), undefined, { ref: false }),
+        ]);
       clearTimeout(commitTimer);
       await commitDeferred();
       await consumer.disconnect();

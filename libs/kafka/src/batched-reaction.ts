@@ -25,7 +25,9 @@ export interface BatchedReactionOptions<K extends MessageType> extends ConsumerO
   commitIntervalMs?: number;
 }
 
-export async function runBatchedReaction<K extends MessageType>(options: BatchedReactionOptions<K>): Promise<BatchConsumerHandle> {
+export async function runBatchedReaction<K extends MessageType>(
+  options: BatchedReactionOptions<K>,
+): Promise<BatchConsumerHandle> {
   const handlers = options.handlers as unknown as Record<string, MessageHandler<MessageType> | undefined>;
   const maxAttempts = options.maxAttempts ?? 5;
   /** Per batch being handled: the next message to run and the attempts made on it (a retry resumes there). */
@@ -53,10 +55,16 @@ export async function runBatchedReaction<K extends MessageType>(options: Batched
         state.attempts++;
         const retriable = !isPlatformError(error) || error.retriable;
         if (retriable && state.attempts < maxAttempts) throw error; // the batch consumer backs off and calls again
-        await batch.deadLetter(message, error instanceof Error ? `${error.name}: ${error.message}` : String(error), state.attempts);
-        await options.onDeadLetter?.(message.meta, error instanceof Error ? error.message : String(error)).catch((hookError: unknown) => {
-          options.client.logger.warn({ err: hookError, group: options.groupId }, 'dead-letter hook failed');
-        });
+        await batch.deadLetter(
+          message,
+          error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          state.attempts,
+        );
+        await options
+          .onDeadLetter?.(message.meta, error instanceof Error ? error.message : String(error))
+          .catch((hookError: unknown) => {
+            options.client.logger.warn({ err: hookError, group: options.groupId }, 'dead-letter hook failed');
+          });
       }
     }
   }
@@ -70,7 +78,9 @@ export async function runBatchedReaction<K extends MessageType>(options: Batched
     fetchMaxWaitMs: options.fetchMaxWaitMs ?? 50,
     fetchMinBytes: options.fetchMinBytes ?? 256 * 1024,
     commitIntervalMs: options.commitIntervalMs ?? 1000,
-    ...(options.partitionsConsumedConcurrently ? { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently } : {}),
+    ...(options.partitionsConsumedConcurrently
+      ? { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }
+      : {}),
     ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
     ...(options.fromBeginning !== undefined ? { fromBeginning: options.fromBeginning } : {}),

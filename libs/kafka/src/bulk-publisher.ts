@@ -37,7 +37,8 @@ export function createBulkPublisher(client: KafkaClient, options: { source: stri
     return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
       const records = await builder.records(messages);
       const repeated = new Map<string, Buffer>();
-      const bytesOfValue = (value: string) => repeated.get(value) ?? repeated.set(value, Buffer.from(value)).get(value)!;
+      const bytesOfValue = (value: string) =>
+        repeated.get(value) ?? repeated.set(value, Buffer.from(value)).get(value)!;
       const batch: BulkRecord[] = records.map(({ topic, record }) => {
         const headers = new Map<Buffer, Buffer>();
         for (const name in record.headers) {
@@ -48,7 +49,11 @@ export function createBulkPublisher(client: KafkaClient, options: { source: stri
       });
       span.setAttribute('messaging.batch.message_count', records.length);
       try {
-        await producer.send({ messages: batch, acks: ProduceAcks.ALL, partitioner: (message) => keyHash(message.key!) });
+        await producer.send({
+          messages: batch,
+          acks: ProduceAcks.ALL,
+          partitioner: (message) => keyHash(message.key!),
+        });
       } catch (error) {
         throw brokerUnavailable(error);
       }

@@ -39,8 +39,10 @@ const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 
 export function createKafka(options: KafkaOptions): KafkaClient {
   const logger = options.logger.child({ component: 'kafka' });
-  if (!fixRequestQueueIdleTimer()) logger.warn('kafkajs request queue not as expected: its idle timer fix is not applied');
-  if (!useFastRecordDecoder()) logger.warn('kafkajs record reader already loaded or not as expected: records are read by kafkajs’s own reader');
+  if (!fixRequestQueueIdleTimer())
+    logger.warn('kafkajs request queue not as expected: its idle timer fix is not applied');
+  if (!useFastRecordDecoder())
+    logger.warn('kafkajs record reader already loaded or not as expected: records are read by kafkajs’s own reader');
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
@@ -57,8 +59,19 @@ export function createKafka(options: KafkaOptions): KafkaClient {
         logger[levels[level] ?? 'info']({ ...extra }, message);
       },
   });
-  const connection = { brokers: options.brokers, connectionTimeoutMs: options.connectionTimeoutMs ?? 5000, requestTimeoutMs: options.requestTimeoutMs ?? 15000 };
-  const client: KafkaClient = { kafka, clientId: options.clientId, connection, topicPrefix: options.topicPrefix ?? '', logger };
-  if (options.schemaRegistry) client.registry = createRegistrySchemas(createSchemaRegistryClient(options.schemaRegistry));
+  const connection = {
+    brokers: options.brokers,
+    connectionTimeoutMs: options.connectionTimeoutMs ?? 5000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 15000,
+  };
+  const client: KafkaClient = {
+    kafka,
+    clientId: options.clientId,
+    connection,
+    topicPrefix: options.topicPrefix ?? '',
+    logger,
+  };
+  if (options.schemaRegistry)
+    client.registry = createRegistrySchemas(createSchemaRegistryClient(options.schemaRegistry));
   return client;
 }

@@ -13,8 +13,7 @@ export interface ReplyTransport {
 }
 
 export type CommandReply =
-  | { correlation_id: string; ok: true; result: unknown }
-  | { correlation_id: string; ok: false; error: SerializedError };
+  { correlation_id: string; ok: true; result: unknown } | { correlation_id: string; ok: false; error: SerializedError };
 
 type Stamped = 'requested_at';
 
@@ -35,7 +34,12 @@ export interface CommandBus {
    * Publishes the command on its record's topic (the catalogue's), keyed by `key`, and resolves with the reply
    * declared beside it (CommandReplies), or rejects with the worker's error.
    */
-  send<T extends CommandType>(type: T, key: string, value: CommandValue<T>, options?: SendOptions): Promise<CommandReplies[T]>;
+  send<T extends CommandType>(
+    type: T,
+    key: string,
+    value: CommandValue<T>,
+    options?: SendOptions,
+  ): Promise<CommandReplies[T]>;
   pending(): number;
   stop(): Promise<void>;
 }
@@ -57,7 +61,10 @@ export function createCommandBus(options: {
   /** Names the sender in spans (e.g. usermgmt-gateway). */
   component?: string;
 }): CommandBus {
-  const waiting = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  const waiting = new Map<
+    string,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   const channel = replyChannel(options.replicaId);
 
   function onReply(raw: string) {
@@ -76,15 +83,18 @@ export function createCommandBus(options: {
   }
 
   /** The reply is JSON from the worker whose handler map is typed to return CommandReplies[T]. */
-  async function sendCommand<T extends CommandType>(type: T, key: string, value: CommandValue<T>, send: SendOptions): Promise<CommandReplies[T]> {
+  async function sendCommand<T extends CommandType>(
+    type: T,
+    key: string,
+    value: CommandValue<T>,
+    send: SendOptions,
+  ): Promise<CommandReplies[T]> {
     const timeoutMs = send.timeoutMs ?? options.defaultTimeoutMs ?? 10_000;
     const correlationId = randomUUID();
     const result = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiting.delete(correlationId);
-        reject(
-          new DeadlineExceededError('deadline_exceeded', `No reply to ${type} within ${timeoutMs} ms`),
-        );
+        reject(new DeadlineExceededError('deadline_exceeded', `No reply to ${type} within ${timeoutMs} ms`));
       }, timeoutMs);
       waiting.set(correlationId, { resolve, reject, timer });
     });

@@ -19,7 +19,10 @@ function harness(expired?: 'run' | 'skip') {
     return { done: true };
   });
   const message = (id: string, deadline: number) =>
-    ({ meta: { id, type: 't', source: 's', time: '', schema: '', correlationId: 'c', replyTo: 'r', deadline, raw: {} }, value: {} }) as unknown as IncomingMessage<never>;
+    ({
+      meta: { id, type: 't', source: 's', time: '', schema: '', correlationId: 'c', replyTo: 'r', deadline, raw: {} },
+      value: {},
+    }) as unknown as IncomingMessage<never>;
   return { saved, published, handler, message, runs: () => runs };
 }
 

@@ -1,5 +1,11 @@
 import type { MessageType } from '@platform/contracts';
-import { DeadlineExceededError, isPlatformError, serializeError, toPlatformError, type SerializedError } from '@platform/errors';
+import {
+  DeadlineExceededError,
+  isPlatformError,
+  serializeError,
+  toPlatformError,
+  type SerializedError,
+} from '@platform/errors';
 import type { Logger } from '@platform/telemetry';
 import type { CommandReply, ReplyTransport } from './command-bus.js';
 import type { IncomingMessage, MessageHandler } from './consumer.js';
@@ -63,8 +69,16 @@ export function createCommandProcessor(options: {
         let outcome: StoredReply;
         const deadline = message.meta.deadline;
         if (options.expired === 'skip' && deadline !== undefined && deadline < now()) {
-          options.logger.info({ command: message.meta.id, type: message.meta.type }, 'command skipped: its sender stopped waiting');
-          outcome = { ok: false, error: serializeError(new DeadlineExceededError('deadline_exceeded', 'The command expired before it was handled.')) };
+          options.logger.info(
+            { command: message.meta.id, type: message.meta.type },
+            'command skipped: its sender stopped waiting',
+          );
+          outcome = {
+            ok: false,
+            error: serializeError(
+              new DeadlineExceededError('deadline_exceeded', 'The command expired before it was handled.'),
+            ),
+          };
           await options.store.save(message.meta.id, outcome);
           return;
         }

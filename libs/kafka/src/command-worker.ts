@@ -4,7 +4,14 @@ import type { KafkaClient } from './client.js';
 import type { ReplyTransport } from './command-bus.js';
 import { createCommandProcessor, type CommandResultStore } from './command-processor.js';
 import type { HandlerMap, IncomingMessage } from './consumer.js';
-import { createEventWorker, reaction, type BackgroundTask, type EventWorker, type Reaction, type WorkerTools } from './event-worker.js';
+import {
+  createEventWorker,
+  reaction,
+  type BackgroundTask,
+  type EventWorker,
+  type Reaction,
+  type WorkerTools,
+} from './event-worker.js';
 import type { OutboxEntry, OutboxHint, OutboxRelay, OutboxSource } from './outbox-relay.js';
 import type { TopicRequest } from './topics.js';
 
@@ -15,7 +22,11 @@ import type { TopicRequest } from './topics.js';
 export type Touched = (source: string, docId: string, entries?: OutboxEntry[]) => void;
 
 /** Handles one command of the worker's types and returns the reply. */
-export type CommandHandler<C extends CommandType> = <T extends C>(type: T, message: IncomingMessage<T>, touched: Touched) => Promise<CommandReplies[T]>;
+export type CommandHandler<C extends CommandType> = <T extends C>(
+  type: T,
+  message: IncomingMessage<T>,
+  touched: Touched,
+) => Promise<CommandReplies[T]>;
 
 export interface CommandWorkerOptions<C extends CommandType> {
   kafka: KafkaClient;
@@ -62,17 +73,21 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
     const processed = processor.wrap<T>(async (message) => {
       const touched: OutboxHint[] = [];
       try {
-        return await options.handle(type, message, (source, docId, entries) => touched.push({ source, docId, ...(entries ? { entries } : {}) }));
+        return await options.handle(type, message, (source, docId, entries) =>
+          touched.push({ source, docId, ...(entries ? { entries } : {}) }),
+        );
       } finally {
         // Events written with the change go out right away, read by id; the relay's sweep covers a crash.
         if (touched.length > 0) relay.wake(touched);
       }
     });
     const after = options.afterReply;
-    return after ? async (message: IncomingMessage<T>) => {
-      await processed(message);
-      await after(type, message);
-    } : processed;
+    return after
+      ? async (message: IncomingMessage<T>) => {
+          await processed(message);
+          await after(type, message);
+        }
+      : processed;
   }
 
   return createEventWorker({
@@ -91,7 +106,9 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
         unhandled: 'dead-letter',
         ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
         partitionsConsumedConcurrently: options.partitionsConcurrency ?? 4,
-        handlers: Object.fromEntries(options.commandTypes.map((type) => [type, wrap(type, tools.relay)])) as unknown as HandlerMap<C>,
+        handlers: Object.fromEntries(
+          options.commandTypes.map((type) => [type, wrap(type, tools.relay)]),
+        ) as unknown as HandlerMap<C>,
       }),
       ...(options.reactions?.(tools) ?? []),
     ],
@@ -99,10 +116,16 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
 }
 
 /** A worker's handlers, one per command type, each returning the reply declared for its command. */
-export type CommandHandlerMap<C extends CommandType, D> = { [T in C]: (deps: D, message: IncomingMessage<T>) => Promise<CommandReplies[T]> };
+export type CommandHandlerMap<C extends CommandType, D> = {
+  [T in C]: (deps: D, message: IncomingMessage<T>) => Promise<CommandReplies[T]>;
+};
 
 /** Runs the handler the map holds for the message's type (the map's type guarantees there is one). */
-export function runHandler<C extends CommandType, D, T extends C>(map: CommandHandlerMap<C, D>, deps: D, message: IncomingMessage<T>): Promise<CommandReplies[T]> {
+export function runHandler<C extends CommandType, D, T extends C>(
+  map: CommandHandlerMap<C, D>,
+  deps: D,
+  message: IncomingMessage<T>,
+): Promise<CommandReplies[T]> {
   const handler = map[message.type] as unknown as (deps: D, message: IncomingMessage<T>) => Promise<CommandReplies[T]>;
   return handler(deps, message);
 }

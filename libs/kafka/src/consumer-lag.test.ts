@@ -22,10 +22,22 @@ function fakeConsumer() {
   const emit = (name: string, payload: unknown) => listeners.get(name)?.forEach((listener) => listener({ payload }));
   return {
     consumer,
-    join: (assignment: Record<string, number[]>) => emit(EVENTS.GROUP_JOIN, { groupId: 'p.links-worker', memberAssignment: assignment }),
+    join: (assignment: Record<string, number[]>) =>
+      emit(EVENTS.GROUP_JOIN, { groupId: 'p.links-worker', memberAssignment: assignment }),
     batch: (partition: number, lagAtStart: number, lagAtEnd: number, end = true) => {
-      emit(EVENTS.START_BATCH_PROCESS, { topic: 'p.links.commands', partition, offsetLagLow: String(lagAtStart), offsetLag: String(lagAtEnd) });
-      if (end) emit(EVENTS.END_BATCH_PROCESS, { topic: 'p.links.commands', partition, offsetLagLow: String(lagAtStart), offsetLag: String(lagAtEnd) });
+      emit(EVENTS.START_BATCH_PROCESS, {
+        topic: 'p.links.commands',
+        partition,
+        offsetLagLow: String(lagAtStart),
+        offsetLag: String(lagAtEnd),
+      });
+      if (end)
+        emit(EVENTS.END_BATCH_PROCESS, {
+          topic: 'p.links.commands',
+          partition,
+          offsetLagLow: String(lagAtStart),
+          offsetLag: String(lagAtEnd),
+        });
     },
     disconnect: () => emit(EVENTS.DISCONNECT, {}),
   };
@@ -46,9 +58,15 @@ describe('consumer lag', () => {
     ]);
     // Partition 0 moved to another member: it reports 0 here (the other member reports its lag).
     member.join({ 'p.links.commands': [1] });
-    expect(registry.lags().map((p) => [p.partition, p.lag])).toEqual([[0, 0], [1, 300]]);
+    expect(registry.lags().map((p) => [p.partition, p.lag])).toEqual([
+      [0, 0],
+      [1, 300],
+    ]);
     member.batch(1, 300, 5);
-    expect(registry.lags().map((p) => [p.partition, p.lag])).toEqual([[0, 0], [1, 5]]);
+    expect(registry.lags().map((p) => [p.partition, p.lag])).toEqual([
+      [0, 0],
+      [1, 5],
+    ]);
     member.disconnect();
     expect(registry.lags().map((p) => p.lag)).toEqual([0, 0]);
   });

@@ -32,13 +32,24 @@ export function createLagRegistry() {
       };
       consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
         group = logical(payload.groupId);
-        release(new Set(Object.entries(payload.memberAssignment).flatMap(([topic, ps]) => ps.map((p) => `${topic}:${p}`))));
+        release(
+          new Set(Object.entries(payload.memberAssignment).flatMap(([topic, ps]) => ps.map((p) => `${topic}:${p}`))),
+        );
       });
       const record = (topic: string, partition: number, lag: string) => {
-        partitions.set(`${topic}:${partition}`, { group, topic: logical(topic), partition, lag: Math.max(0, Number(lag)) });
+        partitions.set(`${topic}:${partition}`, {
+          group,
+          topic: logical(topic),
+          partition,
+          lag: Math.max(0, Number(lag)),
+        });
       };
-      consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => record(payload.topic, payload.partition, payload.offsetLagLow));
-      consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => record(payload.topic, payload.partition, payload.offsetLag));
+      consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
+        record(payload.topic, payload.partition, payload.offsetLagLow),
+      );
+      consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+        record(payload.topic, payload.partition, payload.offsetLag),
+      );
       // disconnect() stops the consumer without a STOP event.
       consumer.on(consumer.events.STOP, () => release(new Set()));
       consumer.on(consumer.events.DISCONNECT, () => release(new Set()));
@@ -54,10 +65,12 @@ const registry = createLagRegistry();
 metrics
   .getMeter('@platform/kafka')
   .createObservableGauge('platform.messaging.consumer.lag', {
-    description: 'Messages between the consumed offset and the end of each assigned partition, as of the last fetched batch',
+    description:
+      'Messages between the consumed offset and the end of each assigned partition, as of the last fetched batch',
   })
   .addCallback((result) => {
     for (const p of registry.lags()) result.observe(p.lag, { group: p.group, topic: p.topic, partition: p.partition });
   });
 
-export const trackConsumerLag = (consumer: LagSource, topicPrefix: string): void => registry.track(consumer, topicPrefix);
+export const trackConsumerLag = (consumer: LagSource, topicPrefix: string): void =>
+  registry.track(consumer, topicPrefix);

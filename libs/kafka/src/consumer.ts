@@ -62,7 +62,10 @@ export interface ConsumerHandle {
 
 const meter = metrics.getMeter('@platform/kafka');
 const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
-const handlerDuration = meter.createHistogram('platform.messaging.handler.duration', { unit: 's', description: 'Handler time per attempt' });
+const handlerDuration = meter.createHistogram('platform.messaging.handler.duration', {
+  unit: 's',
+  description: 'Handler time per attempt',
+});
 
 export async function runConsumer<K extends MessageType>(options: ConsumerOptions<K>): Promise<ConsumerHandle> {
   const { client } = options;
@@ -114,7 +117,8 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     if (!handler) {
       // An event reaction skips the other events of its topic; a command nobody handles must not be lost
       // silently (its sender would wait for a reply that never comes): it is dead-lettered and answered.
-      if (options.unhandled === 'dead-letter') await deadLetter(payload, `no handler for ${meta.type} in ${options.groupId}`, 0);
+      if (options.unhandled === 'dead-letter')
+        await deadLetter(payload, `no handler for ${meta.type} in ${options.groupId}`, 0);
       return;
     }
     let value: MessageTypes[MessageType];
@@ -184,10 +188,15 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     }
   }
 
-  const { ready } = await joinGroup(client, { consumer, deadLetters, logger }, { topics: options.topics, fromBeginning: options.fromBeginning ?? true }, {
-    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-    eachMessage: handle,
-  });
+  const { ready } = await joinGroup(
+    client,
+    { consumer, deadLetters, logger },
+    { topics: options.topics, fromBeginning: options.fromBeginning ?? true },
+    {
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+      eachMessage: handle,
+    },
+  );
   running = true;
 
   return {

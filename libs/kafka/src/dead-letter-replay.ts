@@ -88,7 +88,10 @@ async function readToEnd(
       let idle: NodeJS.Timeout;
       const armIdle = () => {
         clearTimeout(idle);
-        idle = setTimeout(() => reject(new Error(`${dlq} delivered nothing for ${options.idleTimeoutMs ?? 60_000} ms before its end`)), options.idleTimeoutMs ?? 60_000);
+        idle = setTimeout(
+          () => reject(new Error(`${dlq} delivered nothing for ${options.idleTimeoutMs ?? 60_000} ms before its end`)),
+          options.idleTimeoutMs ?? 60_000,
+        );
       };
       armIdle();
       consumer
@@ -103,7 +106,10 @@ async function readToEnd(
               if (BigInt(message.offset) === last) pending.delete(batch.partition);
             }
             const done = batch.messages.at(-1);
-            if (options.commit && done) await consumer.commitOffsets([{ topic: dlq, partition: batch.partition, offset: String(BigInt(done.offset) + 1n) }]);
+            if (options.commit && done)
+              await consumer.commitOffsets([
+                { topic: dlq, partition: batch.partition, offset: String(BigInt(done.offset) + 1n) },
+              ]);
             if (pending.size === 0) {
               clearTimeout(idle);
               resolve();
@@ -146,20 +152,24 @@ export async function replayDeadLetters(
   await producer.connect();
   const counts = { replayed: 0, skipped: 0 };
   try {
-    await readToEnd(client, { ...options, groupId: replayGroupOf(options.topic), commit: !options.types }, async (message) => {
-      const letter = describe(message);
-      if (options.types && (letter.type === undefined || !options.types.includes(letter.type))) {
-        counts.skipped++;
-        return;
-      }
-      await producer.send({
-        topic: topicName(client, options.topic),
-        acks: -1,
-        messages: [{ key: message.key, value: message.value, headers: originalHeaders(message.headers) }],
-      });
-      counts.replayed++;
-      options.onReplay?.(letter);
-    });
+    await readToEnd(
+      client,
+      { ...options, groupId: replayGroupOf(options.topic), commit: !options.types },
+      async (message) => {
+        const letter = describe(message);
+        if (options.types && (letter.type === undefined || !options.types.includes(letter.type))) {
+          counts.skipped++;
+          return;
+        }
+        await producer.send({
+          topic: topicName(client, options.topic),
+          acks: -1,
+          messages: [{ key: message.key, value: message.value, headers: originalHeaders(message.headers) }],
+        });
+        counts.replayed++;
+        options.onReplay?.(letter);
+      },
+    );
   } finally {
     await producer.disconnect();
   }

@@ -36,7 +36,11 @@ describe('decodeBody', () => {
   });
 
   it('refuses a body whose frame does not carry the id of its header', async () => {
-    await expect(decodeBody(undefined, type, meta({ [HEADERS.registryId]: '8' }), frameConfluent(7, encoded.value))).rejects.toThrow(/registry id 8/);
-    await expect(decodeBody(undefined, type, meta({ [HEADERS.registryId]: '7' }), encoded.value)).rejects.toThrow(/magic byte/);
+    await expect(
+      decodeBody(undefined, type, meta({ [HEADERS.registryId]: '8' }), frameConfluent(7, encoded.value)),
+    ).rejects.toThrow(/registry id 8/);
+    await expect(decodeBody(undefined, type, meta({ [HEADERS.registryId]: '7' }), encoded.value)).rejects.toThrow(
+      /magic byte/,
+    );
   });
 });

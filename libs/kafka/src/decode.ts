@@ -1,5 +1,12 @@
 import { InputError } from '@platform/errors';
-import { decodeMessage, isKnownSchema, readConfluentFrame, type MessageType, type MessageTypes, type RegistrySchemas } from '@platform/contracts';
+import {
+  decodeMessage,
+  isKnownSchema,
+  readConfluentFrame,
+  type MessageType,
+  type MessageTypes,
+  type RegistrySchemas,
+} from '@platform/contracts';
 import { HEADERS, type MessageMeta } from './headers.js';
 
 /**
@@ -8,12 +15,20 @@ import { HEADERS, type MessageMeta } from './headers.js';
  * `ce_schema` is a released schema is read without the registry; the registry is asked (once per id) only for a
  * writer schema this build does not know, such as a newer producer's.
  */
-export async function decodeBody<T extends MessageType>(registry: RegistrySchemas | undefined, type: T, meta: MessageMeta, value: Buffer): Promise<MessageTypes[T]> {
+export async function decodeBody<T extends MessageType>(
+  registry: RegistrySchemas | undefined,
+  type: T,
+  meta: MessageMeta,
+  value: Buffer,
+): Promise<MessageTypes[T]> {
   const registryId = meta.registryId;
   if (registryId === undefined) return decodeMessage(type, meta.schema, value);
   const frame = readConfluentFrame(value);
   if (!frame || String(frame.registryId) !== registryId) {
-    throw new InputError('undecodable_message', `${type}: the body does not start with the magic byte and registry id ${registryId} of its ${HEADERS.registryId} header`);
+    throw new InputError(
+      'undecodable_message',
+      `${type}: the body does not start with the magic byte and registry id ${registryId} of its ${HEADERS.registryId} header`,
+    );
   }
   if (!registry || isKnownSchema(type, meta.schema)) return decodeMessage(type, meta.schema, frame.body);
   return registry.decode(type, value);

@@ -67,7 +67,12 @@ export interface EventWorker {
  */
 export function createEventWorker(options: EventWorkerOptions): EventWorker {
   const publisher = createPublisher(options.kafka, { source: `/${options.name}` });
-  const relay = createOutboxRelay({ publisher, sources: options.outboxSources, logger: options.logger, intervalMs: options.outboxIntervalMs ?? 1000 });
+  const relay = createOutboxRelay({
+    publisher,
+    sources: options.outboxSources,
+    logger: options.logger,
+    intervalMs: options.outboxIntervalMs ?? 1000,
+  });
   const tools = { publisher, relay };
   const consumers: Array<{ ready: Promise<void>; stop(): Promise<void> }> = [];
   let tasks: BackgroundTask[] = [];

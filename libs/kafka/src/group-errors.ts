@@ -1,5 +1,11 @@
 /** kafkajs protocol errors that mean "this member no longer owns its partitions" (a rebalance began). */
-const LOST_MEMBERSHIP = new Set(['REBALANCE_IN_PROGRESS', 'UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'NOT_COORDINATOR_FOR_GROUP', 'FENCED_INSTANCE_ID']);
+const LOST_MEMBERSHIP = new Set([
+  'REBALANCE_IN_PROGRESS',
+  'UNKNOWN_MEMBER_ID',
+  'ILLEGAL_GENERATION',
+  'NOT_COORDINATOR_FOR_GROUP',
+  'FENCED_INSTANCE_ID',
+]);
 
 /**
  * True when a handler failed only because its heartbeat learned that the group is rebalancing. The message

@@ -91,7 +91,17 @@ class ReceivedMeta implements MessageMeta {
   /** What a log line or `JSON.stringify` shows: the fields as they were when all were read at once (`raw` aside). */
   toJSON(): Omit<MessageMeta, 'raw'> {
     const { id, type, schema, source, time, correlationId, replyTo, deadline, registryId } = this;
-    return { id, type, schema, source, time, ...(correlationId !== undefined && { correlationId }), ...(replyTo !== undefined && { replyTo }), ...(deadline !== undefined && { deadline }), ...(registryId !== undefined && { registryId }) };
+    return {
+      id,
+      type,
+      schema,
+      source,
+      time,
+      ...(correlationId !== undefined && { correlationId }),
+      ...(replyTo !== undefined && { replyTo }),
+      ...(deadline !== undefined && { deadline }),
+      ...(registryId !== undefined && { registryId }),
+    };
   }
 }
 

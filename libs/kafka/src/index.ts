@@ -8,7 +8,13 @@ export type { Publisher, OutgoingMessage } from './publisher.js';
 export { runConsumer } from './consumer.js';
 export { runBatchConsumer } from './batch-consumer.js';
 export { runBatchedReaction } from './batched-reaction.js';
-export type { BatchConsumerHandle, BatchConsumerOptions, BatchMessage, Finishing, IncomingBatch } from './batch-consumer.js';
+export type {
+  BatchConsumerHandle,
+  BatchConsumerOptions,
+  BatchMessage,
+  Finishing,
+  IncomingBatch,
+} from './batch-consumer.js';
 export type { ConsumerHandle, ConsumerOptions, IncomingMessage, MessageHandler, HandlerMap } from './consumer.js';
 export { HEADERS, readHeaders } from './headers.js';
 export type { MessageMeta } from './headers.js';
@@ -18,7 +24,13 @@ export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay } from './outbox-relay.js';
 export { createCommandWorker, runHandler } from './command-worker.js';
-export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandlerMap, Touched } from './command-worker.js';
+export type {
+  CommandWorker,
+  CommandWorkerOptions,
+  CommandHandler,
+  CommandHandlerMap,
+  Touched,
+} from './command-worker.js';
 export { createEventWorker, reaction } from './event-worker.js';
 export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';

@@ -84,12 +84,22 @@ export function createOutboxRelay(options: {
     }
   }
 
-  async function publishAndAcknowledge(source: OutboxSource, docs: Array<{ docId: string; entries: OutboxEntry[] }>): Promise<number> {
+  async function publishAndAcknowledge(
+    source: OutboxSource,
+    docs: Array<{ docId: string; entries: OutboxEntry[] }>,
+  ): Promise<number> {
     if (docs.length === 0) return 0;
     const fresh = docs.flatMap((d) => d.entries.filter((e) => !published.has(e.id)));
     if (fresh.length > 0) {
       await options.publisher.publishMany(
-        fresh.map((e) => ({ topic: e.topic, key: e.key, type: e.type, value: e.value as never, id: e.id, headers: e.headers ?? {} })),
+        fresh.map((e) => ({
+          topic: e.topic,
+          key: e.key,
+          type: e.type,
+          value: e.value as never,
+          id: e.id,
+          headers: e.headers ?? {},
+        })),
       );
       remember(fresh);
     }
@@ -132,7 +142,9 @@ export function createOutboxRelay(options: {
         // wait): a sweep running meanwhile may publish them as well, which consumers dedupe, but never drops one.
         await Promise.all([
           publishAndAcknowledge(source, given),
-          toRead.length > 0 ? exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!(toRead))) : undefined,
+          toRead.length > 0
+            ? exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!(toRead)))
+            : undefined,
         ]);
       }
     }
@@ -176,7 +188,10 @@ export function createOutboxRelay(options: {
         if (!docs) hinted.set(h.source, (docs = new Map()));
         const before = docs.get(h.docId);
         // A document hinted twice, once without its entries, is read: it may hold more than either hint knows.
-        docs.set(h.docId, h.entries && h.entries.length > 0 && before !== null ? [...(before ?? []), ...h.entries] : null);
+        docs.set(
+          h.docId,
+          h.entries && h.entries.length > 0 && before !== null ? [...(before ?? []), ...h.entries] : null,
+        );
       }
       scheduleHinted();
     },

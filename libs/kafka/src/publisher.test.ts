@@ -7,7 +7,10 @@ import { BROKER_RETRY_AFTER_SECONDS, createPublisher } from './publisher.js';
 
 /** A client whose producer fails every send as kafkajs does once its retries are spent on an unreachable broker. */
 function unreachableBroker(): KafkaClient {
-  const failure = new KafkaJSNumberOfRetriesExceeded(new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { retryCount: 8, retryTime: 5000 });
+  const failure = new KafkaJSNumberOfRetriesExceeded(
+    new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092'),
+    { retryCount: 8, retryTime: 5000 },
+  );
   const producer = { sendBatch: () => Promise.reject(failure) };
   return { kafka: { producer: () => producer } as unknown as Kafka, topicPrefix: '' } as unknown as KafkaClient;
 }
@@ -34,9 +37,17 @@ describe('createPublisher', () => {
         qrcode_id: null,
       },
     });
-    const error = await published.then(() => undefined, (e: unknown) => e);
+    const error = await published.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error).toMatchObject({ kind: 'unavailable', code: 'broker_unavailable', retriable: true, retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+    expect(error).toMatchObject({
+      kind: 'unavailable',
+      code: 'broker_unavailable',
+      retriable: true,
+      retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS,
+    });
     expect((error as Error).cause).toBeInstanceOf(KafkaJSNumberOfRetriesExceeded);
   });
 });

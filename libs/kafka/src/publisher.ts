@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { CompressionTypes, type Producer } from 'kafkajs';
 import { UnavailableError } from '@platform/errors';
-import { TOPIC_CATALOGUE, encodeMessage, frameConfluent, registrySubject, type MessageType, type MessageTypes } from '@platform/contracts';
+import {
+  TOPIC_CATALOGUE,
+  encodeMessage,
+  frameConfluent,
+  registrySubject,
+  type MessageType,
+  type MessageTypes,
+} from '@platform/contracts';
 import { SpanKind, injectTraceContext, withSpan } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import { HEADERS } from './headers.js';
@@ -41,17 +48,25 @@ export interface OutgoingRecord {
  */
 export function createRecordBuilder(client: KafkaClient, options: { source: string }) {
   /** The registry id of each (topic, record) of a batch; none without a registry. */
-  async function registryIdsOf(messages: ReadonlyArray<{ topic: string; type: MessageType }>): Promise<Map<string, number> | undefined> {
+  async function registryIdsOf(
+    messages: ReadonlyArray<{ topic: string; type: MessageType }>,
+  ): Promise<Map<string, number> | undefined> {
     const { registry } = client;
     if (!registry) return undefined;
     const wanted = new Map<string, [string, MessageType]>();
-    for (const m of messages) wanted.set(registrySubject(topicName(client, m.topic), m.type), [topicName(client, m.topic), m.type]);
+    for (const m of messages)
+      wanted.set(registrySubject(topicName(client, m.topic), m.type), [topicName(client, m.topic), m.type]);
     const ids = await Promise.all([...wanted.values()].map(([topic, type]) => registry.idOf(topic, type)));
     return new Map([...wanted.keys()].map((subject, i) => [subject, ids[i]!]));
   }
 
   /** `time` and `trace` are the batch's: one clock read and one trace context for all its messages. */
-  function toRecord(message: OutgoingMessage, time: string, trace: Record<string, string>, registryIds?: Map<string, number>): OutgoingRecord {
+  function toRecord(
+    message: OutgoingMessage,
+    time: string,
+    trace: Record<string, string>,
+    registryIds?: Map<string, number>,
+  ): OutgoingRecord {
     const encoded = encodeMessage(message.type, message.value as never);
     const registryId = registryIds?.get(registrySubject(topicName(client, message.topic), message.type));
     const id = message.id ?? randomUUID();
@@ -83,14 +98,18 @@ export function createRecordBuilder(client: KafkaClient, options: { source: stri
     async checkProduced(): Promise<void> {
       const app = options.source.replace(/^\//, '');
       const produced = TOPIC_CATALOGUE.filter((topic) => topic.producers.includes(app));
-      if (client.registry) await registryIdsOf(produced.flatMap((topic) => topic.records.map((type) => ({ topic: topic.name, type }))));
+      if (client.registry)
+        await registryIdsOf(produced.flatMap((topic) => topic.records.map((type) => ({ topic: topic.name, type }))));
     },
   };
 }
 
 /** A send the producer gave up on: the broker is away, which a caller may retry, not a bug to hide as a 500. */
 export const brokerUnavailable = (cause: unknown) =>
-  new UnavailableError('broker_unavailable', 'The message broker is unavailable; try again later.', { cause, retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+  new UnavailableError('broker_unavailable', 'The message broker is unavailable; try again later.', {
+    cause,
+    retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS,
+  });
 
 export function createPublisher(client: KafkaClient, options: { source: string }): Publisher {
   const producer: Producer = client.kafka.producer({

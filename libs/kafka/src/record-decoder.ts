@@ -54,7 +54,8 @@ const KNOWN_KEY_BYTES = 64;
 export function createRecordDecoder(Long: LongStatic, logAppendTime: number) {
   const known: Array<{ bytes: Buffer; text: string } | undefined> = [];
 
-  const plus = (base: string, delta: number) => (base.length <= EXACT_DIGITS ? String(Number(base) + delta) : Long.fromValue(base).add(delta).toString());
+  const plus = (base: string, delta: number) =>
+    base.length <= EXACT_DIGITS ? String(Number(base) + delta) : Long.fromValue(base).add(delta).toString();
 
   /** The zig-zag varlong as a number when it is short enough to be exact; null leaves the decoder where it was. */
   function varLongNumber(decoder: Decoder): number | null {
@@ -88,12 +89,20 @@ export function createRecordDecoder(Long: LongStatic, logAppendTime: number) {
       if (i === length) return seen.text;
     }
     const text = buffer.toString('utf8', start, start + length);
-    if (position < KNOWN_KEYS && length <= KNOWN_KEY_BYTES) known[position] = { bytes: Buffer.from(buffer.subarray(start, start + length)), text };
+    if (position < KNOWN_KEYS && length <= KNOWN_KEY_BYTES)
+      known[position] = { bytes: Buffer.from(buffer.subarray(start, start + length)), text };
     return text;
   }
 
   return function decodeRecord(decoder: Decoder, batchContext: BatchContext = {}) {
-    const { firstOffset = '0', firstTimestamp = '0', magicByte, isControlBatch = false, timestampType, maxTimestamp } = batchContext;
+    const {
+      firstOffset = '0',
+      firstTimestamp = '0',
+      magicByte,
+      isControlBatch = false,
+      timestampType,
+      maxTimestamp,
+    } = batchContext;
     const attributes = decoder.readInt8();
     const delta = varLongNumber(decoder) ?? decoder.readVarLong();
     const timestamp =
@@ -113,10 +122,21 @@ export function createRecordDecoder(Long: LongStatic, logAppendTime: number) {
       const prior = Object.hasOwn(headers, name) ? headers[name] : undefined;
       const merged = prior === undefined ? next : Array.isArray(prior) ? [...prior, next] : [prior, next];
       // Defined, not assigned: a header named "__proto__" is an own property, as in kafkajs's object literal.
-      if (name === '__proto__') Object.defineProperty(headers, name, { value: merged, enumerable: true, writable: true, configurable: true });
+      if (name === '__proto__')
+        Object.defineProperty(headers, name, { value: merged, enumerable: true, writable: true, configurable: true });
       else headers[name] = merged;
     }
-    return { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord: isControlBatch, batchContext };
+    return {
+      magicByte,
+      attributes,
+      timestamp,
+      offset,
+      key,
+      value,
+      headers,
+      isControlRecord: isControlBatch,
+      batchContext,
+    };
   };
 }
 

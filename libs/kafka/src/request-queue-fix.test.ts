@@ -9,11 +9,20 @@ interface Queue {
   checkPendingRequests(): void;
   destroy(): void;
 }
-const RequestQueue = createRequire(import.meta.url)('kafkajs/src/network/requestQueue/index.js') as new (options: object) => Queue;
+const RequestQueue = createRequire(import.meta.url)('kafkajs/src/network/requestQueue/index.js') as new (
+  options: object,
+) => Queue;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const queues: Queue[] = [];
 function queue(): Queue {
-  const q = new RequestQueue({ maxInFlightRequests: 1, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 't', broker: 'b:9092', logger: silent });
+  const q = new RequestQueue({
+    maxInFlightRequests: 1,
+    requestTimeout: 30_000,
+    enforceRequestTimeout: false,
+    clientId: 't',
+    broker: 'b:9092',
+    logger: silent,
+  });
   queues.push(q);
   return q;
 }

@@ -21,7 +21,9 @@ const FIXED = Symbol.for('platform.kafkajs.idle-timer-fix');
  */
 export function fixRequestQueueIdleTimer(): boolean {
   const require = createRequire(import.meta.url);
-  const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype: RequestQueueInternals & { [FIXED]?: true } };
+  const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as {
+    prototype: RequestQueueInternals & { [FIXED]?: true };
+  };
   const proto = RequestQueue.prototype;
   if (proto[FIXED]) return true;
   const schedule = proto.scheduleCheckPendingRequests;

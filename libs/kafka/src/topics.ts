@@ -37,7 +37,11 @@ function specsOf(request: TopicRequest): TopicSpec[] {
  * together and race to create the same topics, so "already exists" and not-yet-known metadata are expected:
  * the whole step is retried until the topics are there.
  */
-export async function ensureTopics(client: KafkaClient, requests: TopicRequest[], options: { timeoutMs?: number } = {}): Promise<void> {
+export async function ensureTopics(
+  client: KafkaClient,
+  requests: TopicRequest[],
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const wanted = requests.flatMap(specsOf).map((s) => ({ ...s, topic: topicName(client, s.topic) }));
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const admin = client.kafka.admin();
@@ -86,12 +90,19 @@ export async function ensureTopics(client: KafkaClient, requests: TopicRequest[]
  * on the topic, so it is an operator's step (docs/operations.md), not something a starting process does. It
  * is said, though: a consumer group cannot use more members than the topic has partitions.
  */
-function warnAboutFewerPartitions(client: KafkaClient, wanted: TopicSpec[], found: Array<{ name: string; partitions: unknown[] }>) {
+function warnAboutFewerPartitions(
+  client: KafkaClient,
+  wanted: TopicSpec[],
+  found: Array<{ name: string; partitions: unknown[] }>,
+) {
   const count = new Map(found.map((t) => [t.name, t.partitions.length]));
   for (const spec of wanted) {
     const has = count.get(spec.topic);
     if (spec.partitions !== undefined && has !== undefined && has < spec.partitions) {
-      client.logger.warn({ topic: spec.topic, partitions: has, catalogue: spec.partitions }, 'topic has fewer partitions than the catalogue asks for; see docs/operations.md');
+      client.logger.warn(
+        { topic: spec.topic, partitions: has, catalogue: spec.partitions },
+        'topic has fewer partitions than the catalogue asks for; see docs/operations.md',
+      );
     }
   }
 }

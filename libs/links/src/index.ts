@@ -3,13 +3,47 @@ export type { LongUrlProblem, LongUrlResult } from './long-url.js';
 export { HASH_LENGTH, hashForCommand, keywordProblem, newGroupGuid, randomHash } from './back-half.js';
 export { formatShortlinkId, isBrandedDomain, parseShortlinkId } from './shortlink-id.js';
 export type { ShortlinkId } from './shortlink-id.js';
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, QR_CODE_TYPES, decodeSearchAfter, encodeSearchAfter, readLinkListQuery, readQrListQuery } from './list-query.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  QR_CODE_TYPES,
+  decodeSearchAfter,
+  encodeSearchAfter,
+  readLinkListQuery,
+  readQrListQuery,
+} from './list-query.js';
 export type { FieldProblem, LinkListQuery, QrCodeType, QrListQuery, Tristate } from './list-query.js';
 export { LINKS_TOPICS } from './topics.js';
 export { GROUP_ROLES, WEBHOOK_EVENTS, createLinksStore, createLinksWriter, reuseKeyOf } from './store.js';
-export type { CampaignDoc, ChannelDoc, Deeplink, DomainDoc, GroupDoc, GroupRole, LinkDoc, LinkRedirectFields, LinksStore, LinksOrganizationDoc, LinksWriter, ProfileDoc, QrCodeDoc, QrLogoDoc, WebhookDoc, WebhookEvent } from './store.js';
+export type {
+  CampaignDoc,
+  ChannelDoc,
+  Deeplink,
+  DomainDoc,
+  GroupDoc,
+  GroupRole,
+  LinkDoc,
+  LinkRedirectFields,
+  LinksStore,
+  LinksOrganizationDoc,
+  LinksWriter,
+  ProfileDoc,
+  QrCodeDoc,
+  QrLogoDoc,
+  WebhookDoc,
+  WebhookEvent,
+} from './store.js';
 export { bitlyTime, qrContent, qrFullJson, qrSummaryJson, shortlinkJson, webhookJson } from './presenters.js';
 export type { QrSummaryJson, ShortlinkJson, WebhookJson } from './presenters.js';
 export type { ShortlinkReply } from './replies.js';
-export { MAX_USAGE_UNITS, USAGE_LIMITS, USAGE_UNITS, defaultUsageStart, nextUnit, parseUsageDate, unitStart, unitStarts } from './usage.js';
+export {
+  MAX_USAGE_UNITS,
+  USAGE_LIMITS,
+  USAGE_UNITS,
+  defaultUsageStart,
+  nextUnit,
+  parseUsageDate,
+  unitStart,
+  unitStarts,
+} from './usage.js';
 export type { UsageLimitName, UsageUnit } from './usage.js';

@@ -13,7 +13,15 @@ describe('long URLs', () => {
   });
 
   it('refuses what cannot be a destination, naming why', () => {
-    for (const bad of ['', 'ftp://example.com/x', 'javascript:alert(1)', 'http://nodots/x', 'https://user:pw@example.com/', `https://example.com/${'a'.repeat(2100)}`, 42]) {
+    for (const bad of [
+      '',
+      'ftp://example.com/x',
+      'javascript:alert(1)',
+      'http://nodots/x',
+      'https://user:pw@example.com/',
+      `https://example.com/${'a'.repeat(2100)}`,
+      42,
+    ]) {
       expect(readLongUrl(bad, own)).toMatchObject({ ok: false, problem: 'INVALID_ARG_LONG_URL' });
     }
   });
@@ -56,12 +64,26 @@ describe('short link ids', () => {
 });
 
 describe('the group link list query', () => {
-  it('has the spec\'s defaults', () => {
+  it("has the spec's defaults", () => {
     expect(readLinkListQuery({})).toEqual({
       ok: true,
       value: {
-        size: 50, searchAfter: null, query: null, hostnamePathQuery: null, createdBefore: null, createdAfter: null, archived: 'off', deeplinks: 'both',
-        domainDeeplinks: 'both', campaignGuid: null, channelGuid: null, customShortlink: 'both', hasQrCodes: 'both', tags: [], launchpadIds: [], encodingLogin: [],
+        size: 50,
+        searchAfter: null,
+        query: null,
+        hostnamePathQuery: null,
+        createdBefore: null,
+        createdAfter: null,
+        archived: 'off',
+        deeplinks: 'both',
+        domainDeeplinks: 'both',
+        campaignGuid: null,
+        channelGuid: null,
+        customShortlink: 'both',
+        hasQrCodes: 'both',
+        tags: [],
+        launchpadIds: [],
+        encodingLogin: [],
       },
     });
   });
@@ -69,13 +91,22 @@ describe('the group link list query', () => {
   it('reads lists repeated or comma-separated and round-trips search_after tokens', () => {
     const token = encodeSearchAfter({ createdAt: 1_780_000_000_000, id: 'sho.rt/abc' });
     const read = readLinkListQuery({ tags: ['a,b', 'c'], archived: 'both', size: '10', search_after: token });
-    expect(read).toMatchObject({ ok: true, value: { tags: ['a', 'b', 'c'], archived: 'both', size: 10, searchAfter: { createdAt: 1_780_000_000_000, id: 'sho.rt/abc' } } });
+    expect(read).toMatchObject({
+      ok: true,
+      value: {
+        tags: ['a', 'b', 'c'],
+        archived: 'both',
+        size: 10,
+        searchAfter: { createdAt: 1_780_000_000_000, id: 'sho.rt/abc' },
+      },
+    });
     expect(decodeSearchAfter('garbage')).toBeNull();
   });
 
   it('names every bad value', () => {
     const read = readLinkListQuery({ size: '0', archived: 'maybe', created_before: 'yesterday', search_after: 'x' });
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.problems.map((p) => p.field).sort()).toEqual(['archived', 'created_before', 'search_after', 'size']);
+    if (!read.ok)
+      expect(read.problems.map((p) => p.field).sort()).toEqual(['archived', 'created_before', 'search_after', 'size']);
   });
 });

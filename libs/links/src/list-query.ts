@@ -49,7 +49,13 @@ export function encodeSearchAfter(last: { createdAt: number; id: string }): stri
 export function decodeSearchAfter(token: string): { createdAt: number; id: string } | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string' && value[1].length <= 200) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      typeof value[1] === 'string' &&
+      value[1].length <= 200
+    ) {
       return { createdAt: value[0] as number, id: value[1] };
     }
   } catch {
@@ -70,7 +76,10 @@ function queryReaders(raw: Raw) {
   const many = (name: string): string[] => {
     const v = raw[name];
     const list = v === undefined ? [] : Array.isArray(v) ? v : [v];
-    return list.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+    return list
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   };
   const tristate = (name: string, fallback: Tristate): Tristate => {
     const v = one(name);
@@ -117,7 +126,9 @@ function queryReaders(raw: Raw) {
 }
 
 /** Reads the query; unknown parameters are ignored (as Bitly does), bad values are problems naming the field. */
-export function readLinkListQuery(raw: Raw): { ok: true; value: LinkListQuery } | { ok: false; problems: FieldProblem[] } {
+export function readLinkListQuery(
+  raw: Raw,
+): { ok: true; value: LinkListQuery } | { ok: false; problems: FieldProblem[] } {
   const r = queryReaders(raw);
   const value: LinkListQuery = {
     ...r.common(),
@@ -150,7 +161,8 @@ export interface QrListQuery extends ListSearch {
 export function readQrListQuery(raw: Raw): { ok: true; value: QrListQuery } | { ok: false; problems: FieldProblem[] } {
   const r = queryReaders(raw);
   const types = r.many('qrc_type');
-  if (types.some((t) => !(QR_CODE_TYPES as readonly string[]).includes(t))) r.bad('qrc_type', `qrc_type is a list of ${QR_CODE_TYPES.join(', ')}`);
+  if (types.some((t) => !(QR_CODE_TYPES as readonly string[]).includes(t)))
+    r.bad('qrc_type', `qrc_type is a list of ${QR_CODE_TYPES.join(', ')}`);
   const value: QrListQuery = {
     ...r.common(),
     archived: r.tristate('archived', 'off'),

@@ -27,6 +27,7 @@ export function readLongUrl(raw: unknown, ownDomains: ReadonlySet<string>): Long
     return invalid('long_url has no valid host');
   }
   if (url.username || url.password) return invalid('long_url must not carry credentials');
-  if (ownDomains.has(url.hostname.toLowerCase())) return { ok: false, problem: 'ALREADY_A_SHORTLINK', detail: 'long_url is already a short link' };
+  if (ownDomains.has(url.hostname.toLowerCase()))
+    return { ok: false, problem: 'ALREADY_A_SHORTLINK', detail: 'long_url is already a short link' };
   return { ok: true, url: url.toString() };
 }

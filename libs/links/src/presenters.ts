@@ -84,7 +84,9 @@ export interface WebhookJson {
 
 /** A webhook as the API shows it; empty strings for the times and OAuth members it does not have. */
 export function webhookJson(doc: WebhookDoc, view: { apiBase: string }): WebhookJson {
-  const references: Record<string, string> = { organization: `${view.apiBase}/v4/organizations/${doc.organization_id}` };
+  const references: Record<string, string> = {
+    organization: `${view.apiBase}/v4/organizations/${doc.organization_id}`,
+  };
   if (doc.group_guid) references['group'] = `${view.apiBase}/v4/groups/${doc.group_guid}`;
   return {
     references,

@@ -25,7 +25,10 @@ declare module '@platform/contracts' {
     'platform.links.commands.VerifyWebhook': { webhook_guid: string };
     'platform.links.commands.CreateQrCode': { qrcode_id: string; shortlink_id: string };
     'platform.links.commands.UpdateQrCode': { qrcode_id: string };
-    'platform.links.commands.DeleteQrCode': { qrcodes_deleted: Array<{ id: string }>; links_deleted: Array<{ id: string }> };
+    'platform.links.commands.DeleteQrCode': {
+      qrcodes_deleted: Array<{ id: string }>;
+      links_deleted: Array<{ id: string }>;
+    };
     'platform.links.commands.SaveQrLogo': { image_guid: string };
     'platform.links.commands.SetLinksOrganizationFeatures': { static_qr_codes: boolean };
   }

@@ -7,7 +7,8 @@ export interface ShortlinkId {
   hash: string;
 }
 
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$|^localhost(?::\d{1,5})?$/;
+const DOMAIN =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$|^localhost(?::\d{1,5})?$/;
 const HASH = /^[A-Za-z0-9_-]{1,100}$/;
 
 export function parseShortlinkId(raw: string): ShortlinkId | null {

@@ -93,8 +93,28 @@ export interface LinkDoc extends Outboxed {
 }
 
 /** The fields of a link that a redirect reads. */
-export type LinkRedirectFields = Pick<LinkDoc, '_id' | 'organization_id' | 'group_guid' | 'long_url' | 'redirect_status' | 'expiration_at' | 'qr_code_ids' | 'archived' | 'deleted_at'>;
-const REDIRECT_PROJECTION = { organization_id: 1, group_guid: 1, long_url: 1, redirect_status: 1, expiration_at: 1, qr_code_ids: 1, archived: 1, deleted_at: 1 } as const;
+export type LinkRedirectFields = Pick<
+  LinkDoc,
+  | '_id'
+  | 'organization_id'
+  | 'group_guid'
+  | 'long_url'
+  | 'redirect_status'
+  | 'expiration_at'
+  | 'qr_code_ids'
+  | 'archived'
+  | 'deleted_at'
+>;
+const REDIRECT_PROJECTION = {
+  organization_id: 1,
+  group_guid: 1,
+  long_url: 1,
+  redirect_status: 1,
+  expiration_at: 1,
+  qr_code_ids: 1,
+  archived: 1,
+  deleted_at: 1,
+} as const;
 
 export interface CampaignDoc {
   _id: string;
@@ -206,11 +226,24 @@ function linkModels(connection: Connection) {
     { ...options, collection: 'links_groups' },
   );
   const profile = new Schema<ProfileDoc>(
-    { _id: String, organization_id: String, default_group_guid: String, name: { type: String, default: null }, created_at: Date, modified_at: Date },
+    {
+      _id: String,
+      organization_id: String,
+      default_group_guid: String,
+      name: { type: String, default: null },
+      created_at: Date,
+      modified_at: Date,
+    },
     { ...options, collection: 'links_profiles' },
   );
   const domain = new Schema<DomainDoc>(
-    { _id: String, organization_id: { type: String, index: true }, group_guids: { type: [String], default: [] }, redirect_status: Number, created_at: Date },
+    {
+      _id: String,
+      organization_id: { type: String, index: true },
+      group_guids: { type: [String], default: [] },
+      redirect_status: Number,
+      created_at: Date,
+    },
     { ...options, collection: 'links_domains' },
   );
   const link = new Schema<LinkDoc>(
@@ -226,7 +259,20 @@ function linkModels(connection: Connection) {
       title: { type: String, default: null },
       tags: { type: [String], default: [] },
       deeplinks: {
-        type: [{ _id: false, guid: String, app_uri_path: String, install_url: String, app_guid: String, os: String, install_type: String, brand_guid: String, created: Date, modified: Date }],
+        type: [
+          {
+            _id: false,
+            guid: String,
+            app_uri_path: String,
+            install_url: String,
+            app_guid: String,
+            os: String,
+            install_type: String,
+            brand_guid: String,
+            created: Date,
+            modified: Date,
+          },
+        ],
         default: [],
       },
       campaign_ids: { type: [String], default: [] },
@@ -317,7 +363,16 @@ function linkModels(connection: Connection) {
     { ...options, collection: 'links_qr_codes' },
   ).index({ group_guid: 1, created_at: -1, _id: -1 });
   const qrLogo = new Schema<QrLogoDoc>(
-    { _id: String, organization_id: String, media_type: String, width: Number, height: Number, bytes: Buffer, created_by: String, created_at: Date },
+    {
+      _id: String,
+      organization_id: String,
+      media_type: String,
+      width: Number,
+      height: Number,
+      bytes: Buffer,
+      created_by: String,
+      created_at: Date,
+    },
     { ...options, collection: 'links_qr_logos' },
   );
   const organization = new Schema<LinksOrganizationDoc>(
@@ -347,7 +402,12 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 type SearchQuery = Pick<LinkListQuery, 'createdBefore' | 'createdAfter' | 'query' | 'hostnamePathQuery'>;
 
 /** The filters both lists share: creation time, a search over `searchIn`, and host and path of the long URL. */
-function searchFilters(query: SearchQuery, searchIn: string[], filter: Record<string, unknown>, and: Array<Record<string, unknown>>): void {
+function searchFilters(
+  query: SearchQuery,
+  searchIn: string[],
+  filter: Record<string, unknown>,
+  and: Array<Record<string, unknown>>,
+): void {
   const created: Record<string, Date> = {};
   if (query.createdBefore !== null) created['$lt'] = new Date(query.createdBefore * 1000);
   if (query.createdAfter !== null) created['$gt'] = new Date(query.createdAfter * 1000);
@@ -358,7 +418,12 @@ function searchFilters(query: SearchQuery, searchIn: string[], filter: Record<st
   }
   if (query.hostnamePathQuery) {
     // Host (subdomains included) and/or path of the long URL, ignoring its query and fragment.
-    and.push({ long_url: new RegExp(`^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery.replace(/^https?:\/\//, ''))}`, 'i') });
+    and.push({
+      long_url: new RegExp(
+        `^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery.replace(/^https?:\/\//, ''))}`,
+        'i',
+      ),
+    });
   }
 }
 
@@ -369,7 +434,12 @@ function after(position: { createdAt: number; id: string }): Record<string, unkn
 }
 
 /** FerretDB leaves out the empty arrays of an upsert's `$setOnInsert`: reads put them back. */
-const withGroupDefaults = (g: GroupDoc): GroupDoc => ({ ...g, bsds: g.bsds ?? [], members: g.members ?? [], domain_preference: g.domain_preference ?? null });
+const withGroupDefaults = (g: GroupDoc): GroupDoc => ({
+  ...g,
+  bsds: g.bsds ?? [],
+  members: g.members ?? [],
+  domain_preference: g.domain_preference ?? null,
+});
 
 /** Reads of the links data. */
 export function createLinksStore(connection: Connection) {
@@ -380,12 +450,20 @@ export function createLinksStore(connection: Connection) {
       return group ? withGroupDefaults(group) : null;
     },
     groupsOfOrganization: async (organizationId: string) =>
-      (await m.Group.find({ organization_id: organizationId }).sort({ created_at: 1 }).lean<GroupDoc[]>()).map(withGroupDefaults),
-    groupsOfUser: async (userId: string) => (await m.Group.find({ 'members.user_id': userId }).sort({ created_at: 1 }).lean<GroupDoc[]>()).map(withGroupDefaults),
+      (await m.Group.find({ organization_id: organizationId }).sort({ created_at: 1 }).lean<GroupDoc[]>()).map(
+        withGroupDefaults,
+      ),
+    groupsOfUser: async (userId: string) =>
+      (await m.Group.find({ 'members.user_id': userId }).sort({ created_at: 1 }).lean<GroupDoc[]>()).map(
+        withGroupDefaults,
+      ),
     getProfile: (userId: string) => m.Profile.findById(userId).lean<ProfileDoc>(),
     getDomain: (domain: string) => m.Domain.findById(domain.toLowerCase()).lean<DomainDoc>(),
     domainsOfOrganization: async (organizationId: string) =>
-      (await m.Domain.find({ organization_id: organizationId }).sort({ _id: 1 }).lean<DomainDoc[]>()).map((d) => ({ ...d, group_guids: d.group_guids ?? [] })),
+      (await m.Domain.find({ organization_id: organizationId }).sort({ _id: 1 }).lean<DomainDoc[]>()).map((d) => ({
+        ...d,
+        group_guids: d.group_guids ?? [],
+      })),
     /** A link by id, deleted ones excluded. */
     async getLink(id: string): Promise<LinkDoc | null> {
       return m.Link.findOne({ _id: id, deleted_at: null }).lean<LinkDoc>();
@@ -427,21 +505,37 @@ export function createLinksStore(connection: Connection) {
       if (customOnly) filter['custom'] = true;
       return m.Link.countDocuments(filter);
     },
-    getCampaign: (guid: string) => m.Campaign.findById(guid).lean<CampaignDoc>().then((c) => (c ? { ...c, channel_guids: c.channel_guids ?? [] } : null)),
+    getCampaign: (guid: string) =>
+      m.Campaign.findById(guid)
+        .lean<CampaignDoc>()
+        .then((c) => (c ? { ...c, channel_guids: c.channel_guids ?? [] } : null)),
     async campaignsOf(organizationId: string, groupGuids: string[]): Promise<CampaignDoc[]> {
-      const found = await m.Campaign.find({ organization_id: organizationId, group_guid: { $in: groupGuids } }).sort({ created_at: -1, _id: -1 }).limit(1000).lean<CampaignDoc[]>();
+      const found = await m.Campaign.find({ organization_id: organizationId, group_guid: { $in: groupGuids } })
+        .sort({ created_at: -1, _id: -1 })
+        .limit(1000)
+        .lean<CampaignDoc[]>();
       return found.map((c) => ({ ...c, channel_guids: c.channel_guids ?? [] }));
     },
-    getChannel: (guid: string) => m.Channel.findById(guid).lean<ChannelDoc>().then((c) => (c ? { ...c, shortlinks: c.shortlinks ?? [] } : null)),
+    getChannel: (guid: string) =>
+      m.Channel.findById(guid)
+        .lean<ChannelDoc>()
+        .then((c) => (c ? { ...c, shortlinks: c.shortlinks ?? [] } : null)),
     async channelsOf(organizationId: string, groupGuids: string[]): Promise<ChannelDoc[]> {
-      const found = await m.Channel.find({ organization_id: organizationId, group_guid: { $in: groupGuids } }).sort({ created_at: -1, _id: -1 }).limit(1000).lean<ChannelDoc[]>();
+      const found = await m.Channel.find({ organization_id: organizationId, group_guid: { $in: groupGuids } })
+        .sort({ created_at: -1, _id: -1 })
+        .limit(1000)
+        .lean<ChannelDoc[]>();
       return found.map((c) => ({ ...c, shortlinks: c.shortlinks ?? [] }));
     },
     async tagsOfGroup(groupGuid: string): Promise<string[]> {
       const tags = (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[];
       return tags.sort().slice(0, 1000);
     },
-    getQrCode: (id: string) => m.QrCode.findById(id).lean<QrCodeDoc>().exec().then((q) => (q ? { ...q, tags: q.tags ?? [], render_customizations: q.render_customizations ?? {} } : null)),
+    getQrCode: (id: string) =>
+      m.QrCode.findById(id)
+        .lean<QrCodeDoc>()
+        .exec()
+        .then((q) => (q ? { ...q, tags: q.tags ?? [], render_customizations: q.render_customizations ?? {} } : null)),
     /** A page of a group's QR codes, newest first, after the `search_after` position. */
     async listQrCodes(groupGuid: string, query: QrListQuery): Promise<QrCodeDoc[]> {
       const filter: Record<string, unknown> = { group_guid: groupGuid, qr_code_type: { $in: query.qrcTypes } };
@@ -474,7 +568,11 @@ export function createLinksStore(connection: Connection) {
     },
     getWebhook: (guid: string) => m.Webhook.findById(guid).lean<WebhookDoc>().exec(),
     webhooksOfOrganization: (organizationId: string) =>
-      m.Webhook.find({ organization_id: organizationId }).sort({ created_at: 1, _id: 1 }).limit(1000).lean<WebhookDoc[]>().exec(),
+      m.Webhook.find({ organization_id: organizationId })
+        .sort({ created_at: 1, _id: 1 })
+        .limit(1000)
+        .lean<WebhookDoc[]>()
+        .exec(),
     /** The organization's active webhooks for an event (organization-wide and group ones alike). */
     activeWebhooks: (organizationId: string, event: WebhookEvent) =>
       m.Webhook.find({ organization_id: organizationId, event, is_active: true }).lean<WebhookDoc[]>().exec(),
@@ -518,8 +616,16 @@ export function createLinksWriter(connection: Connection) {
         if (!isDuplicateKeyError(error)) throw error;
       });
     },
-    async setOrganizationFeatures(organizationId: string, features: { static_qr_codes?: boolean }, at: Date): Promise<void> {
-      await m.Organization.updateOne({ _id: organizationId }, { $set: { ...features, modified_at: at } }, { upsert: true });
+    async setOrganizationFeatures(
+      organizationId: string,
+      features: { static_qr_codes?: boolean },
+      at: Date,
+    ): Promise<void> {
+      await m.Organization.updateOne(
+        { _id: organizationId },
+        { $set: { ...features, modified_at: at } },
+        { upsert: true },
+      );
     },
     /** Notes a link's first redirect (one write per link: later ones match nothing). */
     async markRedirected(id: string, at: Date): Promise<void> {
@@ -527,7 +633,10 @@ export function createLinksWriter(connection: Connection) {
     },
     /** Inserts a webhook; false when a redelivered create already made it. */
     insertWebhook: (doc: Omit<WebhookDoc, 'outbox' | 'has_outbox'>) => webhooks.insertOnce(doc, []),
-    async updateWebhook(guid: string, changes: Partial<Omit<WebhookDoc, '_id' | 'outbox' | 'has_outbox'>>): Promise<void> {
+    async updateWebhook(
+      guid: string,
+      changes: Partial<Omit<WebhookDoc, '_id' | 'outbox' | 'has_outbox'>>,
+    ): Promise<void> {
       await m.Webhook.updateOne({ _id: guid }, { $set: changes });
     },
     async deleteWebhook(guid: string): Promise<void> {
@@ -542,44 +651,84 @@ export function createLinksWriter(connection: Connection) {
       return links.insertOnce(doc, events);
     },
     /** Creates the group if missing and gives the user the role in it (replacing a role they had). */
-    async upsertGroupMember(group: { guid: string; organization_id: string; name: string | null }, userId: string, role: GroupRole, at: Date): Promise<void> {
+    async upsertGroupMember(
+      group: { guid: string; organization_id: string; name: string | null },
+      userId: string,
+      role: GroupRole,
+      at: Date,
+    ): Promise<void> {
       if (group.name !== null) {
         await m.Group.updateOne(
           { _id: group.guid },
-          { $setOnInsert: { organization_id: group.organization_id, name: group.name, is_active: true, bsds: [], domain_preference: null, members: [], created_at: at, modified_at: at } },
+          {
+            $setOnInsert: {
+              organization_id: group.organization_id,
+              name: group.name,
+              is_active: true,
+              bsds: [],
+              domain_preference: null,
+              members: [],
+              created_at: at,
+              modified_at: at,
+            },
+          },
           { upsert: true },
         ).catch((error: unknown) => {
           if (!isDuplicateKeyError(error)) throw error;
         });
       }
       await m.Group.updateOne({ _id: group.guid }, { $pull: { members: { user_id: userId } } });
-      await m.Group.updateOne({ _id: group.guid }, { $push: { members: { user_id: userId, role } }, $set: { modified_at: at } });
+      await m.Group.updateOne(
+        { _id: group.guid },
+        { $push: { members: { user_id: userId, role } }, $set: { modified_at: at } },
+      );
     },
     /** The user's profile, made with this default group on first use. */
     async ensureProfile(userId: string, organizationId: string, defaultGroupGuid: string, at: Date): Promise<void> {
       await m.Profile.updateOne(
         { _id: userId },
-        { $setOnInsert: { organization_id: organizationId, default_group_guid: defaultGroupGuid, name: null, created_at: at, modified_at: at } },
+        {
+          $setOnInsert: {
+            organization_id: organizationId,
+            default_group_guid: defaultGroupGuid,
+            name: null,
+            created_at: at,
+            modified_at: at,
+          },
+        },
         { upsert: true },
       ).catch((error: unknown) => {
         if (!isDuplicateKeyError(error)) throw error;
       });
     },
     /** Sets the named group fields; a new bsds list also updates which groups each domain lists. */
-    async updateGroup(guid: string, changes: Partial<Pick<GroupDoc, 'name' | 'bsds' | 'domain_preference'>>, at: Date): Promise<void> {
+    async updateGroup(
+      guid: string,
+      changes: Partial<Pick<GroupDoc, 'name' | 'bsds' | 'domain_preference'>>,
+      at: Date,
+    ): Promise<void> {
       const before = await m.Group.findById(guid, { bsds: 1 }).lean<Pick<GroupDoc, 'bsds'>>();
       await m.Group.updateOne({ _id: guid }, { $set: { ...changes, modified_at: at } });
       if (changes.bsds) {
         const removed = (before?.bsds ?? []).filter((d) => !changes.bsds!.includes(d));
-        if (changes.bsds.length > 0) await m.Domain.updateMany({ _id: { $in: changes.bsds } }, { $addToSet: { group_guids: guid } });
+        if (changes.bsds.length > 0)
+          await m.Domain.updateMany({ _id: { $in: changes.bsds } }, { $addToSet: { group_guids: guid } });
         if (removed.length > 0) await m.Domain.updateMany({ _id: { $in: removed } }, { $pull: { group_guids: guid } });
       }
     },
-    async updateProfile(userId: string, changes: Partial<Pick<ProfileDoc, 'name' | 'default_group_guid'>>, at: Date): Promise<void> {
+    async updateProfile(
+      userId: string,
+      changes: Partial<Pick<ProfileDoc, 'name' | 'default_group_guid'>>,
+      at: Date,
+    ): Promise<void> {
       await m.Profile.updateOne({ _id: userId }, { $set: { ...changes, modified_at: at } });
     },
     /** Creates the campaign if missing (a redelivered create finds it), then sets the given fields. */
-    async saveCampaign(doc: CampaignDoc, changes: Partial<Pick<CampaignDoc, 'name' | 'description' | 'channel_guids'>>, create: boolean): Promise<void> {
+    async saveCampaign(
+      doc: CampaignDoc,
+      changes: Partial<Pick<CampaignDoc, 'name' | 'description' | 'channel_guids'>>,
+      create: boolean,
+    ): Promise<void> {
       if (create) {
         const { _id, ...fields } = doc;
         await m.Campaign.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
@@ -589,7 +738,11 @@ export function createLinksWriter(connection: Connection) {
         await m.Campaign.updateOne({ _id: doc._id }, { $set: { ...changes, modified_at: doc.modified_at } });
       }
     },
-    async saveChannel(doc: ChannelDoc, changes: Partial<Pick<ChannelDoc, 'name' | 'shortlinks'>>, create: boolean): Promise<void> {
+    async saveChannel(
+      doc: ChannelDoc,
+      changes: Partial<Pick<ChannelDoc, 'name' | 'shortlinks'>>,
+      create: boolean,
+    ): Promise<void> {
       if (create) {
         const { _id, ...fields } = doc;
         await m.Channel.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
@@ -601,13 +754,21 @@ export function createLinksWriter(connection: Connection) {
     },
     /** Links of a channel enter a campaign (what `campaign_guid` filters and `campaign_ids` shows), and the channel with them. */
     async addLinksToCampaign(campaignGuid: string, linkIds: string[], channelGuid: string): Promise<void> {
-      if (linkIds.length > 0) await m.Link.updateMany({ _id: { $in: linkIds } }, { $addToSet: { campaign_ids: campaignGuid } });
+      if (linkIds.length > 0)
+        await m.Link.updateMany({ _id: { $in: linkIds } }, { $addToSet: { campaign_ids: campaignGuid } });
       await m.Campaign.updateOne({ _id: campaignGuid }, { $addToSet: { channel_guids: channelGuid } });
     },
     async addDomain(doc: DomainDoc): Promise<void> {
       await m.Domain.updateOne(
         { _id: doc._id },
-        { $set: { organization_id: doc.organization_id, group_guids: doc.group_guids, redirect_status: doc.redirect_status }, $setOnInsert: { created_at: doc.created_at } },
+        {
+          $set: {
+            organization_id: doc.organization_id,
+            group_guids: doc.group_guids,
+            redirect_status: doc.redirect_status,
+          },
+          $setOnInsert: { created_at: doc.created_at },
+        },
         { upsert: true },
       );
       await m.Group.updateMany({ _id: { $in: doc.group_guids } }, { $addToSet: { bsds: doc._id } });

@@ -12,13 +12,14 @@ describe('usage units', () => {
   });
 
   it('lists every unit of a window, across month lengths and a leap day', () => {
-    expect(unitStarts(d('2028-02-27T10:00:00Z'), d('2028-03-01T00:00:00Z'), 'day')!.map((x) => x.toISOString().slice(0, 10))).toEqual([
-      '2028-02-27',
-      '2028-02-28',
-      '2028-02-29',
-      '2028-03-01',
-    ]);
-    expect(unitStarts(d('2026-01-31T00:00:00Z'), d('2026-04-01T00:00:00Z'), 'month')!.map((x) => x.toISOString().slice(0, 7))).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
+    expect(
+      unitStarts(d('2028-02-27T10:00:00Z'), d('2028-03-01T00:00:00Z'), 'day')!.map((x) => x.toISOString().slice(0, 10)),
+    ).toEqual(['2028-02-27', '2028-02-28', '2028-02-29', '2028-03-01']);
+    expect(
+      unitStarts(d('2026-01-31T00:00:00Z'), d('2026-04-01T00:00:00Z'), 'month')!.map((x) =>
+        x.toISOString().slice(0, 7),
+      ),
+    ).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
     expect(unitStarts(d('2020-01-01Z'), d('2026-01-01Z'), 'day')).toBeNull();
   });
 

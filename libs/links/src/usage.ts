@@ -1,7 +1,11 @@
 /** The counters `feature_usage` and `historical_usage` report, per group and calendar unit (UTC). */
 export const USAGE_LIMITS = [
   { name: 'encodes', description: 'Short links created', customOnly: false },
-  { name: 'custom_shortlinks', description: 'Short links created with a custom back-half on a branded domain', customOnly: true },
+  {
+    name: 'custom_shortlinks',
+    description: 'Short links created with a custom back-half on a branded domain',
+    customOnly: true,
+  },
 ] as const;
 
 export type UsageLimitName = (typeof USAGE_LIMITS)[number]['name'];

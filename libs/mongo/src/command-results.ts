@@ -41,15 +41,15 @@ export function createMongoCommandResultStore(
     },
     async save(commandId: string, reply: StoredReply): Promise<void> {
       await collection.updateOne(
-          { _id: commandId },
-          {
-            $set: {
-              sealed_reply: options.sealer.seal(JSON.stringify(reply)),
-              expires_at: new Date(Date.now() + ttlMs),
-            },
+        { _id: commandId },
+        {
+          $set: {
+            sealed_reply: options.sealer.seal(JSON.stringify(reply)),
+            expires_at: new Date(Date.now() + ttlMs),
           },
-          { upsert: true },
-        );
+        },
+        { upsert: true },
+      );
     },
   };
 }

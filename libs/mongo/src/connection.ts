@@ -7,7 +7,11 @@ export type MongoConnection = Connection;
  * One connection per process (never mongoose's global). Only features that FerretDB 1.x also serves
  * are used anywhere: no transactions, change streams, TTL or partial indexes, $lookup or $facet.
  */
-export async function connectMongo(options: { url: string; dbName: string; appName: string }): Promise<MongoConnection> {
+export async function connectMongo(options: {
+  url: string;
+  dbName: string;
+  appName: string;
+}): Promise<MongoConnection> {
   const connection = mongoose.createConnection(options.url, {
     dbName: options.dbName,
     appName: options.appName,

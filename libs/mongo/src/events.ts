@@ -9,12 +9,28 @@ import type { StoredOutboxEntry } from './outbox.js';
  * events waiting in the document's outbox until the relay publishes them (on the topic the catalogue gives
  * their record), with the trace context of the request that caused them.
  */
-export function outboxEvent<T extends MessageType>(type: T, key: string, value: MessageTypes[T], at = new Date()): StoredOutboxEntry {
-  return { id: randomUUID(), topic: topicOfRecord(type), key, type, value, headers: injectTraceContext({}), created_at: at };
+export function outboxEvent<T extends MessageType>(
+  type: T,
+  key: string,
+  value: MessageTypes[T],
+  at = new Date(),
+): StoredOutboxEntry {
+  return {
+    id: randomUUID(),
+    topic: topicOfRecord(type),
+    key,
+    type,
+    value,
+    headers: injectTraceContext({}),
+    created_at: at,
+  };
 }
 
 /** A new document carrying its events (for an insert). */
-export function withEvents<D extends object>(doc: D, events: StoredOutboxEntry[]): D & { outbox: StoredOutboxEntry[]; has_outbox: boolean } {
+export function withEvents<D extends object>(
+  doc: D,
+  events: StoredOutboxEntry[],
+): D & { outbox: StoredOutboxEntry[]; has_outbox: boolean } {
   return { ...doc, outbox: events, has_outbox: events.length > 0 };
 }
 

@@ -49,14 +49,14 @@ export function createMongoOutboxSource(collection: OutboxCollection, name = col
         .sort({ _id: 1 })
         .limit(limit)
         .toArray()) as unknown as OutboxDoc[];
-      return docs
-        .filter((d) => d.outbox.length > 0)
-        .map((d) => ({ docId: String(d._id), entries: d.outbox }));
+      return docs.filter((d) => d.outbox.length > 0).map((d) => ({ docId: String(d._id), entries: d.outbox }));
     },
     async pendingIn(docIds: string[]) {
       // One primary-key lookup each: FerretDB (the local store) scans for anything but a bare {_id} filter.
       const docs = (await Promise.all(
-        docIds.map((id) => collection.findOne({ _id: id as unknown as Document['_id'] }, { projection: { outbox: 1 } })),
+        docIds.map((id) =>
+          collection.findOne({ _id: id as unknown as Document['_id'] }, { projection: { outbox: 1 } }),
+        ),
       )) as unknown as (OutboxDoc | null)[];
       return docs
         .filter((d): d is OutboxDoc => d !== null && Array.isArray(d.outbox) && d.outbox.length > 0)

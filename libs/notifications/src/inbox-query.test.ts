@@ -6,7 +6,9 @@ const B = '0190f1c2-0000-7000-8000-00000000000b';
 
 describe('the inbox query', () => {
   it('reads UUID lists comma-separated or repeated, trims items, and takes an empty value as absent', () => {
-    expect(readInboxListQuery({ targets: `${A}, ${B}`, templates: [A, ''], read_status: '', starting_before: '' })).toEqual({
+    expect(
+      readInboxListQuery({ targets: `${A}, ${B}`, templates: [A, ''], read_status: '', starting_before: '' }),
+    ).toEqual({
       ok: true,
       value: { targets: [A, B], templates: [A], readStatus: 'all', startingBefore: null },
     });
@@ -20,23 +22,35 @@ describe('the inbox query', () => {
         { field: 'page', detail: '"page" is not a valid query param' },
         { field: 'targets', detail: 'Query param "targets" has invalid values: invalid UUID "nope"' },
         { field: 'read_status', detail: 'Query param "read_status" must be one of all, read, unread; got "maybe".' },
-        { field: 'starting_before', detail: 'Query param "starting_before" provided more than once, found 2 times. Only provide 1 instance of this query param.' },
+        {
+          field: 'starting_before',
+          detail:
+            'Query param "starting_before" provided more than once, found 2 times. Only provide 1 instance of this query param.',
+        },
       ],
     });
-    expect(readInboxListQuery({ starting_before: 'x' })).toMatchObject({ ok: false, validations: [{ field: 'starting_before', detail: 'Query param "starting_before" must be a valid uuid' }] });
+    expect(readInboxListQuery({ starting_before: 'x' })).toMatchObject({
+      ok: false,
+      validations: [{ field: 'starting_before', detail: 'Query param "starting_before" must be a valid uuid' }],
+    });
   });
 
   it('lets the watch stream choose plaintext, refuses starting_before there, and takes anything else as markdown', () => {
     expect(readWatchQuery({ format: 'plaintext' })).toMatchObject({ ok: true, value: { format: 'plaintext' } });
     expect(readWatchQuery({ format: 'html' })).toMatchObject({ ok: true, value: { format: 'markdown' } });
-    expect(readWatchQuery({ starting_before: A })).toMatchObject({ ok: false, validations: [{ field: 'starting_before' }] });
+    expect(readWatchQuery({ starting_before: A })).toMatchObject({
+      ok: false,
+      validations: [{ field: 'starting_before' }],
+    });
   });
 
   it('matches a notification carrying every target, of any listed template, in the read state asked for', () => {
     const n = { targets: [A, B], template_id: A, read_at: null };
     expect(matchesFilter({ targets: [A], templates: [], readStatus: 'unread' }, n)).toBe(true);
     expect(matchesFilter({ targets: [A, B], templates: [B, A], readStatus: 'all' }, n)).toBe(true);
-    expect(matchesFilter({ targets: ['0190f1c2-0000-7000-8000-00000000000c'], templates: [], readStatus: 'all' }, n)).toBe(false);
+    expect(
+      matchesFilter({ targets: ['0190f1c2-0000-7000-8000-00000000000c'], templates: [], readStatus: 'all' }, n),
+    ).toBe(false);
     expect(matchesFilter({ targets: [], templates: [B], readStatus: 'all' }, n)).toBe(false);
     expect(matchesFilter({ targets: [], templates: [], readStatus: 'read' }, n)).toBe(false);
   });

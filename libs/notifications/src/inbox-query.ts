@@ -51,7 +51,10 @@ function uuidList(raw: Raw, key: string, issues: Validation[]): string[] {
     .filter((v) => v.length > 0);
   const bad = items.filter((v) => !UUID.test(v));
   if (bad.length > 0) {
-    issues.push({ field: key, detail: `Query param "${key}" has invalid values: ${bad.map((v) => `invalid UUID "${v.slice(0, 64)}"`).join(', ')}` });
+    issues.push({
+      field: key,
+      detail: `Query param "${key}" has invalid values: ${bad.map((v) => `invalid UUID "${v.slice(0, 64)}"`).join(', ')}`,
+    });
   } else if (items.length > MAX_LIST_ITEMS) {
     issues.push({ field: key, detail: `Query param "${key}" has more than ${MAX_LIST_ITEMS} values.` });
   }
@@ -61,7 +64,10 @@ function uuidList(raw: Raw, key: string, issues: Validation[]): string[] {
 function single(raw: Raw, key: string, issues: Validation[]): string | undefined {
   const all = values(raw, key).filter((v) => v.trim().length > 0);
   if (all.length > 1) {
-    issues.push({ field: key, detail: `Query param "${key}" provided more than once, found ${all.length} times. Only provide 1 instance of this query param.` });
+    issues.push({
+      field: key,
+      detail: `Query param "${key}" provided more than once, found ${all.length} times. Only provide 1 instance of this query param.`,
+    });
     return undefined;
   }
   return all[0]?.trim();
@@ -72,13 +78,18 @@ function filterOf(raw: Raw, issues: Validation[]): InboxFilter {
   const templates = uuidList(raw, 'templates', issues);
   const status = single(raw, 'read_status', issues) ?? 'all';
   if (!(READ_STATUSES as readonly string[]).includes(status)) {
-    issues.push({ field: 'read_status', detail: `Query param "read_status" must be one of all, read, unread; got "${status.slice(0, 40)}".` });
+    issues.push({
+      field: 'read_status',
+      detail: `Query param "read_status" must be one of all, read, unread; got "${status.slice(0, 40)}".`,
+    });
   }
   return { targets, templates, readStatus: status as ReadStatus };
 }
 
 function unknown(raw: Raw, known: readonly string[], issues: Validation[]) {
-  for (const key of Object.keys(raw)) if (!known.includes(key)) issues.push({ field: key.slice(0, 64), detail: `"${key.slice(0, 64)}" is not a valid query param` });
+  for (const key of Object.keys(raw))
+    if (!known.includes(key))
+      issues.push({ field: key.slice(0, 64), detail: `"${key.slice(0, 64)}" is not a valid query param` });
 }
 
 export function readInboxListQuery(raw: Raw): QueryResult<InboxListQuery> {
@@ -86,8 +97,11 @@ export function readInboxListQuery(raw: Raw): QueryResult<InboxListQuery> {
   unknown(raw, ['targets', 'templates', 'read_status', 'starting_before'], issues);
   const filter = filterOf(raw, issues);
   const startingBefore = single(raw, 'starting_before', issues) ?? null;
-  if (startingBefore !== null && !UUID.test(startingBefore)) issues.push({ field: 'starting_before', detail: 'Query param "starting_before" must be a valid uuid' });
-  return issues.length > 0 ? { ok: false, validations: issues } : { ok: true, value: { ...filter, startingBefore: startingBefore?.toLowerCase() ?? null } };
+  if (startingBefore !== null && !UUID.test(startingBefore))
+    issues.push({ field: 'starting_before', detail: 'Query param "starting_before" must be a valid uuid' });
+  return issues.length > 0
+    ? { ok: false, validations: issues }
+    : { ok: true, value: { ...filter, startingBefore: startingBefore?.toLowerCase() ?? null } };
 }
 
 export function readWatchQuery(raw: Raw): QueryResult<WatchQuery> {
@@ -100,7 +114,10 @@ export function readWatchQuery(raw: Raw): QueryResult<WatchQuery> {
 }
 
 /** Whether a notification belongs in a filtered list or stream. */
-export function matchesFilter(filter: InboxFilter, n: { targets: readonly string[]; template_id: string; read_at: unknown }): boolean {
+export function matchesFilter(
+  filter: InboxFilter,
+  n: { targets: readonly string[]; template_id: string; read_at: unknown },
+): boolean {
   if (filter.templates.length > 0 && !filter.templates.includes(n.template_id)) return false;
   if (!filter.targets.every((t) => n.targets.includes(t))) return false;
   if (filter.readStatus === 'read') return n.read_at !== null;

@@ -1,7 +1,34 @@
-export { INBOX_PAGE_SIZE, INVALID_QUERY_MESSAGE, matchesFilter, readInboxListQuery, readWatchQuery } from './inbox-query.js';
-export type { Format, InboxFilter, InboxListQuery, QueryResult, ReadStatus, Validation, WatchQuery } from './inbox-query.js';
-export { LINK_PATTERN, PLATFORM_NOTICES_DEPLOYMENT, TEMPLATE_IDS, TEMPLATES, iconOf, templatesOfKind } from './templates.js';
-export type { IconFamily, NotificationTemplate, TemplateDefinition, TemplateKind, TemplateMethod } from './templates.js';
+export {
+  INBOX_PAGE_SIZE,
+  INVALID_QUERY_MESSAGE,
+  matchesFilter,
+  readInboxListQuery,
+  readWatchQuery,
+} from './inbox-query.js';
+export type {
+  Format,
+  InboxFilter,
+  InboxListQuery,
+  QueryResult,
+  ReadStatus,
+  Validation,
+  WatchQuery,
+} from './inbox-query.js';
+export {
+  LINK_PATTERN,
+  PLATFORM_NOTICES_DEPLOYMENT,
+  TEMPLATE_IDS,
+  TEMPLATES,
+  iconOf,
+  templatesOfKind,
+} from './templates.js';
+export type {
+  IconFamily,
+  NotificationTemplate,
+  TemplateDefinition,
+  TemplateKind,
+  TemplateMethod,
+} from './templates.js';
 export { renderActions, renderTemplate } from './render.js';
 export type { RenderData } from './render.js';
 export { markdownToPlaintext } from './plaintext.js';

@@ -25,20 +25,29 @@ export function markdownToPlaintext(markdown: string): string {
     line = inline(line);
     out.push(line);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function inline(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, alt: string, url: string) => (alt ? `${alt} (${url})` : url))
-    .replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, label: string, url: string) => (label === url ? url : `${label} (${url})`))
-    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    // Underscores emphasise only at word edges (CommonMark): snake_case and ids keep theirs.
-    .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '$1')
-    .replace(/(?<![\p{L}\p{N}_])__(?=\S)([\s\S]*?\S)__(?![\p{L}\p{N}_])/gu, '$1')
-    .replace(/\*(?=\S)([\s\S]*?\S)\*/g, '$1')
-    .replace(/(?<![\p{L}\p{N}_])_(?=\S)([\s\S]*?\S)_(?![\p{L}\p{N}_])/gu, '$1')
-    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1');
+  return (
+    text
+      .replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, alt: string, url: string) =>
+        alt ? `${alt} (${url})` : url,
+      )
+      .replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, label: string, url: string) =>
+        label === url ? url : `${label} (${url})`,
+      )
+      .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+      .replace(/`([^`]+)`/g, '$1')
+      // Underscores emphasise only at word edges (CommonMark): snake_case and ids keep theirs.
+      .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '$1')
+      .replace(/(?<![\p{L}\p{N}_])__(?=\S)([\s\S]*?\S)__(?![\p{L}\p{N}_])/gu, '$1')
+      .replace(/\*(?=\S)([\s\S]*?\S)\*/g, '$1')
+      .replace(/(?<![\p{L}\p{N}_])_(?=\S)([\s\S]*?\S)_(?![\p{L}\p{N}_])/gu, '$1')
+      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+      .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1')
+  );
 }

@@ -39,7 +39,9 @@ type Node = { text: string } | { value: string } | { cond: string; then: Node[];
 function parse(template: string): Node[] {
   const tokens = template.split(/(\{\{-?\s*[^}]*?\s*-?\}\})/);
   const root: Node[] = [];
-  const stack: Array<{ nodes: Node[]; node?: { cond: string; then: Node[]; otherwise: Node[] }; inElse?: boolean }> = [{ nodes: root }];
+  const stack: Array<{ nodes: Node[]; node?: { cond: string; then: Node[]; otherwise: Node[] }; inElse?: boolean }> = [
+    { nodes: root },
+  ];
   for (const token of tokens) {
     if (token === '') continue;
     const action = /^\{\{-?\s*(.*?)\s*-?\}\}$/.exec(token);
@@ -91,6 +93,9 @@ export function renderActions(actionsJson: string, data: RenderData): Array<{ la
   }
   if (!Array.isArray(list)) return [];
   return list
-    .filter((a): a is { label: string; url: string } => typeof a === 'object' && a !== null && typeof a.label === 'string' && typeof a.url === 'string')
+    .filter(
+      (a): a is { label: string; url: string } =>
+        typeof a === 'object' && a !== null && typeof a.label === 'string' && typeof a.url === 'string',
+    )
     .map((a) => ({ label: renderTemplate(a.label, data), url: renderTemplate(a.url, data) }));
 }

@@ -151,7 +151,17 @@ function notificationModels(connection: Connection) {
       labels: { type: Object, default: {} },
       recipient: { _id: false, name: String, username: String },
       methods: {
-        type: [{ _id: false, method: String, status: String, attempts: Number, next_attempt_at: Date, error: String, done_at: Date }],
+        type: [
+          {
+            _id: false,
+            method: String,
+            status: String,
+            attempts: Number,
+            next_attempt_at: Date,
+            error: String,
+            done_at: Date,
+          },
+        ],
         default: [],
       },
       pending: { type: Number, required: true },
@@ -175,11 +185,20 @@ function notificationModels(connection: Connection) {
     { ...options, collection: 'notif_settings' },
   );
 
-  const readMark = new Schema<ReadMarkDoc>({ _id: String, read_at: Date, ...outboxSchemaFields }, { ...options, collection: 'notif_read_marks' });
+  const readMark = new Schema<ReadMarkDoc>(
+    { _id: String, read_at: Date, ...outboxSchemaFields },
+    { ...options, collection: 'notif_read_marks' },
+  );
 
-  const lane = new Schema<LaneDoc>({ _id: String, holder: String, lease_until: Date }, { ...options, collection: 'notif_lanes' });
+  const lane = new Schema<LaneDoc>(
+    { _id: String, holder: String, lease_until: Date },
+    { ...options, collection: 'notif_lanes' },
+  );
 
-  const unread = new Schema<UnreadDoc>({ _id: String, unread: Number, pending: { type: [String], default: [] }, v: Number }, { ...options, collection: 'notif_unread' });
+  const unread = new Schema<UnreadDoc>(
+    { _id: String, unread: Number, pending: { type: [String], default: [] }, v: Number },
+    { ...options, collection: 'notif_unread' },
+  );
 
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
   return {
@@ -194,11 +213,16 @@ function notificationModels(connection: Connection) {
 }
 
 export const laneOf = (deploymentId: string, userId: string) => `${deploymentId}:${userId}`;
-const userOfLane = (lane: string) => ({ deployment_id: lane.slice(0, lane.indexOf(':')), user_id: lane.slice(lane.indexOf(':') + 1) });
+const userOfLane = (lane: string) => ({
+  deployment_id: lane.slice(0, lane.indexOf(':')),
+  user_id: lane.slice(lane.indexOf(':') + 1),
+});
 
 /** Counts a user's unread notifications in the inbox itself (what the stored count stands for). */
-const countUnread = (m: ReturnType<typeof notificationModels>, lane: string) => m.Inbox.countDocuments({ ...userOfLane(lane), read_at: null }).exec();
-const preferenceId = (deploymentId: string, userId: string, templateId: string) => `${deploymentId}:${userId}:${templateId}`;
+const countUnread = (m: ReturnType<typeof notificationModels>, lane: string) =>
+  m.Inbox.countDocuments({ ...userOfLane(lane), read_at: null }).exec();
+const preferenceId = (deploymentId: string, userId: string, templateId: string) =>
+  `${deploymentId}:${userId}:${templateId}`;
 
 function inboxFilter(deploymentId: string, userId: string, filter: InboxFilter): Record<string, unknown> {
   const query: Record<string, unknown> = { deployment_id: deploymentId, user_id: userId };
@@ -225,7 +249,12 @@ export function createNotificationsStore(connection: Connection) {
      * A page of the inbox, newest first. `startingBefore` is a notification id: only older ones are listed (an
      * id that is not the caller's reads as "now", as Coder does). Ids are UUIDv7, so they order by creation.
      */
-    async listInbox(deploymentId: string, userId: string, filter: InboxFilter, startingBefore?: string): Promise<InboxDoc[]> {
+    async listInbox(
+      deploymentId: string,
+      userId: string,
+      filter: InboxFilter,
+      startingBefore?: string,
+    ): Promise<InboxDoc[]> {
       const query = inboxFilter(deploymentId, userId, filter);
       if (startingBefore) {
         const cursor = await m.Inbox.exists({ _id: startingBefore, deployment_id: deploymentId, user_id: userId });
@@ -234,12 +263,20 @@ export function createNotificationsStore(connection: Connection) {
       return m.Inbox.find(query).sort({ _id: -1 }).limit(INBOX_PAGE_SIZE).lean<InboxDoc[]>();
     },
     /** The notifications after `afterId`, oldest first (a stream's resume), at most `limit`. */
-    async inboxAfter(deploymentId: string, userId: string, filter: InboxFilter, afterId: string, limit: number): Promise<InboxDoc[]> {
+    async inboxAfter(
+      deploymentId: string,
+      userId: string,
+      filter: InboxFilter,
+      afterId: string,
+      limit: number,
+    ): Promise<InboxDoc[]> {
       const query = { ...inboxFilter(deploymentId, userId, filter), _id: { $gt: afterId } };
       return m.Inbox.find(query).sort({ _id: 1 }).limit(limit).lean<InboxDoc[]>();
     },
     async preferences(deploymentId: string, userId: string): Promise<PreferenceDoc[]> {
-      return m.Preference.find({ deployment_id: deploymentId, user_id: userId }).sort({ template_id: 1 }).lean<PreferenceDoc[]>();
+      return m.Preference.find({ deployment_id: deploymentId, user_id: userId })
+        .sort({ template_id: 1 })
+        .lean<PreferenceDoc[]>();
     },
     async disabledTemplate(deploymentId: string, userId: string, templateId: string): Promise<boolean | null> {
       const doc = await m.Preference.findById(preferenceId(deploymentId, userId, templateId)).lean<PreferenceDoc>();
@@ -254,9 +291,7 @@ export function createNotificationsStore(connection: Connection) {
     },
     /** The oldest notification of a lane still to be sent by `method` (each method keeps the lane's order). */
     async laneHead(lane: string, method: DispatchMethod): Promise<OutgoingDoc | null> {
-      return m.Outgoing.findOne({ lane, pending_methods: method })
-        .sort({ notification_id: 1 })
-        .lean<OutgoingDoc>();
+      return m.Outgoing.findOne({ lane, pending_methods: method }).sort({ notification_id: 1 }).lean<OutgoingDoc>();
     },
     /** The oldest `limit` notifications of a lane with a method still to go, oldest first: every method's head at once. */
     async lanePending(lane: string, limit: number): Promise<OutgoingDoc[]> {
@@ -269,17 +304,25 @@ export function createNotificationsStore(connection: Connection) {
     },
     /** The lanes of a deployment with something waiting. */
     async pendingLanes(deploymentId: string): Promise<string[]> {
-      const lanes = (await m.Outgoing.distinct('lane', { deployment_id: deploymentId, pending: { $gt: 0 } })) as string[];
+      const lanes = (await m.Outgoing.distinct('lane', {
+        deployment_id: deploymentId,
+        pending: { $gt: 0 },
+      })) as string[];
       return lanes;
     },
     /** Which of these deployments are paused. */
     async pausedAmong(deploymentIds: string[]): Promise<Set<string>> {
-      const docs = await m.Settings.find({ _id: { $in: deploymentIds }, notifier_paused: true }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      const docs = await m.Settings.find({ _id: { $in: deploymentIds }, notifier_paused: true }, { _id: 1 }).lean<
+        Array<{ _id: string }>
+      >();
       return new Set(docs.map((d) => d._id));
     },
     /** Lanes with something due (retries, work of a crashed process, a deployment unpaused). */
     async dueLanes(now: Date, limit: number): Promise<Array<{ lane: string; deployment_id: string }>> {
-      const docs = await m.Outgoing.find({ pending: { $gt: 0 }, next_attempt_at: { $lte: now } }, { lane: 1, deployment_id: 1 })
+      const docs = await m.Outgoing.find(
+        { pending: { $gt: 0 }, next_attempt_at: { $lte: now } },
+        { lane: 1, deployment_id: 1 },
+      )
         .sort({ next_attempt_at: 1 })
         .limit(limit)
         .lean<Array<{ lane: string; deployment_id: string }>>();
@@ -287,7 +330,9 @@ export function createNotificationsStore(connection: Connection) {
       return [...seen.values()];
     },
     outboxCollections(): OutboxCollection[] {
-      return [m.Inbox, m.Outgoing, m.Settings, m.ReadMark].map((x) => connection.db!.collection(x.collection.collectionName));
+      return [m.Inbox, m.Outgoing, m.Settings, m.ReadMark].map((x) =>
+        connection.db!.collection(x.collection.collectionName),
+      );
     },
     async ensureIndexes() {
       await Promise.all(Object.values(m).map((x) => x.init()));
@@ -312,7 +357,8 @@ export function createNotificationsWriter(connection: Connection) {
     /** Queues a notification; false when it was queued before (a redelivered cause). */
     enqueue: (doc: Omit<OutgoingDoc, 'outbox' | 'has_outbox'>) => outgoing.insertOnce(doc, []),
     /** Inserts an inbox notification once; false when it is there already (a method redone after a crash). */
-    insertInbox: (doc: Omit<InboxDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]) => inbox.insertOnce(doc, events),
+    insertInbox: (doc: Omit<InboxDoc, 'outbox' | 'has_outbox'>, events: StoredOutboxEntry[]) =>
+      inbox.insertOnce(doc, events),
     /** Marks every unread notification of the user created up to `readAt` read; returns how many. */
     async markAllRead(deploymentId: string, userId: string, readAt: Date): Promise<number> {
       const result = await m.Inbox.updateMany(
@@ -321,7 +367,12 @@ export function createNotificationsWriter(connection: Connection) {
       );
       return result.modifiedCount;
     },
-    async recordReadMark(deploymentId: string, userId: string, readAt: Date, events: StoredOutboxEntry[]): Promise<string> {
+    async recordReadMark(
+      deploymentId: string,
+      userId: string,
+      readAt: Date,
+      events: StoredOutboxEntry[],
+    ): Promise<string> {
       const _id = laneOf(deploymentId, userId);
       await m.ReadMark.updateOne(
         { _id },
@@ -330,12 +381,19 @@ export function createNotificationsWriter(connection: Connection) {
       );
       return _id;
     },
-    async setPreferences(deploymentId: string, userId: string, changes: Record<string, boolean>, at: Date): Promise<void> {
+    async setPreferences(
+      deploymentId: string,
+      userId: string,
+      changes: Record<string, boolean>,
+      at: Date,
+    ): Promise<void> {
       await Promise.all(
         Object.entries(changes).map(([templateId, disabled]) =>
           m.Preference.updateOne(
             { _id: preferenceId(deploymentId, userId, templateId) },
-            { $set: { deployment_id: deploymentId, user_id: userId, template_id: templateId, disabled, updated_at: at } },
+            {
+              $set: { deployment_id: deploymentId, user_id: userId, template_id: templateId, disabled, updated_at: at },
+            },
             { upsert: true },
           ),
         ),

@@ -67,7 +67,8 @@ export const TEMPLATES: readonly TemplateDefinition[] = [
     id: TEMPLATE_IDS.oauthClientAccepted,
     name: 'OAuth client accepted',
     title_template: 'Your OAuth client "{{.Labels.client_name}}" was accepted',
-    body_template: 'The OAuth client **{{.Labels.client_name}}** ({{.Labels.client_id}}) passed review and may now ask users for access.',
+    body_template:
+      'The OAuth client **{{.Labels.client_name}}** ({{.Labels.client_id}}) passed review and may now ask users for access.',
     actions: actions([{ label: 'View client', url: '{{.Labels.client_url}}' }]),
     group: 'OAuth Events',
     method: 'smtp',
@@ -92,7 +93,8 @@ export const TEMPLATES: readonly TemplateDefinition[] = [
     id: TEMPLATE_IDS.imageQuotaNearlyUsed,
     name: 'Image quota nearly used up',
     title_template: 'Image compressions: {{.Labels.used}} of {{.Labels.quota}} used this month',
-    body_template: 'The account **{{.Labels.account_id}}** has used {{.Labels.percent}} % of its {{.Labels.quota}} compressions for {{.Labels.month}}.',
+    body_template:
+      'The account **{{.Labels.account_id}}** has used {{.Labels.percent}} % of its {{.Labels.quota}} compressions for {{.Labels.month}}.',
     actions: actions([]),
     group: 'Image Events',
     method: '',

@@ -44,13 +44,21 @@ export function statedUnread(doc: Pick<UnreadDoc, 'unread' | 'pending'> | null |
 }
 
 /** The count, read in one `_id` read when the stored one is good, else by counting the inbox. */
-export async function readUnread(model: Model<UnreadDoc>, lane: string, countInbox: () => Promise<number>): Promise<number> {
+export async function readUnread(
+  model: Model<UnreadDoc>,
+  lane: string,
+  countInbox: () => Promise<number>,
+): Promise<number> {
   const doc = await model.findById(lane).lean<UnreadDoc>();
   return statedUnread(doc) ?? countInbox();
 }
 
 /** The writes of the count, for the process that changes the inbox. */
-export function createUnreadCounter(model: Model<UnreadDoc>, countInbox: (lane: string) => Promise<number>, now: () => number = Date.now) {
+export function createUnreadCounter(
+  model: Model<UnreadDoc>,
+  countInbox: (lane: string) => Promise<number>,
+  now: () => number = Date.now,
+) {
   /** Counts the inbox and stores it, unless a live change is under way or the document changed meanwhile. */
   async function repair(doc: UnreadDoc): Promise<void> {
     if (doc.pending.some((token) => now() - tokenTime(token) < UNREAD_STALE_MS)) return;
@@ -63,7 +71,11 @@ export function createUnreadCounter(model: Model<UnreadDoc>, countInbox: (lane: 
     async begin(lane: string): Promise<UnreadChange> {
       const token = tokenOf(now());
       const before = await model
-        .findOneAndUpdate({ _id: lane }, { $push: { pending: token }, $inc: { v: 1 } }, { upsert: true, returnDocument: 'before' })
+        .findOneAndUpdate(
+          { _id: lane },
+          { $push: { pending: token }, $inc: { v: 1 } },
+          { upsert: true, returnDocument: 'before' },
+        )
         .lean<UnreadDoc>();
       return { token, before: statedUnread(before) };
     },
@@ -76,7 +88,11 @@ export function createUnreadCounter(model: Model<UnreadDoc>, countInbox: (lane: 
         delta === null
           ? null
           : await model
-              .findOneAndUpdate({ _id: lane, pending: token, unread: { $exists: true } }, { $pull: { pending: token }, $inc: { unread: delta, v: 1 } }, { returnDocument: 'after' })
+              .findOneAndUpdate(
+                { _id: lane, pending: token, unread: { $exists: true } },
+                { $pull: { pending: token }, $inc: { unread: delta, v: 1 } },
+                { returnDocument: 'after' },
+              )
               .lean<UnreadDoc>();
       after ??= await model
         .findOneAndUpdate(
@@ -97,7 +113,11 @@ export function createUnreadCounter(model: Model<UnreadDoc>, countInbox: (lane: 
      * not have landed). `work` is given the count before it (counted from the inbox when the stored one is
      * not good).
      */
-    async counted<T>(lane: string, work: (before: () => Promise<number>) => Promise<{ result: T; delta: number }>, begun?: UnreadChange): Promise<T> {
+    async counted<T>(
+      lane: string,
+      work: (before: () => Promise<number>) => Promise<{ result: T; delta: number }>,
+      begun?: UnreadChange,
+    ): Promise<T> {
       const change = begun ?? (await counter.begin(lane));
       let outcome: { result: T; delta: number };
       try {

@@ -21,14 +21,17 @@ describe('access tokens', () => {
     const tokens = createAccessTokens({ keys: [key] });
     const { token } = tokens.issue(claims);
     const [body, sig] = token.slice('cal_at_'.length).split('.');
-    const forged = Buffer.from(JSON.stringify({ ...claims, scp: ['ORG_PROFILE_WRITE'], exp: 9e9 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...claims, scp: ['ORG_PROFILE_WRITE'], exp: 9e9 })).toString(
+      'base64url',
+    );
     expect(tokens.verify(`cal_at_${forged}.${sig}`)).toBeNull();
     // A character in the middle: the last one of 43 carries 2 unused bits, so changing it may keep the MAC.
     const middle = 20;
     const flipped = `${sig!.slice(0, middle)}${sig![middle] === 'A' ? 'B' : 'A'}${sig!.slice(middle + 1)}`;
     expect(tokens.verify(`cal_at_${body}.${flipped}`)).toBeNull();
     expect(createAccessTokens({ keys: ['o'.repeat(32)] }).verify(token)).toBeNull();
-    for (const bad of ['', 'cal_at_', 'cal_at_.', 'Bearer x', `cal_rt_${body}.${sig}`, 'cal_at_!!!.###']) expect(tokens.verify(bad)).toBeNull();
+    for (const bad of ['', 'cal_at_', 'cal_at_.', 'Bearer x', `cal_rt_${body}.${sig}`, 'cal_at_!!!.###'])
+      expect(tokens.verify(bad)).toBeNull();
   });
 
   it('keeps verifying with a retired key after the signing key rotates', () => {

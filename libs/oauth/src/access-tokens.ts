@@ -33,7 +33,10 @@ export function createAccessTokens(options: { keys: string[]; now?: () => number
   const mac = (key: string, body: string) => createHmac('sha256', key).update(body).digest();
 
   return {
-    issue(claims: Omit<AccessTokenClaims, 'exp'>, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): { token: string; expiresIn: number } {
+    issue(
+      claims: Omit<AccessTokenClaims, 'exp'>,
+      ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+    ): { token: string; expiresIn: number } {
       const body = Buffer.from(JSON.stringify({ ...claims, exp: now() + ttlSeconds })).toString('base64url');
       return { token: `${PREFIX}${body}.${mac(signing!, body).toString('base64url')}`, expiresIn: ttlSeconds };
     },

@@ -27,7 +27,13 @@ export interface AuthorizeParams {
  */
 export type AuthorizeDecision =
   | { kind: 'show_error'; message: string }
-  | { kind: 'redirect_error'; redirectUri: string; error: 'invalid_scope' | 'invalid_request' | 'access_denied'; description: string; state?: string }
+  | {
+      kind: 'redirect_error';
+      redirectUri: string;
+      error: 'invalid_scope' | 'invalid_request' | 'access_denied';
+      description: string;
+      state?: string;
+    }
   | {
       kind: 'consent';
       client: AuthorizeClient;
@@ -42,17 +48,26 @@ export const SCOPE_REQUIRED_MESSAGE = 'scope parameter is required for this OAut
 export const MAX_PARAM_LENGTH = 2048;
 
 /** `reach` is what the logged-in user can give access to beyond their own account (none unless told). */
-export function decideAuthorize(client: AuthorizeClient | null, params: AuthorizeParams, reach: UserReach = NO_REACH): AuthorizeDecision {
+export function decideAuthorize(
+  client: AuthorizeClient | null,
+  params: AuthorizeParams,
+  reach: UserReach = NO_REACH,
+): AuthorizeDecision {
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === 'string' && value.length > MAX_PARAM_LENGTH) {
       return { kind: 'show_error', message: `The ${name} parameter is too long.` };
     }
   }
-  if (!params.client_id || !client) return { kind: 'show_error', message: 'No OAuth client exists for this client_id.' };
-  if (client.status !== 'accepted') return { kind: 'show_error', message: 'This OAuth client has not been approved yet.' };
+  if (!params.client_id || !client)
+    return { kind: 'show_error', message: 'No OAuth client exists for this client_id.' };
+  if (client.status !== 'accepted')
+    return { kind: 'show_error', message: 'This OAuth client has not been approved yet.' };
   // Exact string match, no normalisation: the redirect URI is where codes go.
   if (!params.redirect_uri || !client.redirectUris.includes(params.redirect_uri)) {
-    return { kind: 'show_error', message: 'The redirect_uri does not match any redirect URI registered for this client.' };
+    return {
+      kind: 'show_error',
+      message: 'The redirect_uri does not match any redirect URI registered for this client.',
+    };
   }
   const redirectUri = params.redirect_uri;
   const withState = <T extends object>(d: T) => (params.state === undefined ? d : { ...d, state: params.state });
@@ -81,14 +96,29 @@ export function decideAuthorize(client: AuthorizeClient | null, params: Authoriz
   }
   if (client.kind === 'public' || params.code_challenge !== undefined) {
     if (!params.code_challenge) {
-      return withState({ kind: 'redirect_error' as const, redirectUri, error: 'invalid_request' as const, description: 'code_challenge is required for public clients' });
+      return withState({
+        kind: 'redirect_error' as const,
+        redirectUri,
+        error: 'invalid_request' as const,
+        description: 'code_challenge is required for public clients',
+      });
     }
     // RFC 7636 4.3: an absent method means `plain`, which is refused like an explicit one.
     if (params.code_challenge_method !== 'S256') {
-      return withState({ kind: 'redirect_error' as const, redirectUri, error: 'invalid_request' as const, description: 'code_challenge_method must be S256' });
+      return withState({
+        kind: 'redirect_error' as const,
+        redirectUri,
+        error: 'invalid_request' as const,
+        description: 'code_challenge_method must be S256',
+      });
     }
     if (!isValidCodeChallenge(params.code_challenge)) {
-      return withState({ kind: 'redirect_error' as const, redirectUri, error: 'invalid_request' as const, description: 'code_challenge must be a base64url SHA-256 digest' });
+      return withState({
+        kind: 'redirect_error' as const,
+        redirectUri,
+        error: 'invalid_request' as const,
+        description: 'code_challenge must be a base64url SHA-256 digest',
+      });
     }
   }
   // The spec's last row: a user who lacks permission is redirected with an error, like one who denies.

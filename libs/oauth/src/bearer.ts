@@ -17,9 +17,13 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
  * The bearer-token check in front of every `/v2` API endpoint: a signed, unexpired access token whose grant
  * is not revoked. In-process and I/O-free (one HMAC, one JSON parse, one Map lookup).
  */
-export function createBearerCheck(deps: { accessTokens: AccessTokens; revocations: Pick<GrantRevocations, 'isRevoked'> }) {
+export function createBearerCheck(deps: {
+  accessTokens: AccessTokens;
+  revocations: Pick<GrantRevocations, 'isRevoked'>;
+}) {
   function verify(authorization: string | undefined): AccessTokenClaims {
-    if (!authorization) throw new UnauthenticatedError('missing_token', 'An access token is required (Authorization: Bearer <token>).');
+    if (!authorization)
+      throw new UnauthenticatedError('missing_token', 'An access token is required (Authorization: Bearer <token>).');
     const match = BEARER.exec(authorization);
     const claims = match ? deps.accessTokens.verify(match[1]!) : null;
     if (!claims || deps.revocations.isRevoked(claims.gid)) {
@@ -52,9 +56,13 @@ export function tokenHasScope(claims: AccessTokenClaims, scope: Scope): boolean 
 export function requireScope(scope: Scope) {
   return async (request: FastifyRequest): Promise<void> => {
     const claims = request.oauth;
-    if (!claims) throw new UnauthenticatedError('missing_token', 'An access token is required (Authorization: Bearer <token>).');
+    if (!claims)
+      throw new UnauthenticatedError('missing_token', 'An access token is required (Authorization: Bearer <token>).');
     if (!tokenHasScope(claims, scope)) {
-      throw new NotAllowedError('insufficient_scope', `The access token lacks the scope ${scope} that this endpoint requires.`);
+      throw new NotAllowedError(
+        'insufficient_scope',
+        `The access token lacks the scope ${scope} that this endpoint requires.`,
+      );
     }
   };
 }

@@ -13,17 +13,34 @@ export function authenticateClient(
   secretHash: string | null,
   purpose: 'issue' | 'refresh' | 'revoke' | 'introspect',
 ): OAuthClientDoc {
-  if (!client) throw new UnauthenticatedError('invalid_client', 'Client authentication failed: no client exists for this client_id.');
+  if (!client)
+    throw new UnauthenticatedError(
+      'invalid_client',
+      'Client authentication failed: no client exists for this client_id.',
+    );
   if (client.kind === 'confidential') {
-    if (!secretHash) throw new UnauthenticatedError('invalid_client', 'Client authentication failed: client_secret is required for this client.');
+    if (!secretHash)
+      throw new UnauthenticatedError(
+        'invalid_client',
+        'Client authentication failed: client_secret is required for this client.',
+      );
     if (!matchesAnySecret(secretHash, client.secrets)) {
-      throw new UnauthenticatedError('invalid_client', 'Client authentication failed: client_secret does not match client_id.');
+      throw new UnauthenticatedError(
+        'invalid_client',
+        'Client authentication failed: client_secret does not match client_id.',
+      );
     }
   } else if (secretHash) {
-    throw new UnauthenticatedError('invalid_client', 'Client authentication failed: public clients use PKCE and send no client_secret.');
+    throw new UnauthenticatedError(
+      'invalid_client',
+      'Client authentication failed: public clients use PKCE and send no client_secret.',
+    );
   }
   if (client.status === 'rejected' || (client.status !== 'accepted' && purpose === 'issue')) {
-    throw new InputError('unauthorized_client', `This client is ${client.status === 'rejected' ? 'rejected' : 'not approved'} and cannot obtain tokens.`);
+    throw new InputError(
+      'unauthorized_client',
+      `This client is ${client.status === 'rejected' ? 'rejected' : 'not approved'} and cannot obtain tokens.`,
+    );
   }
   return client;
 }

@@ -23,7 +23,13 @@ function issuesOf(input: Partial<ClientInput>) {
 
 describe('client registration input', () => {
   it('accepts a valid client and trims what the form sends', () => {
-    expect(validateClientInput({ ...valid, name: '  Booking Sync ', redirectUris: ['https://example.com/cb', '', 'https://example.com/cb'] })).toMatchObject({
+    expect(
+      validateClientInput({
+        ...valid,
+        name: '  Booking Sync ',
+        redirectUris: ['https://example.com/cb', '', 'https://example.com/cb'],
+      }),
+    ).toMatchObject({
       name: 'Booking Sync',
       redirectUris: ['https://example.com/cb'],
     });
@@ -55,7 +61,16 @@ describe('client registration input', () => {
     expect(redirectUriProblem('http://localhost:8080/cb')).toBeNull();
     expect(redirectUriProblem('http://127.0.0.1/cb')).toBeNull();
     expect(redirectUriProblem('com.example.app:/oauth')).toBeNull();
-    for (const bad of ['http://example.com/cb', 'https://example.com/cb#frag', 'https://user:pw@example.com/', 'javascript:alert(1)', 'data:text/html,x', 'myapp:/cb', '/relative', 'https://exa mple.com']) {
+    for (const bad of [
+      'http://example.com/cb',
+      'https://example.com/cb#frag',
+      'https://user:pw@example.com/',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'myapp:/cb',
+      '/relative',
+      'https://exa mple.com',
+    ]) {
       expect(redirectUriProblem(bad), bad).not.toBeNull();
     }
   });

@@ -33,7 +33,8 @@ export function redirectUriProblem(uri: string): string | null {
   if (url.hash || uri.includes('#')) return 'must not contain a fragment';
   if (url.username || url.password) return 'must not contain credentials';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return isLoopback(url.hostname) ? null : 'must use https (http is allowed for localhost only)';
+  if (url.protocol === 'http:')
+    return isLoopback(url.hostname) ? null : 'must use https (http is allowed for localhost only)';
   if (/^(javascript|data|vbscript|file|blob):$/.test(url.protocol)) return 'uses a scheme that is not allowed';
   // Private-use schemes of native apps must contain a dot (reverse domain name, RFC 8252 7.1).
   return url.protocol.includes('.') ? null : 'must use https, http for localhost, or a reverse-domain app scheme';
@@ -43,7 +44,9 @@ function webUrlProblem(value: string): string | null {
   if (value.length > CLIENT_LIMITS.url) return `must be at most ${CLIENT_LIMITS.url} characters`;
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname)) ? null : 'must be an https URL';
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))
+      ? null
+      : 'must be an https URL';
   } catch {
     return 'must be an absolute URL';
   }
@@ -58,32 +61,61 @@ export function validateClientInput(input: ClientInput): ClientInput & { scopes:
     issues.push({ field: 'name', code: 'invalid', message: `Name must be 1 to ${CLIENT_LIMITS.name} characters.` });
   }
   if (purpose.length === 0 || purpose.length > CLIENT_LIMITS.purpose) {
-    issues.push({ field: 'purpose', code: 'invalid', message: `Purpose must be 1 to ${CLIENT_LIMITS.purpose} characters.` });
+    issues.push({
+      field: 'purpose',
+      code: 'invalid',
+      message: `Purpose must be 1 to ${CLIENT_LIMITS.purpose} characters.`,
+    });
   }
   for (const [field, value] of [
     ['logo_url', input.logoUrl],
     ['website_url', input.websiteUrl],
   ] as const) {
     const problem = value ? webUrlProblem(value) : null;
-    if (problem) issues.push({ field, code: 'invalid_url', message: `${field === 'logo_url' ? 'Logo URL' : 'Website URL'} ${problem}.` });
+    if (problem)
+      issues.push({
+        field,
+        code: 'invalid_url',
+        message: `${field === 'logo_url' ? 'Logo URL' : 'Website URL'} ${problem}.`,
+      });
   }
   const redirectUris = [...new Set(input.redirectUris.map((u) => u.trim()).filter((u) => u.length > 0))];
   if (redirectUris.length === 0) {
     issues.push({ field: 'redirect_uris', code: 'required', message: 'At least one redirect URI is required.' });
   }
   if (redirectUris.length > CLIENT_LIMITS.redirectUris) {
-    issues.push({ field: 'redirect_uris', code: 'too_many', message: `At most ${CLIENT_LIMITS.redirectUris} redirect URIs per client.` });
+    issues.push({
+      field: 'redirect_uris',
+      code: 'too_many',
+      message: `At most ${CLIENT_LIMITS.redirectUris} redirect URIs per client.`,
+    });
   }
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri);
-    if (problem) issues.push({ field: 'redirect_uris', code: 'invalid_url', message: `Redirect URI ${uri.slice(0, 100)} ${problem}.` });
+    if (problem)
+      issues.push({
+        field: 'redirect_uris',
+        code: 'invalid_url',
+        message: `Redirect URI ${uri.slice(0, 100)} ${problem}.`,
+      });
   }
   const scopes = [...new Set(input.scopes)];
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
-    issues.push({ field: 'scopes', code: 'invalid_scope', message: `Not scopes: ${unknown.slice(0, 5).join(', ').slice(0, 200)}.` });
+    issues.push({
+      field: 'scopes',
+      code: 'invalid_scope',
+      message: `Not scopes: ${unknown.slice(0, 5).join(', ').slice(0, 200)}.`,
+    });
   }
   if (scopes.length === 0) issues.push({ field: 'scopes', code: 'required', message: 'Select at least one scope.' });
   if (issues.length > 0) throw new InputError('invalid_client', issues[0]!.message, { issues });
-  return { name, purpose, logoUrl: input.logoUrl || null, websiteUrl: input.websiteUrl || null, redirectUris, scopes: scopes as Scope[] };
+  return {
+    name,
+    purpose,
+    logoUrl: input.logoUrl || null,
+    websiteUrl: input.websiteUrl || null,
+    redirectUris,
+    scopes: scopes as Scope[],
+  };
 }

@@ -28,13 +28,21 @@ describe('client review transitions', () => {
   });
 
   it('keeps an accepted client accepted when nothing reviewable changed', () => {
-    expect(statusAfterChange('accepted', client, { ...client, scopes: ['PROFILE_READ', 'BOOKING_WRITE'] })).toBe('accepted');
+    expect(statusAfterChange('accepted', client, { ...client, scopes: ['PROFILE_READ', 'BOOKING_WRITE'] })).toBe(
+      'accepted',
+    );
   });
 
   it('re-reviews a legacy client that gains TEAM_ or ORG_ scopes, not one that gains only user-level scopes', () => {
-    expect(statusAfterChange('accepted', legacy, { ...legacy, scopes: ['READ_BOOKING', 'BOOKING_READ'] })).toBe('accepted');
-    expect(statusAfterChange('accepted', legacy, { ...legacy, scopes: ['READ_BOOKING', 'TEAM_PROFILE_READ'] })).toBe('pending');
-    expect(statusAfterChange('accepted', legacy, { ...legacy, scopes: ['READ_BOOKING', 'ORG_BOOKING_READ'] })).toBe('pending');
+    expect(statusAfterChange('accepted', legacy, { ...legacy, scopes: ['READ_BOOKING', 'BOOKING_READ'] })).toBe(
+      'accepted',
+    );
+    expect(statusAfterChange('accepted', legacy, { ...legacy, scopes: ['READ_BOOKING', 'TEAM_PROFILE_READ'] })).toBe(
+      'pending',
+    );
+    expect(statusAfterChange('accepted', legacy, { ...legacy, scopes: ['READ_BOOKING', 'ORG_BOOKING_READ'] })).toBe(
+      'pending',
+    );
   });
 
   it('resubmits a changed rejected client', () => {

@@ -38,7 +38,9 @@ describe('machine credentials', () => {
     expect(credentials.newRefreshToken()).toMatch(/^cal_rt_[A-Za-z0-9]{48}$/);
     expect(credentials.hashClientSecret(secret)).toMatch(/^[0-9a-f]{64}$/);
     expect(credentials.hashClientSecret(secret)).not.toBe(credentials.hashRefreshToken(secret));
-    expect(createOAuthCredentials('q'.repeat(32)).hashClientSecret(secret)).not.toBe(credentials.hashClientSecret(secret));
+    expect(createOAuthCredentials('q'.repeat(32)).hashClientSecret(secret)).not.toBe(
+      credentials.hashClientSecret(secret),
+    );
     expect(() => createOAuthCredentials('short')).toThrow();
   });
 
@@ -54,25 +56,39 @@ describe('machine credentials', () => {
 
 describe('client authentication', () => {
   const secret = credentials.newClientSecret();
-  const confidential = client({ secrets: [{ id: 's', hash: credentials.hashClientSecret(secret), hint: 'x', created_at: new Date() }] });
+  const confidential = client({
+    secrets: [{ id: 's', hash: credentials.hashClientSecret(secret), hint: 'x', created_at: new Date() }],
+  });
 
   it('refuses unknown clients, missing and wrong secrets with invalid_client', () => {
-    expect(() => authenticateClient(null, null, 'issue')).toThrow(expect.objectContaining({ code: 'invalid_client', kind: 'unauthenticated' }));
-    expect(() => authenticateClient(confidential, null, 'issue')).toThrow(expect.objectContaining({ code: 'invalid_client' }));
-    expect(() => authenticateClient(confidential, credentials.hashClientSecret('x'), 'issue')).toThrow(expect.objectContaining({ code: 'invalid_client' }));
+    expect(() => authenticateClient(null, null, 'issue')).toThrow(
+      expect.objectContaining({ code: 'invalid_client', kind: 'unauthenticated' }),
+    );
+    expect(() => authenticateClient(confidential, null, 'issue')).toThrow(
+      expect.objectContaining({ code: 'invalid_client' }),
+    );
+    expect(() => authenticateClient(confidential, credentials.hashClientSecret('x'), 'issue')).toThrow(
+      expect.objectContaining({ code: 'invalid_client' }),
+    );
     expect(authenticateClient(confidential, credentials.hashClientSecret(secret), 'issue')).toBe(confidential);
   });
 
   it('lets public clients in without a secret, and refuses one that sends a secret', () => {
     const pub = client({ kind: 'public' });
     expect(authenticateClient(pub, null, 'issue')).toBe(pub);
-    expect(() => authenticateClient(pub, credentials.hashClientSecret('x'), 'issue')).toThrow(expect.objectContaining({ code: 'invalid_client' }));
+    expect(() => authenticateClient(pub, credentials.hashClientSecret('x'), 'issue')).toThrow(
+      expect.objectContaining({ code: 'invalid_client' }),
+    );
   });
 
   it('issues only to accepted clients; a client in re-review keeps refreshing; a rejected one is cut off', () => {
     const pending = client({ kind: 'public', status: 'pending' });
-    expect(() => authenticateClient(pending, null, 'issue')).toThrow(expect.objectContaining({ code: 'unauthorized_client' }));
+    expect(() => authenticateClient(pending, null, 'issue')).toThrow(
+      expect.objectContaining({ code: 'unauthorized_client' }),
+    );
     expect(authenticateClient(pending, null, 'refresh')).toBe(pending);
-    expect(() => authenticateClient(client({ kind: 'public', status: 'rejected' }), null, 'refresh')).toThrow(expect.objectContaining({ code: 'unauthorized_client' }));
+    expect(() => authenticateClient(client({ kind: 'public', status: 'rejected' }), null, 'refresh')).toThrow(
+      expect.objectContaining({ code: 'unauthorized_client' }),
+    );
   });
 });

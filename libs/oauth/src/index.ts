@@ -10,10 +10,28 @@ export { createAccessTokens, ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js
 export type { AccessTokens, AccessTokenClaims } from './access-tokens.js';
 export { validateClientInput, redirectUriProblem, CLIENT_LIMITS } from './client-input.js';
 export type { ClientInput } from './client-input.js';
-export { createOAuthCredentials, matchesAnySecret, derivedId, CLIENT_SECRET_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX, MAX_CODE_TTL_SECONDS } from './credentials.js';
+export {
+  createOAuthCredentials,
+  matchesAnySecret,
+  derivedId,
+  CLIENT_SECRET_PREFIX,
+  REFRESH_TOKEN_PREFIX,
+  CODE_PREFIX,
+  MAX_CODE_TTL_SECONDS,
+} from './credentials.js';
 export type { OAuthCredentials } from './credentials.js';
 export { createOAuthStore, createOAuthWriter } from './store.js';
-export type { OAuthStore, OAuthModels, OAuthClientDoc, AuthorizationCodeDoc, GrantDoc, RefreshTokenDoc, ClientKind, ClientSecretEntry, OAuthWriter } from './store.js';
+export type {
+  OAuthStore,
+  OAuthModels,
+  OAuthClientDoc,
+  AuthorizationCodeDoc,
+  GrantDoc,
+  RefreshTokenDoc,
+  ClientKind,
+  ClientSecretEntry,
+  OAuthWriter,
+} from './store.js';
 export { OAUTH_TOPICS } from './topics.js';
 export { createGrantRevocations } from './revocations.js';
 export type { GrantRevocations } from './revocations.js';

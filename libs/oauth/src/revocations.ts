@@ -1,14 +1,16 @@
 import type { Redis } from '@platform/redis';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens.js';
 
-
 /**
  * Access tokens are self-contained (verified without I/O), so revoking a grant must reach every verifier:
  * the worker adds the grant to a Redis sorted set (scored by when its last access token expires) and
  * publishes it; each verifier keeps the set in memory, applies published revocations at once and reloads
  * the whole set periodically, which covers messages missed while disconnected. A lookup is a Map read.
  */
-export function createGrantRevocations(redis: Redis, options: { reloadMs?: number; now?: () => number; namespace?: string } = {}) {
+export function createGrantRevocations(
+  redis: Redis,
+  options: { reloadMs?: number; now?: () => number; namespace?: string } = {},
+) {
   const KEY = `${options.namespace ?? 'oauth'}:revoked-grants`;
   const CHANNEL = KEY;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -32,7 +34,12 @@ export function createGrantRevocations(redis: Redis, options: { reloadMs?: numbe
     async revoke(grantId: string): Promise<void> {
       const until = now() + ACCESS_TOKEN_TTL_SECONDS + 60;
       revoked.set(grantId, until);
-      await redis.multi().zadd(KEY, until, grantId).zremrangebyscore(KEY, '-inf', now()).publish(CHANNEL, `${grantId} ${until}`).exec();
+      await redis
+        .multi()
+        .zadd(KEY, until, grantId)
+        .zremrangebyscore(KEY, '-inf', now())
+        .publish(CHANNEL, `${grantId} ${until}`)
+        .exec();
     },
 
     isRevoked(grantId: string): boolean {

@@ -8,7 +8,7 @@ describe('scopes', () => {
     expect(splitScopeList(' BOOKING_READ, BOOKING_WRITE  BOOKING_READ ')).toEqual(['BOOKING_READ', 'BOOKING_WRITE']);
   });
 
-  it('recognizes only the catalogue\'s values, case-sensitively', () => {
+  it("recognizes only the catalogue's values, case-sensitively", () => {
     expect(['BOOKING_READ', 'READ_PROFILE', 'TEAM_MEMBERSHIP_WRITE', 'ORG_PROFILE_READ'].every(isScope)).toBe(true);
     expect(['booking_read', 'NOT_A_SCOPE', 'ORG_MEMBERSHIP_READ', ''].some(isScope)).toBe(false);
   });

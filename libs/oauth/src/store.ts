@@ -1,4 +1,12 @@
-import { Schema, aggregateWriter, defineModel, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import {
+  Schema,
+  aggregateWriter,
+  defineModel,
+  outboxSchemaFields,
+  type Connection,
+  type OutboxCollection,
+  type StoredOutboxEntry,
+} from '@platform/mongo';
 import type { ClientStatus } from './client-review.js';
 
 interface Outboxed {
@@ -193,7 +201,9 @@ export function createOAuthStore(connection: Connection) {
       return [models.AuthorizationCode.collection, models.RefreshToken.collection];
     },
     outboxCollections(): OutboxCollection[] {
-      return [models.Client, models.Grant, models.RefreshToken].map((m) => connection.db!.collection(m.collection.collectionName));
+      return [models.Client, models.Grant, models.RefreshToken].map((m) =>
+        connection.db!.collection(m.collection.collectionName),
+      );
     },
     async ensureIndexes() {
       await Promise.all(Object.values(models).map((m) => m.init()));
@@ -215,7 +225,10 @@ export function createOAuthWriter(connection: Connection) {
       await models.AuthorizationCode.create(code);
     },
     /** Marks an unused code used, for one exchange; false when another exchange came first. */
-    async claimAuthorizationCode(codeHash: string, use: { used_at: Date; used_for: string; grant_id: string }): Promise<boolean> {
+    async claimAuthorizationCode(
+      codeHash: string,
+      use: { used_at: Date; used_for: string; grant_id: string },
+    ): Promise<boolean> {
       const result = await models.AuthorizationCode.updateOne({ _id: codeHash, used_at: null }, { $set: use });
       return result.modifiedCount === 1;
     },

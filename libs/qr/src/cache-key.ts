@@ -22,7 +22,12 @@ function canonical(value: unknown): string {
 
 /** The key of a rendered image: sha256 (base64url) of the content, the customizations, the logo and the output. */
 export function qrCacheKey(content: string, customizations: RenderCustomizations, parts: CacheKeyParts = {}): string {
-  const logo = parts.logo === undefined ? null : typeof parts.logo === 'string' ? parts.logo : createHash('sha256').update(parts.logo).digest('hex');
+  const logo =
+    parts.logo === undefined
+      ? null
+      : typeof parts.logo === 'string'
+        ? parts.logo
+        : createHash('sha256').update(parts.logo).digest('hex');
   return createHash('sha256')
     .update(canonical({ content, customizations, logo, format: parts.format ?? null, size: parts.size ?? null }))
     .digest('base64url');

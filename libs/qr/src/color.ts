@@ -29,7 +29,10 @@ export function canonicalHex(hex: string): string {
 /** SVG paint: the opaque #rrggbb plus an opacity, since not every SVG reader takes 8-digit hex. */
 export function svgPaint(hex: string): { color: string; opacity: number } {
   const { r, g, b, a } = parseHex(hex);
-  return { color: `#${[r, g, b].map((n) => n.toString(16).padStart(2, '0')).join('')}`, opacity: Math.round(a * 1000) / 1000 };
+  return {
+    color: `#${[r, g, b].map((n) => n.toString(16).padStart(2, '0')).join('')}`,
+    opacity: Math.round(a * 1000) / 1000,
+  };
 }
 
 export function compositeOver(top: Rgba, bottom: Rgba): Rgba {

@@ -20,8 +20,18 @@ export function worstContrast(c: RenderCustomizations): ContrastPair {
     const under = compositeOver(parseHex(light), WHITE);
     for (const dark of darkColors(paints)) {
       const over = compositeOver(parseHex(dark), under);
-      const pair = { dark, light, ratio: contrastRatio(over, under), inverted: relativeLuminance(over) > relativeLuminance(under) };
-      if (!worst || Number(pair.inverted) > Number(worst.inverted) || (pair.inverted === worst.inverted && pair.ratio < worst.ratio)) worst = pair;
+      const pair = {
+        dark,
+        light,
+        ratio: contrastRatio(over, under),
+        inverted: relativeLuminance(over) > relativeLuminance(under),
+      };
+      if (
+        !worst ||
+        Number(pair.inverted) > Number(worst.inverted) ||
+        (pair.inverted === worst.inverted && pair.ratio < worst.ratio)
+      )
+        worst = pair;
     }
   }
   return worst!;

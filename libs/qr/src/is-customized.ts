@@ -1,5 +1,11 @@
 import { canonicalHex } from './color.js';
-import { CORNER_KEYS, DEFAULT_BACKGROUND, DEFAULT_DOTS, DEFAULT_ERROR_CORRECTION, type RenderCustomizations } from './model.js';
+import {
+  CORNER_KEYS,
+  DEFAULT_BACKGROUND,
+  DEFAULT_DOTS,
+  DEFAULT_ERROR_CORRECTION,
+  type RenderCustomizations,
+} from './model.js';
 
 const same = (a: string | undefined, b: string) => a === undefined || canonicalHex(a) === canonicalHex(b);
 
@@ -8,7 +14,10 @@ export function isCustomized(c: RenderCustomizations): boolean {
   const dots = c.dot_pattern_color ?? DEFAULT_DOTS;
   const corners = CORNER_KEYS.some((key) => {
     const corner = c.corners?.[key];
-    return corner !== undefined && (corner.shape !== 'standard' || !same(corner.inner_color, dots) || !same(corner.outer_color, dots));
+    return (
+      corner !== undefined &&
+      (corner.shape !== 'standard' || !same(corner.inner_color, dots) || !same(corner.outer_color, dots))
+    );
   });
   const texts = [c.text?.center, c.text?.top, c.text?.bottom].some((t) => Boolean(t?.content.trim()));
   return (

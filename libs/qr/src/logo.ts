@@ -7,14 +7,17 @@ export const MAX_LOGO_BYTES = 1024 * 1024;
 /** Largest width and height of a logo, in pixels (an SVG at its own size, 72 dpi). */
 export const MAX_LOGO_SIDE = 4096;
 
-export type LogoCheck = { ok: true; mediaType: LogoMediaType; width: number; height: number } | { ok: false; problem: string };
+export type LogoCheck =
+  { ok: true; mediaType: LogoMediaType; width: number; height: number } | { ok: false; problem: string };
 
 /** Raster types by their signature only; a declared Content-Type is never trusted. */
 function rasterType(bytes: Buffer): LogoMediaType | undefined {
-  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.readUInt32BE(4) === 0x0d0a1a0a) return 'image/png';
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.readUInt32BE(4) === 0x0d0a1a0a)
+    return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.toString('latin1', 0, 6))) return 'image/gif';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   return undefined;
 }
 
@@ -37,7 +40,9 @@ const INSIDE = /^(?:#|data:image\/(?:png|jpeg|gif|webp)[;,])/i;
 const REFERENCES = [/\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*))/gi, /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))/gi];
 
 function outsideReference(svg: string): boolean {
-  return REFERENCES.some((pattern) => [...svg.matchAll(pattern)].some((m) => !INSIDE.test((m[1] ?? m[2] ?? m[3] ?? '').trim())));
+  return REFERENCES.some((pattern) =>
+    [...svg.matchAll(pattern)].some((m) => !INSIDE.test((m[1] ?? m[2] ?? m[3] ?? '').trim())),
+  );
 }
 
 function svgText(bytes: Buffer): string | undefined {
@@ -56,7 +61,11 @@ export function logoType(bytes: Buffer): { mediaType: LogoMediaType } | { proble
   const svg = svgText(bytes);
   if (svg === undefined) return { problem: 'The image is not PNG, JPEG, WebP, GIF or SVG.' };
   for (const [pattern, what] of SVG_REFUSED) if (pattern.test(svg)) return { problem: `The SVG image has ${what}.` };
-  if (outsideReference(svg)) return { problem: 'The SVG image has a reference outside itself (only #fragments and inline PNG, JPEG, GIF or WebP data: are allowed).' };
+  if (outsideReference(svg))
+    return {
+      problem:
+        'The SVG image has a reference outside itself (only #fragments and inline PNG, JPEG, GIF or WebP data: are allowed).',
+    };
   return { mediaType: 'image/svg+xml' };
 }
 
@@ -76,7 +85,8 @@ export async function validateLogo(bytes: Buffer, declaredType?: string): Promis
     const image = sharp(bytes, { limitInputPixels: MAX_LOGO_SIDE * MAX_LOGO_SIDE });
     const { width, height } = await image.metadata();
     if (!width || !height) return { ok: false, problem: 'The image has no size.' };
-    if (width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) return { ok: false, problem: `The image is larger than ${MAX_LOGO_SIDE}x${MAX_LOGO_SIDE} pixels.` };
+    if (width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE)
+      return { ok: false, problem: `The image is larger than ${MAX_LOGO_SIDE}x${MAX_LOGO_SIDE} pixels.` };
     // Decoding a thumbnail proves the whole image decodes, not only its header.
     await image.resize(16, 16, { fit: 'inside' }).raw().toBuffer();
     return { ok: true, mediaType: type.mediaType, width, height };

@@ -18,11 +18,20 @@ export function encodeMatrix(content: string, errorCorrection: ErrorCorrection, 
   if (code.version < minVersion) code = QRCode.create(content, { errorCorrectionLevel: level, version: minVersion });
   const { modules, version } = code;
   const { size, data } = modules;
-  return { size, version, level, isDark: (row, col) => row >= 0 && col >= 0 && row < size && col < size && data[row * size + col] === 1 };
+  return {
+    size,
+    version,
+    level,
+    isDark: (row, col) => row >= 0 && col >= 0 && row < size && col < size && data[row * size + col] === 1,
+  };
 }
 
 /** Top-left corner (row, col) of each finder pattern: corner_1 top left, corner_2 top right, corner_3 bottom left. */
-export function finderOrigins(size: number): { corner_1: [number, number]; corner_2: [number, number]; corner_3: [number, number] } {
+export function finderOrigins(size: number): {
+  corner_1: [number, number];
+  corner_2: [number, number];
+  corner_3: [number, number];
+} {
   return { corner_1: [0, 0], corner_2: [0, size - 7], corner_3: [size - 7, 0] };
 }
 

@@ -1,5 +1,27 @@
-export const DOT_PATTERN_TYPES = ['standard', 'circle', 'block', 'blob', 'rounded', 'vertical', 'horizontal', 'triangle', 'heart', 'star', 'diamond'] as const;
-export const CORNER_SHAPES = ['standard', 'slightly_round', 'rounded', 'extra_round', 'leaf', 'leaf_inner', 'leaf_outer', 'target', 'concave'] as const;
+export const DOT_PATTERN_TYPES = [
+  'standard',
+  'circle',
+  'block',
+  'blob',
+  'rounded',
+  'vertical',
+  'horizontal',
+  'triangle',
+  'heart',
+  'star',
+  'diamond',
+] as const;
+export const CORNER_SHAPES = [
+  'standard',
+  'slightly_round',
+  'rounded',
+  'extra_round',
+  'leaf',
+  'leaf_inner',
+  'leaf_outer',
+  'target',
+  'concave',
+] as const;
 export const GRADIENT_STYLES = ['no_gradient', 'linear', 'radial'] as const;
 export const FRAME_IDS = [
   'none',

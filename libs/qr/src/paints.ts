@@ -1,5 +1,12 @@
 import { contrastRatio, parseHex } from './color.js';
-import { CORNER_KEYS, DEFAULT_BACKGROUND, DEFAULT_DOTS, type CornerKey, type Gradient, type RenderCustomizations } from './model.js';
+import {
+  CORNER_KEYS,
+  DEFAULT_BACKGROUND,
+  DEFAULT_DOTS,
+  type CornerKey,
+  type Gradient,
+  type RenderCustomizations,
+} from './model.js';
 
 /** A colour, or the dots' gradient (a finder pattern painted with the code's gradient). */
 export type Paint = { color: string } | { gradient: 'dots' };
@@ -12,7 +19,8 @@ export interface Paints {
   corners: Record<CornerKey, { outer: Paint; inner: Paint }>;
 }
 
-const active = (g: Gradient | undefined): Gradient | undefined => (g && g.style !== 'no_gradient' && g.colors.length >= 2 ? g : undefined);
+const active = (g: Gradient | undefined): Gradient | undefined =>
+  g && g.style !== 'no_gradient' && g.colors.length >= 2 ? g : undefined;
 
 /**
  * What each part of the code is painted with. The gradient covers the finder patterns too unless
@@ -21,7 +29,11 @@ const active = (g: Gradient | undefined): Gradient | undefined => (g && g.style 
 export function resolvePaints(c: RenderCustomizations): Paints {
   const dots = c.dot_pattern_color ?? DEFAULT_DOTS;
   const dotsGradient = active(c.gradient);
-  const paints: Paints = { background: c.background_color ?? DEFAULT_BACKGROUND, dots, corners: {} as Paints['corners'] };
+  const paints: Paints = {
+    background: c.background_color ?? DEFAULT_BACKGROUND,
+    dots,
+    corners: {} as Paints['corners'],
+  };
   if (dotsGradient) paints.dotsGradient = dotsGradient;
   const backgroundGradient = active(c.background_gradient);
   if (backgroundGradient) paints.backgroundGradient = backgroundGradient;

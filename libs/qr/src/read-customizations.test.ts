@@ -20,8 +20,22 @@ describe('readRenderCustomizations', () => {
         dot_pattern_color: '#112233cc',
         dot_pattern_type: 'heart',
         corners: { corner_1: { shape: 'leaf', inner_color: '#000' }, corner_2: {}, corner_3: null },
-        gradient: { style: 'linear', angle: 45, colors: [{ color: '#000000', offset: 0 }, { color: '#1a237e', offset: 100 }] },
-        background_gradient: { style: 'radial', colors: [{ color: '#ffffff', offset: 0 }, { color: '#eeeeee', offset: 100 }], exclude_corners: null },
+        gradient: {
+          style: 'linear',
+          angle: 45,
+          colors: [
+            { color: '#000000', offset: 0 },
+            { color: '#1a237e', offset: 100 },
+          ],
+        },
+        background_gradient: {
+          style: 'radial',
+          colors: [
+            { color: '#ffffff', offset: 0 },
+            { color: '#eeeeee', offset: 100 },
+          ],
+          exclude_corners: null,
+        },
         logo: { image_guid: 'Iabc123' },
         frame: { id: 'arrow', colors: { primary: '#000000' }, text: { primary: { content: 'Scan' } } },
         text: { top: { content: 'Hi', color: '#000' }, bottom: null },
@@ -35,8 +49,23 @@ describe('readRenderCustomizations', () => {
       dot_pattern_color: '#112233cc',
       dot_pattern_type: 'heart',
       corners: { corner_1: { shape: 'leaf', inner_color: '#000' }, corner_2: { shape: 'standard' } },
-      gradient: { style: 'linear', angle: 45, colors: [{ color: '#000000', offset: 0 }, { color: '#1a237e', offset: 100 }], exclude_corners: false },
-      background_gradient: { style: 'radial', colors: [{ color: '#ffffff', offset: 0 }, { color: '#eeeeee', offset: 100 }], exclude_corners: false },
+      gradient: {
+        style: 'linear',
+        angle: 45,
+        colors: [
+          { color: '#000000', offset: 0 },
+          { color: '#1a237e', offset: 100 },
+        ],
+        exclude_corners: false,
+      },
+      background_gradient: {
+        style: 'radial',
+        colors: [
+          { color: '#ffffff', offset: 0 },
+          { color: '#eeeeee', offset: 100 },
+        ],
+        exclude_corners: false,
+      },
       logo: { image_guid: 'Iabc123' },
       frame: { id: 'arrow', colors: { primary: '#000000' }, text: { primary: { content: 'Scan', color: '#ffffff' } } },
       text: { top: { content: 'Hi', color: '#000' } },
@@ -62,11 +91,24 @@ describe('readRenderCustomizations', () => {
         background_color: 'white',
         dot_pattern_color: '#12345',
         dot_pattern_type: 'squiggle',
-        corners: { corner_1: { shape: 'oval' }, corner_2: 'round', corner_3: { inner_color: '#1234567', outer_color: 3 } },
-        gradient: { style: 'conic', angle: 'up', colors: [{ color: '#000', offset: 101 }, { offset: 5 }, 'red'], exclude_corners: 'no' },
+        corners: {
+          corner_1: { shape: 'oval' },
+          corner_2: 'round',
+          corner_3: { inner_color: '#1234567', outer_color: 3 },
+        },
+        gradient: {
+          style: 'conic',
+          angle: 'up',
+          colors: [{ color: '#000', offset: 101 }, { offset: 5 }, 'red'],
+          exclude_corners: 'no',
+        },
         background_gradient: { style: 'linear', colors: [{ color: '#fff', offset: 0 }] },
         logo: { image_guid: '' },
-        frame: { id: 'balloon', colors: { primary: 'navy' }, text: { primary: { content: 7 }, secondary: { content: 'ok', color: 'pink' } } },
+        frame: {
+          id: 'balloon',
+          colors: { primary: 'navy' },
+          text: { primary: { content: 7 }, secondary: { content: 'ok', color: 'pink' } },
+        },
         text: { center: { content: 'x'.repeat(121) }, top: { content: 'a\u0007b' }, bottom: 'b' },
         branding: { service_brand: 'yes' },
         spec_settings: { error_correction: 4 },
@@ -106,7 +148,8 @@ describe('readRenderCustomizations', () => {
       problems: [
         {
           field: 'render_customizations.corners.corner_1.shape',
-          message: 'render_customizations.corners.corner_1.shape must be one of standard, slightly_round, rounded, extra_round, leaf, leaf_inner, leaf_outer, target, concave',
+          message:
+            'render_customizations.corners.corner_1.shape must be one of standard, slightly_round, rounded, extra_round, leaf, leaf_inner, leaf_outer, target, concave',
         },
       ],
     });
@@ -118,14 +161,20 @@ describe('readRenderCustomizations', () => {
   });
 
   it('reads error correction as 0..3 or as the recovery percentages', () => {
-    const level = (error_correction: unknown) => valueOf({ spec_settings: { error_correction } }).spec_settings?.error_correction;
+    const level = (error_correction: unknown) =>
+      valueOf({ spec_settings: { error_correction } }).spec_settings?.error_correction;
     expect([0, 1, 2, 3, 7, 15, 25, 30].map(level)).toEqual([0, 1, 2, 3, 0, 1, 2, 3]);
-    for (const wrong of [4, -1, 1.5, '1', 20]) expect(fieldsOf({ spec_settings: { error_correction: wrong } })).toEqual(['render_customizations.spec_settings.error_correction']);
+    for (const wrong of [4, -1, 1.5, '1', 20])
+      expect(fieldsOf({ spec_settings: { error_correction: wrong } })).toEqual([
+        'render_customizations.spec_settings.error_correction',
+      ]);
   });
 
   it('accepts #RGB, #RGBA, #RRGGBB and #RRGGBBAA colours', () => {
-    for (const color of ['#abc', '#abcd', '#A1B2C3', '#a1b2c3d4']) expect(fieldsOf({ background_color: color })).toEqual([]);
-    for (const color of ['abc', '#ab', '#abcde', '#ggg', '#a1b2c3d4e5', 'rgb(0,0,0)']) expect(fieldsOf({ background_color: color })).toEqual(['render_customizations.background_color']);
+    for (const color of ['#abc', '#abcd', '#A1B2C3', '#a1b2c3d4'])
+      expect(fieldsOf({ background_color: color })).toEqual([]);
+    for (const color of ['abc', '#ab', '#abcde', '#ggg', '#a1b2c3d4e5', 'rgb(0,0,0)'])
+      expect(fieldsOf({ background_color: color })).toEqual(['render_customizations.background_color']);
   });
 
   it('refuses, on a static code, each member only dynamic codes have', () => {
@@ -169,7 +218,11 @@ describe('contrast check', () => {
 
   it('refuses dots the colour of the background', () => {
     expect(refusal({ background_color: '#3366cc', dot_pattern_color: '#3366CC' })).toEqual([
-      { field: 'render_customizations', message: 'The contrast between the dots (#3366CC) and the background (#3366cc) is 1:1; a QR code needs at least 3:1 to scan.' },
+      {
+        field: 'render_customizations',
+        message:
+          'The contrast between the dots (#3366CC) and the background (#3366cc) is 1:1; a QR code needs at least 3:1 to scan.',
+      },
     ]);
   });
 
@@ -188,7 +241,8 @@ describe('contrast check', () => {
   it('refuses inverted codes: dots lighter than the background', () => {
     expect(refusal({ background_color: '#000000', dot_pattern_color: '#ffffff' })?.[0]).toEqual({
       field: 'render_customizations',
-      message: 'The dots (#ffffff) are lighter than the background (#000000): inverted QR codes do not scan in many readers; use dots darker than the background.',
+      message:
+        'The dots (#ffffff) are lighter than the background (#000000): inverted QR codes do not scan in many readers; use dots darker than the background.',
     });
   });
 
@@ -199,19 +253,32 @@ describe('contrast check', () => {
   });
 
   it('checks every gradient stop against every background stop', () => {
-    const gradient = (...colors: string[]) => ({ style: 'linear', colors: colors.map((color, i) => ({ color, offset: i * 50 })) });
+    const gradient = (...colors: string[]) => ({
+      style: 'linear',
+      colors: colors.map((color, i) => ({ color, offset: i * 50 })),
+    });
     expect(refusal({ gradient: gradient('#000000', '#1a237e', '#eeeeee') })?.[0]?.message).toContain('(#eeeeee)');
     expect(refusal({ background_gradient: gradient('#ffffff', '#444444') })?.[0]?.message).toContain('(#444444)');
-    expect(refusal({ gradient: { ...gradient('#000000', '#1a237e'), style: 'no_gradient' }, dot_pattern_color: '#111111' })).toBeUndefined();
+    expect(
+      refusal({ gradient: { ...gradient('#000000', '#1a237e'), style: 'no_gradient' }, dot_pattern_color: '#111111' }),
+    ).toBeUndefined();
   });
 
   it('checks the finder colours that are drawn', () => {
     expect(refusal({ corners: { corner_2: { outer_color: '#dddddd' } } })?.[0]?.message).toContain('(#dddddd)');
     expect(refusal({ corners: { corner_3: { inner_color: '#ffff00' } } })).toBeDefined();
-    const gradient = { style: 'radial', colors: [{ color: '#000000', offset: 0 }, { color: '#333333', offset: 100 }] };
+    const gradient = {
+      style: 'radial',
+      colors: [
+        { color: '#000000', offset: 0 },
+        { color: '#333333', offset: 100 },
+      ],
+    };
     // Under a gradient that covers the corners their own colours are not drawn; with exclude_corners they are.
     expect(refusal({ gradient, corners: { corner_1: { outer_color: '#dddddd' } } })).toBeUndefined();
-    expect(refusal({ gradient: { ...gradient, exclude_corners: true }, corners: { corner_1: { outer_color: '#dddddd' } } })).toBeDefined();
+    expect(
+      refusal({ gradient: { ...gradient, exclude_corners: true }, corners: { corner_1: { outer_color: '#dddddd' } } }),
+    ).toBeDefined();
   });
 });
 
@@ -222,7 +289,12 @@ describe('isCustomized', () => {
       { background_color: '#FFF', dot_pattern_color: '#000000ff', dot_pattern_type: 'standard' },
       { corners: { corner_1: { shape: 'standard', inner_color: '#000' } } },
       { gradient: { style: 'no_gradient' }, background_gradient: { style: 'no_gradient' } },
-      { frame: { id: 'none' }, text: { center: { content: '  ' } }, branding: { service_brand: false }, spec_settings: { error_correction: 1 } },
+      {
+        frame: { id: 'none' },
+        text: { center: { content: '  ' } },
+        branding: { service_brand: false },
+        spec_settings: { error_correction: 1 },
+      },
     ]) {
       expect(isCustomized(valueOf(raw)), JSON.stringify(raw)).toBe(false);
     }
@@ -235,7 +307,15 @@ describe('isCustomized', () => {
       { dot_pattern_type: 'circle' },
       { corners: { corner_3: { shape: 'target' } } },
       { corners: { corner_2: { outer_color: '#1a237e' } } },
-      { gradient: { style: 'radial', colors: [{ color: '#000', offset: 0 }, { color: '#222', offset: 100 }] } },
+      {
+        gradient: {
+          style: 'radial',
+          colors: [
+            { color: '#000', offset: 0 },
+            { color: '#222', offset: 100 },
+          ],
+        },
+      },
       { logo: { image_guid: 'Iabc' } },
       { frame: { id: 'border_only' } },
       { text: { top: { content: 'Hi' } } },

@@ -72,8 +72,10 @@ class Reader {
     const content = item['content'];
     const color = this.color(item['color'], `${field}.color`);
     if (typeof content !== 'string') return this.problem(`${field}.content`, `${field}.content must be a string`);
-    if (content.length > MAX_TEXT_LENGTH) return this.problem(`${field}.content`, `${field}.content is at most ${MAX_TEXT_LENGTH} characters`);
-    if (CONTROL_CHARACTERS.test(content)) return this.problem(`${field}.content`, `${field}.content must not contain control characters`);
+    if (content.length > MAX_TEXT_LENGTH)
+      return this.problem(`${field}.content`, `${field}.content is at most ${MAX_TEXT_LENGTH} characters`);
+    if (CONTROL_CHARACTERS.test(content))
+      return this.problem(`${field}.content`, `${field}.content must not contain control characters`);
     return { content, color: color ?? DEFAULT_TEXT_COLOR };
   }
 
@@ -91,13 +93,18 @@ class Reader {
     const colors = g['colors'];
     if (!isAbsent(colors)) {
       if (!Array.isArray(colors) || colors.length > MAX_GRADIENT_STOPS) {
-        this.problem(`${field}.colors`, `${field}.colors must be an array of at most ${MAX_GRADIENT_STOPS} {color, offset}`);
+        this.problem(
+          `${field}.colors`,
+          `${field}.colors must be an array of at most ${MAX_GRADIENT_STOPS} {color, offset}`,
+        );
       } else {
         colors.forEach((stop, i) => {
           const at = `${field}.colors.${i}`;
           if (!isObject(stop)) return this.problem(at, `${at} must be {color, offset}`);
           const s = stop;
-          const color = isAbsent(s['color']) ? this.problem(`${at}.color`, `${at}.color is required`) : this.color(s['color'], `${at}.color`);
+          const color = isAbsent(s['color'])
+            ? this.problem(`${at}.color`, `${at}.color is required`)
+            : this.color(s['color'], `${at}.color`);
           const offset = s['offset'];
           if (!Number.isInteger(offset) || (offset as number) < 0 || (offset as number) > 100) {
             this.problem(`${at}.offset`, `${at}.offset must be an integer from 0 to 100`);
@@ -150,7 +157,9 @@ class Reader {
   errorCorrection(value: unknown, field: string): ErrorCorrection | undefined {
     if (isAbsent(value)) return undefined;
     const level = typeof value === 'number' ? ERROR_CORRECTION_INPUTS[value] : undefined;
-    return level ?? this.problem(field, `${field} must be 0, 1, 2 or 3 (L, M, Q, H), or the percentages 7, 15, 25 or 30`);
+    return (
+      level ?? this.problem(field, `${field} must be 0, 1, 2 or 3 (L, M, Q, H), or the percentages 7, 15, 25 or 30`)
+    );
   }
 }
 
@@ -206,7 +215,8 @@ export function readRenderCustomizations(raw: unknown, options: ReadOptions = {}
   }
 
   const branding = r.object(raw['branding'], `${ROOT}.branding`);
-  if (branding) value.branding = { service_brand: r.boolean(branding['service_brand'], `${ROOT}.branding.service_brand`) ?? false };
+  if (branding)
+    value.branding = { service_brand: r.boolean(branding['service_brand'], `${ROOT}.branding.service_brand`) ?? false };
 
   const spec = r.object(raw['spec_settings'], `${ROOT}.spec_settings`);
   if (spec) {

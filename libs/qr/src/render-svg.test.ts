@@ -13,8 +13,21 @@ const customized = (raw: unknown): RenderCustomizations => {
 const everything = customized({
   dot_pattern_type: 'star',
   corners: { corner_1: { shape: 'leaf' }, corner_2: { shape: 'target' }, corner_3: { shape: 'concave' } },
-  gradient: { style: 'linear', angle: 60, colors: [{ color: '#1a237e', offset: 0 }, { color: '#4a148c', offset: 100 }] },
-  background_gradient: { style: 'radial', colors: [{ color: '#ffffff', offset: 0 }, { color: '#fff3e0', offset: 100 }] },
+  gradient: {
+    style: 'linear',
+    angle: 60,
+    colors: [
+      { color: '#1a237e', offset: 0 },
+      { color: '#4a148c', offset: 100 },
+    ],
+  },
+  background_gradient: {
+    style: 'radial',
+    colors: [
+      { color: '#ffffff', offset: 0 },
+      { color: '#fff3e0', offset: 100 },
+    ],
+  },
   frame: { id: 'arrow', text: { primary: { content: 'Scan me' } } },
   text: { top: { content: 'Top' }, bottom: { content: 'Bottom' } },
   branding: { service_brand: true },
@@ -41,21 +54,33 @@ describe('renderSvg', () => {
     const hostile = '<script>alert("x")</script> & \'q\' \u0001';
     const svg = renderSvg(
       'https://sho.rt/a?b=<c>&d="e"',
-      customized({ text: { top: { content: hostile.slice(0, -2) } }, frame: { id: 'text_top_and_bottom', text: { primary: { content: hostile.slice(0, -2) }, secondary: { content: '</text><svg>' } } } }),
+      customized({
+        text: { top: { content: hostile.slice(0, -2) } },
+        frame: {
+          id: 'text_top_and_bottom',
+          text: { primary: { content: hostile.slice(0, -2) }, secondary: { content: '</text><svg>' } },
+        },
+      }),
     );
     expect(svg).not.toContain('<script');
     expect(svg).not.toContain('</text><svg>');
     expect(svg).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;');
     expect(svg).toContain('<title>QR code: https://sho.rt/a?b=&lt;c&gt;&amp;d=&quot;e&quot;</title>');
     // Characters XML cannot hold are dropped, even from customizations that skipped validation.
-    expect(renderSvg(URL_CONTENT, { text: { top: { content: 'a\u0001b\ud800c', color: '#ffffff' } } })).toContain('>abc</text>');
+    expect(renderSvg(URL_CONTENT, { text: { top: { content: 'a\u0001b\ud800c', color: '#ffffff' } } })).toContain(
+      '>abc</text>',
+    );
   });
 
   it('keeps a quiet zone of four modules on every side', async () => {
     const svg = renderSvg(URL_CONTENT, {});
     const units = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1]);
     const png = await renderPng(svg, { size: units * 10 });
-    const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(png)
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const light = (x: number, y: number) => data[y * info.width + x]! > 250;
     for (let i = 0; i < info.width; i++) {
       for (let d = 0; d < 39; d++) {
@@ -66,23 +91,36 @@ describe('renderSvg', () => {
   });
 
   it('draws a data: URI image for the logo and leaves the centre modules out', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#e53935' } }).png().toBuffer();
-    const svg = renderSvg(URL_CONTENT, customized({ logo: { image_guid: 'I1' } }), { logo: { bytes: png, mediaType: 'image/png' } });
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#e53935' } })
+      .png()
+      .toBuffer();
+    const svg = renderSvg(URL_CONTENT, customized({ logo: { image_guid: 'I1' } }), {
+      logo: { bytes: png, mediaType: 'image/png' },
+    });
     expect(svg).toContain(`xlink:href="data:image/png;base64,${png.toString('base64')}"`);
     const moves = (s: string) => s.split('M').length;
-    expect(moves(svg)).toBeLessThan(moves(renderSvg(URL_CONTENT, customized({ spec_settings: { error_correction: 3 } }))) - 20);
+    expect(moves(svg)).toBeLessThan(
+      moves(renderSvg(URL_CONTENT, customized({ spec_settings: { error_correction: 3 } }))) - 20,
+    );
   });
 
   it('refuses a logo that is not an image, and a code that would not scan', () => {
-    expect(() => renderSvg(URL_CONTENT, {}, { logo: { bytes: Buffer.from('<html><script>1</script></html>'), mediaType: 'image/png' } })).toThrow(
-      'The image is not PNG, JPEG, WebP, GIF or SVG.',
+    expect(() =>
+      renderSvg(
+        URL_CONTENT,
+        {},
+        { logo: { bytes: Buffer.from('<html><script>1</script></html>'), mediaType: 'image/png' } },
+      ),
+    ).toThrow('The image is not PNG, JPEG, WebP, GIF or SVG.');
+    expect(() => renderSvg(URL_CONTENT, { dot_pattern_color: '#eeeeee' })).toThrow(
+      'a QR code needs at least 3:1 to scan',
     );
-    expect(() => renderSvg(URL_CONTENT, { dot_pattern_color: '#eeeeee' })).toThrow('a QR code needs at least 3:1 to scan');
     expect(() => renderSvg('', {})).toThrow('A QR code needs content to encode.');
   });
 
   it('grows the image for texts, the brand strip and frames, never the code', () => {
-    const size = (c: RenderCustomizations) => /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(renderSvg(URL_CONTENT, c))!.slice(1).map(Number);
+    const size = (c: RenderCustomizations) =>
+      /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(renderSvg(URL_CONTENT, c))!.slice(1).map(Number);
     const [w, h] = size({});
     expect(w).toBe(h);
     const [, withText] = size(customized({ text: { top: { content: 'a' }, bottom: { content: 'b' } } }));

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { contrastProblem } from './contrast.js';
 import { logoType } from './logo.js';
 import { alignmentCentres, encodeMatrix, finderOrigins, inFinder } from './matrix.js';
-import { CORNER_KEYS, DEFAULT_ERROR_CORRECTION, type ErrorCorrection, type RenderCustomizations, type TextItem } from './model.js';
+import {
+  CORNER_KEYS,
+  DEFAULT_ERROR_CORRECTION,
+  type ErrorCorrection,
+  type RenderCustomizations,
+  type TextItem,
+} from './model.js';
 import { plateColor, resolvePaints, type Paint, type Paints } from './paints.js';
 import { brandMark, type BrandMark } from './svg/brand.js';
 import { centreContent, centreRegion, inRegion } from './svg/centre.js';
@@ -32,7 +38,11 @@ const hasText = (t: TextItem | undefined): t is TextItem => Boolean(t && t.conte
  * The project's own SVG of a QR code: the module matrix comes from the `qrcode` library, every shape is drawn
  * here. Coordinates are in modules. The output is a pure function of the input (ids derive from it).
  */
-export function renderSvg(content: string, customizations: RenderCustomizations = {}, options: RenderSvgOptions = {}): string {
+export function renderSvg(
+  content: string,
+  customizations: RenderCustomizations = {},
+  options: RenderSvgOptions = {},
+): string {
   if (!content) throw new Error('A QR code needs content to encode.');
   const contrast = contrastProblem(customizations);
   if (contrast) throw new Error(contrast);
@@ -47,7 +57,8 @@ export function renderSvg(content: string, customizations: RenderCustomizations 
     logo = `data:${type.mediaType};base64,${bytes.toString('base64')}`;
   }
   const centreText = hasText(c.text?.center) ? c.text.center : undefined;
-  const level: ErrorCorrection = logo || centreText ? 3 : (c.spec_settings?.error_correction ?? DEFAULT_ERROR_CORRECTION);
+  const level: ErrorCorrection =
+    logo || centreText ? 3 : (c.spec_settings?.error_correction ?? DEFAULT_ERROR_CORRECTION);
   const matrix = encodeMatrix(content, level, logo || centreText ? MIN_VERSION_WITH_LOGO : 1);
   const n = matrix.size;
   const region = centreRegion(n, Boolean(logo), Boolean(centreText));
@@ -77,27 +88,44 @@ export function renderSvg(content: string, customizations: RenderCustomizations 
   const panel = { w: side, h: brandY + (brand ? brandHeight : 0) };
 
   const body: string[] = [];
-  const background = paints.backgroundGradient ? gradientPaint('bg', paints.backgroundGradient, { x: 0, y: 0, ...panel }) : fillOf(paints.background);
+  const background = paints.backgroundGradient
+    ? gradientPaint('bg', paints.backgroundGradient, { x: 0, y: 0, ...panel })
+    : fillOf(paints.background);
   body.push(`<rect width="${num(panel.w)}" height="${num(panel.h)}" ${background}/>`);
 
   const bandText = (item: TextItem, y: number) => {
     const plateHeight = textSize * 1.55;
     const plateTop = y + (band - plateHeight) / 2;
     const r = plateHeight / 2;
-    body.push(`<path d="${roundedRect(1, plateTop, side - 2, plateHeight, [r, r, r, r])}" ${fillOf(plateColor(item.color, paints))}/>`);
-    body.push(textElement(item.content, item.color, { cx: side / 2, cy: y + band / 2, width: side - 2 - plateHeight, size: textSize }));
+    body.push(
+      `<path d="${roundedRect(1, plateTop, side - 2, plateHeight, [r, r, r, r])}" ${fillOf(plateColor(item.color, paints))}/>`,
+    );
+    body.push(
+      textElement(item.content, item.color, {
+        cx: side / 2,
+        cy: y + band / 2,
+        width: side - 2 - plateHeight,
+        size: textSize,
+      }),
+    );
   };
   if (top) bandText(top, 0);
   if (bottom) bandText(bottom, bottomY);
 
   const ox = QUIET_ZONE;
   const oy = codeY + QUIET_ZONE;
-  const dotsFill = paints.dotsGradient ? gradientPaint('dots', paints.dotsGradient, { x: ox, y: oy, w: n, h: n }) : fillOf(paints.dots);
+  const dotsFill = paints.dotsGradient
+    ? gradientPaint('dots', paints.dotsGradient, { x: ox, y: oy, w: n, h: n })
+    : fillOf(paints.dots);
   const alignments = alignmentCentres(matrix.version).filter(([row, col]) => !inRegion(region, row, col));
-  const inAlignment = (row: number, col: number) => alignments.some(([r, c]) => Math.abs(row - r) <= 2 && Math.abs(col - c) <= 2);
-  const drawn = (row: number, col: number) => matrix.isDark(row, col) && !inFinder(row, col, n) && !inRegion(region, row, col) && !inAlignment(row, col);
+  const inAlignment = (row: number, col: number) =>
+    alignments.some(([r, c]) => Math.abs(row - r) <= 2 && Math.abs(col - c) <= 2);
+  const drawn = (row: number, col: number) =>
+    matrix.isDark(row, col) && !inFinder(row, col, n) && !inRegion(region, row, col) && !inAlignment(row, col);
   for (const [row, col] of alignments) {
-    body.push(`<path d="${alignmentPath(c.corners?.corner_1?.shape ?? 'standard', ox + col, oy + row)}" fill-rule="evenodd" ${dotsFill}/>`);
+    body.push(
+      `<path d="${alignmentPath(c.corners?.corner_1?.shape ?? 'standard', ox + col, oy + row)}" fill-rule="evenodd" ${dotsFill}/>`,
+    );
   }
   body.push(`<path d="${dotsPath(n, drawn, c.dot_pattern_type ?? 'standard', ox, oy)}" ${dotsFill}/>`);
 
@@ -110,7 +138,15 @@ export function renderSvg(content: string, customizations: RenderCustomizations 
     body.push(`<path d="${centre}" ${paintFill(paints.corners[key].inner)}/>`);
   }
 
-  if (region) body.push(centreContent(region, ox, oy, { ...(logo ? { logo } : {}), ...(centreText ? { text: centreText } : {}), paints, textSize }));
+  if (region)
+    body.push(
+      centreContent(region, ox, oy, {
+        ...(logo ? { logo } : {}),
+        ...(centreText ? { text: centreText } : {}),
+        paints,
+        textSize,
+      }),
+    );
 
   if (brand) body.push(brandMark(side, brandY, brandHeight, options.brandMark, paints.dots));
 

@@ -13,7 +13,10 @@ export interface FailureCounter {
  * windows; once a key reaches its limit, `check` throws RateLimitedError (429) with the seconds until the
  * window ends. A check costs one MGET; only failures write.
  */
-export function createFailureLimiter(redis: Redis, options: { windowSeconds: number; namespace: string; message: string }) {
+export function createFailureLimiter(
+  redis: Redis,
+  options: { windowSeconds: number; namespace: string; message: string },
+) {
   const full = (key: string) => `${options.namespace}:failures:${key.slice(0, 300)}`;
   return {
     async check(counters: FailureCounter[]): Promise<void> {
@@ -23,7 +26,9 @@ export function createFailureLimiter(redis: Redis, options: { windowSeconds: num
       const over = counters.findIndex((c, i) => Number(counts[i] ?? 0) >= c.limit);
       if (over === -1) return;
       const ttl = await redis.ttl(keys[over]!);
-      throw new RateLimitedError('too_many_requests', options.message, { retryAfterSeconds: ttl > 0 ? ttl : options.windowSeconds });
+      throw new RateLimitedError('too_many_requests', options.message, {
+        retryAfterSeconds: ttl > 0 ? ttl : options.windowSeconds,
+      });
     },
     async recordFailure(counters: FailureCounter[]): Promise<void> {
       const multi = redis.multi();

@@ -21,7 +21,11 @@ export async function runService<S extends RuntimeSettings>(options: {
   telemetry?: Pick<TelemetryOptions, 'traceIncomingHttp' | 'asyncContext'>;
 }): Promise<void> {
   const settings = configOrExit(options.config);
-  const telemetry = startTelemetry({ ...options.telemetry, serviceName: options.name, otlpEndpoint: settings.otlpEndpoint });
+  const telemetry = startTelemetry({
+    ...options.telemetry,
+    serviceName: options.name,
+    otlpEndpoint: settings.otlpEndpoint,
+  });
   const logger = createLogger({ name: options.name, level: settings.logLevel });
   const [{ startService }, { build }] = await Promise.all([import('./start-service.js'), options.load()]);
   let running: Awaited<ReturnType<typeof startService>>;

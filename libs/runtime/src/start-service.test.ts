@@ -54,7 +54,14 @@ describe('startService', () => {
     releaseSlowRequest();
     expect(await inFlight).toEqual({ ok: true });
     await stopped;
-    expect(order).toEqual(['start (listening: false)', 'request started', 'close streams', 'request finished', 'stop', 'close pool']);
+    expect(order).toEqual([
+      'start (listening: false)',
+      'request started',
+      'close streams',
+      'request finished',
+      'stop',
+      'close pool',
+    ]);
     await running.stop(); // idempotent
   });
 

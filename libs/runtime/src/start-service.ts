@@ -1,5 +1,12 @@
 import { startHealthServer, type HttpApp, type ReadinessCheck } from '@platform/http';
-import { createCommandBus, createKafka, createPublisher, type CommandBus, type KafkaClient, type Publisher } from '@platform/kafka';
+import {
+  createCommandBus,
+  createKafka,
+  createPublisher,
+  type CommandBus,
+  type KafkaClient,
+  type Publisher,
+} from '@platform/kafka';
 import { connectMongo, pingMongo, startExpirySweeper, type MongoConnection } from '@platform/mongo';
 import { createRedis, createRedisReplyTransport, pingRedis, type Redis } from '@platform/redis';
 import { createLogger, type Logger, type MetricsHandler } from '@platform/telemetry';
@@ -47,7 +54,13 @@ export async function startService<S extends RuntimeSettings, X extends Service>
     metrics: options.metrics,
     readiness,
     kafka() {
-      kafka ??= createKafka({ brokers: settings.kafka.brokers, clientId: name, logger, topicPrefix: settings.kafka.topicPrefix, schemaRegistry: settings.kafka.schemaRegistry });
+      kafka ??= createKafka({
+        brokers: settings.kafka.brokers,
+        clientId: name,
+        logger,
+        topicPrefix: settings.kafka.topicPrefix,
+        schemaRegistry: settings.kafka.schemaRegistry,
+      });
       return kafka;
     },
     mongo() {
@@ -143,7 +156,13 @@ export async function startService<S extends RuntimeSettings, X extends Service>
       });
       await service.http.app.listen({ port: service.http.port, host: service.http.host });
     } else if (settings.health) {
-      health = await startHealthServer({ name, logger, ...settings.health, readiness, ...(options.metrics ? { metrics: options.metrics } : {}) });
+      health = await startHealthServer({
+        name,
+        logger,
+        ...settings.health,
+        readiness,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      });
     }
   } catch (error) {
     await shutdown();
@@ -154,7 +173,10 @@ export async function startService<S extends RuntimeSettings, X extends Service>
   return {
     service,
     context,
-    url: address && typeof address === 'object' ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : undefined,
+    url:
+      address && typeof address === 'object'
+        ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+        : undefined,
     stop() {
       stopping ??= shutdown();
       return stopping;

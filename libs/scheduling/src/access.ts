@@ -20,7 +20,8 @@ export function reachOf(userId: string, memberships: readonly MembershipDoc[]): 
 const isAdmin = (role: Role | undefined) => role === 'ADMIN' || role === 'OWNER';
 
 export const notFound = (what: string) => new NotFoundError('not_found', `${what} not found.`);
-const notAllowed = (what: string) => new NotAllowedError('forbidden', `Only an admin or owner of the ${what} may do this.`);
+const notAllowed = (what: string) =>
+  new NotAllowedError('forbidden', `Only an admin or owner of the ${what} may do this.`);
 
 /** A team seen by the user: a member of it, or an admin of its organization. */
 export function canSeeTeam(reach: Reach, team: TeamDoc): boolean {
@@ -35,7 +36,8 @@ export function canManageTeam(reach: Reach, team: TeamDoc): boolean {
 }
 
 export function assertSeesTeam(reach: Reach, team: TeamDoc | null, orgId?: number): TeamDoc {
-  if (!team || team.is_organization || (orgId !== undefined && team.parent_id !== orgId) || !canSeeTeam(reach, team)) throw notFound('Team');
+  if (!team || team.is_organization || (orgId !== undefined && team.parent_id !== orgId) || !canSeeTeam(reach, team))
+    throw notFound('Team');
   return team;
 }
 
@@ -70,7 +72,10 @@ export function isOrganizationAdmin(reach: Reach, orgId: number): boolean {
  * What a user may let a client reach beyond their own account: any user may create and so reach teams;
  * organizations only through accepted memberships (organizations are created by the operator).
  */
-export async function accountReach(memberships: Promise<readonly MembershipDoc[]>, organizationIds: (ids: number[]) => Promise<number[]>) {
+export async function accountReach(
+  memberships: Promise<readonly MembershipDoc[]>,
+  organizationIds: (ids: number[]) => Promise<number[]>,
+) {
   const accepted = (await memberships).filter((m) => m.accepted).map((m) => m.team_id);
   return { teams: true, organizations: (await organizationIds(accepted)).length > 0 };
 }

@@ -21,10 +21,17 @@ export function createBookingFields(body: unknown): Omit<CreateBooking, 'request
 }
 
 export function cancelBookingFields(uid: string, body: unknown): Omit<CancelBooking, 'requested_at'> {
-  return { booking_uid: uid, cancellation_reason: optionalString(asObject(body ?? {}), 'cancellationReason', 2000) ?? null };
+  return {
+    booking_uid: uid,
+    cancellation_reason: optionalString(asObject(body ?? {}), 'cancellationReason', 2000) ?? null,
+  };
 }
 
 export function rescheduleBookingFields(uid: string, body: unknown): Omit<RescheduleBooking, 'requested_at'> {
   const b = asObject(body ?? {});
-  return { booking_uid: uid, start: requiredString(b, 'start', 40), rescheduling_reason: optionalString(b, 'reschedulingReason', 2000) ?? null };
+  return {
+    booking_uid: uid,
+    start: requiredString(b, 'start', 40),
+    rescheduling_reason: optionalString(b, 'reschedulingReason', 2000) ?? null,
+  };
 }

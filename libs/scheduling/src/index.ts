@@ -1,7 +1,20 @@
 export * from './availability/index.js';
 export { SCHEDULING_TOPICS } from './topics.js';
 export { createSchedulingStore, createSchedulingWriter, ROLES } from './store.js';
-export type { SchedulingStore, SchedulingWriter, TeamDoc, MembershipDoc, InviteDoc, EventTypeDoc, ScheduleDoc, BookingDoc, HostCalendarDoc, Attendee, Role, SchedulingType } from './store.js';
+export type {
+  SchedulingStore,
+  SchedulingWriter,
+  TeamDoc,
+  MembershipDoc,
+  InviteDoc,
+  EventTypeDoc,
+  ScheduleDoc,
+  BookingDoc,
+  HostCalendarDoc,
+  Attendee,
+  Role,
+  SchedulingType,
+} from './store.js';
 export {
   reachOf,
   canSeeTeam,
@@ -16,7 +29,15 @@ export {
   accountReach,
 } from './access.js';
 export type { Reach } from './access.js';
-export { lookupUsers, presentTeam, presentMembership, presentEventType, presentSchedule, presentBooking, presentBookingReferences } from './presenters.js';
+export {
+  lookupUsers,
+  presentTeam,
+  presentMembership,
+  presentEventType,
+  presentSchedule,
+  presentBooking,
+  presentBookingReferences,
+} from './presenters.js';
 export type { UserSummary, UserLookup } from './presenters.js';
 export * as input from './input.js';
 export { createOrganization, addOrganizationMember, describeInvite } from './organizations.js';

@@ -15,7 +15,8 @@ export function asObject(value: unknown, what = 'The request body'): Record<stri
 export function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.trim().length === 0 || value.length > max) throw bad(`${field} must be a non-empty string of at most ${max} characters.`);
+  if (typeof value !== 'string' || value.trim().length === 0 || value.length > max)
+    throw bad(`${field} must be a non-empty string of at most ${max} characters.`);
   return value.trim();
 }
 
@@ -52,14 +53,16 @@ export function slugify(value: string): string {
 export function optionalSlug(body: Record<string, unknown>, field = 'slug'): string | undefined {
   const value = optionalString(body, field, 100);
   if (value === undefined) return undefined;
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value)) throw bad(`${field} may contain only lowercase letters, digits and single hyphens.`);
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value))
+    throw bad(`${field} may contain only lowercase letters, digits and single hyphens.`);
   return value;
 }
 
 export function optionalRole(body: Record<string, unknown>): Role | undefined {
   const value = body['role'];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) throw bad(`role must be one of ${ROLES.join(', ')}.`);
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value))
+    throw bad(`role must be one of ${ROLES.join(', ')}.`);
   return value as Role;
 }
 
@@ -73,7 +76,8 @@ export function optionalBoolean(body: Record<string, unknown>, field: string): b
 export function lengthInMinutes(body: Record<string, unknown>, required: boolean): number | undefined {
   const value = body['lengthInMinutes'];
   if (value === undefined && !required) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1440) throw bad('lengthInMinutes must be an integer from 1 to 1440.');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1440)
+    throw bad('lengthInMinutes must be an integer from 1 to 1440.');
   return value;
 }
 
@@ -91,7 +95,8 @@ export function optionalHosts(body: Record<string, unknown>): string[] | undefin
   if (!Array.isArray(raw) || raw.length > 100) throw bad('hosts must be a list of at most 100 {userId} objects.');
   const ids = raw.map((h, i) => {
     const userId = typeof h === 'object' && h !== null ? (h as { userId?: unknown }).userId : undefined;
-    if (typeof userId !== 'string' || userId.length === 0 || userId.length > 100) throw bad(`hosts[${i}].userId must be a user id.`);
+    if (typeof userId !== 'string' || userId.length === 0 || userId.length > 100)
+      throw bad(`hosts[${i}].userId must be a user id.`);
     return userId;
   });
   return [...new Set(ids)];

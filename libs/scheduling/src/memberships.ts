@@ -6,8 +6,20 @@ export function membershipSnapshot(m: Pick<MembershipDoc, 'id' | 'team_id' | 'us
   return JSON.stringify({ id: m.id, teamId: m.team_id, userId: m.user_id, role: m.role, accepted: m.accepted });
 }
 
-export function membershipChanged(m: Omit<MembershipDoc, 'outbox' | 'has_outbox'>, change: 'created' | 'updated' | 'deleted', actor: string | null) {
-  return { id: m.id, change, team_id: m.team_id, user_id: m.user_id, actor_user_id: actor, snapshot: membershipSnapshot(m), occurred_at: Date.now() };
+export function membershipChanged(
+  m: Omit<MembershipDoc, 'outbox' | 'has_outbox'>,
+  change: 'created' | 'updated' | 'deleted',
+  actor: string | null,
+) {
+  return {
+    id: m.id,
+    change,
+    team_id: m.team_id,
+    user_id: m.user_id,
+    actor_user_id: actor,
+    snapshot: membershipSnapshot(m),
+    occurred_at: Date.now(),
+  };
 }
 
 /** Writes a new membership with its MembershipChanged event in the outbox (one single-document insert). */
@@ -29,5 +41,7 @@ export async function insertMembership(
     updated_at: at,
     deleted_at: null,
   };
-  return writer.memberships.insert(doc, [outboxEvent(MessageTypeNames.MembershipChanged, doc._id, membershipChanged(doc, 'created', fields.actor))]);
+  return writer.memberships.insert(doc, [
+    outboxEvent(MessageTypeNames.MembershipChanged, doc._id, membershipChanged(doc, 'created', fields.actor)),
+  ]);
 }

@@ -21,16 +21,25 @@ export async function createOrganization(
   // A redone command finds what it made (the organization, then its owner's membership) instead of making more.
   const done = await store.teamByCommand(commandId);
   if (done) {
-    if (!(await store.membershipByCommand(`${commandId}:owner`))) await addOrganizationMember(store, writer, { orgId: done.id, userId: input.ownerUserId, role: 'OWNER', commandId: `${commandId}:owner` });
+    if (!(await store.membershipByCommand(`${commandId}:owner`)))
+      await addOrganizationMember(store, writer, {
+        orgId: done.id,
+        userId: input.ownerUserId,
+        role: 'OWNER',
+        commandId: `${commandId}:owner`,
+      });
     return done;
   }
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new InputError('bad_request', 'The organization name must be 1 to 200 characters.');
+  if (name.length === 0 || name.length > 200)
+    throw new InputError('bad_request', 'The organization name must be 1 to 200 characters.');
   const slug = input.slug ?? slugify(name);
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new InputError('bad_request', 'The slug may contain only lowercase letters, digits and single hyphens.');
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug))
+    throw new InputError('bad_request', 'The slug may contain only lowercase letters, digits and single hyphens.');
   const timeZone = input.timeZone ?? 'Europe/London';
   if (!isTimeZone(timeZone)) throw new InputError('bad_request', `Unknown time zone ${timeZone}.`);
-  if (await store.slugTaken(slug, { organization: true })) throw new ConflictError('slug_taken', `An organization with the slug ${slug} exists.`);
+  if (await store.slugTaken(slug, { organization: true }))
+    throw new ConflictError('slug_taken', `An organization with the slug ${slug} exists.`);
   const at = new Date();
   const id = await writer.nextId('team');
   const org: Omit<TeamDoc, 'outbox' | 'has_outbox'> = {
@@ -60,7 +69,12 @@ export async function createOrganization(
       occurred_at: Date.now(),
     }),
   ]);
-  await addOrganizationMember(store, writer, { orgId: id, userId: input.ownerUserId, role: 'OWNER', commandId: `${commandId}:owner` });
+  await addOrganizationMember(store, writer, {
+    orgId: id,
+    userId: input.ownerUserId,
+    role: 'OWNER',
+    commandId: `${commandId}:owner`,
+  });
   return created;
 }
 
@@ -75,12 +89,23 @@ export async function addOrganizationMember(
   if (done) return done;
   const org = await store.team(input.orgId);
   if (!org || !org.is_organization) throw new InputError('bad_request', `No organization ${input.orgId}.`);
-  if (await store.membershipOf(org.id, input.userId)) throw new ConflictError('membership_exists', 'The user is already a member of the organization.');
-  return insertMembership(writer, { commandId, teamId: org.id, userId: input.userId, role: input.role, accepted: true, actor: null });
+  if (await store.membershipOf(org.id, input.userId))
+    throw new ConflictError('membership_exists', 'The user is already a member of the organization.');
+  return insertMembership(writer, {
+    commandId,
+    teamId: org.id,
+    userId: input.userId,
+    role: input.role,
+    accepted: true,
+    actor: null,
+  });
 }
 
 /** The team an invite token leads to, while the invite is valid (the web app's invite page). */
-export async function describeInvite(store: SchedulingStore, token: string): Promise<{ teamId: number; teamName: string } | null> {
+export async function describeInvite(
+  store: SchedulingStore,
+  token: string,
+): Promise<{ teamId: number; teamName: string } | null> {
   if (token.length === 0 || token.length > 200) return null;
   const invite = await store.invite(createHash('sha256').update(token).digest('hex'));
   if (!invite || invite.expires_at.getTime() <= Date.now()) return null;

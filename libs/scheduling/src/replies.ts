@@ -1,4 +1,10 @@
-import type { presentBooking, presentEventType, presentMembership, presentSchedule, presentTeam } from './presenters.js';
+import type {
+  presentBooking,
+  presentEventType,
+  presentMembership,
+  presentSchedule,
+  presentTeam,
+} from './presenters.js';
 
 export type TeamView = ReturnType<typeof presentTeam>;
 export type MembershipView = ReturnType<typeof presentMembership>;

@@ -1,4 +1,13 @@
-import { Schema, aggregateWriter, defineModel, isDuplicateKeyError, outboxSchemaFields, type Connection, type OutboxCollection, type StoredOutboxEntry } from '@platform/mongo';
+import {
+  Schema,
+  aggregateWriter,
+  defineModel,
+  isDuplicateKeyError,
+  outboxSchemaFields,
+  type Connection,
+  type OutboxCollection,
+  type StoredOutboxEntry,
+} from '@platform/mongo';
 import type { DateOverride, WeeklyRange } from './availability/index.js';
 
 /**
@@ -120,7 +129,14 @@ const aggregateFields = {
 
 /** The scheduling collections (private to this lib: readers use the store, the worker the writer). */
 function schedulingModels(connection: Connection) {
-  const Counter = defineModel(connection, 'SchedulingCounter', new Schema<{ _id: string; seq: number }>({ _id: String, seq: Number }, { ...options, collection: 'sched_counters' }));
+  const Counter = defineModel(
+    connection,
+    'SchedulingCounter',
+    new Schema<{ _id: string; seq: number }>(
+      { _id: String, seq: Number },
+      { ...options, collection: 'sched_counters' },
+    ),
+  );
   const Team = defineModel(
     connection,
     'SchedulingTeam',
@@ -143,14 +159,23 @@ function schedulingModels(connection: Connection) {
     connection,
     'SchedulingMembership',
     new Schema<MembershipDoc>(
-      { ...aggregateFields, team_id: { type: Number, index: true }, user_id: { type: String, index: true }, role: String, accepted: Boolean },
+      {
+        ...aggregateFields,
+        team_id: { type: Number, index: true },
+        user_id: { type: String, index: true },
+        role: String,
+        accepted: Boolean,
+      },
       { ...options, collection: 'sched_memberships' },
     ),
   );
   const Invite = defineModel(
     connection,
     'SchedulingInvite',
-    new Schema<InviteDoc>({ _id: String, team_id: Number, created_by: String, created_at: Date, expires_at: Date }, { ...options, collection: 'sched_invites' }),
+    new Schema<InviteDoc>(
+      { _id: String, team_id: Number, created_by: String, created_at: Date, expires_at: Date },
+      { ...options, collection: 'sched_invites' },
+    ),
   );
   const EventType = defineModel(
     connection,
@@ -215,7 +240,11 @@ function schedulingModels(connection: Connection) {
     connection,
     'SchedulingHostCalendar',
     new Schema<HostCalendarDoc>(
-      { _id: String, version: Number, busy: { type: [{ _id: false, uid: String, start: Date, end: Date }], default: [] } },
+      {
+        _id: String,
+        version: Number,
+        busy: { type: [{ _id: false, uid: String, start: Date, end: Date }], default: [] },
+      },
       { ...options, collection: 'sched_host_calendars' },
     ),
   );
@@ -225,11 +254,15 @@ function schedulingModels(connection: Connection) {
 
 /** The scheduling read model: what gateways, the web app, the CLI and the worker read. */
 export function createSchedulingStore(connection: Connection) {
-  const { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar } = schedulingModels(connection);
+  const { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar } =
+    schedulingModels(connection);
   const live = { deleted_at: null };
   const lean = <T>(query: { lean: <R>() => Promise<R> }) => query.lean<T>();
   /** A bare primary-key lookup (FerretDB pushes only those down), deleted documents filtered here. */
-  async function byId<T extends { deleted_at: Date | null }>(model: { findById: (id: string) => { lean: <R>() => Promise<R> } }, id: number): Promise<T | null> {
+  async function byId<T extends { deleted_at: Date | null }>(
+    model: { findById: (id: string) => { lean: <R>() => Promise<R> } },
+    id: number,
+  ): Promise<T | null> {
     if (!Number.isSafeInteger(id) || id <= 0) return null;
     const doc = await model.findById(String(id)).lean<T | null>();
     return doc && !doc.deleted_at ? doc : null;
@@ -240,36 +273,54 @@ export function createSchedulingStore(connection: Connection) {
     teamByCommand: (commandId: string) => lean<TeamDoc | null>(Team.findOne({ command_id: commandId })),
     teamsByIds: (ids: number[]) => lean<TeamDoc[]>(Team.find({ id: { $in: ids }, ...live }).sort({ id: 1 })),
     organizationIds: async (ids: number[]) =>
-      (await Team.find({ id: { $in: ids }, is_organization: true, deleted_at: null }, { id: 1 }).lean<Array<{ id: number }>>()).map((t) => t.id),
+      (
+        await Team.find({ id: { $in: ids }, is_organization: true, deleted_at: null }, { id: 1 }).lean<
+          Array<{ id: number }>
+        >()
+      ).map((t) => t.id),
     teamsOfOrganization: (orgId: number) => lean<TeamDoc[]>(Team.find({ parent_id: orgId, ...live }).sort({ id: 1 })),
     organizations: () => lean<TeamDoc[]>(Team.find({ is_organization: true, ...live }).sort({ id: 1 })),
     /** Whether a live standalone team (or, with `organization`, an organization) has the slug. */
     async slugTaken(slug: string, options: { organization: boolean; except?: number }): Promise<boolean> {
-      const filter = { parent_id: null, slug, is_organization: options.organization, ...live, ...(options.except ? { id: { $ne: options.except } } : {}) };
+      const filter = {
+        parent_id: null,
+        slug,
+        is_organization: options.organization,
+        ...live,
+        ...(options.except ? { id: { $ne: options.except } } : {}),
+      };
       return (await Team.exists(filter)) !== null;
     },
 
     membership: (id: number) => byId<MembershipDoc>(Membership, id),
-    membershipByCommand: (commandId: string) => lean<MembershipDoc | null>(Membership.findOne({ command_id: commandId })),
-    membershipOf: (teamId: number, userId: string) => lean<MembershipDoc | null>(Membership.findOne({ team_id: teamId, user_id: userId, ...live })),
-    membershipsOfTeam: (teamId: number) => lean<MembershipDoc[]>(Membership.find({ team_id: teamId, ...live }).sort({ id: 1 })),
-    membershipsOfUser: (userId: string) => lean<MembershipDoc[]>(Membership.find({ user_id: userId, ...live }).sort({ id: 1 })),
+    membershipByCommand: (commandId: string) =>
+      lean<MembershipDoc | null>(Membership.findOne({ command_id: commandId })),
+    membershipOf: (teamId: number, userId: string) =>
+      lean<MembershipDoc | null>(Membership.findOne({ team_id: teamId, user_id: userId, ...live })),
+    membershipsOfTeam: (teamId: number) =>
+      lean<MembershipDoc[]>(Membership.find({ team_id: teamId, ...live }).sort({ id: 1 })),
+    membershipsOfUser: (userId: string) =>
+      lean<MembershipDoc[]>(Membership.find({ user_id: userId, ...live }).sort({ id: 1 })),
 
     invite: (tokenHash: string) => lean<InviteDoc | null>(Invite.findOne({ _id: tokenHash })),
 
     eventType: (id: number) => byId<EventTypeDoc>(EventType, id),
     eventTypeByCommand: (commandId: string) => lean<EventTypeDoc | null>(EventType.findOne({ command_id: commandId })),
-    eventTypesOfTeams: (teamIds: number[]) => lean<EventTypeDoc[]>(EventType.find({ team_id: { $in: teamIds }, ...live }).sort({ id: 1 })),
+    eventTypesOfTeams: (teamIds: number[]) =>
+      lean<EventTypeDoc[]>(EventType.find({ team_id: { $in: teamIds }, ...live }).sort({ id: 1 })),
 
     schedule: (id: number) => byId<ScheduleDoc>(Schedule, id),
     scheduleByCommand: (commandId: string) => lean<ScheduleDoc | null>(Schedule.findOne({ command_id: commandId })),
-    schedulesOfUsers: (userIds: string[]) => lean<ScheduleDoc[]>(Schedule.find({ user_id: { $in: userIds }, ...live }).sort({ id: 1 })),
+    schedulesOfUsers: (userIds: string[]) =>
+      lean<ScheduleDoc[]>(Schedule.find({ user_id: { $in: userIds }, ...live }).sort({ id: 1 })),
 
     booking: (uid: string) => lean<BookingDoc | null>(Booking.findOne({ uid })),
     bookingByCommand: (commandId: string) => lean<BookingDoc | null>(Booking.findOne({ command_id: commandId })),
-    eventTypesOfUser: (userId: string) => lean<EventTypeDoc[]>(EventType.find({ owner_user_id: userId, ...live }).sort({ id: 1 })),
+    eventTypesOfUser: (userId: string) =>
+      lean<EventTypeDoc[]>(EventType.find({ owner_user_id: userId, ...live }).sort({ id: 1 })),
     bookingsOfHost: (userId: string) => lean<BookingDoc[]>(Booking.find({ host_user_ids: userId }).sort({ start: 1 })),
-    bookingsOfTeams: (teamIds: number[]) => lean<BookingDoc[]>(Booking.find({ team_id: { $in: teamIds } }).sort({ start: 1 })),
+    bookingsOfTeams: (teamIds: number[]) =>
+      lean<BookingDoc[]>(Booking.find({ team_id: { $in: teamIds } }).sort({ start: 1 })),
 
     hostCalendar: (userId: string) => lean<HostCalendarDoc | null>(HostCalendar.findOne({ _id: userId })),
 
@@ -278,7 +329,9 @@ export function createSchedulingStore(connection: Connection) {
     },
 
     async ensureIndexes() {
-      await Promise.all([Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar, Counter].map((m) => m.init()));
+      await Promise.all(
+        [Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar, Counter].map((m) => m.init()),
+      );
     },
   };
 }
@@ -290,11 +343,16 @@ export type SchedulingStore = ReturnType<typeof createSchedulingStore>;
  * keeps other apps to the store and to commands).
  */
 export function createSchedulingWriter(connection: Connection) {
-  const { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar } = schedulingModels(connection);
+  const { Counter, Team, Membership, Invite, EventType, Schedule, Booking, HostCalendar } =
+    schedulingModels(connection);
   return {
     /** The next number of a sequence (teams and organizations share one, as in the real service). */
     async nextId(sequence: 'team' | 'membership' | 'event_type' | 'schedule' | 'booking'): Promise<number> {
-      const doc = await Counter.findOneAndUpdate({ _id: sequence }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean<{ seq: number }>();
+      const doc = await Counter.findOneAndUpdate(
+        { _id: sequence },
+        { $inc: { seq: 1 } },
+        { upsert: true, new: true },
+      ).lean<{ seq: number }>();
       return doc!.seq;
     },
     teams: aggregateWriter<TeamDoc>(Team),

@@ -19,7 +19,8 @@ import type { BookingDoc, EventTypeDoc, MembershipDoc, ScheduleDoc, SchedulingSt
 export function readsFor(store: SchedulingStore, userId: string) {
   let reach: Promise<Reach> | undefined;
   const reachOfUser = () => (reach ??= store.membershipsOfUser(userId).then((m) => reachOf(userId, m)));
-  const acceptedMembers = async (teamId: number) => (await store.membershipsOfTeam(teamId)).filter((m) => m.accepted).map((m) => m.user_id);
+  const acceptedMembers = async (teamId: number) =>
+    (await store.membershipsOfTeam(teamId)).filter((m) => m.accepted).map((m) => m.user_id);
 
   const reads = {
     reach: reachOfUser,
@@ -55,7 +56,12 @@ export function readsFor(store: SchedulingStore, userId: string) {
     /** A member of an organization whose schedules the user may read (themself, or any as an admin). */
     async memberOfOrganization(orgId: number, memberId: string): Promise<{ org: TeamDoc; userId: string }> {
       const org = await reads.organization(orgId);
-      assertSeesUserInOrganization(await reachOfUser(), org, memberId, Boolean(await store.membershipOf(org.id, memberId)));
+      assertSeesUserInOrganization(
+        await reachOfUser(),
+        org,
+        memberId,
+        Boolean(await store.membershipOf(org.id, memberId)),
+      );
       return { org, userId: memberId };
     },
     acceptedMembers: (team: TeamDoc) => acceptedMembers(team.id),

@@ -56,7 +56,14 @@ describe('passwords', () => {
     const { verifyPassword, needsRehash, hashPassword } = await import('./index.js');
     const { scryptSync } = await import('node:crypto');
     const salt = Buffer.from('saltsaltsaltsalt');
-    const legacy = ['scrypt', 1024, 8, 1, salt.toString('base64url'), scryptSync('correct horse', salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64url')].join('$');
+    const legacy = [
+      'scrypt',
+      1024,
+      8,
+      1,
+      salt.toString('base64url'),
+      scryptSync('correct horse', salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64url'),
+    ].join('$');
     expect(await verifyPassword('correct horse', legacy)).toBe(true);
     expect(await verifyPassword('wrong horse', legacy)).toBe(false);
     expect(needsRehash(legacy)).toBe(true);

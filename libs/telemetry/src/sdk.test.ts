@@ -4,7 +4,12 @@ import { startTelemetry } from './sdk.js';
 import { extractTraceContext, injectTraceContext, withSpan } from './trace-context.js';
 
 const exporter = new InMemorySpanExporter();
-const telemetry = startTelemetry({ serviceName: 'explicit-context-test', exporter, autoInstrument: false, asyncContext: false });
+const telemetry = startTelemetry({
+  serviceName: 'explicit-context-test',
+  exporter,
+  autoInstrument: false,
+  asyncContext: false,
+});
 
 afterAll(() => telemetry.shutdown());
 

@@ -54,7 +54,9 @@ const discardingExporter: SpanExporter = {
  * 25 ... 10 000) are meant for milliseconds: every handler faster than 5 s would share one bucket. The HTTP
  * server histogram's own advice stops at 10 s, below the images gateway's 90 s command timeout.
  */
-const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 15, 30, 60, 90, 120];
+const SECONDS_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 15, 30, 60, 90, 120,
+];
 const secondsHistogram = (instrumentName: string): metrics.ViewOptions => ({
   instrumentName,
   instrumentType: metrics.InstrumentType.HISTOGRAM,

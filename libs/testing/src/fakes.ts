@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { topicOfRecord, type CommandReplies, type CommandType, type MessageType, type MessageTypes } from '@platform/contracts';
+import {
+  topicOfRecord,
+  type CommandReplies,
+  type CommandType,
+  type MessageType,
+  type MessageTypes,
+} from '@platform/contracts';
 import type { Clock, CommandBus, IncomingMessage, MessageMeta } from '@platform/kafka';
 
 /**
@@ -26,7 +32,11 @@ export function fakeClock(start: Date | number | string = '2030-01-07T09:00:00Z'
 }
 
 /** A consumed message as a handler receives it (headers filled in as a gateway would send them). */
-export function fakeMessage<T extends MessageType>(type: T, value: MessageTypes[T], meta: Partial<MessageMeta> = {}): IncomingMessage<T> {
+export function fakeMessage<T extends MessageType>(
+  type: T,
+  value: MessageTypes[T],
+  meta: Partial<MessageMeta> = {},
+): IncomingMessage<T> {
   return {
     topic: 'test',
     partition: 0,

@@ -69,10 +69,17 @@ export async function startInfra(): Promise<Infra> {
     new GenericContainer('redis:7').withExposedPorts(6379).start(),
     new GenericContainer('axllent/mailpit:latest').withExposedPorts(1025, 8025).start(),
     new GenericContainer('andrewgaul/s3proxy:latest')
-      .withEnvironment({ S3PROXY_AUTHORIZATION: 'aws-v2-or-v4', S3PROXY_IDENTITY: s3Key.accessKeyId, S3PROXY_CREDENTIAL: s3Key.secretAccessKey })
+      .withEnvironment({
+        S3PROXY_AUTHORIZATION: 'aws-v2-or-v4',
+        S3PROXY_IDENTITY: s3Key.accessKeyId,
+        S3PROXY_CREDENTIAL: s3Key.secretAccessKey,
+      })
       .withExposedPorts(80)
       .start(),
-    new GenericContainer('fsouza/fake-gcs-server:latest').withCommand(['-scheme', 'http', '-port', '4443']).withExposedPorts(4443).start(),
+    new GenericContainer('fsouza/fake-gcs-server:latest')
+      .withCommand(['-scheme', 'http', '-port', '4443'])
+      .withExposedPorts(4443)
+      .start(),
   ]);
   return {
     kafkaBrokers: '127.0.0.1:19092',

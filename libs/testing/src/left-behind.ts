@@ -5,7 +5,9 @@ export interface LeftBehind {
 }
 
 /** Whether a name `uniqueName` made (parsed) is to go; a name it did not make never is. */
-export function leftBehind(which: LeftBehind): (made: { time: number; run: string | undefined } | undefined) => boolean {
+export function leftBehind(
+  which: LeftBehind,
+): (made: { time: number; run: string | undefined } | undefined) => boolean {
   if (which.run !== undefined) {
     const run = which.run;
     return (made) => made?.run === run;

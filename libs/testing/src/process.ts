@@ -14,7 +14,12 @@ export interface ManagedProcess {
  * Starts an app's built entry point as a real process, keeping its output for failure messages. `nodeArgs`
  * go to node before the script (`--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export function startProcess(name: string, script: string, env: Record<string, string>, options: { nodeArgs?: string[] } = {}): ManagedProcess {
+export function startProcess(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  options: { nodeArgs?: string[] } = {},
+): ManagedProcess {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,12 @@ function stackOf(topic: string) {
  * test run measures a broker busy with thousands of partitions. A run in progress elsewhere keeps its own.
  */
 export async function deleteStaleTestTopics(brokers: string, which: LeftBehind = {}): Promise<number> {
-  const client = createKafka({ brokers: brokers.split(','), clientId: 'test-cleanup', topicPrefix: '', logger: createLogger({ name: 'test-cleanup', level: 'warn' }) });
+  const client = createKafka({
+    brokers: brokers.split(','),
+    clientId: 'test-cleanup',
+    topicPrefix: '',
+    logger: createLogger({ name: 'test-cleanup', level: 'warn' }),
+  });
   const admin = client.kafka.admin();
   await admin.connect();
   try {

@@ -37,7 +37,14 @@ describe('parseUniqueName', () => {
   });
 
   it('knows no other name: a deployment database, a topic, a name with more after it', () => {
-    for (const name of ['platform', 'links.clicks', 'plans_mwvnbvcl', 'plans_mwvnbvcl_e0336f.links.clicks', 'Plans_mwvnbvcl_e0336f', 'plans_mwvnbvcl_e0336f_12']) {
+    for (const name of [
+      'platform',
+      'links.clicks',
+      'plans_mwvnbvcl',
+      'plans_mwvnbvcl_e0336f.links.clicks',
+      'Plans_mwvnbvcl_e0336f',
+      'plans_mwvnbvcl_e0336f_12',
+    ]) {
       expect(parseUniqueName(name)).toBeUndefined();
     }
   });

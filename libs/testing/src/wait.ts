@@ -43,7 +43,9 @@ export async function waitFor<T>(
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await sleep(options.intervalMs ?? 50);
   }

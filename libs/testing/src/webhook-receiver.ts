@@ -14,7 +14,10 @@ export interface WebhookReceiver {
   requests: ReceivedRequest[];
   /** Chooses the answer per request: status, optional delay and headers. */
   respondWith(
-    fn: (req: ReceivedRequest, index: number) => { status: number; delayMs?: number; headers?: Record<string, string>; body?: string },
+    fn: (
+      req: ReceivedRequest,
+      index: number,
+    ) => { status: number; delayMs?: number; headers?: Record<string, string>; body?: string },
   ): void;
   close(): Promise<void>;
 }

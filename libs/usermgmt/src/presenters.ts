@@ -55,7 +55,13 @@ export interface UserObject {
 const iso = (d: Date) => d.toISOString();
 
 export function presentCorsOrigin(doc: CorsOriginDoc): CorsOriginObject {
-  return { object: 'cors_origin', id: doc._id, origin: doc.origin, created_at: iso(doc.created_at), updated_at: iso(doc.updated_at) };
+  return {
+    object: 'cors_origin',
+    id: doc._id,
+    origin: doc.origin,
+    created_at: iso(doc.created_at),
+    updated_at: iso(doc.updated_at),
+  };
 }
 
 export function presentRedirectUri(doc: RedirectUriDoc): RedirectUriObject {
@@ -70,7 +76,12 @@ export function presentRedirectUri(doc: RedirectUriDoc): RedirectUriObject {
 }
 
 export function presentJwtTemplate(doc: JwtTemplateDoc): JwtTemplateObject {
-  return { object: 'jwt_template', content: doc.content, created_at: iso(doc.created_at), updated_at: iso(doc.updated_at) };
+  return {
+    object: 'jwt_template',
+    content: doc.content,
+    created_at: iso(doc.created_at),
+    updated_at: iso(doc.updated_at),
+  };
 }
 
 export function presentWebhookEndpoint(doc: WebhookEndpointDoc, secret?: string): WebhookEndpointObject {
@@ -87,7 +98,9 @@ export function presentWebhookEndpoint(doc: WebhookEndpointDoc, secret?: string)
   return out;
 }
 
-export function presentUser(doc: Pick<UserDoc, Exclude<keyof UserDoc, 'outbox' | 'has_outbox' | 'password_hash'>>): UserObject {
+export function presentUser(
+  doc: Pick<UserDoc, Exclude<keyof UserDoc, 'outbox' | 'has_outbox' | 'password_hash'>>,
+): UserObject {
   return {
     object: 'user',
     id: doc._id,

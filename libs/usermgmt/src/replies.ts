@@ -1,4 +1,10 @@
-import type { CorsOriginObject, JwtTemplateObject, RedirectUriObject, UserObject, WebhookEndpointObject } from './presenters.js';
+import type {
+  CorsOriginObject,
+  JwtTemplateObject,
+  RedirectUriObject,
+  UserObject,
+  WebhookEndpointObject,
+} from './presenters.js';
 
 /** Each user-management command's reply: the API object the gateway answers with (see CommandReplies). */
 declare module '@platform/contracts' {

@@ -28,7 +28,12 @@ export function createUsermgmtWriter(connection: Connection) {
     redirectUris: { create: redirectUrisRepository(models).create },
     jwtTemplates: { put: jwtTemplatesRepository(models).put },
     users: { create: usersRepository(models).create },
-    webhookEndpoints: { create: webhookEndpoints.create, update: webhookEndpoints.update, rotateSecret: webhookEndpoints.rotateSecret, delete: webhookEndpoints.delete },
+    webhookEndpoints: {
+      create: webhookEndpoints.create,
+      update: webhookEndpoints.update,
+      rotateSecret: webhookEndpoints.rotateSecret,
+      delete: webhookEndpoints.delete,
+    },
     /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
     sources: sourcesOf(models),
   };
@@ -42,7 +47,11 @@ export function createUsermgmtStore(connection: Connection) {
   const webhookEndpoints = webhookEndpointsRepository(models);
   return {
     jwtTemplates: { get: jwtTemplatesRepository(models).get },
-    webhookEndpoints: { get: webhookEndpoints.get, list: webhookEndpoints.list, subscribedTo: webhookEndpoints.subscribedTo },
+    webhookEndpoints: {
+      get: webhookEndpoints.get,
+      list: webhookEndpoints.list,
+      subscribedTo: webhookEndpoints.subscribedTo,
+    },
     users: { get: usersRepository(models).get },
     /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
     sources: sourcesOf(models),

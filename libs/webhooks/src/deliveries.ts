@@ -1,6 +1,15 @@
 import type { RequestDelivery } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
-import { changeWithEvents, isDuplicateKeyError, outboxEvent, paginate, type Connection, type OutboxCollection, type PageRequest, type StoredOutboxEntry } from '@platform/mongo';
+import {
+  changeWithEvents,
+  isDuplicateKeyError,
+  outboxEvent,
+  paginate,
+  type Connection,
+  type OutboxCollection,
+  type PageRequest,
+  type StoredOutboxEntry,
+} from '@platform/mongo';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
@@ -27,18 +36,30 @@ export function createDeliveryStore(connection: Connection) {
   async function archive(id: string) {
     const doc = await Delivery.findById(id).lean<DeliveryDoc>();
     if (!doc || doc.status === 'pending') return;
-    await FinishedDelivery.replaceOne({ _id: id }, { ...doc, expires_at: new Date(Date.now() + RETENTION_MS) }, { upsert: true });
+    await FinishedDelivery.replaceOne(
+      { _id: id },
+      { ...doc, expires_at: new Date(Date.now() + RETENTION_MS) },
+      { upsert: true },
+    );
     await Delivery.deleteOne({ _id: id, status: doc.status });
   }
 
   async function archiveFinished() {
     // Every status but pending, named so that the store can use the status index ($ne cannot).
-    const done = await Delivery.find({ status: { $in: ['delivered', 'dead_lettered', 'cancelled'] } }, { _id: 1 }).limit(500).lean<Array<{ _id: string }>>();
+    const done = await Delivery.find({ status: { $in: ['delivered', 'dead_lettered', 'cancelled'] } }, { _id: 1 })
+      .limit(500)
+      .lean<Array<{ _id: string }>>();
     for (const d of done) await archive(d._id);
   }
   const targetKey = (producer: string, targetId: string) => `${producer}:${targetId}`;
 
-  function outcomeEvent(d: DeliveryDoc, outcome: 'delivered' | 'dead_lettered', attempts: number, status: number | null, now: Date) {
+  function outcomeEvent(
+    d: DeliveryDoc,
+    outcome: 'delivered' | 'dead_lettered',
+    attempts: number,
+    status: number | null,
+    now: Date,
+  ) {
     return outboxEvent(MessageTypeNames.DeliveryOutcome, d.target.id, {
       delivery_id: d._id,
       producer: d.producer,
@@ -97,7 +118,11 @@ export function createDeliveryStore(connection: Connection) {
      * delivered webhook was queued, and sent, again. A process that dies while it holds the delivery lets the
      * hold lapse, and the delivery goes out then.
      */
-    async enqueue(request: RequestDelivery, traceHeaders: Record<string, string> = {}, now = new Date()): Promise<boolean> {
+    async enqueue(
+      request: RequestDelivery,
+      traceHeaders: Record<string, string> = {},
+      now = new Date(),
+    ): Promise<boolean> {
       const held = new Date(now.getTime() + ENQUEUE_HOLD_MS);
       const result = await Delivery.updateOne(
         { _id: request.delivery_id },
@@ -131,7 +156,10 @@ export function createDeliveryStore(connection: Connection) {
         await Delivery.deleteOne({ _id: request.delivery_id, status: 'pending', attempts: 0, lease_until: held });
         return false;
       }
-      await Delivery.updateOne({ _id: request.delivery_id, attempts: 0, lease_until: held }, { $set: { lease_until: EPOCH } });
+      await Delivery.updateOne(
+        { _id: request.delivery_id, attempts: 0, lease_until: held },
+        { $set: { lease_until: EPOCH } },
+      );
       return true;
     },
 
@@ -163,14 +191,28 @@ export function createDeliveryStore(connection: Connection) {
       await Delivery.updateOne(
         { _id: d._id, attempts: d.attempts },
         changeWithEvents(
-          { status: 'delivered', attempts: attempt, last_status: record.status, last_error: null, lease_until: EPOCH, updated_at: now, finished_at: now },
+          {
+            status: 'delivered',
+            attempts: attempt,
+            last_status: record.status,
+            last_error: null,
+            lease_until: EPOCH,
+            updated_at: now,
+            finished_at: now,
+          },
           [outcomeEvent(d, 'delivered', attempt, record.status, now)],
         ),
       );
       await archive(d._id);
     },
 
-    async scheduleRetry(d: DeliveryDoc, record: AttemptRecord, nextAt: Date, events: StoredOutboxEntry[] = [], now = new Date()) {
+    async scheduleRetry(
+      d: DeliveryDoc,
+      record: AttemptRecord,
+      nextAt: Date,
+      events: StoredOutboxEntry[] = [],
+      now = new Date(),
+    ) {
       const attempt = d.attempts + 1;
       await saveAttempt(d, attempt, record);
       await Delivery.updateOne(
@@ -222,7 +264,14 @@ export function createDeliveryStore(connection: Connection) {
       await Delivery.updateOne(
         { _id: d._id, attempts: d.attempts },
         changeWithEvents(
-          { status: 'cancelled', attempts: attempt, lease_until: EPOCH, last_status: record.status, updated_at: now, finished_at: now },
+          {
+            status: 'cancelled',
+            attempts: attempt,
+            lease_until: EPOCH,
+            last_status: record.status,
+            updated_at: now,
+            finished_at: now,
+          },
           [
             outboxEvent(MessageTypeNames.TargetDisabled, d.target.id, {
               producer: d.producer,
@@ -270,8 +319,15 @@ export function createDeliveryStore(connection: Connection) {
     },
 
     async getForTarget(scope: { producer: string; tenantId: string; targetId: string }, deliveryId: string) {
-      const filter = { _id: deliveryId, producer: scope.producer, tenant_id: scope.tenantId, 'target.id': scope.targetId };
-      return (await Delivery.findOne(filter).lean<DeliveryDoc>()) ?? FinishedDelivery.findOne(filter).lean<DeliveryDoc>();
+      const filter = {
+        _id: deliveryId,
+        producer: scope.producer,
+        tenant_id: scope.tenantId,
+        'target.id': scope.targetId,
+      };
+      return (
+        (await Delivery.findOne(filter).lean<DeliveryDoc>()) ?? FinishedDelivery.findOne(filter).lean<DeliveryDoc>()
+      );
     },
 
     /**
@@ -282,7 +338,11 @@ export function createDeliveryStore(connection: Connection) {
       const scope = { producer: command.producer, tenant_id: command.tenant_id, 'target.id': command.target_id };
       const filter = command.delivery_id
         ? { ...scope, _id: command.delivery_id }
-        : { ...scope, status: { $in: ['dead_lettered', 'cancelled'] }, created_at: { $gte: new Date(command.since ?? 0) } };
+        : {
+            ...scope,
+            status: { $in: ['dead_lettered', 'cancelled'] },
+            created_at: { $gte: new Date(command.since ?? 0) },
+          };
       const due = await FinishedDelivery.find(filter).lean<DeliveryDoc[]>();
       for (const d of due) {
         const again: DeliveryDoc = {
@@ -316,7 +376,11 @@ export function createDeliveryStore(connection: Connection) {
      * answering until now), which producers hear of as TargetFailing; `expired`: the streak is older than
      * `windowMs`, so the target is to be disabled.
      */
-    async noteFailure(d: DeliveryDoc, windowMs: number, now = new Date()): Promise<{ started: boolean; expired: boolean }> {
+    async noteFailure(
+      d: DeliveryDoc,
+      windowMs: number,
+      now = new Date(),
+    ): Promise<{ started: boolean; expired: boolean }> {
       const key = targetKey(d.producer, d.target.id);
       const state = await TargetState.findOneAndUpdate(
         { _id: key },
@@ -345,7 +409,10 @@ export function createDeliveryStore(connection: Connection) {
     },
 
     async noteSuccess(d: DeliveryDoc) {
-      await TargetState.updateOne({ _id: targetKey(d.producer, d.target.id), failing_since: { $ne: null } }, { $set: { failing_since: null } });
+      await TargetState.updateOne(
+        { _id: targetKey(d.producer, d.target.id), failing_since: { $ne: null } },
+        { $set: { failing_since: null } },
+      );
     },
   };
 }

@@ -142,7 +142,11 @@ export function webhookModels(connection: Connection) {
     Delivery: defineModel(connection, 'WebhookDelivery', delivery),
     // Finished deliveries move here, so the hot collection that every claim scans holds only pending work
     // (FerretDB 1.x serves compound filters by scanning).
-    FinishedDelivery: defineModel(connection, 'WebhookFinishedDelivery', delivery.clone().set('collection', 'webhook_deliveries_finished')),
+    FinishedDelivery: defineModel(
+      connection,
+      'WebhookFinishedDelivery',
+      delivery.clone().set('collection', 'webhook_deliveries_finished'),
+    ),
     Attempt: defineModel(connection, 'WebhookAttempt', attempt),
     TargetState: defineModel(connection, 'WebhookTargetState', target),
   };

@@ -15,7 +15,10 @@ describe('decide', () => {
   });
 
   it('honours Retry-After on 429 and 503', () => {
-    expect(decide({ kind: 'response', status: 429, retryAfter: '30' })).toEqual({ action: 'retry', notBeforeMs: 30_000 });
+    expect(decide({ kind: 'response', status: 429, retryAfter: '30' })).toEqual({
+      action: 'retry',
+      notBeforeMs: 30_000,
+    });
     expect(decide({ kind: 'response', status: 503, retryAfter: '2' })).toEqual({ action: 'retry', notBeforeMs: 2_000 });
   });
 

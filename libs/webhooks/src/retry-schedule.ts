@@ -20,7 +20,11 @@ export function retryDelayMs(
 }
 
 /** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3), capped so a target cannot park a delivery forever. */
-export function parseRetryAfter(value: string | undefined, now = Date.now(), capMs = 24 * 3600_000): number | undefined {
+export function parseRetryAfter(
+  value: string | undefined,
+  now = Date.now(),
+  capMs = 24 * 3600_000,
+): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, capMs);

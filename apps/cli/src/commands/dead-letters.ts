@@ -7,7 +7,15 @@ import { UsageError } from '../usage-error.js';
 const USAGE = 'dlq list <topic> [--type <record type>] | dlq replay <topic> [--type <record type>]';
 
 const line = (letter: DeadLetter) =>
-  [letter.offset, letter.time ?? '-', letter.type ?? '-', letter.id ?? '-', letter.key ?? '-', letter.attempts ?? '-', letter.error ?? '-'].join('\t');
+  [
+    letter.offset,
+    letter.time ?? '-',
+    letter.type ?? '-',
+    letter.id ?? '-',
+    letter.key ?? '-',
+    letter.attempts ?? '-',
+    letter.error ?? '-',
+  ].join('\t');
 
 /**
  * dlq list <topic>: the messages of `<topic>.dlq` (offset, time, type, id, key, attempts, error), read without
@@ -23,7 +31,9 @@ export async function deadLettersCommand(
   const [verb, topic] = args;
   if (!topic || (verb !== 'list' && verb !== 'replay')) throw new UsageError(USAGE);
   if (!TOPIC_CATALOGUE.some((entry) => entry.name === topic)) {
-    throw new UsageError(`${topic} is not a topic of the catalogue: ${TOPIC_CATALOGUE.map((entry) => entry.name).join(', ')}`);
+    throw new UsageError(
+      `${topic} is not a topic of the catalogue: ${TOPIC_CATALOGUE.map((entry) => entry.name).join(', ')}`,
+    );
   }
   const types = typeof flags['type'] === 'string' ? [flags['type']] : undefined;
   const kafka = cliKafka(cfg);

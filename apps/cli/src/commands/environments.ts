@@ -13,7 +13,10 @@ export async function environmentsCommand(
   switch (verb) {
     case 'create': {
       if (!service) throw new UsageError('environments create <service> [--name <name>]');
-      const env = await accounts.createEnvironment(service, typeof flags['name'] === 'string' ? flags['name'] : 'default');
+      const env = await accounts.createEnvironment(
+        service,
+        typeof flags['name'] === 'string' ? flags['name'] : 'default',
+      );
       out(env._id);
       return;
     }

@@ -29,10 +29,13 @@ export async function keysCommand(
   const [verb, arg] = args;
   switch (verb) {
     case 'create': {
-      if (!arg || !isService(arg)) throw new UsageError(`keys create <service>: service is one of ${SERVICES.join(', ')}`);
+      if (!arg || !isService(arg))
+        throw new UsageError(`keys create <service>: service is one of ${SERVICES.join(', ')}`);
       const link = typeof flags['link'] === 'string' ? flags['link'] : undefined;
       if (link !== undefined && (arg !== 'notifications' || !LINK_PATTERN.test(link))) {
-        throw new UsageError('--link is for notifications keys: scheduling-user:<user id> or images-account:<account id>');
+        throw new UsageError(
+          '--link is for notifications keys: scheduling-user:<user id> or images-account:<account id>',
+        );
       }
       if (link && !flags['environment']) {
         // The platform's own deployment: the user made for this link (the notifier makes the same one on first use).
@@ -49,7 +52,8 @@ export async function keysCommand(
       if (environmentId) {
         const env = await accounts.getEnvironment(environmentId);
         if (!env) throw new UsageError(`no environment ${environmentId}`);
-        if (env.service !== arg) throw new UsageError(`environment ${environmentId} belongs to ${env.service}, not ${arg}`);
+        if (env.service !== arg)
+          throw new UsageError(`environment ${environmentId} belongs to ${env.service}, not ${arg}`);
       } else {
         const name = typeof flags['name'] === 'string' ? flags['name'] : 'default';
         environmentId = (await accounts.createEnvironment(arg, name))._id;
@@ -57,10 +61,19 @@ export async function keysCommand(
       let subject: string | undefined;
       if (USER_KEYED.has(arg)) {
         const role = typeof flags['role'] === 'string' ? flags['role'] : flags['environment'] ? 'member' : 'owner';
-        if (!(MEMBER_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role is one of ${MEMBER_ROLES.join(', ')}`);
-        const username = typeof flags['username'] === 'string' ? flags['username'].toLowerCase() : `${role}-${randomBytes(3).toString('hex')}`;
+        if (!(MEMBER_ROLES as readonly string[]).includes(role))
+          throw new UsageError(`--role is one of ${MEMBER_ROLES.join(', ')}`);
+        const username =
+          typeof flags['username'] === 'string'
+            ? flags['username'].toLowerCase()
+            : `${role}-${randomBytes(3).toString('hex')}`;
         const email = typeof flags['email'] === 'string' ? flags['email'] : null;
-        const user = await members.create(environmentId, { username, role: role as MemberRole, email, ...(link ? { links: [link] } : {}) });
+        const user = await members.create(environmentId, {
+          username,
+          role: role as MemberRole,
+          email,
+          ...(link ? { links: [link] } : {}),
+        });
         subject = user._id;
         process.stderr.write(`user ${user._id} (${user.username}, ${user.role})\n`);
         if (arg === 'links') {
@@ -68,7 +81,10 @@ export async function keysCommand(
           const setup = links!();
           if (flags['environment']) {
             const group = flags['group'];
-            if (typeof group !== 'string') throw new UsageError('keys create links --environment <id> needs --group <guid> (see: links groups list)');
+            if (typeof group !== 'string')
+              throw new UsageError(
+                'keys create links --environment <id> needs --group <guid> (see: links groups list)',
+              );
             await setup.addMember(environmentId, user._id, group, parseGroupRole(flags['group-role'], 'GROUP_USER'));
             process.stderr.write(`member of group ${group}\n`);
           } else {

@@ -25,10 +25,13 @@ export async function orgsCommand(
     case 'create': {
       const name = flags['name'];
       const ownerEmail = flags['owner'];
-      if (typeof name !== 'string' || typeof ownerEmail !== 'string') throw new UsageError('orgs create --name <name> --owner <e-mail> [--slug <slug>] [--time-zone <zone>]');
+      if (typeof name !== 'string' || typeof ownerEmail !== 'string')
+        throw new UsageError('orgs create --name <name> --owner <e-mail> [--slug <slug>] [--time-zone <zone>]');
       const owner = await users.findByEmail(ownerEmail);
       if (!owner) throw new UsageError(`no user with the e-mail ${ownerEmail}; create it with: cli users create`);
-      const org = await (await commands()).send(MessageTypeNames.CreateOrganization, `user:${owner._id}`, {
+      const org = await (
+        await commands()
+      ).send(MessageTypeNames.CreateOrganization, `user:${owner._id}`, {
         name,
         owner_user_id: owner._id,
         slug: typeof flags['slug'] === 'string' ? flags['slug'] : null,
@@ -46,7 +49,9 @@ export async function orgsCommand(
       }
       const user = await users.findByEmail(email);
       if (!user) throw new UsageError(`no user with the e-mail ${email}`);
-      const membership = await (await commands()).send(MessageTypeNames.AddOrganizationMember, `team:${orgId}`, {
+      const membership = await (
+        await commands()
+      ).send(MessageTypeNames.AddOrganizationMember, `team:${orgId}`, {
         org_id: orgId,
         user_id: user._id,
         role: role as Role,

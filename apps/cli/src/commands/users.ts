@@ -2,17 +2,25 @@ import type { UserDirectory } from '@platform/identity';
 import { UsageError } from '../usage-error.js';
 
 async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('pipe the password on standard input (it is never taken from the command line)');
+  if (process.stdin.isTTY)
+    throw new UsageError('pipe the password on standard input (it is never taken from the command line)');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /**
  * users create --email <e> --name <n> [--admin] [--time-zone <IANA>]  (password on stdin; prints the id)
  * users list
  */
-export async function usersCommand(users: UserDirectory, args: string[], flags: Record<string, string | true>, out: (line: string) => void) {
+export async function usersCommand(
+  users: UserDirectory,
+  args: string[],
+  flags: Record<string, string | true>,
+  out: (line: string) => void,
+) {
   const [verb] = args;
   switch (verb) {
     case 'create': {

@@ -2,7 +2,8 @@ import { EgressBlockedError } from '@platform/egress';
 import { InputError, isPlatformError } from '@platform/errors';
 import type { HandlerDeps } from './deps.js';
 
-const cannotFetch = (detail: string) => new InputError('source_unavailable', `The image at the source URL could not be downloaded: ${detail}.`);
+const cannotFetch = (detail: string) =>
+  new InputError('source_unavailable', `The image at the source URL could not be downloaded: ${detail}.`);
 
 /**
  * Downloads a `source.url` through the SSRF guard, bounded in bytes and time. Every failure is the
@@ -10,11 +11,16 @@ const cannotFetch = (detail: string) => new InputError('source_unavailable', `Th
  */
 export async function fetchSource(deps: HandlerDeps, url: string): Promise<Buffer> {
   try {
-    const response = await deps.egress.download({ url, timeoutMs: deps.source.timeoutMs, maxBodyBytes: deps.source.maxBytes });
+    const response = await deps.egress.download({
+      url,
+      timeoutMs: deps.source.timeoutMs,
+      maxBodyBytes: deps.source.maxBytes,
+    });
     if (response.status < 200 || response.status > 299) throw cannotFetch(`the server answered ${response.status}`);
     return response.body;
   } catch (error) {
-    if (error instanceof EgressBlockedError) throw new InputError('source_not_allowed', 'The source URL points to a private or reserved address.');
+    if (error instanceof EgressBlockedError)
+      throw new InputError('source_not_allowed', 'The source URL points to a private or reserved address.');
     if (isPlatformError(error)) throw error;
     const name = error instanceof Error ? error.name : '';
     throw cannotFetch(/timeout|abort/i.test(name) ? 'it took too long' : 'the server could not be reached');

@@ -17,7 +17,9 @@ import {
 import type { IncomingMessage } from '@platform/kafka';
 import type { HandlerDeps } from './deps.js';
 
-type RenderMessage = IncomingMessage<(typeof MessageTypeNames)['RenderOutput'] | (typeof MessageTypeNames)['RenderOutputV2']>;
+type RenderMessage = IncomingMessage<
+  (typeof MessageTypeNames)['RenderOutput'] | (typeof MessageTypeNames)['RenderOutputV2']
+>;
 
 const outputNotFound = () => new NotFoundError('output_not_found', 'The output does not exist or has expired.');
 
@@ -52,7 +54,12 @@ async function render(deps: HandlerDeps, message: RenderMessage, options: Output
   const transforms = options.resize || options.convert || options.background || options.preserve;
   const image = transforms ? await rendered(deps, record, options) : await compressedOutput(deps, record);
   await message.heartbeat();
-  const result: RenderedResult = { type: image.type, width: image.width, height: image.height, size: image.data.length };
+  const result: RenderedResult = {
+    type: image.type,
+    width: image.width,
+    height: image.height,
+    size: image.data.length,
+  };
   let location: string | null = null;
   if (options.store) {
     location = (await storeImage(deps.egress, options.store, image, deps.storeEndpoints)).location;

@@ -8,7 +8,13 @@ describe('the analytics chart', () => {
 
   it('labels the axis by unit, in UTC', () => {
     const at = Date.parse('2024-02-29T13:45:00Z');
-    expect([axisLabel('minute', at), axisLabel('hour', at), axisLabel('day', at), axisLabel('week', at), axisLabel('month', at)]).toEqual(['13:45', 'Feb 29 13h', 'Feb 29', 'Feb 29', 'Feb 2024']);
+    expect([
+      axisLabel('minute', at),
+      axisLabel('hour', at),
+      axisLabel('day', at),
+      axisLabel('week', at),
+      axisLabel('month', at),
+    ]).toEqual(['13:45', 'Feb 29 13h', 'Feb 29', 'Feb 29', 'Feb 2024']);
   });
 
   it('stacks scans on clicks, oldest on the left, with a tooltip per bar', () => {
@@ -28,7 +34,16 @@ describe('the analytics chart', () => {
 
   it('escapes what it shows', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
-    const html = renderPage({ title: '<script>', subtitle: 'x', unit: 'day', units: 1, points: [], totals: { clicks: 0, scans: 0 }, lists: [{ title: 'Top referrers', rows: [{ label: '"><img>', count: 1 }] }], ranges: [] });
+    const html = renderPage({
+      title: '<script>',
+      subtitle: 'x',
+      unit: 'day',
+      units: 1,
+      points: [],
+      totals: { clicks: 0, scans: 0 },
+      lists: [{ title: 'Top referrers', rows: [{ label: '"><img>', count: 1 }] }],
+      ranges: [],
+    });
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('"><img>');
   });

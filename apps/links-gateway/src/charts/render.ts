@@ -3,7 +3,8 @@
  * are SVG `<title>`s, navigation is links and one form).
  */
 
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export interface ChartPoint {
   /** The bucket start, epoch milliseconds. */
@@ -61,7 +62,11 @@ export function niceCeiling(max: number): number {
 const format = (n: number) => n.toLocaleString('en-US');
 
 /** Clicks and scans per unit as stacked bars, oldest on the left, with a y axis, gridlines and dates. */
-export function renderChart(points: ChartPoint[], unit: string, options: { width?: number; height?: number } = {}): string {
+export function renderChart(
+  points: ChartPoint[],
+  unit: string,
+  options: { width?: number; height?: number } = {},
+): string {
   const width = options.width ?? 960;
   const height = options.height ?? 320;
   const margin = { top: 24, right: 16, bottom: 44, left: 56 };
@@ -77,21 +82,33 @@ export function renderChart(points: ChartPoint[], unit: string, options: { width
     const v = (top / 4) * i;
     const yy = y(v).toFixed(1);
     parts.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${yy}" y2="${yy}" class="grid"/>`);
-    parts.push(`<text x="${margin.left - 8}" y="${yy}" class="ytick" text-anchor="end" dominant-baseline="middle">${format(Math.round(v))}</text>`);
+    parts.push(
+      `<text x="${margin.left - 8}" y="${yy}" class="ytick" text-anchor="end" dominant-baseline="middle">${format(Math.round(v))}</text>`,
+    );
   }
   const labelEvery = Math.max(1, Math.ceil(series.length / 8));
   series.forEach((p, i) => {
     const x = margin.left + i * slot + (slot - barW) / 2;
     const label = axisLabel(unit, p.at);
     const tip = `<title>${escapeHtml(label)}: ${format(p.clicks)} clicks, ${format(p.scans)} scans</title>`;
-    if (p.clicks > 0) parts.push(`<rect x="${x.toFixed(1)}" y="${y(p.clicks).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(0) - y(p.clicks)).toFixed(1)}" class="clicks">${tip}</rect>`);
-    if (p.scans > 0) parts.push(`<rect x="${x.toFixed(1)}" y="${y(p.clicks + p.scans).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(p.clicks) - y(p.clicks + p.scans)).toFixed(1)}" class="scans">${tip}</rect>`);
+    if (p.clicks > 0)
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${y(p.clicks).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(0) - y(p.clicks)).toFixed(1)}" class="clicks">${tip}</rect>`,
+      );
+    if (p.scans > 0)
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${y(p.clicks + p.scans).toFixed(1)}" width="${barW.toFixed(1)}" height="${(y(p.clicks) - y(p.clicks + p.scans)).toFixed(1)}" class="scans">${tip}</rect>`,
+      );
     // Counted from the most recent bar, so it always has its date and the labels never crowd.
     if ((series.length - 1 - i) % labelEvery === 0) {
-      parts.push(`<text x="${(x + barW / 2).toFixed(1)}" y="${height - margin.bottom + 18}" class="xtick" text-anchor="middle">${escapeHtml(label)}</text>`);
+      parts.push(
+        `<text x="${(x + barW / 2).toFixed(1)}" y="${height - margin.bottom + 18}" class="xtick" text-anchor="middle">${escapeHtml(label)}</text>`,
+      );
     }
   });
-  parts.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" class="axis"/>`);
+  parts.push(
+    `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" class="axis"/>`,
+  );
   const total = series.reduce((sum, p) => sum + p.clicks + p.scans, 0);
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="${format(total)} engagements over ${series.length} ${escapeHtml(unit)}s">`,
@@ -139,7 +156,12 @@ a.back{color:#2563eb}
 `;
 
 export function renderPage(page: ChartPage): string {
-  const ranges = page.ranges.map((r) => `<a href="${escapeHtml(r.href)}"${r.current ? ' class="current" aria-current="page"' : ''}>${escapeHtml(r.label)}</a>`).join('');
+  const ranges = page.ranges
+    .map(
+      (r) =>
+        `<a href="${escapeHtml(r.href)}"${r.current ? ' class="current" aria-current="page"' : ''}>${escapeHtml(r.label)}</a>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(page.title)} · analytics</title><style>${STYLE}</style></head>

@@ -20,7 +20,8 @@ function urlField(body: Record<string, unknown>, field: string): string | null {
   } catch {
     throw invalid(field, `${field} must be an absolute http or https URL`);
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) throw invalid(field, `${field} must be an absolute http or https URL without a fragment`);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash)
+    throw invalid(field, `${field} must be an absolute http or https URL without a fragment`);
   return raw;
 }
 
@@ -35,12 +36,16 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
     if (caller.role === 'owner') return true;
     if (!groupGuid) return false;
     const group = await deps.store.getGroup(groupGuid);
-    return group?.organization_id === caller.environment_id && group.members.some((m) => m.user_id === caller._id && m.role === 'GROUP_ADMIN');
+    return (
+      group?.organization_id === caller.environment_id &&
+      group.members.some((m) => m.user_id === caller._id && m.role === 'GROUP_ADMIN')
+    );
   }
 
   async function webhookFor(caller: MemberRecord, guid: string): Promise<WebhookDoc> {
     const webhook = await deps.store.getWebhook(guid);
-    if (!webhook || webhook.organization_id !== caller.environment_id) throw new NotFoundError('NOT_FOUND', 'No such webhook.');
+    if (!webhook || webhook.organization_id !== caller.environment_id)
+      throw new NotFoundError('NOT_FOUND', 'No such webhook.');
     if (!(await mayManage(caller, webhook.group_guid))) throw forbidden();
     return webhook;
   }
@@ -58,12 +63,15 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
       if (name !== null && !name.trim()) throw invalid('name', 'name cannot be empty');
       if (url === '') throw invalid('url', 'url cannot be empty');
     }
-    if (event !== null && !(WEBHOOK_EVENTS as readonly string[]).includes(event)) throw invalid('event', `event is one of ${WEBHOOK_EVENTS.join(', ')}`);
+    if (event !== null && !(WEBHOOK_EVENTS as readonly string[]).includes(event))
+      throw invalid('event', `event is one of ${WEBHOOK_EVENTS.join(', ')}`);
     const oauthUrl = urlField(body, 'oauth_url');
     const clientId = stringField(body, 'client_id', 500);
     const clientSecret = stringField(body, 'client_secret', 500);
-    if (create && oauthUrl && (!clientId || !clientSecret)) throw invalid('oauth_url', 'oauth_url needs client_id and client_secret');
-    if (create && !oauthUrl && (clientId || clientSecret)) throw invalid('oauth_url', 'client_id and client_secret need an oauth_url');
+    if (create && oauthUrl && (!clientId || !clientSecret))
+      throw invalid('oauth_url', 'oauth_url needs client_id and client_secret');
+    if (create && !oauthUrl && (clientId || clientSecret))
+      throw invalid('oauth_url', 'client_id and client_secret need an oauth_url');
     const groupGuid = stringField(body, 'group_guid', 100);
     return {
       name,
@@ -82,7 +90,8 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
   async function checkGroup(caller: MemberRecord, groupGuid: string | null) {
     if (!groupGuid) return;
     const group = await deps.store.getGroup(groupGuid);
-    if (!group || group.organization_id !== caller.environment_id) throw invalid('group_guid', 'No such group in the organization.');
+    if (!group || group.organization_id !== caller.environment_id)
+      throw invalid('group_guid', 'No such group in the organization.');
   }
 
   app.get<{ Params: { organization_guid: string } }>(
@@ -120,42 +129,66 @@ export function webhookRoutes(app: HttpApp, deps: GatewayDeps) {
     return reply.code(201).send({ ...webhookJson(webhook, view), signing_secret: saved.signing_secret });
   });
 
-  app.get<{ Params: { webhook_guid: string } }>('/v4/webhooks/:webhook_guid', { schema: { summary: 'A webhook', tags: ['webhooks'] } }, async (request) => {
-    return webhookJson(await webhookFor(request.caller!, request.params.webhook_guid), view);
-  });
+  app.get<{ Params: { webhook_guid: string } }>(
+    '/v4/webhooks/:webhook_guid',
+    { schema: { summary: 'A webhook', tags: ['webhooks'] } },
+    async (request) => {
+      return webhookJson(await webhookFor(request.caller!, request.params.webhook_guid), view);
+    },
+  );
 
-  app.patch<{ Params: { webhook_guid: string } }>('/v4/webhooks/:webhook_guid', { schema: { summary: 'Edit a webhook', tags: ['webhooks'] } }, async (request) => {
-    const caller = request.caller!;
-    const current = await webhookFor(caller, request.params.webhook_guid);
-    const body = bodyOf(request);
-    const guid = stringField(body, 'guid', 100);
-    if (guid === null) throw invalid('guid', 'guid is required');
-    if (guid !== current._id) throw invalid('guid', 'guid must be the webhook of the path');
-    if (present(body['organization_guid']) && body['organization_guid'] !== current.organization_id) throw invalid('organization_guid', 'A webhook cannot move to another organization.');
-    const members = readMembers(body, false);
-    if (members.group_guid !== null && !(await mayManage(caller, members.group_guid || null))) throw forbidden();
-    await checkGroup(caller, members.group_guid);
-    await deps.commands.send(MessageTypeNames.SaveWebhook, current._id, {
-      organization_id: caller.environment_id,
-      user_id: caller._id,
-      webhook_guid: current._id,
-      create: false,
-      ...members,
-    });
-    return webhookJson((await deps.store.getWebhook(current._id))!, view);
-  });
+  app.patch<{ Params: { webhook_guid: string } }>(
+    '/v4/webhooks/:webhook_guid',
+    { schema: { summary: 'Edit a webhook', tags: ['webhooks'] } },
+    async (request) => {
+      const caller = request.caller!;
+      const current = await webhookFor(caller, request.params.webhook_guid);
+      const body = bodyOf(request);
+      const guid = stringField(body, 'guid', 100);
+      if (guid === null) throw invalid('guid', 'guid is required');
+      if (guid !== current._id) throw invalid('guid', 'guid must be the webhook of the path');
+      if (present(body['organization_guid']) && body['organization_guid'] !== current.organization_id)
+        throw invalid('organization_guid', 'A webhook cannot move to another organization.');
+      const members = readMembers(body, false);
+      if (members.group_guid !== null && !(await mayManage(caller, members.group_guid || null))) throw forbidden();
+      await checkGroup(caller, members.group_guid);
+      await deps.commands.send(MessageTypeNames.SaveWebhook, current._id, {
+        organization_id: caller.environment_id,
+        user_id: caller._id,
+        webhook_guid: current._id,
+        create: false,
+        ...members,
+      });
+      return webhookJson((await deps.store.getWebhook(current._id))!, view);
+    },
+  );
 
-  app.delete<{ Params: { webhook_guid: string } }>('/v4/webhooks/:webhook_guid', { schema: { summary: 'Delete a webhook', tags: ['webhooks'] } }, async (request, reply) => {
-    const caller = request.caller!;
-    const webhook = await webhookFor(caller, request.params.webhook_guid);
-    await deps.commands.send(MessageTypeNames.DeleteWebhook, webhook._id, { organization_id: caller.environment_id, webhook_guid: webhook._id });
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { webhook_guid: string } }>(
+    '/v4/webhooks/:webhook_guid',
+    { schema: { summary: 'Delete a webhook', tags: ['webhooks'] } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const webhook = await webhookFor(caller, request.params.webhook_guid);
+      await deps.commands.send(MessageTypeNames.DeleteWebhook, webhook._id, {
+        organization_id: caller.environment_id,
+        webhook_guid: webhook._id,
+      });
+      return reply.code(204).send();
+    },
+  );
 
-  app.post<{ Params: { webhook_guid: string } }>('/v4/webhooks/:webhook_guid/verify', { schema: { summary: 'Send a ping event to the webhook', tags: ['webhooks'] } }, async (request) => {
-    const caller = request.caller!;
-    const webhook = await webhookFor(caller, request.params.webhook_guid);
-    await deps.commands.send(MessageTypeNames.VerifyWebhook, webhook._id, { organization_id: caller.environment_id, webhook_guid: webhook._id, ping_id: randomUUID() });
-    return webhookJson((await deps.store.getWebhook(webhook._id))!, view);
-  });
+  app.post<{ Params: { webhook_guid: string } }>(
+    '/v4/webhooks/:webhook_guid/verify',
+    { schema: { summary: 'Send a ping event to the webhook', tags: ['webhooks'] } },
+    async (request) => {
+      const caller = request.caller!;
+      const webhook = await webhookFor(caller, request.params.webhook_guid);
+      await deps.commands.send(MessageTypeNames.VerifyWebhook, webhook._id, {
+        organization_id: caller.environment_id,
+        webhook_guid: webhook._id,
+        ping_id: randomUUID(),
+      });
+      return webhookJson((await deps.store.getWebhook(webhook._id))!, view);
+    },
+  );
 }

@@ -11,17 +11,22 @@ async function assertGroup(deps: HandlerDeps, organizationId: string, groupGuid:
 }
 
 /** Creates (under the gateway's guid, so a redelivery makes one) or edits a campaign of a group. */
-export async function saveCampaign(deps: HandlerDeps, message: IncomingMessage<N['SaveCampaign']>): Promise<{ campaign_guid: string }> {
+export async function saveCampaign(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SaveCampaign']>,
+): Promise<{ campaign_guid: string }> {
   const v = message.value;
   const at = new Date(v.requested_at);
   const existing = await deps.store.getCampaign(v.campaign_guid);
-  if (!v.create && (!existing || existing.organization_id !== v.organization_id)) throw new NotFoundError('NOT_FOUND', 'No such campaign.');
+  if (!v.create && (!existing || existing.organization_id !== v.organization_id))
+    throw new NotFoundError('NOT_FOUND', 'No such campaign.');
   const groupGuid = existing?.group_guid ?? v.group_guid;
   await assertGroup(deps, v.organization_id, groupGuid);
   if (v.channel_guids !== null) {
     for (const guid of v.channel_guids) {
       const channel = await deps.store.getChannel(guid);
-      if (!channel || channel.organization_id !== v.organization_id || channel.group_guid !== groupGuid) throw new InputError('INVALID_ARG_CHANNEL_GUIDS', `No channel ${guid} in the group.`);
+      if (!channel || channel.organization_id !== v.organization_id || channel.group_guid !== groupGuid)
+        throw new InputError('INVALID_ARG_CHANNEL_GUIDS', `No channel ${guid} in the group.`);
     }
   }
   const user = await deps.members.get(v.organization_id, v.user_id);
@@ -48,29 +53,47 @@ export async function saveCampaign(deps: HandlerDeps, message: IncomingMessage<N
 }
 
 /** Creates or edits a channel; its links must be the group's, and a campaign named with a link lists that link. */
-export async function saveChannel(deps: HandlerDeps, message: IncomingMessage<N['SaveChannel']>): Promise<{ channel_guid: string }> {
+export async function saveChannel(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SaveChannel']>,
+): Promise<{ channel_guid: string }> {
   const v = message.value;
   const at = new Date(v.requested_at);
   const existing = await deps.store.getChannel(v.channel_guid);
-  if (!v.create && (!existing || existing.organization_id !== v.organization_id)) throw new NotFoundError('NOT_FOUND', 'No such channel.');
+  if (!v.create && (!existing || existing.organization_id !== v.organization_id))
+    throw new NotFoundError('NOT_FOUND', 'No such channel.');
   const groupGuid = existing?.group_guid ?? v.group_guid;
   await assertGroup(deps, v.organization_id, groupGuid);
-  const shortlinks = v.shortlinks === null ? null : [...new Map(v.shortlinks.map((s) => [`${s.campaign_guid}\n${s.shortlink_id}`, s])).values()];
+  const shortlinks =
+    v.shortlinks === null
+      ? null
+      : [...new Map(v.shortlinks.map((s) => [`${s.campaign_guid}\n${s.shortlink_id}`, s])).values()];
   for (const entry of shortlinks ?? []) {
     const link = await deps.store.getLink(entry.shortlink_id);
-    if (!link || link.organization_id !== v.organization_id || link.group_guid !== groupGuid) throw new InputError('INVALID_ARG_SHORTLINKS', `No short link ${entry.shortlink_id} in the group.`);
+    if (!link || link.organization_id !== v.organization_id || link.group_guid !== groupGuid)
+      throw new InputError('INVALID_ARG_SHORTLINKS', `No short link ${entry.shortlink_id} in the group.`);
     if (entry.campaign_guid) {
       const campaign = await deps.store.getCampaign(entry.campaign_guid);
-      if (!campaign || campaign.organization_id !== v.organization_id || campaign.group_guid !== groupGuid) throw new InputError('INVALID_ARG_CAMPAIGN_GUID', `No campaign ${entry.campaign_guid} in the group.`);
+      if (!campaign || campaign.organization_id !== v.organization_id || campaign.group_guid !== groupGuid)
+        throw new InputError('INVALID_ARG_CAMPAIGN_GUID', `No campaign ${entry.campaign_guid} in the group.`);
     }
   }
   await deps.writer.saveChannel(
-    { _id: v.channel_guid, organization_id: v.organization_id, group_guid: groupGuid, name: v.name ?? '', shortlinks: shortlinks ?? [], created_at: at, modified_at: at },
+    {
+      _id: v.channel_guid,
+      organization_id: v.organization_id,
+      group_guid: groupGuid,
+      name: v.name ?? '',
+      shortlinks: shortlinks ?? [],
+      created_at: at,
+      modified_at: at,
+    },
     { ...(v.name !== null ? { name: v.name } : {}), ...(shortlinks !== null ? { shortlinks } : {}) },
     v.create,
   );
   const byCampaign = new Map<string, string[]>();
-  for (const s of shortlinks ?? []) if (s.campaign_guid) byCampaign.set(s.campaign_guid, [...(byCampaign.get(s.campaign_guid) ?? []), s.shortlink_id]);
+  for (const s of shortlinks ?? [])
+    if (s.campaign_guid) byCampaign.set(s.campaign_guid, [...(byCampaign.get(s.campaign_guid) ?? []), s.shortlink_id]);
   for (const [campaign, ids] of byCampaign) {
     await deps.writer.addLinksToCampaign(campaign, ids, v.channel_guid);
   }

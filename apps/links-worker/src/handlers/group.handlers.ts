@@ -7,7 +7,10 @@ import type { HandlerDeps } from './deps.js';
 type N = typeof MessageTypeNames;
 
 /** Name, branded domains and domain preference of a group; every domain must be the organization's. */
-export async function updateGroup(deps: HandlerDeps, message: IncomingMessage<N['UpdateLinksGroup']>): Promise<{ group_guid: string }> {
+export async function updateGroup(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['UpdateLinksGroup']>,
+): Promise<{ group_guid: string }> {
   const v = message.value;
   const group = await deps.store.getGroup(v.group_guid);
   if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
@@ -17,7 +20,8 @@ export async function updateGroup(deps: HandlerDeps, message: IncomingMessage<N[
     const own = new Set((await deps.store.domainsOfOrganization(v.organization_id)).map((d) => d._id));
     const bsds = [...new Set(v.bsds.map((d) => d.toLowerCase()))];
     const foreign = bsds.find((d) => !own.has(d));
-    if (foreign !== undefined) throw new InputError('INVALID_ARG_BSDS', `${foreign} is not a branded domain of the organization.`);
+    if (foreign !== undefined)
+      throw new InputError('INVALID_ARG_BSDS', `${foreign} is not a branded domain of the organization.`);
     changes.bsds = bsds;
   }
   if (v.clear_domain_preference) changes.domain_preference = null;
@@ -28,13 +32,17 @@ export async function updateGroup(deps: HandlerDeps, message: IncomingMessage<N[
     throw new InputError('INVALID_ARG_DOMAIN_PREFERENCE', `The group cannot use the domain ${preference}.`);
   }
   // A domain taken away from the group stops being its preference.
-  if (changes.bsds && preference !== null && preference !== v.default_domain && !changes.bsds.includes(preference)) changes.domain_preference = null;
+  if (changes.bsds && preference !== null && preference !== v.default_domain && !changes.bsds.includes(preference))
+    changes.domain_preference = null;
   await deps.writer.updateGroup(group._id, changes, new Date(v.requested_at));
   return { group_guid: group._id };
 }
 
 /** The user's name and default group (one they are a member of). */
-export async function updateUser(deps: HandlerDeps, message: IncomingMessage<N['UpdateLinksUser']>): Promise<{ user_id: string }> {
+export async function updateUser(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['UpdateLinksUser']>,
+): Promise<{ user_id: string }> {
   const v = message.value;
   const profile = await deps.store.getProfile(v.user_id);
   if (!profile || profile.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such user.');
@@ -46,7 +54,10 @@ export async function updateUser(deps: HandlerDeps, message: IncomingMessage<N['
   }
   await deps.writer.updateProfile(
     v.user_id,
-    { ...(v.name !== null ? { name: v.name } : {}), ...(v.default_group_guid !== null ? { default_group_guid: v.default_group_guid } : {}) },
+    {
+      ...(v.name !== null ? { name: v.name } : {}),
+      ...(v.default_group_guid !== null ? { default_group_guid: v.default_group_guid } : {}),
+    },
     new Date(v.requested_at),
   );
   return { user_id: v.user_id };

@@ -21,16 +21,31 @@ async function qrCodeOf(deps: HandlerDeps, organizationId: string, id: string): 
  * Changes the QR code's short link (its list of codes, its expiry) and reports the link as it is after, so that
  * every redirector evicts it and knows the code's `?qr=` marker from then on. Retried on a concurrent change.
  */
-async function changeLink(deps: HandlerDeps, linkId: string, at: Date, change: { addQrCode?: string; expiration?: Date | null }): Promise<void> {
+async function changeLink(
+  deps: HandlerDeps,
+  linkId: string,
+  at: Date,
+  change: { addQrCode?: string; expiration?: Date | null },
+): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const doc = await deps.store.getLink(linkId);
     if (!doc) return;
     const codes = doc.qr_code_ids ?? [];
     const adds = change.addQrCode !== undefined && !codes.includes(change.addQrCode);
-    const expires = change.expiration !== undefined && (doc.expiration_at?.getTime() ?? null) !== (change.expiration?.getTime() ?? null);
+    const expires =
+      change.expiration !== undefined &&
+      (doc.expiration_at?.getTime() ?? null) !== (change.expiration?.getTime() ?? null);
     if (!adds && !expires) return;
-    const after: Stored = { ...strip(doc), ...(expires ? { expiration_at: change.expiration ?? null } : {}), modified_at: at };
-    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, linkId, { ...stateOf(after), deleted: false, occurred_at: Date.now() });
+    const after: Stored = {
+      ...strip(doc),
+      ...(expires ? { expiration_at: change.expiration ?? null } : {}),
+      modified_at: at,
+    };
+    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, linkId, {
+      ...stateOf(after),
+      deleted: false,
+      occurred_at: Date.now(),
+    });
     const changed = await deps.writer.links.change(
       { _id: linkId, modified_at: doc.modified_at, ...(adds ? { qr_code_ids: { $ne: change.addQrCode } } : {}) },
       { modified_at: at, ...(expires ? { expiration_at: change.expiration ?? null } : {}) },
@@ -49,7 +64,10 @@ async function changeLink(deps: HandlerDeps, linkId: string, at: Date, change: {
  * A QR code for a short link of the group, or for a long URL: then a new short link is made for it, under a
  * back-half derived from this command's id, so a redelivered command finds both the link and the code it made.
  */
-export async function createQrCode(deps: HandlerDeps, message: IncomingMessage<N['CreateQrCode']>): Promise<{ qrcode_id: string; shortlink_id: string }> {
+export async function createQrCode(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['CreateQrCode']>,
+): Promise<{ qrcode_id: string; shortlink_id: string }> {
   const v = message.value;
   const existing = await deps.store.getQrCode(v.qrcode_id);
   if (existing) {
@@ -64,7 +82,9 @@ export async function createQrCode(deps: HandlerDeps, message: IncomingMessage<N
     const found = await deps.store.getLink(v.shortlink_id);
     if (!found || found.organization_id !== v.organization_id || found.group_guid !== v.group_guid) {
       const message = 'No such short link in the group.';
-      throw new InputError('INVALID_ARG_SHORTLINK_ID', message, { issues: [{ field: 'destination.shortlink_id', code: 'invalid', message }] });
+      throw new InputError('INVALID_ARG_SHORTLINK_ID', message, {
+        issues: [{ field: 'destination.shortlink_id', code: 'invalid', message }],
+      });
     }
     link = strip(found);
   } else if (v.long_url !== null) {
@@ -89,7 +109,9 @@ export async function createQrCode(deps: HandlerDeps, message: IncomingMessage<N
     link = made.link;
   } else {
     const message = 'destination needs a shortlink_id or a long_url.';
-    throw new InputError('INVALID_ARG_DESTINATION', message, { issues: [{ field: 'destination', code: 'invalid', message }] });
+    throw new InputError('INVALID_ARG_DESTINATION', message, {
+      issues: [{ field: 'destination', code: 'invalid', message }],
+    });
   }
   const user = await deps.members.get(v.organization_id, v.user_id);
   await deps.writer.insertQrCode({
@@ -110,23 +132,31 @@ export async function createQrCode(deps: HandlerDeps, message: IncomingMessage<N
     modified_at: at,
     command_id: message.meta.id,
   });
-  await changeLink(deps, link._id, at, { addQrCode: v.qrcode_id, ...(v.expiration_at !== null ? { expiration: new Date(v.expiration_at) } : {}) });
+  await changeLink(deps, link._id, at, {
+    addQrCode: v.qrcode_id,
+    ...(v.expiration_at !== null ? { expiration: new Date(v.expiration_at) } : {}),
+  });
   return { qrcode_id: v.qrcode_id, shortlink_id: link._id };
 }
 
-export async function updateQrCode(deps: HandlerDeps, message: IncomingMessage<N['UpdateQrCode']>): Promise<{ qrcode_id: string }> {
+export async function updateQrCode(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['UpdateQrCode']>,
+): Promise<{ qrcode_id: string }> {
   const v = message.value;
   const qr = await qrCodeOf(deps, v.organization_id, v.qrcode_id);
   const at = new Date(v.requested_at);
   const changes: Partial<QrCodeDoc> = { modified_at: at };
   if (v.title !== null) changes.title = v.title;
-  if (v.render_customizations !== null) changes.render_customizations = JSON.parse(v.render_customizations) as Record<string, unknown>;
+  if (v.render_customizations !== null)
+    changes.render_customizations = JSON.parse(v.render_customizations) as Record<string, unknown>;
   if (v.is_customized !== null) changes.is_customized = v.is_customized;
   if (v.archived !== null) changes.archived = v.archived;
   if (v.tags !== null) changes.tags = [...new Set(v.tags)];
   await deps.writer.updateQrCode(qr._id, changes);
   if (v.clear_expiration) await changeLink(deps, qr.shortlink_id, at, { expiration: null });
-  else if (v.expiration_at !== null) await changeLink(deps, qr.shortlink_id, at, { expiration: new Date(v.expiration_at) });
+  else if (v.expiration_at !== null)
+    await changeLink(deps, qr.shortlink_id, at, { expiration: new Date(v.expiration_at) });
   return { qrcode_id: qr._id };
 }
 
@@ -141,12 +171,30 @@ export async function deleteQrCode(
   const v = message.value;
   const qr = await qrCodeOf(deps, v.organization_id, v.qrcode_id);
   const link = await deps.store.getLink(qr.shortlink_id);
-  if (link?.custom) throw new ConflictError('QR_CODE_OF_CUSTOM_SHORTLINK', 'The QR code belongs to a custom short link: it cannot be deleted (archive it instead).');
-  if (link?.redirected_at) throw new ConflictError('QR_CODE_REDIRECTED', 'The QR code or its short link was already scanned or clicked: it cannot be deleted (archive it instead).');
+  if (link?.custom)
+    throw new ConflictError(
+      'QR_CODE_OF_CUSTOM_SHORTLINK',
+      'The QR code belongs to a custom short link: it cannot be deleted (archive it instead).',
+    );
+  if (link?.redirected_at)
+    throw new ConflictError(
+      'QR_CODE_REDIRECTED',
+      'The QR code or its short link was already scanned or clicked: it cannot be deleted (archive it instead).',
+    );
   const at = new Date(v.requested_at);
   if (link) {
-    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, link._id, { ...stateOf(strip(link)), deleted: true, occurred_at: Date.now() });
-    if (await deps.writer.links.change({ _id: link._id, deleted_at: null, redirected_at: null }, { deleted_at: at, reuse_key: null, modified_at: at }, [event])) {
+    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, link._id, {
+      ...stateOf(strip(link)),
+      deleted: true,
+      occurred_at: Date.now(),
+    });
+    if (
+      await deps.writer.links.change(
+        { _id: link._id, deleted_at: null, redirected_at: null },
+        { deleted_at: at, reuse_key: null, modified_at: at },
+        [event],
+      )
+    ) {
       deps.touched(deps.writer.links.source, link._id);
     }
   }
@@ -154,7 +202,10 @@ export async function deleteQrCode(
   return { qrcodes_deleted: [{ id: qr._id }], links_deleted: link ? [{ id: link._id }] : [] };
 }
 
-export async function saveQrLogo(deps: HandlerDeps, message: IncomingMessage<N['SaveQrLogo']>): Promise<{ image_guid: string }> {
+export async function saveQrLogo(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SaveQrLogo']>,
+): Promise<{ image_guid: string }> {
   const v = message.value;
   const user = await deps.members.get(v.organization_id, v.user_id);
   await deps.writer.saveQrLogo({
@@ -170,8 +221,16 @@ export async function saveQrLogo(deps: HandlerDeps, message: IncomingMessage<N['
   return { image_guid: v.image_guid };
 }
 
-export async function setOrganizationFeatures(deps: HandlerDeps, message: IncomingMessage<N['SetLinksOrganizationFeatures']>): Promise<{ static_qr_codes: boolean }> {
+export async function setOrganizationFeatures(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SetLinksOrganizationFeatures']>,
+): Promise<{ static_qr_codes: boolean }> {
   const v = message.value;
-  if (v.static_qr_codes !== null) await deps.writer.setOrganizationFeatures(v.organization_id, { static_qr_codes: v.static_qr_codes }, new Date(v.requested_at));
+  if (v.static_qr_codes !== null)
+    await deps.writer.setOrganizationFeatures(
+      v.organization_id,
+      { static_qr_codes: v.static_qr_codes },
+      new Date(v.requested_at),
+    );
   return deps.store.organizationFeatures(v.organization_id);
 }

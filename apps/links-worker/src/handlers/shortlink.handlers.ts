@@ -36,12 +36,19 @@ export const strip = (doc: LinkDoc): Stored => {
  * asked for), else a new one under a back-half derived from the command id, so that a redelivered command
  * finds its own link.
  */
-export async function createShortlink(deps: HandlerDeps, message: IncomingMessage<N['CreateShortlink']>): Promise<ShortlinkReply> {
+export async function createShortlink(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['CreateShortlink']>,
+): Promise<ShortlinkReply> {
   return makeShortlink(deps, message.value, message.meta.id);
 }
 
 /** createShortlink's work, for every command that makes a link (a QR code for a long URL makes one too). */
-export async function makeShortlink(deps: HandlerDeps, v: Omit<MessageTypes[N['CreateShortlink']], 'requested_at'> & { requested_at: number }, commandId: string): Promise<ShortlinkReply> {
+export async function makeShortlink(
+  deps: HandlerDeps,
+  v: Omit<MessageTypes[N['CreateShortlink']], 'requested_at'> & { requested_at: number },
+  commandId: string,
+): Promise<ShortlinkReply> {
   const group = await deps.store.getGroup(v.group_guid);
   if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const reusable = !v.force_new_link && v.keyword === null;
@@ -72,10 +79,15 @@ export async function makeShortlink(deps: HandlerDeps, v: Omit<MessageTypes[N['C
     deleted_at: null,
     command_id: commandId,
   } satisfies Omit<Stored, '_id' | 'hash'>;
-  const hashes = v.keyword !== null ? [v.keyword] : Array.from({ length: HASH_ATTEMPTS }, (_, i) => hashForCommand(commandId, i));
+  const hashes =
+    v.keyword !== null ? [v.keyword] : Array.from({ length: HASH_ATTEMPTS }, (_, i) => hashForCommand(commandId, i));
   for (const hash of hashes) {
     const doc: Stored = { ...base, _id: `${v.domain}/${hash}`, hash };
-    const event = outboxEvent(MessageTypeNames.ShortlinkCreated, doc._id, { ...stateOf(doc), created_by: doc.created_by, occurred_at: Date.now() });
+    const event = outboxEvent(MessageTypeNames.ShortlinkCreated, doc._id, {
+      ...stateOf(doc),
+      created_by: doc.created_by,
+      occurred_at: Date.now(),
+    });
     if (await deps.writer.insertLink(doc, [event])) {
       deps.touched(deps.writer.links.source, doc._id);
       return { link: doc, created: true };
@@ -83,11 +95,15 @@ export async function makeShortlink(deps: HandlerDeps, v: Omit<MessageTypes[N['C
     const holder = await deps.store.getLink(doc._id);
     if (holder?.command_id === commandId) return { link: strip(holder), created: true };
   }
-  if (v.keyword !== null) throw new ConflictError('KEYWORD_UNAVAILABLE', `The keyword ${v.keyword} is in use on ${v.domain}.`);
+  if (v.keyword !== null)
+    throw new ConflictError('KEYWORD_UNAVAILABLE', `The keyword ${v.keyword} is in use on ${v.domain}.`);
   throw new Error(`no free back-half after ${HASH_ATTEMPTS} attempts on ${v.domain}`);
 }
 
-export async function updateShortlink(deps: HandlerDeps, message: IncomingMessage<N['UpdateShortlink']>): Promise<ShortlinkReply> {
+export async function updateShortlink(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['UpdateShortlink']>,
+): Promise<ShortlinkReply> {
   const v = message.value;
   for (let attempt = 0; attempt < 5; attempt++) {
     const doc = await deps.store.getLink(v.id);
@@ -103,8 +119,14 @@ export async function updateShortlink(deps: HandlerDeps, message: IncomingMessag
     if (v.clear_expiration) changes.expiration_at = null;
     else if (v.expiration_at !== null) changes.expiration_at = new Date(v.expiration_at);
     const after: Stored = { ...strip(doc), ...changes };
-    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, { ...stateOf(after), deleted: false, occurred_at: Date.now() });
-    if (await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [event])) {
+    const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, {
+      ...stateOf(after),
+      deleted: false,
+      occurred_at: Date.now(),
+    });
+    if (
+      await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [event])
+    ) {
       deps.touched(deps.writer.links.source, doc._id);
       return { link: after, created: false };
     }
@@ -112,17 +134,31 @@ export async function updateShortlink(deps: HandlerDeps, message: IncomingMessag
   throw new Error(`the short link ${v.id} kept changing`);
 }
 
-export async function deleteShortlink(deps: HandlerDeps, message: IncomingMessage<N['DeleteShortlink']>): Promise<{ id: string }> {
+export async function deleteShortlink(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['DeleteShortlink']>,
+): Promise<{ id: string }> {
   const v = message.value;
   const doc = await deps.store.getLink(v.id);
   if (!doc || doc.organization_id !== v.organization_id) {
     // Deleted before (a redelivered command) or never there: the same answer the first time would have had.
     throw new NotFoundError('NOT_FOUND', 'No such short link.');
   }
-  if (doc.custom) throw new InputError('INVALID_ARG_SHORTLINK', 'A custom short link cannot be deleted; archive it instead.');
+  if (doc.custom)
+    throw new InputError('INVALID_ARG_SHORTLINK', 'A custom short link cannot be deleted; archive it instead.');
   const at = new Date(v.requested_at);
-  const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, { ...stateOf(strip(doc)), deleted: true, occurred_at: Date.now() });
-  if (await deps.writer.links.change({ _id: doc._id, deleted_at: null }, { deleted_at: at, reuse_key: null, modified_at: at }, [event])) {
+  const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, {
+    ...stateOf(strip(doc)),
+    deleted: true,
+    occurred_at: Date.now(),
+  });
+  if (
+    await deps.writer.links.change(
+      { _id: doc._id, deleted_at: null },
+      { deleted_at: at, reuse_key: null, modified_at: at },
+      [event],
+    )
+  ) {
     deps.touched(deps.writer.links.source, doc._id);
   }
   return { id: doc._id };
@@ -134,10 +170,15 @@ const MAX_BULK = 100;
  * Archive or retag up to 100 links of a group; answers every id that is now in the asked state (so that a
  * redelivered command answers the same), and each link actually changed reports it in a ShortlinkChanged.
  */
-export async function bulkEditShortlinks(deps: HandlerDeps, message: IncomingMessage<N['BulkEditShortlinks']>): Promise<{ ids: string[] }> {
+export async function bulkEditShortlinks(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['BulkEditShortlinks']>,
+): Promise<{ ids: string[] }> {
   const v = message.value;
   if (v.ids.length > MAX_BULK) throw new InputError('INVALID_ARG_LINKS', `At most ${MAX_BULK} short links per update.`);
-  const login = v.own_links_only ? ((await deps.members.get(v.organization_id, v.user_id))?.username ?? v.user_id) : null;
+  const login = v.own_links_only
+    ? ((await deps.members.get(v.organization_id, v.user_id))?.username ?? v.user_id)
+    : null;
   const updated: string[] = [];
   for (const id of [...new Set(v.ids)]) {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -157,8 +198,16 @@ export async function bulkEditShortlinks(deps: HandlerDeps, message: IncomingMes
       }
       changes.modified_at = new Date(Math.max(v.requested_at, doc.modified_at.getTime() + 1));
       const after: Stored = { ...strip(doc), ...changes };
-      const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, { ...stateOf(after), deleted: false, occurred_at: Date.now() });
-      if (await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [event])) {
+      const event = outboxEvent(MessageTypeNames.ShortlinkChanged, doc._id, {
+        ...stateOf(after),
+        deleted: false,
+        occurred_at: Date.now(),
+      });
+      if (
+        await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [
+          event,
+        ])
+      ) {
         deps.touched(deps.writer.links.source, doc._id);
         updated.push(id);
         break;

@@ -21,17 +21,24 @@ async function webhookOf(deps: HandlerDeps, organizationId: string, guid: string
  * Creates (under the gateway's guid: a redelivered create finds its webhook and answers its secret again) or
  * edits a webhook. The gateway validated the shapes; the worker checks what depends on the data.
  */
-export async function saveWebhook(deps: HandlerDeps, message: IncomingMessage<N['SaveWebhook']>): Promise<{ webhook_guid: string; signing_secret: string | null }> {
+export async function saveWebhook(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SaveWebhook']>,
+): Promise<{ webhook_guid: string; signing_secret: string | null }> {
   const v = message.value;
   const at = new Date(v.requested_at);
-  if (v.event !== null && !(WEBHOOK_EVENTS as readonly string[]).includes(v.event)) throw new InputError('INVALID_ARG_EVENT', `event is one of ${WEBHOOK_EVENTS.join(', ')}`);
+  if (v.event !== null && !(WEBHOOK_EVENTS as readonly string[]).includes(v.event))
+    throw new InputError('INVALID_ARG_EVENT', `event is one of ${WEBHOOK_EVENTS.join(', ')}`);
   if (v.group_guid) {
     const group = await deps.store.getGroup(v.group_guid);
-    if (!group || group.organization_id !== v.organization_id) throw new InputError('INVALID_ARG_GROUP_GUID', 'No such group in the organization.');
+    if (!group || group.organization_id !== v.organization_id)
+      throw new InputError('INVALID_ARG_GROUP_GUID', 'No such group in the organization.');
   }
   const user = await deps.members.get(v.organization_id, v.user_id);
   const modifiedBy = user?.username ?? v.user_id;
-  const oauthFromCommand = v.oauth_url ? { url: v.oauth_url, client_id: v.client_id ?? '', sealed_client_secret: v.sealed_client_secret ?? '' } : null;
+  const oauthFromCommand = v.oauth_url
+    ? { url: v.oauth_url, client_id: v.client_id ?? '', sealed_client_secret: v.sealed_client_secret ?? '' }
+    : null;
 
   if (v.create) {
     const existing = await deps.store.getWebhook(v.webhook_guid);
@@ -75,7 +82,8 @@ export async function saveWebhook(deps: HandlerDeps, message: IncomingMessage<N[
     const url = v.oauth_url ?? current.oauth?.url;
     const clientId = v.client_id ?? current.oauth?.client_id;
     const secret = v.sealed_client_secret ?? current.oauth?.sealed_client_secret;
-    if (!url || !clientId || !secret) throw new InputError('INVALID_ARG_OAUTH_URL', 'oauth_url, client_id and client_secret go together.');
+    if (!url || !clientId || !secret)
+      throw new InputError('INVALID_ARG_OAUTH_URL', 'oauth_url, client_id and client_secret go together.');
     changes.oauth = { url, client_id: clientId, sealed_client_secret: secret };
   }
   if (v.is_active !== null) {
@@ -87,7 +95,10 @@ export async function saveWebhook(deps: HandlerDeps, message: IncomingMessage<N[
   return { webhook_guid: current._id, signing_secret: null };
 }
 
-export async function deleteWebhook(deps: HandlerDeps, message: IncomingMessage<N['DeleteWebhook']>): Promise<{ webhook_guid: string }> {
+export async function deleteWebhook(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['DeleteWebhook']>,
+): Promise<{ webhook_guid: string }> {
   const v = message.value;
   const webhook = await deps.store.getWebhook(v.webhook_guid);
   if (webhook && webhook.organization_id !== v.organization_id) throw noWebhook();
@@ -97,7 +108,10 @@ export async function deleteWebhook(deps: HandlerDeps, message: IncomingMessage<
 }
 
 /** Queues a `ping` delivery with the webhook (its outbox): sent whether or not the webhook is active. */
-export async function verifyWebhook(deps: HandlerDeps, message: IncomingMessage<N['VerifyWebhook']>): Promise<{ webhook_guid: string }> {
+export async function verifyWebhook(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['VerifyWebhook']>,
+): Promise<{ webhook_guid: string }> {
   const v = message.value;
   const webhook = await webhookOf(deps, v.organization_id, v.webhook_guid);
   const at = new Date(v.requested_at);
@@ -114,6 +128,8 @@ export async function verifyWebhook(deps: HandlerDeps, message: IncomingMessage<
       references: references(deps.apiBase, webhook, webhook.group_guid),
     },
   });
-  await deps.writer.queueWebhookEvents(webhook._id, [{ ...outboxEvent(MessageTypeNames.RequestDelivery, request.key, request.value, at), id: request.id }]);
+  await deps.writer.queueWebhookEvents(webhook._id, [
+    { ...outboxEvent(MessageTypeNames.RequestDelivery, request.key, request.value, at), id: request.id },
+  ]);
   return { webhook_guid: webhook._id };
 }

@@ -13,7 +13,13 @@ export const WEBHOOK_PRODUCER = 'links';
 export function deliveryRequest(
   webhook: WebhookDoc,
   event: { id: string; type: string; payload: Record<string, unknown> },
-): { topic: 'webhooks.deliveries'; key: string; id: string; type: typeof MessageTypeNames.RequestDelivery; value: MessageTypes['platform.webhooks.commands.RequestDelivery'] } {
+): {
+  topic: 'webhooks.deliveries';
+  key: string;
+  id: string;
+  type: typeof MessageTypeNames.RequestDelivery;
+  value: MessageTypes['platform.webhooks.commands.RequestDelivery'];
+} {
   const deliveryId = deliveryIdFor(WEBHOOK_PRODUCER, event.id, webhook._id);
   return {
     topic: 'webhooks.deliveries',
@@ -31,7 +37,14 @@ export function deliveryRequest(
         signature_scheme: 'standard',
         previous_sealed_secret: null,
         previous_secret_expires_at: null,
-        oauth: webhook.oauth ? { token_url: webhook.oauth.url, client_id: webhook.oauth.client_id, sealed_client_secret: webhook.oauth.sealed_client_secret, scope: null } : null,
+        oauth: webhook.oauth
+          ? {
+              token_url: webhook.oauth.url,
+              client_id: webhook.oauth.client_id,
+              sealed_client_secret: webhook.oauth.sealed_client_secret,
+              scope: null,
+            }
+          : null,
       },
       event_id: event.id,
       event_type: event.type,
@@ -42,7 +55,12 @@ export function deliveryRequest(
 }
 
 /** The references every payload carries (Bitly's shape), to the API's resources. */
-export function references(apiBase: string, webhook: WebhookDoc, groupGuid: string | null, shortlink?: string): Record<string, string> {
+export function references(
+  apiBase: string,
+  webhook: WebhookDoc,
+  groupGuid: string | null,
+  shortlink?: string,
+): Record<string, string> {
   return {
     ...(shortlink ? { shortlink: `${apiBase}/v4/shortlinks/${shortlink}` } : {}),
     ...(groupGuid ? { group: `${apiBase}/v4/groups/${groupGuid}` } : {}),

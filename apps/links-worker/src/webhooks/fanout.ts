@@ -35,7 +35,8 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
   type CacheEntry = { at: number; hooks: Promise<WebhookDoc[]>; known?: WebhookDoc[] };
   const cache = new Map<string, CacheEntry>();
   let facets: Promise<FacetReader> | undefined;
-  const facetReader = () => (facets ??= options.facets ? options.facets() : openGeoDatabase().then((geo) => createFacetReader(geo)));
+  const facetReader = () =>
+    (facets ??= options.facets ? options.facets() : openGeoDatabase().then((geo) => createFacetReader(geo)));
 
   function activeWebhooks(organizationId: string, event: WebhookEvent): Promise<WebhookDoc[]> {
     const key = `${organizationId}\n${event}`;
@@ -44,7 +45,10 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     const hooks = options.store.activeWebhooks(organizationId, event);
     const entry: CacheEntry = { at: Date.now(), hooks };
     cache.set(key, entry);
-    hooks.then((found) => (entry.known = found), () => cache.delete(key));
+    hooks.then(
+      (found) => (entry.known = found),
+      () => cache.delete(key),
+    );
     if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
     return hooks;
   }
@@ -55,7 +59,12 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     return hit?.known !== undefined && hit.known.length === 0 && Date.now() - hit.at < cacheMs;
   }
 
-  async function listening(event: WebhookEvent, organizationId: string, groupGuid: string, at: number): Promise<WebhookDoc[]> {
+  async function listening(
+    event: WebhookEvent,
+    organizationId: string,
+    groupGuid: string,
+    at: number,
+  ): Promise<WebhookDoc[]> {
     const hooks = await activeWebhooks(organizationId, event);
     return hooks.filter((w) => (w.group_guid === null || w.group_guid === groupGuid) && w.created_at.getTime() <= at);
   }
@@ -65,13 +74,23 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     return (await options.store.getLink(id))?.tags ?? [];
   }
 
-  async function send(hooks: WebhookDoc[], eventId: string, type: WebhookEvent, body: (w: WebhookDoc) => Record<string, unknown>) {
+  async function send(
+    hooks: WebhookDoc[],
+    eventId: string,
+    type: WebhookEvent,
+    body: (w: WebhookDoc) => Record<string, unknown>,
+  ) {
     if (hooks.length === 0) return;
     await options.publisher.publishMany(hooks.map((w) => deliveryRequest(w, { id: eventId, type, payload: body(w) })));
   }
 
   /** A new or changed link to the webhooks for its event: the link as it is, and `extra` for the event. */
-  async function linkEvent(eventId: string, type: 'shortlink_created' | 'shortlink_changed', link: Created['value'] | Changed['value'], extra: Record<string, unknown>) {
+  async function linkEvent(
+    eventId: string,
+    type: 'shortlink_created' | 'shortlink_changed',
+    link: Created['value'] | Changed['value'],
+    extra: Record<string, unknown>,
+  ) {
     const hooks = await listening(type, link.organization_id, link.group_guid, link.occurred_at);
     await send(hooks, eventId, type, (w) => ({
       event_id: eventId,
@@ -93,7 +112,11 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     const click = message.value;
     const hooks = await listening('decodes', click.organization_id, click.group_guid, click.clicked_at);
     if (hooks.length === 0) return;
-    const seen = (await facetReader())({ clientIp: click.client_ip, userAgent: click.user_agent, referrer: click.referrer });
+    const seen = (await facetReader())({
+      clientIp: click.client_ip,
+      userAgent: click.user_agent,
+      referrer: click.referrer,
+    });
     const tags = await tagsOf(hooks, click.id);
     const eventId = eventUuid(click.click_id);
     await send(hooks, eventId, 'decodes', (w) => ({

@@ -23,7 +23,12 @@ async function activeWebhook(deps: Deps, tenantId: string, targetId: string) {
 export function createWebhookState(deps: Deps) {
   /** Turned off by the platform: alerted too, if it was not yet. */
   const deactivate = (webhook: WebhookDoc, at: number) =>
-    deps.writer.updateWebhook(webhook._id, { is_active: false, is_alert: true, deactivated_at: new Date(at), ...(webhook.alerted_at ? {} : { alerted_at: new Date(at) }) });
+    deps.writer.updateWebhook(webhook._id, {
+      is_active: false,
+      is_alert: true,
+      deactivated_at: new Date(at),
+      ...(webhook.alerted_at ? {} : { alerted_at: new Date(at) }),
+    });
 
   return {
     async failing(message: IncomingMessage<'platform.webhooks.events.TargetFailing'>): Promise<void> {
@@ -32,7 +37,10 @@ export function createWebhookState(deps: Deps) {
       const webhook = await activeWebhook(deps, v.tenant_id, v.target_id);
       if (!webhook || webhook.is_alert) return;
       await deps.writer.updateWebhook(webhook._id, { is_alert: true, alerted_at: new Date(v.occurred_at) });
-      deps.logger.warn({ webhook: webhook._id, status: v.last_status, error: v.error }, 'links webhook failing; alerted');
+      deps.logger.warn(
+        { webhook: webhook._id, status: v.last_status, error: v.error },
+        'links webhook failing; alerted',
+      );
     },
 
     async outcome(message: IncomingMessage<'platform.webhooks.events.DeliveryOutcome'>): Promise<void> {
@@ -45,7 +53,10 @@ export function createWebhookState(deps: Deps) {
         return;
       }
       await deactivate(webhook, v.occurred_at);
-      deps.logger.warn({ webhook: webhook._id, attempts: v.attempts, status: v.last_status }, 'links webhook deactivated: an event failed every attempt');
+      deps.logger.warn(
+        { webhook: webhook._id, attempts: v.attempts, status: v.last_status },
+        'links webhook deactivated: an event failed every attempt',
+      );
     },
 
     async disabled(message: IncomingMessage<'platform.webhooks.events.TargetDisabled'>): Promise<void> {

@@ -35,13 +35,17 @@ export function preferenceRoutes(app: HttpApp, deps: GatewayDeps) {
       const user = await targetUser(deps, request.caller!, request.params.user);
       const body: unknown = request.body;
       const map = isObject(body) ? body['template_disabled_map'] : undefined;
-      if (!isObject(map)) throw invalidBody([{ field: 'template_disabled_map', detail: 'an object of template ids to true or false is required' }]);
+      if (!isObject(map))
+        throw invalidBody([
+          { field: 'template_disabled_map', detail: 'an object of template ids to true or false is required' },
+        ]);
       const problems: Array<{ field: string; detail: string }> = [];
       const changes: Record<string, boolean> = {};
       for (const [id, disabled] of Object.entries(map)) {
         const field = `template_disabled_map.${id}`;
         if (!UUID.test(id)) problems.push({ field, detail: 'Unable to parse notification template UUID.' });
-        else if (!TEMPLATES.some((t) => t.id === id.toLowerCase())) problems.push({ field, detail: 'There is no notification template with this id.' });
+        else if (!TEMPLATES.some((t) => t.id === id.toLowerCase()))
+          problems.push({ field, detail: 'There is no notification template with this id.' });
         else if (typeof disabled !== 'boolean') problems.push({ field, detail: 'must be true or false' });
         else changes[id.toLowerCase()] = disabled;
       }

@@ -62,11 +62,19 @@ async function serveSse(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
   const caller = request.caller!;
   const query = request.watch!;
   if (!(request.headers.accept ?? '').includes('text/event-stream')) {
-    throw new InputError('not_a_stream', 'Open this with a WebSocket (Upgrade: websocket) or ask for Server-Sent Events (Accept: text/event-stream).');
+    throw new InputError(
+      'not_a_stream',
+      'Open this with a WebSocket (Upgrade: websocket) or ask for Server-Sent Events (Accept: text/event-stream).',
+    );
   }
   const lastEventId = request.headers['last-event-id'];
-  const resumeFrom = typeof lastEventId === 'string' && lastEventId.trim() !== '' ? lastEventId.trim().toLowerCase() : null;
-  if (resumeFrom !== null && !UUID.test(resumeFrom)) throw invalidBody([{ field: 'Last-Event-ID', detail: 'must be the id of a notification' }], 'Invalid Last-Event-ID header.');
+  const resumeFrom =
+    typeof lastEventId === 'string' && lastEventId.trim() !== '' ? lastEventId.trim().toLowerCase() : null;
+  if (resumeFrom !== null && !UUID.test(resumeFrom))
+    throw invalidBody(
+      [{ field: 'Last-Event-ID', detail: 'must be the id of a notification' }],
+      'Invalid Last-Event-ID header.',
+    );
 
   reply.hijack();
   const response = reply.raw;
@@ -92,13 +100,25 @@ async function serveSse(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
   if (resumeFrom === null) return;
   try {
     subscriber.lastId = resumeFrom;
-    const missed = await deps.store.inboxAfter(caller.environment_id, caller._id, query, resumeFrom, deps.watch.resumeLimit + 1);
+    const missed = await deps.store.inboxAfter(
+      caller.environment_id,
+      caller._id,
+      query,
+      resumeFrom,
+      deps.watch.resumeLimit + 1,
+    );
     if (missed.length > deps.watch.resumeLimit) {
       subscriber.end(`more than ${deps.watch.resumeLimit} notifications were missed; list the inbox, then watch again`);
       return;
     }
     const unread = await deps.store.unreadCount(caller.environment_id, caller._id);
-    for (const doc of missed) subscriber.write({ deploymentId: caller.environment_id, userId: caller._id, notification: inboxNotificationJson(doc), unreadCount: unread });
+    for (const doc of missed)
+      subscriber.write({
+        deploymentId: caller.environment_id,
+        userId: caller._id,
+        notification: inboxNotificationJson(doc),
+        unreadCount: unread,
+      });
     for (const event of waiting ?? []) subscriber.write(event);
   } catch (error) {
     request.log.error({ err: error }, 'replaying missed notifications failed');

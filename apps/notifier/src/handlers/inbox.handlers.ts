@@ -8,14 +8,20 @@ import type { HandlerDeps } from './deps.js';
 type N = typeof MessageTypeNames;
 
 /** Only the caller's own notification: someone else's is as unknown as one that does not exist. */
-export async function setReadStatus(deps: HandlerDeps, message: IncomingMessage<N['SetInboxNotificationReadStatus']>): Promise<ReadStatusReply> {
+export async function setReadStatus(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SetInboxNotificationReadStatus']>,
+): Promise<ReadStatusReply> {
   const v = message.value;
   const notFound = () => new NotFoundError('notification_not_found', 'Notification not found.');
   for (let attempt = 0; attempt < 5; attempt++) {
     const doc = await deps.store.getInbox(v.deployment_id, v.user_id, v.notification_id);
     if (!doc) throw notFound();
     if (v.is_read === (doc.read_at !== null)) {
-      return { notification: inboxNotificationJson(doc), unread_count: await deps.store.unreadCount(v.deployment_id, v.user_id) };
+      return {
+        notification: inboxNotificationJson(doc),
+        unread_count: await deps.store.unreadCount(v.deployment_id, v.user_id),
+      };
     }
     const readAt = v.is_read ? new Date(v.requested_at) : null;
     const delta = v.is_read ? -1 : 1;
@@ -43,7 +49,10 @@ export async function setReadStatus(deps: HandlerDeps, message: IncomingMessage<
   throw new Error('the notification kept changing while its read status was set');
 }
 
-export async function markAllRead(deps: HandlerDeps, message: IncomingMessage<N['MarkAllInboxNotificationsRead']>): Promise<{ marked: number }> {
+export async function markAllRead(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['MarkAllInboxNotificationsRead']>,
+): Promise<{ marked: number }> {
   const v = message.value;
   // read_at is the request's time, so a redelivered command marks nothing new after it.
   const readAt = new Date(v.requested_at);
@@ -59,8 +68,10 @@ export async function markAllRead(deps: HandlerDeps, message: IncomingMessage<N[
       marked,
       occurred_at: Date.now(),
     });
-    deps.touched(deps.writer.readMarks.source, await deps.writer.recordReadMark(v.deployment_id, v.user_id, readAt, [event]));
+    deps.touched(
+      deps.writer.readMarks.source,
+      await deps.writer.recordReadMark(v.deployment_id, v.user_id, readAt, [event]),
+    );
   }
   return { marked };
 }
-

@@ -9,7 +9,11 @@ import type { HandlerDeps } from './deps.js';
 type N = typeof MessageTypeNames;
 
 /** The calling user, read with the enqueue's other reads; `allow` refuses some (by throwing). */
-function caller(deps: HandlerDeps, v: { deployment_id: string; user_id: string }, allow: (user: MemberRecord) => void = () => undefined): RecipientRef {
+function caller(
+  deps: HandlerDeps,
+  v: { deployment_id: string; user_id: string },
+  allow: (user: MemberRecord) => void = () => undefined,
+): RecipientRef {
   return {
     environment_id: v.deployment_id,
     _id: v.user_id,
@@ -26,7 +30,10 @@ function notSystem(user: MemberRecord): void {
   if (user.role === 'system') throw new NotAllowedError('forbidden', 'System users cannot send custom notifications.');
 }
 
-export async function sendCustomNotification(deps: HandlerDeps, message: IncomingMessage<N['SendCustomNotification']>): Promise<QueuedReply> {
+export async function sendCustomNotification(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SendCustomNotification']>,
+): Promise<QueuedReply> {
   const v = message.value;
   const id = await enqueueNotification(deps, {
     causeId: message.meta.id,
@@ -38,7 +45,10 @@ export async function sendCustomNotification(deps: HandlerDeps, message: Incomin
   return { notification_id: id };
 }
 
-export async function sendTestNotification(deps: HandlerDeps, message: IncomingMessage<N['SendTestNotification']>): Promise<QueuedReply> {
+export async function sendTestNotification(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['SendTestNotification']>,
+): Promise<QueuedReply> {
   const v = message.value;
   const id = await enqueueNotification(deps, {
     causeId: message.meta.id,

@@ -13,7 +13,8 @@ export async function updateSettings(
 ): Promise<{ notifier_paused: boolean; changed: boolean }> {
   const v = message.value;
   const user = await deps.members.get(v.deployment_id, v.user_id);
-  if (!user || user.role !== 'owner') throw new NotAllowedError('forbidden', 'Only owners may change the notification settings.');
+  if (!user || user.role !== 'owner')
+    throw new NotAllowedError('forbidden', 'Only owners may change the notification settings.');
   const current = await deps.store.settings(v.deployment_id);
   if (current.notifier_paused === v.notifier_paused) return { notifier_paused: v.notifier_paused, changed: false };
   const event = outboxEvent(MessageTypeNames.NotificationSettingsChanged, v.deployment_id, {
@@ -29,13 +30,21 @@ export async function updateSettings(
   return { notifier_paused: v.notifier_paused, changed };
 }
 
-export async function updatePreferences(deps: HandlerDeps, message: IncomingMessage<N['UpdateNotificationPreferences']>): Promise<PreferenceJson[]> {
+export async function updatePreferences(
+  deps: HandlerDeps,
+  message: IncomingMessage<N['UpdateNotificationPreferences']>,
+): Promise<PreferenceJson[]> {
   const v = message.value;
-  if (!(await deps.members.get(v.deployment_id, v.user_id))) throw new NotFoundError('user_not_found', 'The user no longer exists.');
+  if (!(await deps.members.get(v.deployment_id, v.user_id)))
+    throw new NotFoundError('user_not_found', 'The user no longer exists.');
   const unknown = Object.keys(v.template_disabled_map).filter((id) => !TEMPLATES.some((t) => t.id === id));
   if (unknown.length > 0) {
     throw new InputError('unknown_template', `Unknown notification template ${unknown.join(', ')}.`, {
-      issues: unknown.map((id) => ({ field: `template_disabled_map.${id}`, code: 'unknown_template', message: 'There is no notification template with this id.' })),
+      issues: unknown.map((id) => ({
+        field: `template_disabled_map.${id}`,
+        code: 'unknown_template',
+        message: 'There is no notification template with this id.',
+      })),
     });
   }
   await deps.writer.setPreferences(v.deployment_id, v.user_id, v.template_disabled_map, new Date(v.requested_at));

@@ -21,7 +21,9 @@ export function createSmtpMethod(options: SmtpOptions) {
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
     secure: url.protocol === 'smtps:',
-    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
     connectionTimeout: options.timeoutMs,
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,

@@ -18,7 +18,10 @@ export async function notifyQuotaNearlyUsed(
   const threshold = Math.ceil((v.monthly_quota * deps.percent) / 100);
   const before = v.month_count - v.compressions;
   if (!(before < threshold && v.month_count >= threshold)) return;
-  const recipients = await recipientsFor(deps, `images-account:${v.account_id}`, { email: null, name: `Image account ${v.account_id}` });
+  const recipients = await recipientsFor(deps, `images-account:${v.account_id}`, {
+    email: null,
+    name: `Image account ${v.account_id}`,
+  });
   for (const recipient of recipients) {
     await enqueueNotification(deps, {
       causeId: `quota:${v.account_id}:${v.month}`,

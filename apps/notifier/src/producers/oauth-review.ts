@@ -4,7 +4,8 @@ import { TEMPLATE_IDS } from '@platform/notifications';
 import { enqueueNotification, type EnqueueDeps } from '../enqueue.js';
 import { recipientsFor, type RecipientDeps } from './recipients.js';
 
-type Review = IncomingMessage<typeof MessageTypeNames.ClientAccepted> | IncomingMessage<typeof MessageTypeNames.ClientRejected>;
+type Review =
+  IncomingMessage<typeof MessageTypeNames.ClientAccepted> | IncomingMessage<typeof MessageTypeNames.ClientRejected>;
 
 /**
  * An OAuth client's review outcome, to its owner: in the inbox of each user linked to the owner, and by e-mail
@@ -17,7 +18,10 @@ export async function notifyClientReviewed(
 ): Promise<void> {
   const v = message.value;
   const accepted = message.type === MessageTypeNames.ClientAccepted;
-  const recipients = await recipientsFor(deps, `scheduling-user:${v.owner_user_id}`, { email: v.owner_email, name: v.owner_email });
+  const recipients = await recipientsFor(deps, `scheduling-user:${v.owner_user_id}`, {
+    email: v.owner_email,
+    name: v.owner_email,
+  });
   const labels: Record<string, string> = {
     client_id: v.client_id,
     client_name: v.name,

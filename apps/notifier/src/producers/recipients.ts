@@ -10,7 +10,11 @@ export interface RecipientDeps {
  * The users linked to `link`: those a deployment linked itself, or else (made on first use) the platform
  * notices deployment's user for it (who gets a key with `cli keys create notifications --link <link>`).
  */
-export async function recipientsFor(deps: RecipientDeps, link: string, fallback: { email: string | null; name: string }): Promise<MemberRecord[]> {
+export async function recipientsFor(
+  deps: RecipientDeps,
+  link: string,
+  fallback: { email: string | null; name: string },
+): Promise<MemberRecord[]> {
   const linked = await deps.members.linkedTo(link);
   const own = linked.filter((m) => m.environment_id !== PLATFORM_DEPLOYMENT_ID);
   if (own.length > 0) return own;

@@ -28,7 +28,11 @@ export async function mutateClient(
     const change = decide(client);
     if (!change) return client;
     const now = new Date();
-    const changed = await deps.writer.clients.change({ _id: clientId, version: client.version }, { ...change.set, version: client.version + 1, updated_at: now }, change.events);
+    const changed = await deps.writer.clients.change(
+      { _id: clientId, version: client.version },
+      { ...change.set, version: client.version + 1, updated_at: now },
+      change.events,
+    );
     if (changed) {
       if (change.events.length > 0) deps.touched?.(deps.writer.clients.source, clientId);
       return { ...client, ...change.set, version: client.version + 1, updated_at: now };
@@ -46,6 +50,10 @@ export function presentClient(client: Omit<OAuthClientDoc, 'outbox' | 'has_outbo
     kind: client.kind,
     scopes: client.scopes,
     redirect_uris: client.redirect_uris,
-    secrets: client.secrets.map((s) => ({ id: s.id, hint: s.hint, created_at: s.created_at.toISOString?.() ?? String(s.created_at) })),
+    secrets: client.secrets.map((s) => ({
+      id: s.id,
+      hint: s.hint,
+      created_at: s.created_at.toISOString?.() ?? String(s.created_at),
+    })),
   };
 }

@@ -25,7 +25,10 @@ function reviewed(client: OAuthClientDoc): ReviewedFields {
   };
 }
 
-type ClientFields = Pick<Msg<'UpdateClient'>['value'], 'name' | 'logo_url' | 'website_url' | 'purpose' | 'redirect_uris' | 'scopes'>;
+type ClientFields = Pick<
+  Msg<'UpdateClient'>['value'],
+  'name' | 'logo_url' | 'website_url' | 'purpose' | 'redirect_uris' | 'scopes'
+>;
 
 /** The worker validates again what the page validated: commands are input too. */
 function validatedInput(v: ClientFields) {
@@ -64,22 +67,22 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
     updated_at: now,
   };
   const events = [
-      outboxEvent(MessageTypeNames.ClientCreated, v.client_id, {
-        client_id: v.client_id,
-        owner_user_id: v.owner_user_id,
-        name: input.name,
-        kind: v.kind,
-        scopes: input.scopes,
-        redirect_uris: input.redirectUris,
-        occurred_at: now.getTime(),
-      }),
-      outboxEvent(MessageTypeNames.ClientSubmittedForReview, v.client_id, {
-        client_id: v.client_id,
-        owner_user_id: v.owner_user_id,
-        name: input.name,
-        reason: 'created',
-        occurred_at: now.getTime(),
-      }),
+    outboxEvent(MessageTypeNames.ClientCreated, v.client_id, {
+      client_id: v.client_id,
+      owner_user_id: v.owner_user_id,
+      name: input.name,
+      kind: v.kind,
+      scopes: input.scopes,
+      redirect_uris: input.redirectUris,
+      occurred_at: now.getTime(),
+    }),
+    outboxEvent(MessageTypeNames.ClientSubmittedForReview, v.client_id, {
+      client_id: v.client_id,
+      owner_user_id: v.owner_user_id,
+      name: input.name,
+      reason: 'created',
+      occurred_at: now.getTime(),
+    }),
   ];
   try {
     await deps.writer.clients.insert(doc, events);
@@ -182,7 +185,10 @@ export async function generateClientSecret(deps: HandlerDeps, message: Msg<'Gene
     }
     if (current.secrets.some((s) => s.id === v.secret_id)) return null;
     if (current.secrets.length >= MAX_ACTIVE_SECRETS) {
-      throw new ConflictError('too_many_secrets', `A client has at most ${MAX_ACTIVE_SECRETS} active secrets; revoke one before generating another.`);
+      throw new ConflictError(
+        'too_many_secrets',
+        `A client has at most ${MAX_ACTIVE_SECRETS} active secrets; revoke one before generating another.`,
+      );
     }
     const now = new Date();
     return {

@@ -1,8 +1,19 @@
 import type { MessageTypeNames } from '@platform/contracts';
 import type { CommandHandlerMap } from '@platform/kafka';
-import { createClient, generateClientSecret, reviewClient, revokeClientSecret, updateClient } from './clients.handlers.js';
+import {
+  createClient,
+  generateClientSecret,
+  reviewClient,
+  revokeClientSecret,
+  updateClient,
+} from './clients.handlers.js';
 import type { HandlerDeps } from './deps.js';
-import { exchangeAuthorizationCode, issueAuthorizationCode, refreshAccessToken, revokeGrantCommand } from './tokens.handlers.js';
+import {
+  exchangeAuthorizationCode,
+  issueAuthorizationCode,
+  refreshAccessToken,
+  revokeGrantCommand,
+} from './tokens.handlers.js';
 
 type N = typeof MessageTypeNames;
 export type OAuthCommand =

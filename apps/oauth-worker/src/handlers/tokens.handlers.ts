@@ -25,13 +25,20 @@ const invalidRefresh = () => new InputError('invalid_grant', 'The refresh token 
 export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'IssueAuthorizationCode'>) {
   const v = message.value;
   const client = await deps.store.getClient(v.client_id);
-  if (!client || client.status !== 'accepted') throw new InputError('unauthorized_client', 'This client is not approved.');
-  if (!client.redirect_uris.includes(v.redirect_uri)) throw new InputError('invalid_request', 'redirect_uri is not registered for this client.');
+  if (!client || client.status !== 'accepted')
+    throw new InputError('unauthorized_client', 'This client is not approved.');
+  if (!client.redirect_uris.includes(v.redirect_uri))
+    throw new InputError('invalid_request', 'redirect_uri is not registered for this client.');
   const legacy = isLegacyScopeSet(client.scopes);
-  if (v.scopes.length === 0 || !v.scopes.every(isScope) || (!legacy && !v.scopes.every((s) => client.scopes.includes(s)))) {
+  if (
+    v.scopes.length === 0 ||
+    !v.scopes.every(isScope) ||
+    (!legacy && !v.scopes.every((s) => client.scopes.includes(s)))
+  ) {
     throw new InputError('invalid_scope', 'The requested scopes are not allowed for this client.');
   }
-  if (client.kind === 'public' && !v.code_challenge) throw new InputError('invalid_request', 'Public clients must use PKCE.');
+  if (client.kind === 'public' && !v.code_challenge)
+    throw new InputError('invalid_request', 'Public clients must use PKCE.');
   const now = new Date();
   // The worker owns code lifetime: whatever the sender asks, a code dies within MAX_CODE_TTL_SECONDS.
   const expiresAt = Math.min(v.expires_at, now.getTime() + MAX_CODE_TTL_SECONDS * 1000);
@@ -68,7 +75,12 @@ async function insertIgnoringReplay(create: () => Promise<unknown>): Promise<boo
   }
 }
 
-function newRefreshToken(deps: HandlerDeps, hash: string, grant: Pick<GrantDoc, '_id' | 'client_id' | 'user_id'>, now: Date): Omit<RefreshTokenDoc, 'outbox' | 'has_outbox'> {
+function newRefreshToken(
+  deps: HandlerDeps,
+  hash: string,
+  grant: Pick<GrantDoc, '_id' | 'client_id' | 'user_id'>,
+  now: Date,
+): Omit<RefreshTokenDoc, 'outbox' | 'has_outbox'> {
   return {
     _id: hash,
     grant_id: grant._id,
@@ -82,10 +94,19 @@ function newRefreshToken(deps: HandlerDeps, hash: string, grant: Pick<GrantDoc, 
 }
 
 function issued(grant: Pick<GrantDoc, '_id' | 'user_id' | 'client_id' | 'scopes' | 'legacy'>): IssuedGrant {
-  return { grant_id: grant._id, user_id: grant.user_id, client_id: grant.client_id, scopes: grant.scopes, legacy: grant.legacy };
+  return {
+    grant_id: grant._id,
+    user_id: grant.user_id,
+    client_id: grant.client_id,
+    scopes: grant.scopes,
+    legacy: grant.legacy,
+  };
 }
 
-export async function exchangeAuthorizationCode(deps: HandlerDeps, message: Msg<'ExchangeAuthorizationCode'>): Promise<IssuedGrant> {
+export async function exchangeAuthorizationCode(
+  deps: HandlerDeps,
+  message: Msg<'ExchangeAuthorizationCode'>,
+): Promise<IssuedGrant> {
   const v = message.value;
   const client = authenticateClient(await deps.store.getClient(v.client_id), v.client_secret_hash, 'issue');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -95,27 +116,46 @@ export async function exchangeAuthorizationCode(deps: HandlerDeps, message: Msg<
       if (code.used_for === v.refresh_token_hash) return finishExchange(deps, code, v.refresh_token_hash); // redelivery
       // RFC 6749 4.1.2: a code used twice revokes the tokens it issued.
       if (code.grant_id) await revokeGrant(deps, code.grant_id, 'authorization code reused');
-      throw new InputError('invalid_grant', 'The authorization code was already used; the tokens issued with it are revoked.');
+      throw new InputError(
+        'invalid_grant',
+        'The authorization code was already used; the tokens issued with it are revoked.',
+      );
     }
     if (code.expires_at.getTime() <= v.requested_at) throw invalidCode();
     if (v.redirect_uri !== code.redirect_uri) {
-      throw new InputError('invalid_grant', 'redirect_uri does not match the redirect_uri of the authorization request.');
+      throw new InputError(
+        'invalid_grant',
+        'redirect_uri does not match the redirect_uri of the authorization request.',
+      );
     }
     if (code.code_challenge) {
-      if (!v.code_verifier_digest) throw new InputError('invalid_grant', 'code_verifier is required: the authorization request carried a code_challenge.');
-      if (!safeEqual(v.code_verifier_digest, code.code_challenge)) throw new InputError('invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge.');
+      if (!v.code_verifier_digest)
+        throw new InputError(
+          'invalid_grant',
+          'code_verifier is required: the authorization request carried a code_challenge.',
+        );
+      if (!safeEqual(v.code_verifier_digest, code.code_challenge))
+        throw new InputError('invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge.');
     } else if (client.kind === 'public') {
       throw invalidCode();
     }
     const grantId = derivedId('grt', code._id);
-    const claimed = await deps.writer.claimAuthorizationCode(code._id, { used_at: new Date(), used_for: v.refresh_token_hash, grant_id: grantId });
+    const claimed = await deps.writer.claimAuthorizationCode(code._id, {
+      used_at: new Date(),
+      used_for: v.refresh_token_hash,
+      grant_id: grantId,
+    });
     if (claimed) return finishExchange(deps, { ...code, grant_id: grantId }, v.refresh_token_hash);
     // Lost a race with another exchange of the same code: look again (it is now a reuse).
   }
   throw invalidCode();
 }
 
-async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, refreshTokenHash: string): Promise<IssuedGrant> {
+async function finishExchange(
+  deps: HandlerDeps,
+  code: AuthorizationCodeDoc,
+  refreshTokenHash: string,
+): Promise<IssuedGrant> {
   const now = new Date();
   const grant: Omit<GrantDoc, 'outbox' | 'has_outbox'> = {
     _id: code.grant_id!,
@@ -128,17 +168,19 @@ async function finishExchange(deps: HandlerDeps, code: AuthorizationCodeDoc, ref
     revoke_reason: null,
   };
   const issuedEvent = outboxEvent(MessageTypeNames.TokenIssued, code.client_id, {
-        client_id: code.client_id,
-        user_id: code.user_id,
-        grant_id: code.grant_id!,
-        grant_type: 'authorization_code',
-        scopes: code.scopes,
-        legacy: code.legacy,
-        occurred_at: now.getTime(),
-      });
+    client_id: code.client_id,
+    user_id: code.user_id,
+    grant_id: code.grant_id!,
+    grant_type: 'authorization_code',
+    scopes: code.scopes,
+    legacy: code.legacy,
+    occurred_at: now.getTime(),
+  });
   const created = await insertIgnoringReplay(() => deps.writer.grants.insert(grant, [issuedEvent]));
   deps.touched?.(deps.writer.grants.source, grant._id);
-  await insertIgnoringReplay(() => deps.writer.refreshTokens.insert(newRefreshToken(deps, refreshTokenHash, grant, now), []));
+  await insertIgnoringReplay(() =>
+    deps.writer.refreshTokens.insert(newRefreshToken(deps, refreshTokenHash, grant, now), []),
+  );
   if (created) return issued(grant);
   // A replay: the grant may have been revoked since (a reuse of the code in between).
   const stored = await deps.store.getGrant(grant._id);
@@ -158,10 +200,17 @@ export async function refreshAccessToken(deps: HandlerDeps, message: Msg<'Refres
       if (token.replaced_by === v.new_refresh_token_hash) return finishRefresh(deps, grant, v.new_refresh_token_hash); // redelivery
       // Rotation with reuse detection (RFC 9700 4.14.2): someone holds a copy, so the whole family goes.
       await revokeGrant(deps, grant._id, 'refresh token reused');
-      throw new InputError('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked.');
+      throw new InputError(
+        'invalid_grant',
+        'The refresh token was already used; every token of this authorization is revoked.',
+      );
     }
     if (token.expires_at.getTime() <= v.requested_at) throw invalidRefresh();
-    const claimed = await deps.writer.refreshTokens.change({ _id: token._id, used_at: null }, { used_at: new Date(), replaced_by: v.new_refresh_token_hash }, []);
+    const claimed = await deps.writer.refreshTokens.change(
+      { _id: token._id, used_at: null },
+      { used_at: new Date(), replaced_by: v.new_refresh_token_hash },
+      [],
+    );
     if (claimed) return finishRefresh(deps, grant, v.new_refresh_token_hash);
   }
   throw invalidRefresh();
@@ -179,7 +228,9 @@ async function finishRefresh(deps: HandlerDeps, grant: GrantDoc, newHash: string
     legacy: grant.legacy,
     occurred_at: now.getTime(),
   });
-  await insertIgnoringReplay(() => deps.writer.refreshTokens.insert(newRefreshToken(deps, newHash, grant, now), [event]));
+  await insertIgnoringReplay(() =>
+    deps.writer.refreshTokens.insert(newRefreshToken(deps, newHash, grant, now), [event]),
+  );
   deps.touched?.(deps.writer.refreshTokens.source, newHash);
   return issued(grant);
 }

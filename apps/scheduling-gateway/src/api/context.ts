@@ -37,7 +37,8 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
     reads: readsFor(deps.scheduling, request.userId ?? ''),
     id(param) {
       const raw = request.params[param] ?? '';
-      if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) throw new InputError('bad_request', `${param} must be a positive integer.`);
+      if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0)
+        throw new InputError('bad_request', `${param} must be a positive integer.`);
       return Number(raw);
     },
     users: (ids) => lookupUsers((id) => deps.users.get(id), ids),

@@ -16,7 +16,15 @@ import {
   type ScheduleDoc,
   type TeamDoc,
 } from '@platform/scheduling';
-import { clearedTeamFields, createEventTypeFields, createScheduleFields, eventTypeFields, phoneCallFields, scheduleFields, teamFields } from './commands.js';
+import {
+  clearedTeamFields,
+  createEventTypeFields,
+  createScheduleFields,
+  eventTypeFields,
+  phoneCallFields,
+  scheduleFields,
+  teamFields,
+} from './commands.js';
 import type { ApiContext } from './context.js';
 import type { RouteName } from './route-table.js';
 
@@ -37,7 +45,8 @@ async function presentEventTypes(ctx: ApiContext, eventTypes: EventTypeDoc[]) {
   return eventTypes.map((e) => presentEventType(e, hostsOf.get(e.id)!, users));
 }
 
-const presentEventType1 = async (ctx: ApiContext, eventType: EventTypeDoc) => (await presentEventTypes(ctx, [eventType]))[0];
+const presentEventType1 = async (ctx: ApiContext, eventType: EventTypeDoc) =>
+  (await presentEventTypes(ctx, [eventType]))[0];
 
 async function presentMemberships(ctx: ApiContext, memberships: MembershipDoc[]) {
   const users = await ctx.users(memberships.map((m) => m.user_id));
@@ -72,66 +81,155 @@ const now = () => ({ requested_at: Date.now() });
 const param = (ctx: ApiContext, name: string) => ctx.id(name);
 
 const teamEventTypeWrites = {
-  create: async (ctx: ApiContext) => ctx.command(N.CreateEventType, teamKey(ctx), { ...(await teamScope(ctx)), ...createEventTypeFields(ctx.body), ...now() }),
+  create: async (ctx: ApiContext) =>
+    ctx.command(N.CreateEventType, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      ...createEventTypeFields(ctx.body),
+      ...now(),
+    }),
   update: async (ctx: ApiContext) =>
-    ctx.command(N.UpdateEventType, teamKey(ctx), { ...(await teamScope(ctx)), event_type_id: param(ctx, 'eventTypeId'), ...eventTypeFields(ctx.body), ...now() }),
-  delete: async (ctx: ApiContext) => ctx.command(N.DeleteEventType, teamKey(ctx), { ...(await teamScope(ctx)), event_type_id: param(ctx, 'eventTypeId'), ...now() }),
+    ctx.command(N.UpdateEventType, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      event_type_id: param(ctx, 'eventTypeId'),
+      ...eventTypeFields(ctx.body),
+      ...now(),
+    }),
+  delete: async (ctx: ApiContext) =>
+    ctx.command(N.DeleteEventType, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      event_type_id: param(ctx, 'eventTypeId'),
+      ...now(),
+    }),
   phoneCall: async (ctx: ApiContext) =>
-    ctx.command(N.RequestPhoneCall, teamKey(ctx), { ...(await teamScope(ctx)), event_type_id: param(ctx, 'eventTypeId'), ...phoneCallFields(ctx.body), ...now() }),
+    ctx.command(N.RequestPhoneCall, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      event_type_id: param(ctx, 'eventTypeId'),
+      ...phoneCallFields(ctx.body),
+      ...now(),
+    }),
 };
 
 const membershipWrites = {
   create: async (ctx: ApiContext) => {
     const body = (ctx.body ?? {}) as { userId?: string; role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
-    return ctx.command(N.AddTeamMember, teamKey(ctx), { ...(await teamScope(ctx)), user_id: body.userId ?? '', role: body.role ?? null, accepted: body.accepted ?? null, ...now() });
+    return ctx.command(N.AddTeamMember, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      user_id: body.userId ?? '',
+      role: body.role ?? null,
+      accepted: body.accepted ?? null,
+      ...now(),
+    });
   },
   update: async (ctx: ApiContext) => {
     const body = (ctx.body ?? {}) as { role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
     const scope = await teamScope(ctx);
-    return ctx.command(N.UpdateTeamMembership, teamKey(ctx), { ...scope, membership_id: param(ctx, 'membershipId'), role: body.role ?? null, accepted: body.accepted ?? null, ...now() });
+    return ctx.command(N.UpdateTeamMembership, teamKey(ctx), {
+      ...scope,
+      membership_id: param(ctx, 'membershipId'),
+      role: body.role ?? null,
+      accepted: body.accepted ?? null,
+      ...now(),
+    });
   },
-  delete: async (ctx: ApiContext) => ctx.command(N.RemoveTeamMember, teamKey(ctx), { ...(await teamScope(ctx)), membership_id: param(ctx, 'membershipId'), ...now() }),
+  delete: async (ctx: ApiContext) =>
+    ctx.command(N.RemoveTeamMember, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      membership_id: param(ctx, 'membershipId'),
+      ...now(),
+    }),
 };
 
 const teamWrites = {
   update: async (ctx: ApiContext) =>
-    ctx.command(N.UpdateTeam, teamKey(ctx), { ...(await teamScope(ctx)), ...teamFields(ctx.body), cleared: clearedTeamFields(ctx.body), ...now() }),
+    ctx.command(N.UpdateTeam, teamKey(ctx), {
+      ...(await teamScope(ctx)),
+      ...teamFields(ctx.body),
+      cleared: clearedTeamFields(ctx.body),
+      ...now(),
+    }),
   delete: async (ctx: ApiContext) => ctx.command(N.DeleteTeam, teamKey(ctx), { ...(await teamScope(ctx)), ...now() }),
-  invite: async (ctx: ApiContext) => ctx.command(N.CreateTeamInvite, teamKey(ctx), { ...(await teamScope(ctx)), ...now() }),
+  invite: async (ctx: ApiContext) =>
+    ctx.command(N.CreateTeamInvite, teamKey(ctx), { ...(await teamScope(ctx)), ...now() }),
 };
 
 /** A member's schedules in an organization (an admin's writes, or the member's own). */
 const orgScheduleWrites = {
   create: async (ctx: ApiContext) => {
     const { org, userId } = await orgUser(ctx);
-    return ctx.command(N.CreateSchedule, `user:${userId}`, { actor_user_id: ctx.userId!, org_id: org.id, user_id: userId, ...createScheduleFields(ctx.body), ...now() });
+    return ctx.command(N.CreateSchedule, `user:${userId}`, {
+      actor_user_id: ctx.userId!,
+      org_id: org.id,
+      user_id: userId,
+      ...createScheduleFields(ctx.body),
+      ...now(),
+    });
   },
   update: async (ctx: ApiContext) => {
     const { org, userId } = await orgUser(ctx);
-    return ctx.command(N.UpdateSchedule, `user:${userId}`, { actor_user_id: ctx.userId!, org_id: org.id, user_id: userId, schedule_id: param(ctx, 'scheduleId'), ...scheduleFields(ctx.body), ...now() });
+    return ctx.command(N.UpdateSchedule, `user:${userId}`, {
+      actor_user_id: ctx.userId!,
+      org_id: org.id,
+      user_id: userId,
+      schedule_id: param(ctx, 'scheduleId'),
+      ...scheduleFields(ctx.body),
+      ...now(),
+    });
   },
   delete: async (ctx: ApiContext) => {
     const { org, userId } = await orgUser(ctx);
-    return ctx.command(N.DeleteSchedule, `user:${userId}`, { actor_user_id: ctx.userId!, org_id: org.id, user_id: userId, schedule_id: param(ctx, 'scheduleId'), ...now() });
+    return ctx.command(N.DeleteSchedule, `user:${userId}`, {
+      actor_user_id: ctx.userId!,
+      org_id: org.id,
+      user_id: userId,
+      schedule_id: param(ctx, 'scheduleId'),
+      ...now(),
+    });
   },
 };
-
 
 const own = (ctx: ApiContext) => ({ actor_user_id: ctx.userId!, org_id: null, user_id: ctx.userId! });
 const ownKey = (ctx: ApiContext) => `user:${ctx.userId}`;
 
 const ownEventTypeWrites = {
-  create: async (ctx: ApiContext) => ctx.command(N.CreateEventType, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, team_id: null, ...createEventTypeFields(ctx.body), ...now() }),
+  create: async (ctx: ApiContext) =>
+    ctx.command(N.CreateEventType, ownKey(ctx), {
+      actor_user_id: ctx.userId!,
+      org_id: null,
+      team_id: null,
+      ...createEventTypeFields(ctx.body),
+      ...now(),
+    }),
   update: async (ctx: ApiContext) =>
-    ctx.command(N.UpdateEventType, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, team_id: null, event_type_id: param(ctx, 'eventTypeId'), ...eventTypeFields(ctx.body), ...now() }),
+    ctx.command(N.UpdateEventType, ownKey(ctx), {
+      actor_user_id: ctx.userId!,
+      org_id: null,
+      team_id: null,
+      event_type_id: param(ctx, 'eventTypeId'),
+      ...eventTypeFields(ctx.body),
+      ...now(),
+    }),
   delete: async (ctx: ApiContext) =>
-    ctx.command(N.DeleteEventType, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, team_id: null, event_type_id: param(ctx, 'eventTypeId'), ...now() }),
+    ctx.command(N.DeleteEventType, ownKey(ctx), {
+      actor_user_id: ctx.userId!,
+      org_id: null,
+      team_id: null,
+      event_type_id: param(ctx, 'eventTypeId'),
+      ...now(),
+    }),
 };
 
 const ownScheduleWrites = {
-  create: async (ctx: ApiContext) => ctx.command(N.CreateSchedule, ownKey(ctx), { ...own(ctx), ...createScheduleFields(ctx.body), ...now() }),
-  update: async (ctx: ApiContext) => ctx.command(N.UpdateSchedule, ownKey(ctx), { ...own(ctx), schedule_id: param(ctx, 'scheduleId'), ...scheduleFields(ctx.body), ...now() }),
-  delete: async (ctx: ApiContext) => ctx.command(N.DeleteSchedule, ownKey(ctx), { ...own(ctx), schedule_id: param(ctx, 'scheduleId'), ...now() }),
+  create: async (ctx: ApiContext) =>
+    ctx.command(N.CreateSchedule, ownKey(ctx), { ...own(ctx), ...createScheduleFields(ctx.body), ...now() }),
+  update: async (ctx: ApiContext) =>
+    ctx.command(N.UpdateSchedule, ownKey(ctx), {
+      ...own(ctx),
+      schedule_id: param(ctx, 'scheduleId'),
+      ...scheduleFields(ctx.body),
+      ...now(),
+    }),
+  delete: async (ctx: ApiContext) =>
+    ctx.command(N.DeleteSchedule, ownKey(ctx), { ...own(ctx), schedule_id: param(ctx, 'scheduleId'), ...now() }),
 };
 
 export const HANDLERS: Record<RouteName, Handler> = {
@@ -154,14 +252,24 @@ export const HANDLERS: Record<RouteName, Handler> = {
   listTeams: async (ctx) => (await ctx.reads.teams()).map(presentTeam),
   getTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
   getOrgTeam: async (ctx) => presentTeam(await seenTeam(ctx)),
-  createTeam: async (ctx) => ctx.command(N.CreateTeam, ownKey(ctx), { actor_user_id: ctx.userId!, org_id: null, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
+  createTeam: async (ctx) =>
+    ctx.command(N.CreateTeam, ownKey(ctx), {
+      actor_user_id: ctx.userId!,
+      org_id: null,
+      ...teamFields(ctx.body),
+      name: teamFields(ctx.body).name ?? '',
+      ...now(),
+    }),
   updateTeam: teamWrites.update,
   deleteTeam: teamWrites.delete,
 
   listTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.reads.eventTypesOfTeams([await seenTeam(ctx)])),
-  getTeamEventType: async (ctx) => presentEventType1(ctx, await ctx.reads.eventTypeOf(await seenTeam(ctx), ctx.id('eventTypeId'))),
-  listOrgTeamEventTypes: async (ctx) => presentEventTypes(ctx, await ctx.reads.eventTypesOfTeams([await seenTeam(ctx)])),
-  getOrgTeamEventType: async (ctx) => presentEventType1(ctx, await ctx.reads.eventTypeOf(await seenTeam(ctx), ctx.id('eventTypeId'))),
+  getTeamEventType: async (ctx) =>
+    presentEventType1(ctx, await ctx.reads.eventTypeOf(await seenTeam(ctx), ctx.id('eventTypeId'))),
+  listOrgTeamEventTypes: async (ctx) =>
+    presentEventTypes(ctx, await ctx.reads.eventTypesOfTeams([await seenTeam(ctx)])),
+  getOrgTeamEventType: async (ctx) =>
+    presentEventType1(ctx, await ctx.reads.eventTypeOf(await seenTeam(ctx), ctx.id('eventTypeId'))),
   createTeamEventType: teamEventTypeWrites.create,
   updateTeamEventType: teamEventTypeWrites.update,
   deleteTeamEventType: teamEventTypeWrites.delete,
@@ -173,7 +281,8 @@ export const HANDLERS: Record<RouteName, Handler> = {
 
   listTeamBookings: async (ctx) => presentBookings(ctx, await ctx.reads.bookingsOfTeams([await seenTeam(ctx)])),
   listOrgTeamBookings: async (ctx) => presentBookings(ctx, await ctx.reads.bookingsOfTeams([await seenTeam(ctx)])),
-  orgTeamBookingReferences: async (ctx) => presentBookingReferences(await ctx.reads.bookingOfTeam(await seenTeam(ctx), ctx.params['bookingUid'] ?? '')),
+  orgTeamBookingReferences: async (ctx) =>
+    presentBookingReferences(await ctx.reads.bookingOfTeam(await seenTeam(ctx), ctx.params['bookingUid'] ?? '')),
 
   listTeamSchedules: teamSchedules,
   listOrgTeamSchedules: teamSchedules,
@@ -184,9 +293,11 @@ export const HANDLERS: Record<RouteName, Handler> = {
   },
 
   listTeamMemberships: async (ctx) => presentMemberships(ctx, await ctx.reads.membershipsOf(await seenTeam(ctx))),
-  getTeamMembership: async (ctx) => (await presentMemberships(ctx, [await ctx.reads.membershipOf(await seenTeam(ctx), ctx.id('membershipId'))]))[0],
+  getTeamMembership: async (ctx) =>
+    (await presentMemberships(ctx, [await ctx.reads.membershipOf(await seenTeam(ctx), ctx.id('membershipId'))]))[0],
   listOrgTeamMemberships: async (ctx) => presentMemberships(ctx, await ctx.reads.membershipsOf(await seenTeam(ctx))),
-  getOrgTeamMembership: async (ctx) => (await presentMemberships(ctx, [await ctx.reads.membershipOf(await seenTeam(ctx), ctx.id('membershipId'))]))[0],
+  getOrgTeamMembership: async (ctx) =>
+    (await presentMemberships(ctx, [await ctx.reads.membershipOf(await seenTeam(ctx), ctx.id('membershipId'))]))[0],
   createTeamMembership: membershipWrites.create,
   updateTeamMembership: membershipWrites.update,
   deleteTeamMembership: membershipWrites.delete,
@@ -221,7 +332,13 @@ export const HANDLERS: Record<RouteName, Handler> = {
   listOrgTeams: async (ctx) => (await ctx.reads.teamsOfOrganization(ctx.id('orgId'))).map(presentTeam),
   listOrgTeamsOfUser: async (ctx) => (await ctx.reads.teamsOfOrganization(ctx.id('orgId'), 'mine')).map(presentTeam),
   createOrgTeam: async (ctx) =>
-    ctx.command(N.CreateTeam, `org:${ctx.params['orgId']}`, { actor_user_id: ctx.userId!, org_id: (await ctx.reads.organization(ctx.id('orgId'))).id, ...teamFields(ctx.body), name: teamFields(ctx.body).name ?? '', ...now() }),
+    ctx.command(N.CreateTeam, `org:${ctx.params['orgId']}`, {
+      actor_user_id: ctx.userId!,
+      org_id: (await ctx.reads.organization(ctx.id('orgId'))).id,
+      ...teamFields(ctx.body),
+      name: teamFields(ctx.body).name ?? '',
+      ...now(),
+    }),
   updateOrgTeam: teamWrites.update,
   deleteOrgTeam: teamWrites.delete,
 
@@ -233,11 +350,17 @@ export const HANDLERS: Record<RouteName, Handler> = {
   async cancelBooking(ctx) {
     ctx.checkBody();
     const uid = ctx.params['bookingUid'] ?? '';
-    return ctx.command(N.CancelBooking, `booking:${uid}`, { ...cancelBookingFields(uid, ctx.body), requested_at: Date.now() });
+    return ctx.command(N.CancelBooking, `booking:${uid}`, {
+      ...cancelBookingFields(uid, ctx.body),
+      requested_at: Date.now(),
+    });
   },
   async rescheduleBooking(ctx) {
     ctx.checkBody();
     const uid = ctx.params['bookingUid'] ?? '';
-    return ctx.command(N.RescheduleBooking, `booking:${uid}`, { ...rescheduleBookingFields(uid, ctx.body), requested_at: Date.now() });
+    return ctx.command(N.RescheduleBooking, `booking:${uid}`, {
+      ...rescheduleBookingFields(uid, ctx.body),
+      requested_at: Date.now(),
+    });
   },
 };

@@ -54,17 +54,27 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
       method: spec.method,
       url: spec.url,
       ...(hasBody ? { validatorCompiler: deferred } : {}),
-      ...(isPublic ? {} : { onRequest: deps.bearer.authenticate, preHandler: requireScope(spec.scope as Exclude<RouteSpec['scope'], 'public'>) }),
+      ...(isPublic
+        ? {}
+        : {
+            onRequest: deps.bearer.authenticate,
+            preHandler: requireScope(spec.scope as Exclude<RouteSpec['scope'], 'public'>),
+          }),
       schema: {
         summary: spec.summary,
         operationId: name,
-        description: isPublic ? 'No token needed.' : `Needs the scope ${spec.scope}${spec.scope.startsWith('TEAM_') ? ` (or ORG_${spec.scope.slice(5)})` : ''}.`,
+        description: isPublic
+          ? 'No token needed.'
+          : `Needs the scope ${spec.scope}${spec.scope.startsWith('TEAM_') ? ` (or ORG_${spec.scope.slice(5)})` : ''}.`,
         tags: ['scheduling'],
         ...(isPublic ? {} : { security: [{ bearer: [] }] }),
         ...(params ? { params } : {}),
         ...(schemas.query ? { querystring: schemas.query } : {}),
         ...(hasBody ? { body } : {}),
-        response: { [status]: success(schemas.data), ...Object.fromEntries(errorStatuses(spec).map((s) => [s, ErrorBody])) },
+        response: {
+          [status]: success(schemas.data),
+          ...Object.fromEntries(errorStatuses(spec).map((s) => [s, ErrorBody])),
+        },
       },
       handler: async (request, reply) => {
         const ctx = createContext(deps, {

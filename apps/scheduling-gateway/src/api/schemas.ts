@@ -1,5 +1,13 @@
 import { Type, type Static, type TSchema } from '@platform/http';
-import type { BookingView, EventTypeView, InviteLinkView, MembershipView, ScheduleView, TeamView, presentBookingReferences } from '@platform/scheduling';
+import type {
+  BookingView,
+  EventTypeView,
+  InviteLinkView,
+  MembershipView,
+  ScheduleView,
+  TeamView,
+  presentBookingReferences,
+} from '@platform/scheduling';
 
 /**
  * The /v2 scheduling API's request and response schemas, as /openapi.json shows them. Bodies are checked for
@@ -10,7 +18,10 @@ import type { BookingView, EventTypeView, InviteLinkView, MembershipView, Schedu
 export const ErrorBody = Type.Object(
   {
     status: Type.Literal('error'),
-    error: Type.Object({ code: Type.String({ description: 'Upper-case, stable: BAD_REQUEST, NOT_FOUND, TIME_TAKEN, …' }), message: Type.String() }),
+    error: Type.Object({
+      code: Type.String({ description: 'Upper-case, stable: BAD_REQUEST, NOT_FOUND, TIME_TAKEN, …' }),
+      message: Type.String(),
+    }),
   },
   { $id: 'SchedulingError' },
 );
@@ -34,8 +45,10 @@ const Weekday = Type.Union([
   Type.Literal('Sunday'),
 ]);
 const LengthInMinutes = Type.Integer({ minimum: 1, maximum: 1440 });
-const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
-const body = (properties: Record<string, TSchema>) => Type.Object(properties, { additionalProperties: true, maxProperties: 50 });
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const body = (properties: Record<string, TSchema>) =>
+  Type.Object(properties, { additionalProperties: true, maxProperties: 50 });
 
 // Responses (the presenters in @platform/scheduling).
 
@@ -97,7 +110,14 @@ export const Booking = Type.Object({
   duration: Type.Integer({ description: 'Minutes.' }),
   eventTypeId: Type.Integer(),
   teamId: nullable(Type.Integer()),
-  hosts: Type.Array(Type.Object({ id: Type.String(), name: nullable(Type.String()), email: nullable(Type.String()), timeZone: nullable(Type.String()) })),
+  hosts: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: nullable(Type.String()),
+      email: nullable(Type.String()),
+      timeZone: nullable(Type.String()),
+    }),
+  ),
   attendees: Type.Array(Type.Object({ name: Type.String(), email: Type.String(), timeZone: Type.String() })),
   cancellationReason: nullable(Type.String()),
   reschedulingReason: nullable(Type.String()),
@@ -106,7 +126,11 @@ export const Booking = Type.Object({
   createdAt: DateTime,
 });
 
-export const BookingReference = Type.Object({ type: Type.String(), uid: Type.String(), meetingUrl: nullable(Type.String()) });
+export const BookingReference = Type.Object({
+  type: Type.String(),
+  uid: Type.String(),
+  meetingUrl: nullable(Type.String()),
+});
 export const InviteLink = Type.Object({ token: Type.String(), inviteLink: Type.String({ format: 'uri' }) });
 export const PhoneCall = Type.Object({ callId: Type.String() });
 
@@ -122,10 +146,17 @@ const teamFields = {
 export const CreateTeamBody = body({ name: text(200), ...teamFields });
 export const UpdateTeamBody = body({ name: Type.Optional(text(200)), ...teamFields });
 
-export const CreateMembershipBody = body({ userId: UserId, role: Type.Optional(Role), accepted: Type.Optional(Type.Boolean()) });
+export const CreateMembershipBody = body({
+  userId: UserId,
+  role: Type.Optional(Role),
+  accepted: Type.Optional(Type.Boolean()),
+});
 export const UpdateMembershipBody = body({ role: Type.Optional(Role), accepted: Type.Optional(Type.Boolean()) });
 
-const Hosts = Type.Array(Type.Object({ userId: UserId }), { maxItems: 100, description: 'Team event types only: accepted members; empty means every member.' });
+const Hosts = Type.Array(Type.Object({ userId: UserId }), {
+  maxItems: 100,
+  description: 'Team event types only: accepted members; empty means every member.',
+});
 const eventTypeFields = {
   slug: Type.Optional(Slug),
   description: Type.Optional(Type.String({ maxLength: 5000 })),
@@ -133,22 +164,39 @@ const eventTypeFields = {
   hosts: Type.Optional(Hosts),
 };
 export const CreateEventTypeBody = body({ title: text(200), lengthInMinutes: LengthInMinutes, ...eventTypeFields });
-export const UpdateEventTypeBody = body({ title: Type.Optional(text(200)), lengthInMinutes: Type.Optional(LengthInMinutes), ...eventTypeFields });
+export const UpdateEventTypeBody = body({
+  title: Type.Optional(text(200)),
+  lengthInMinutes: Type.Optional(LengthInMinutes),
+  ...eventTypeFields,
+});
 
 const E164 = Type.String({ maxLength: 20, description: 'E.164, such as +4930123456.' });
 export const PhoneCallBody = body({
   yourPhoneNumber: E164,
   numberToCall: E164,
   templateType: Type.Optional(Type.String({ maxLength: 40 })),
-  ...Object.fromEntries(['schedulerName', 'guestName', 'guestEmail', 'guestCompany', 'beginMessage', 'generalPrompt'].map((f) => [f, Type.Optional(Type.String({ maxLength: 5000 }))])),
+  ...Object.fromEntries(
+    ['schedulerName', 'guestName', 'guestEmail', 'guestCompany', 'beginMessage', 'generalPrompt'].map((f) => [
+      f,
+      Type.Optional(Type.String({ maxLength: 5000 })),
+    ]),
+  ),
 });
 
 // Availability is checked field by field by the domain (every bad range named in one answer), so its items
 // are described here but their times and dates are left to it.
 const availabilityFields = {
   timeZone: Type.Optional(TimeZone),
-  availability: Type.Optional(Type.Array(Type.Object({ days: Type.Array(Type.String()), startTime: Type.String(), endTime: Type.String() }), { maxItems: 100 })),
-  overrides: Type.Optional(Type.Array(Type.Object({ date: Type.String(), startTime: Type.String(), endTime: Type.String() }), { maxItems: 1000 })),
+  availability: Type.Optional(
+    Type.Array(Type.Object({ days: Type.Array(Type.String()), startTime: Type.String(), endTime: Type.String() }), {
+      maxItems: 100,
+    }),
+  ),
+  overrides: Type.Optional(
+    Type.Array(Type.Object({ date: Type.String(), startTime: Type.String(), endTime: Type.String() }), {
+      maxItems: 1000,
+    }),
+  ),
   isDefault: Type.Optional(Type.Boolean()),
 };
 export const CreateScheduleBody = body({ name: text(200), ...availabilityFields });
@@ -158,14 +206,22 @@ export const CreateBookingBody = body({
   eventTypeId: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,15}$' })]),
   start: Type.String({ maxLength: 40, description: 'ISO 8601 with an offset, such as 2030-01-07T09:00:00Z.' }),
   lengthInMinutes: Type.Optional(LengthInMinutes),
-  attendee: Type.Object({ name: text(200), email: Type.String({ maxLength: 320 }), timeZone: TimeZone }, { additionalProperties: true }),
+  attendee: Type.Object(
+    { name: text(200), email: Type.String({ maxLength: 320 }), timeZone: TimeZone },
+    { additionalProperties: true },
+  ),
 });
 export const CancelBookingBody = body({ cancellationReason: Type.Optional(Type.String({ maxLength: 2000 })) });
-export const RescheduleBookingBody = body({ start: Type.String({ maxLength: 40 }), reschedulingReason: Type.Optional(Type.String({ maxLength: 2000 })) });
+export const RescheduleBookingBody = body({
+  start: Type.String({ maxLength: 40 }),
+  reschedulingReason: Type.Optional(Type.String({ maxLength: 2000 })),
+});
 
 export const AcceptInviteBody = body({ token: text(200) });
 
-export const BookingsQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal('accepted'), Type.Literal('cancelled')])) });
+export const BookingsQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal('accepted'), Type.Literal('cancelled')])),
+});
 
 // The schemas are what clients are told and what responses are serialised with: they must be the presenters'
 // shapes exactly (a field missing here would be dropped from answers; a wrong type would be coerced).

@@ -12,7 +12,13 @@ import { readClientCredentials, readParams, required } from './token-request.js'
 export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
     '/v2/auth/oauth2/introspect',
-    { schema: { summary: 'Introspect a token (RFC 7662)', tags: ['oauth'], response: { 200: IntrospectionResponse, ...oauthErrorResponses } } },
+    {
+      schema: {
+        summary: 'Introspect a token (RFC 7662)',
+        tags: ['oauth'],
+        response: { 200: IntrospectionResponse, ...oauthErrorResponses },
+      },
+    },
     async (request, reply) => {
       const params = readParams(request);
       const credentials = readClientCredentials(request, params);
@@ -20,10 +26,12 @@ export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
       await deps.failures.check(request.ip, credentials.clientId);
       let client;
       try {
-        const secretHash = credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
+        const secretHash =
+          credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
         client = authenticateClient(await deps.store.getClient(credentials.clientId), secretHash, 'introspect');
       } catch (error) {
-        if (isPlatformError(error) && error.code === 'invalid_client') await deps.failures.recordFailure(request.ip, credentials.clientId);
+        if (isPlatformError(error) && error.code === 'invalid_client')
+          await deps.failures.recordFailure(request.ip, credentials.clientId);
         throw error;
       }
       reply.header('cache-control', 'no-store');
@@ -43,7 +51,8 @@ export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
         };
       }
       const refresh = await deps.store.getRefreshToken(deps.credentials.hashRefreshToken(token));
-      if (!refresh || refresh.client_id !== client._id || refresh.used_at || refresh.expires_at.getTime() <= Date.now()) return inactive;
+      if (!refresh || refresh.client_id !== client._id || refresh.used_at || refresh.expires_at.getTime() <= Date.now())
+        return inactive;
       const grant = await deps.store.getGrant(refresh.grant_id);
       if (!grant || grant.revoked_at) return inactive;
       return {

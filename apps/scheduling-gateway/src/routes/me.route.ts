@@ -20,7 +20,12 @@ export function meRoute(app: HttpApp, deps: GatewayDeps) {
     '/v2/me',
     {
       onRequest: deps.bearer.authenticate,
-      schema: { summary: 'The authorizing user', tags: ['users'], security: [{ bearer: [] }], response: { 200: success(Me), 401: ErrorBody, 404: ErrorBody } },
+      schema: {
+        summary: 'The authorizing user',
+        tags: ['users'],
+        security: [{ bearer: [] }],
+        response: { 200: success(Me), 401: ErrorBody, 404: ErrorBody },
+      },
     },
     async (request) => {
       const user = await deps.users.get(request.oauth!.sub);

@@ -2,7 +2,10 @@ import { Type } from '@platform/http';
 
 /** RFC 6749 section 5.2 error body, on every status the OAuth endpoints answer with. */
 export const OAuthError = Type.Object(
-  { error: Type.String({ description: 'invalid_request, invalid_client, invalid_grant, unsupported_grant_type, ...' }), error_description: Type.String() },
+  {
+    error: Type.String({ description: 'invalid_request, invalid_client, invalid_grant, unsupported_grant_type, ...' }),
+    error_description: Type.String(),
+  },
   { additionalProperties: false },
 );
 

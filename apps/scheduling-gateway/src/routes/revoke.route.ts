@@ -9,7 +9,13 @@ import { readClientCredentials, readParams, required } from './token-request.js'
 export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
     '/v2/auth/oauth2/revoke',
-    { schema: { summary: 'Revoke a token (RFC 7009)', tags: ['oauth'], response: { 200: RevocationResponse, ...oauthErrorResponses } } },
+    {
+      schema: {
+        summary: 'Revoke a token (RFC 7009)',
+        tags: ['oauth'],
+        response: { 200: RevocationResponse, ...oauthErrorResponses },
+      },
+    },
     async (request, reply) => {
       const params = readParams(request);
       const credentials = readClientCredentials(request, params);
@@ -19,13 +25,15 @@ export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
       try {
         await deps.commands.send(MessageTypeNames.RevokeGrant, credentials.clientId, {
           client_id: credentials.clientId,
-          client_secret_hash: credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret),
+          client_secret_hash:
+            credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret),
           refresh_token_hash: access ? null : deps.credentials.hashRefreshToken(token),
           grant_id: access ? access.gid : null,
           reason: 'revoked by the client',
         });
       } catch (error) {
-        if (isPlatformError(error) && error.code === 'invalid_client') await deps.failures.recordFailure(request.ip, credentials.clientId);
+        if (isPlatformError(error) && error.code === 'invalid_client')
+          await deps.failures.recordFailure(request.ip, credentials.clientId);
         throw error;
       }
       // An unknown or foreign token is not an error (RFC 7009 2.2).

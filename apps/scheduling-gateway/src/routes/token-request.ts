@@ -26,7 +26,10 @@ export function readParams(request: FastifyRequest): TokenParams {
   const body = request.body;
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new InputError('invalid_request', 'The request body must be a form (application/x-www-form-urlencoded) or a JSON object.');
+    throw new InputError(
+      'invalid_request',
+      'The request body must be a form (application/x-www-form-urlencoded) or a JSON object.',
+    );
   }
   const params: TokenParams = {};
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
@@ -34,7 +37,8 @@ export function readParams(request: FastifyRequest): TokenParams {
     if (max === undefined) continue;
     if (Array.isArray(value)) throw new InputError('invalid_request', `The ${name} parameter must not be repeated.`);
     if (typeof value !== 'string') throw new InputError('invalid_request', `The ${name} parameter must be a string.`);
-    if (value.length > max) throw new InputError('invalid_request', `The ${name} parameter is too long (at most ${max} characters).`);
+    if (value.length > max)
+      throw new InputError('invalid_request', `The ${name} parameter is too long (at most ${max} characters).`);
     if (value.length > 0) params[name] = value;
   }
   return params;
@@ -52,7 +56,11 @@ export interface ClientCredentials {
 export function readClientCredentials(request: FastifyRequest, params: TokenParams): ClientCredentials {
   const header = request.headers.authorization;
   if (header && /^basic /i.test(header)) {
-    if (params.client_secret) throw new InputError('invalid_request', 'Use one client authentication method: Basic or client_secret, not both.');
+    if (params.client_secret)
+      throw new InputError(
+        'invalid_request',
+        'Use one client authentication method: Basic or client_secret, not both.',
+      );
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new UnauthenticatedError('invalid_client', 'Malformed Basic client credentials.');
@@ -67,7 +75,8 @@ export function readClientCredentials(request: FastifyRequest, params: TokenPara
     if (id.length === 0 || id.length > MAX_LENGTH.client_id! || secret.length > MAX_LENGTH.client_secret!) {
       throw new UnauthenticatedError('invalid_client', 'Malformed Basic client credentials.');
     }
-    if (params.client_id && params.client_id !== id) throw new InputError('invalid_request', 'client_id differs from the Basic credentials.');
+    if (params.client_id && params.client_id !== id)
+      throw new InputError('invalid_request', 'client_id differs from the Basic credentials.');
     return { clientId: id, clientSecret: secret || null };
   }
   if (!params.client_id) throw new InputError('invalid_request', 'client_id is required.');

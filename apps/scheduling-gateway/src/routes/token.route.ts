@@ -35,7 +35,8 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
         throw new InputError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
       }
       await deps.failures.check(ip, credentials.clientId);
-      const secretHash = credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
+      const secretHash =
+        credentials.clientSecret === null ? null : deps.credentials.hashClientSecret(credentials.clientSecret);
       const refreshToken = deps.credentials.newRefreshToken();
       try {
         const newRefreshTokenHash = deps.credentials.hashRefreshToken(refreshToken);
@@ -69,13 +70,20 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
   );
 }
 
-function codeExchange(params: TokenParams, clientId: string, secretHash: string | null, refreshTokenHash: string, deps: GatewayDeps) {
+function codeExchange(
+  params: TokenParams,
+  clientId: string,
+  secretHash: string | null,
+  refreshTokenHash: string,
+  deps: GatewayDeps,
+) {
   const code = required(params, 'code');
   const redirectUri = required(params, 'redirect_uri');
   let verifierDigest: string | null = null;
   if (params.code_verifier !== undefined) {
     verifierDigest = pkceDigest(params.code_verifier);
-    if (!verifierDigest) throw new InputError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
+    if (!verifierDigest)
+      throw new InputError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
   }
   const codeHash = deps.credentials.hashCode(code);
   // Keyed by the code, not the client: one busy client's token requests spread over partitions (the code and
@@ -90,7 +98,13 @@ function codeExchange(params: TokenParams, clientId: string, secretHash: string 
   });
 }
 
-function refresh(params: TokenParams, clientId: string, secretHash: string | null, newRefreshTokenHash: string, deps: GatewayDeps) {
+function refresh(
+  params: TokenParams,
+  clientId: string,
+  secretHash: string | null,
+  newRefreshTokenHash: string,
+  deps: GatewayDeps,
+) {
   const tokenHash = deps.credentials.hashRefreshToken(required(params, 'refresh_token'));
   return deps.commands.send(MessageTypeNames.RefreshAccessToken, tokenHash, {
     client_id: clientId,

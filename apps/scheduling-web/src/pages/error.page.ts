@@ -19,7 +19,13 @@ export function errorTitle(status: number): string {
   return TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Request failed');
 }
 
-export function errorPage(options: { status: number; message: string; viewer: PageViewer | null; title?: string; testId?: string }): SafeHtml {
+export function errorPage(options: {
+  status: number;
+  message: string;
+  viewer: PageViewer | null;
+  title?: string;
+  testId?: string;
+}): SafeHtml {
   const title = options.title ?? errorTitle(options.status);
   return layout({
     title,

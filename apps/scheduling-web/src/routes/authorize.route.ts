@@ -1,6 +1,12 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { FastifyReply, FastifyRequest, HttpApp } from '@platform/http';
-import { decideAuthorize, errorRedirect, type AuthorizeDecision, type AuthorizeParams, type OAuthClientDoc } from '@platform/oauth';
+import {
+  decideAuthorize,
+  errorRedirect,
+  type AuthorizeDecision,
+  type AuthorizeParams,
+  type OAuthClientDoc,
+} from '@platform/oauth';
 import { pageViewer } from '../auth.js';
 import { codeRedirect, readAuthorizeParams, withIssuer } from '../authorize-params.js';
 import { fieldsOf, textField, type Fields } from '../form.js';
@@ -23,13 +29,18 @@ type Outcome =
  * client's redirect URI with `state` and `iss`. The consent post re-checks everything: the page is not trusted.
  */
 export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
-
   async function decide(fields: Fields, userId: string): Promise<Outcome> {
     const read = readAuthorizeParams(fields);
     if ('error' in read) return { kind: 'show_error', message: read.error };
     const { params } = read;
     const doc = params.client_id ? await deps.store.getClient(params.client_id) : null;
-    const client = doc && { id: doc._id, status: doc.status, kind: doc.kind, redirectUris: doc.redirect_uris, scopes: doc.scopes };
+    const client = doc && {
+      id: doc._id,
+      status: doc.status,
+      kind: doc.kind,
+      redirectUris: doc.redirect_uris,
+      scopes: doc.scopes,
+    };
     const decision = decideAuthorize(client, params, await deps.userReach(userId));
     return decision.kind === 'consent' ? { ...decision, doc: doc!, params } : decision;
   }
@@ -50,7 +61,10 @@ export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
     }
     if (outcome.kind === 'redirect_error') {
       request.log.info({ error: outcome.error }, 'authorization request error redirected');
-      seeOther(reply, withIssuer(errorRedirect(outcome.redirectUri, outcome.error, outcome.description, outcome.state), deps.issuer));
+      seeOther(
+        reply,
+        withIssuer(errorRedirect(outcome.redirectUri, outcome.error, outcome.description, outcome.state), deps.issuer),
+      );
       return null;
     }
     return outcome;
@@ -79,7 +93,13 @@ export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
     const choice = textField(fields, 'decision');
     if (choice === 'deny') {
       request.log.info({ client_id: consent.client.id }, 'authorization denied by the user');
-      return seeOther(reply, withIssuer(errorRedirect(consent.redirectUri, 'access_denied', 'The user denied access.', consent.state), deps.issuer));
+      return seeOther(
+        reply,
+        withIssuer(
+          errorRedirect(consent.redirectUri, 'access_denied', 'The user denied access.', consent.state),
+          deps.issuer,
+        ),
+      );
     }
     if (choice !== 'allow') {
       settle(request, reply, { kind: 'show_error', message: 'Choose Allow or Deny.' });
@@ -95,7 +115,10 @@ export function authorizeRoutes(app: HttpApp, { deps, auth }: WebContext) {
       code_challenge: consent.codeChallenge ?? null,
       expires_at: Date.now() + deps.codeTtlSeconds * 1000,
     });
-    request.log.info({ client_id: consent.client.id, user_id: viewer.user._id, scopes: consent.scopes }, 'authorization code issued');
+    request.log.info(
+      { client_id: consent.client.id, user_id: viewer.user._id, scopes: consent.scopes },
+      'authorization code issued',
+    );
     return seeOther(reply, codeRedirect(consent.redirectUri, code, consent.state, deps.issuer));
   });
 }

@@ -17,14 +17,21 @@ const SecretParams = Type.Object({
  * Conflict or Input errors, rendered by the error handler as 404, 409 and 400 pages).
  */
 export function clientSecretRoutes(app: HttpApp, { deps, auth }: WebContext) {
-
-  app.post('/settings/developer/oauth/:clientId/secrets', { schema: { params: ClientParams }, preHandler: auth.requireUser }, async (request, reply) => {
-    const viewer = auth.viewer(request)!;
-    const { clientId } = request.params;
-    const secret = await generateClientSecret(deps, clientId, viewer.user._id);
-    request.log.info({ client_id: clientId }, 'client secret generated');
-    return sendPage(reply, 200, secretPage({ title: 'New client secret', clientId, secret, viewer: pageViewer(viewer)! }));
-  });
+  app.post(
+    '/settings/developer/oauth/:clientId/secrets',
+    { schema: { params: ClientParams }, preHandler: auth.requireUser },
+    async (request, reply) => {
+      const viewer = auth.viewer(request)!;
+      const { clientId } = request.params;
+      const secret = await generateClientSecret(deps, clientId, viewer.user._id);
+      request.log.info({ client_id: clientId }, 'client secret generated');
+      return sendPage(
+        reply,
+        200,
+        secretPage({ title: 'New client secret', clientId, secret, viewer: pageViewer(viewer)! }),
+      );
+    },
+  );
 
   app.post(
     '/settings/developer/oauth/:clientId/secrets/:secretId/revoke',
@@ -32,7 +39,11 @@ export function clientSecretRoutes(app: HttpApp, { deps, auth }: WebContext) {
     async (request, reply) => {
       const viewer = auth.viewer(request)!;
       const { clientId, secretId } = request.params;
-      await deps.commands.send(MessageTypeNames.RevokeClientSecret, clientId, { client_id: clientId, owner_user_id: viewer.user._id, secret_id: secretId });
+      await deps.commands.send(MessageTypeNames.RevokeClientSecret, clientId, {
+        client_id: clientId,
+        owner_user_id: viewer.user._id,
+        secret_id: secretId,
+      });
       request.log.info({ client_id: clientId, secret_id: secretId }, 'client secret revoked');
       return seeOther(reply, clientPath(clientId));
     },

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { MessageTypeNames } from '@platform/contracts';
-import type { BookingDoc, EventTypeDoc, HostCalendarDoc, SchedulingStore, SchedulingWriter } from '@platform/scheduling';
+import type {
+  BookingDoc,
+  EventTypeDoc,
+  HostCalendarDoc,
+  SchedulingStore,
+  SchedulingWriter,
+} from '@platform/scheduling';
 import { fake, fakeClock, fakeMessage } from '@platform/testing';
 import { bookingCommand, cancelBooking, createBooking } from './bookings.handlers.js';
 import type { HandlerDeps } from './deps.js';
 
 const at = new Date('2030-01-07T09:00:00Z');
-const aggregate = { command_id: 'cmd-0', created_at: at, updated_at: at, deleted_at: null, outbox: [], has_outbox: false };
+const aggregate = {
+  command_id: 'cmd-0',
+  created_at: at,
+  updated_at: at,
+  deleted_at: null,
+  outbox: [],
+  has_outbox: false,
+};
 const eventType: EventTypeDoc = {
   ...aggregate,
   _id: '7',
@@ -38,7 +51,11 @@ const booking: BookingDoc = {
   rescheduled_from_uid: null,
   rescheduled_to_uid: null,
 };
-const calendar: HostCalendarDoc = { _id: 'user_host', version: 3, busy: [{ uid: 'bk_1', start: booking.start, end: booking.end }] };
+const calendar: HostCalendarDoc = {
+  _id: 'user_host',
+  version: 3,
+  busy: [{ uid: 'bk_1', start: booking.start, end: booking.end }],
+};
 
 function depsWith(store: Partial<SchedulingStore>, writer: Partial<SchedulingWriter> = {}, clock = fakeClock(at)) {
   const touched: Array<[string, string]> = [];
@@ -51,7 +68,11 @@ function depsWith(store: Partial<SchedulingStore>, writer: Partial<SchedulingWri
     clock,
     touched: (source, id) => void touched.push([source, id]),
   };
-  return { deps, touched, store: deps.store as SchedulingStore & { calls: Array<{ method: string; args: unknown[] }> } };
+  return {
+    deps,
+    touched,
+    store: deps.store as SchedulingStore & { calls: Array<{ method: string; args: unknown[] }> },
+  };
 }
 
 const createValue = (start: string) => ({
@@ -63,37 +84,62 @@ const createValue = (start: string) => ({
 });
 
 describe('booking handlers', () => {
-  it('refuses a start before the clock\'s now, and holds no host time for it', async () => {
+  it("refuses a start before the clock's now, and holds no host time for it", async () => {
     const { deps, store } = depsWith({ bookingByCommand: async () => null, eventType: async () => eventType });
     const message = fakeMessage(MessageTypeNames.CreateBooking, createValue('2030-01-07T08:30:00Z'));
-    await expect(createBooking(deps, message)).rejects.toMatchObject({ code: 'bad_request', message: 'start must be in the future.' });
+    await expect(createBooking(deps, message)).rejects.toMatchObject({
+      code: 'bad_request',
+      message: 'start must be in the future.',
+    });
     expect(store.calls.map((c) => c.method)).toEqual(['bookingByCommand', 'eventType']);
   });
 
   it('answers a redone create with the booking it made the first time, without booking again', async () => {
     const { deps, store } = depsWith({ bookingByCommand: async () => booking });
-    const reply = await createBooking(deps, fakeMessage(MessageTypeNames.CreateBooking, createValue('2030-01-08T10:00:00Z')));
+    const reply = await createBooking(
+      deps,
+      fakeMessage(MessageTypeNames.CreateBooking, createValue('2030-01-08T10:00:00Z')),
+    );
     expect(reply).toMatchObject({ uid: 'bk_1', status: 'accepted', start: '2030-01-08T10:00:00.000Z' });
     expect(store.calls.map((c) => c.method)).toEqual(['bookingByCommand']);
   });
 
-  it('cancels with the event in the same write, names the document for the relay, and frees the host\'s time', async () => {
+  it("cancels with the event in the same write, names the document for the relay, and frees the host's time", async () => {
     const bookings = fake<SchedulingWriter['bookings']>({ source: 'sched_bookings', change: async () => true });
     const hostCalendars = fake<SchedulingWriter['hostCalendars']>({ replaceBusy: async () => true });
-    const { deps, touched } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar }, { bookings, hostCalendars });
-    const message = fakeMessage(MessageTypeNames.CancelBooking, { booking_uid: 'bk_1', cancellation_reason: 'ill', requested_at: at.getTime() });
+    const { deps, touched } = depsWith(
+      { booking: async () => booking, hostCalendar: async () => calendar },
+      { bookings, hostCalendars },
+    );
+    const message = fakeMessage(MessageTypeNames.CancelBooking, {
+      booking_uid: 'bk_1',
+      cancellation_reason: 'ill',
+      requested_at: at.getTime(),
+    });
     const reply = await cancelBooking(deps, message);
     expect(reply).toMatchObject({ uid: 'bk_1', status: 'cancelled', cancellationReason: 'ill' });
-    const [filter, fields, events] = bookings.calls[0]!.args as [unknown, Record<string, unknown>, Array<{ type: string; topic: string }>];
+    const [filter, fields, events] = bookings.calls[0]!.args as [
+      unknown,
+      Record<string, unknown>,
+      Array<{ type: string; topic: string }>,
+    ];
     expect(filter).toEqual({ _id: '11', status: 'accepted' });
-    expect(fields).toMatchObject({ status: 'cancelled', cancellation_reason: 'ill', cancelled_by: message.meta.id, updated_at: at });
+    expect(fields).toMatchObject({
+      status: 'cancelled',
+      cancellation_reason: 'ill',
+      cancelled_by: message.meta.id,
+      updated_at: at,
+    });
     expect(events).toMatchObject([{ type: MessageTypeNames.BookingCancelled, topic: 'scheduling.events' }]);
     expect(touched).toEqual([['sched_bookings', '11']]);
     expect(hostCalendars.calls).toEqual([{ method: 'replaceBusy', args: ['user_host', 3, []] }]);
   });
 
   it('reads a deprecated BookingCommand into the record of its intent, and refuses an unknown action', async () => {
-    const writer = { bookings: fake<SchedulingWriter['bookings']>({ source: 'sched_bookings', change: async () => true }), hostCalendars: fake<SchedulingWriter['hostCalendars']>({ replaceBusy: async () => true }) };
+    const writer = {
+      bookings: fake<SchedulingWriter['bookings']>({ source: 'sched_bookings', change: async () => true }),
+      hostCalendars: fake<SchedulingWriter['hostCalendars']>({ replaceBusy: async () => true }),
+    };
     const { deps } = depsWith({ booking: async () => booking, hostCalendar: async () => calendar }, writer);
     const legacy = (action: string) =>
       fakeMessage(MessageTypeNames.BookingCommand, {
@@ -105,7 +151,14 @@ describe('booking handlers', () => {
         payload: JSON.stringify({ cancellationReason: 'moved away' }),
         requested_at: at.getTime(),
       });
-    await expect(bookingCommand(deps, legacy('cancel'))).resolves.toMatchObject({ uid: 'bk_1', status: 'cancelled', cancellationReason: 'moved away' });
-    await expect(bookingCommand(deps, legacy('postpone'))).rejects.toMatchObject({ code: 'bad_request', message: 'Unknown booking action postpone.' });
+    await expect(bookingCommand(deps, legacy('cancel'))).resolves.toMatchObject({
+      uid: 'bk_1',
+      status: 'cancelled',
+      cancellationReason: 'moved away',
+    });
+    await expect(bookingCommand(deps, legacy('postpone'))).rejects.toMatchObject({
+      code: 'bad_request',
+      message: 'Unknown booking action postpone.',
+    });
   });
 });

@@ -23,14 +23,18 @@ type BookingMsg = Msg<(typeof MessageTypeNames)['BookingCommand']>;
 /** The booking a command makes has a uid derived from the command: a redone command makes the same one. */
 const uidOf = (commandId: string) => createHash('sha256').update(commandId).digest('base64url').slice(0, 22);
 
-const outOfHours = () => new InputError('outside_availability', 'The requested time is outside the availability of the event type\'s hosts.');
+const outOfHours = () =>
+  new InputError('outside_availability', "The requested time is outside the availability of the event type's hosts.");
 const taken = () => new ConflictError('time_taken', 'The requested time is already booked.');
 const bookingNotFound = (uid: string) => new NotFoundError('not_found', `Booking ${uid} not found.`);
 
 async function candidateHosts(deps: HandlerDeps, eventType: EventTypeDoc): Promise<string[]> {
   if (eventType.team_id === null) return [eventType.owner_user_id!];
-  const members = (await deps.store.membershipsOfTeam(eventType.team_id)).filter((m) => m.accepted).map((m) => m.user_id);
-  const hosts = eventType.host_user_ids.length > 0 ? eventType.host_user_ids.filter((h) => members.includes(h)) : members;
+  const members = (await deps.store.membershipsOfTeam(eventType.team_id))
+    .filter((m) => m.accepted)
+    .map((m) => m.user_id);
+  const hosts =
+    eventType.host_user_ids.length > 0 ? eventType.host_user_ids.filter((h) => members.includes(h)) : members;
   if (hosts.length === 0) throw new InputError('no_hosts', 'The event type has no hosts.');
   return hosts;
 }
@@ -40,14 +44,23 @@ async function available(deps: HandlerDeps, hostId: string, interval: Interval):
   const schedules = await deps.store.schedulesOfUsers([hostId]);
   const schedule = schedules.find((s) => s.is_default) ?? schedules[0];
   if (!schedule) return false;
-  return isWithinAvailability({ timeZone: schedule.time_zone, weekly: schedule.availability, overrides: schedule.overrides }, interval);
+  return isWithinAvailability(
+    { timeZone: schedule.time_zone, weekly: schedule.availability, overrides: schedule.overrides },
+    interval,
+  );
 }
 
 /**
  * Collective event types need every host free and available; round-robin ones the first such host, the
  * least booked first. Returns the hosts whose calendars now hold the interval for `uid`.
  */
-async function takeHosts(deps: HandlerDeps, eventType: EventTypeDoc, uid: string, interval: Interval, ignoreUid?: string): Promise<string[]> {
+async function takeHosts(
+  deps: HandlerDeps,
+  eventType: EventTypeDoc,
+  uid: string,
+  interval: Interval,
+  ignoreUid?: string,
+): Promise<string[]> {
   const hosts = await candidateHosts(deps, eventType);
   if (eventType.scheduling_type === 'ROUND_ROBIN') {
     const load = new Map<string, number>();
@@ -94,14 +107,31 @@ function createdEvent(b: Fields<BookingDoc>) {
   };
 }
 
-async function insertBooking(deps: HandlerDeps, commandId: string, fields: Omit<BookingDoc, '_id' | 'id' | 'command_id' | 'created_at' | 'updated_at' | 'deleted_at' | 'outbox' | 'has_outbox'>) {
+async function insertBooking(
+  deps: HandlerDeps,
+  commandId: string,
+  fields: Omit<
+    BookingDoc,
+    '_id' | 'id' | 'command_id' | 'created_at' | 'updated_at' | 'deleted_at' | 'outbox' | 'has_outbox'
+  >,
+) {
   return createOnce(
     () => deps.store.bookingByCommand(commandId),
     async () => {
       const id = await deps.writer.nextId('booking');
       const at = new Date(deps.clock.now());
-      const doc: Fields<BookingDoc> = { _id: String(id), id, command_id: commandId, created_at: at, updated_at: at, deleted_at: null, ...fields };
-      const stored = await insert(deps, deps.writer.bookings, doc, [outboxEvent(MessageTypeNames.BookingCreated, doc.uid, createdEvent(doc))]);
+      const doc: Fields<BookingDoc> = {
+        _id: String(id),
+        id,
+        command_id: commandId,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+        ...fields,
+      };
+      const stored = await insert(deps, deps.writer.bookings, doc, [
+        outboxEvent(MessageTypeNames.BookingCreated, doc.uid, createdEvent(doc)),
+      ]);
       return stored;
     },
   );
@@ -126,7 +156,10 @@ export async function createBooking(deps: HandlerDeps, message: Create): Promise
   if (existing) return presentBooking(existing, await userLookup(deps, existing.host_user_ids));
   const eventType = await liveEventType(deps, v.event_type_id);
   if (v.length_in_minutes !== null && v.length_in_minutes !== eventType.length_in_minutes) {
-    throw new InputError('bad_request', `lengthInMinutes must be the event type's length, ${eventType.length_in_minutes}.`);
+    throw new InputError(
+      'bad_request',
+      `lengthInMinutes must be the event type's length, ${eventType.length_in_minutes}.`,
+    );
   }
   const interval = startOf(deps, v.start, eventType.length_in_minutes);
   const attendee = { name: v.attendee.name, email: v.attendee.email, timeZone: v.attendee.time_zone };
@@ -156,10 +189,18 @@ export async function cancelBooking(deps: HandlerDeps, message: Cancel): Promise
   const booking = await deps.store.booking(uid);
   if (!booking) throw bookingNotFound(uid);
   if (booking.status === 'cancelled') {
-    if (booking.cancelled_by === commandId) return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
+    if (booking.cancelled_by === commandId)
+      return presentBooking(booking, await userLookup(deps, booking.host_user_ids));
     throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
   }
-  const cancelled = await change(deps, deps.writer.bookings, booking._id, { status: 'cancelled', cancellation_reason: reason, cancelled_by: commandId }, MessageTypeNames.BookingCancelled, uid, {
+  const cancelled = await change(
+    deps,
+    deps.writer.bookings,
+    booking._id,
+    { status: 'cancelled', cancellation_reason: reason, cancelled_by: commandId },
+    MessageTypeNames.BookingCancelled,
+    uid,
+    {
       booking_uid: uid,
       booking_id: booking.id,
       event_type_id: booking.event_type_id,
@@ -167,10 +208,15 @@ export async function cancelBooking(deps: HandlerDeps, message: Cancel): Promise
       host_user_ids: booking.host_user_ids,
       reason,
       occurred_at: deps.clock.now(),
-    }, { status: 'accepted' });
+    },
+    { status: 'accepted' },
+  );
   if (!cancelled) throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
   for (const host of booking.host_user_ids) await release(deps, host, uid);
-  return presentBooking({ ...booking, status: 'cancelled', cancellation_reason: reason }, await userLookup(deps, booking.host_user_ids));
+  return presentBooking(
+    { ...booking, status: 'cancelled', cancellation_reason: reason },
+    await userLookup(deps, booking.host_user_ids),
+  );
 }
 
 /** A new booking at the new time (made once per command), then the old one cancelled and pointed at it. */
@@ -185,7 +231,9 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
     throw new InputError('already_cancelled', `Booking ${uid} is cancelled and cannot be rescheduled.`);
   }
   const eventType = await liveEventType(deps, old.event_type_id);
-  const interval = done ? { start: done.start, end: done.end } : startOf(deps, message.value.start, Math.round((old.end.getTime() - old.start.getTime()) / 60_000));
+  const interval = done
+    ? { start: done.start, end: done.end }
+    : startOf(deps, message.value.start, Math.round((old.end.getTime() - old.start.getTime()) / 60_000));
   const hosts = done ? done.host_user_ids : await takeHosts(deps, eventType, newUid, interval, uid);
   const created = await insertBooking(deps, commandId, {
     uid: newUid,
@@ -203,7 +251,14 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
     rescheduled_to_uid: null,
   });
   if (old.status === 'accepted') {
-    await change(deps, deps.writer.bookings, old._id, { status: 'cancelled', rescheduled_to_uid: newUid, rescheduling_reason: reason }, MessageTypeNames.BookingRescheduled, uid, {
+    await change(
+      deps,
+      deps.writer.bookings,
+      old._id,
+      { status: 'cancelled', rescheduled_to_uid: newUid, rescheduling_reason: reason },
+      MessageTypeNames.BookingRescheduled,
+      uid,
+      {
         booking_uid: uid,
         new_booking_uid: newUid,
         event_type_id: old.event_type_id,
@@ -212,7 +267,9 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
         new_end: interval.end.getTime(),
         reason,
         occurred_at: deps.clock.now(),
-      }, { status: 'accepted' });
+      },
+      { status: 'accepted' },
+    );
   }
   for (const host of old.host_user_ids) await release(deps, host, uid);
   return presentBooking(created, await userLookup(deps, created.host_user_ids));
@@ -228,11 +285,23 @@ export async function bookingCommand(deps: HandlerDeps, message: BookingMsg): Pr
   const requested_at = v.requested_at;
   switch (v.action) {
     case 'create':
-      return createBooking(deps, { ...message, type: MessageTypeNames.CreateBooking, value: { ...createBookingFields(body), requested_at } });
+      return createBooking(deps, {
+        ...message,
+        type: MessageTypeNames.CreateBooking,
+        value: { ...createBookingFields(body), requested_at },
+      });
     case 'cancel':
-      return cancelBooking(deps, { ...message, type: MessageTypeNames.CancelBooking, value: { ...cancelBookingFields(v.target_id ?? '', body), requested_at } });
+      return cancelBooking(deps, {
+        ...message,
+        type: MessageTypeNames.CancelBooking,
+        value: { ...cancelBookingFields(v.target_id ?? '', body), requested_at },
+      });
     case 'reschedule':
-      return rescheduleBooking(deps, { ...message, type: MessageTypeNames.RescheduleBooking, value: { ...rescheduleBookingFields(v.target_id ?? '', body), requested_at } });
+      return rescheduleBooking(deps, {
+        ...message,
+        type: MessageTypeNames.RescheduleBooking,
+        value: { ...rescheduleBookingFields(v.target_id ?? '', body), requested_at },
+      });
     default:
       throw new InputError('bad_request', `Unknown booking action ${v.action}.`);
   }

@@ -48,7 +48,12 @@ export async function createOnce<T>(existing: () => Promise<T | null>, create: (
 export type Fields<D> = Omit<D, 'outbox' | 'has_outbox'>;
 
 /** Inserts a new document with its events and names it for the relay. */
-export async function insert<D extends { _id: string }>(deps: HandlerDeps, aggregate: AggregateWriter<D>, doc: Fields<D>, events: StoredOutboxEntry[]): Promise<D> {
+export async function insert<D extends { _id: string }>(
+  deps: HandlerDeps,
+  aggregate: AggregateWriter<D>,
+  doc: Fields<D>,
+  events: StoredOutboxEntry[],
+): Promise<D> {
   const stored = await aggregate.insert(doc, events);
   deps.touched?.(aggregate.source, doc._id);
   return stored;
@@ -68,7 +73,11 @@ export async function change<T extends MessageType>(
   value: MessageTypes[T],
   condition: Record<string, unknown> = {},
 ): Promise<boolean> {
-  const changed = await aggregate.change({ ...condition, _id: id }, { ...fields, updated_at: new Date(deps.clock.now()) }, [outboxEvent(type, key, value)]);
+  const changed = await aggregate.change(
+    { ...condition, _id: id },
+    { ...fields, updated_at: new Date(deps.clock.now()) },
+    [outboxEvent(type, key, value)],
+  );
   if (changed) deps.touched?.(aggregate.source, id);
   return changed;
 }

@@ -11,7 +11,13 @@ const KEEP_PAST_MS = 24 * 3600 * 1000;
  * A compare-and-set on the calendar's version: of two concurrent bookings of one host, one wins and the
  * other sees the conflict. Taking the same uid again (a redone command) is a no-op that succeeds.
  */
-export async function reserve({ store, writer }: Calendars, hostId: string, uid: string, interval: Interval, ignoreUid?: string): Promise<boolean> {
+export async function reserve(
+  { store, writer }: Calendars,
+  hostId: string,
+  uid: string,
+  interval: Interval,
+  ignoreUid?: string,
+): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let calendar = await store.hostCalendar(hostId);
     if (!calendar) {
@@ -23,7 +29,10 @@ export async function reserve({ store, writer }: Calendars, hostId: string, uid:
     const others = calendar.busy.filter((b) => b.uid !== ignoreUid);
     if (findConflict(interval, others)) return false;
     const keepFrom = Date.now() - KEEP_PAST_MS;
-    const busy = [...calendar.busy.filter((b) => b.end.getTime() > keepFrom), { uid, start: interval.start, end: interval.end }];
+    const busy = [
+      ...calendar.busy.filter((b) => b.end.getTime() > keepFrom),
+      { uid, start: interval.start, end: interval.end },
+    ];
     if (await writer.hostCalendars.replaceBusy(hostId, calendar.version, busy)) return true;
   }
   throw new Error(`host calendar ${hostId}: too many concurrent changes`);

@@ -1,21 +1,34 @@
 import { createHash } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import { assertManagesTeam, input, insertMembership, membershipChanged, presentMembership, type MembershipDoc, type Role, type MembershipView } from '@platform/scheduling';
+import {
+  assertManagesTeam,
+  input,
+  insertMembership,
+  membershipChanged,
+  presentMembership,
+  type MembershipDoc,
+  type Role,
+  type MembershipView,
+} from '@platform/scheduling';
 import { actorReach, change, createOnce, payloadOf, userLookup, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
 
 export type MembershipMsg = Msg<(typeof MessageTypeNames)['MembershipCommand']>;
 
-
 /** A team keeps at least one owner: the last one can be neither demoted nor removed. */
 async function assertNotLastOwner(deps: HandlerDeps, m: MembershipDoc, nextRole: Role | null) {
   if (m.role !== 'OWNER' || nextRole === 'OWNER') return;
   const owners = (await deps.store.membershipsOfTeam(m.team_id)).filter((x) => x.role === 'OWNER' && x.accepted);
-  if (owners.length <= 1) throw new ConflictError('last_owner', 'A team needs an owner: make another member owner first.');
+  if (owners.length <= 1)
+    throw new ConflictError('last_owner', 'A team needs an owner: make another member owner first.');
 }
 
-export async function membershipCommand(deps: HandlerDeps, message: MembershipMsg, body: Record<string, unknown> = payloadOf(message)): Promise<MembershipView | (MembershipView & { teamName: string })> {
+export async function membershipCommand(
+  deps: HandlerDeps,
+  message: MembershipMsg,
+  body: Record<string, unknown> = payloadOf(message),
+): Promise<MembershipView | (MembershipView & { teamName: string })> {
   const v = message.value;
   const reach = await actorReach(deps, v.actor_user_id);
   if (v.action === 'accept_invite') return acceptInvite(deps, message, input.requiredString(body, 'token', 200));
@@ -30,8 +43,16 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
       const membership = await createOnce(
         () => deps.store.membershipByCommand(message.meta.id),
         async () => {
-          if (await deps.store.membershipOf(team.id, userId)) throw new ConflictError('membership_exists', `User ${userId} is already a member of this team.`);
-          const doc = await insertMembership(deps.writer, { commandId: message.meta.id, teamId: team.id, userId, role, accepted, actor: v.actor_user_id });
+          if (await deps.store.membershipOf(team.id, userId))
+            throw new ConflictError('membership_exists', `User ${userId} is already a member of this team.`);
+          const doc = await insertMembership(deps.writer, {
+            commandId: message.meta.id,
+            teamId: team.id,
+            userId,
+            role,
+            accepted,
+            actor: v.actor_user_id,
+          });
           deps.touched?.(deps.writer.memberships.source, doc._id);
           return doc;
         },
@@ -43,18 +64,35 @@ export async function membershipCommand(deps: HandlerDeps, message: MembershipMs
       if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
       const role = input.optionalRole(body);
       const accepted = input.optionalBoolean(body, 'accepted');
-      if (role === undefined && accepted === undefined) throw new InputError('bad_request', 'Give role or accepted to change.');
+      if (role === undefined && accepted === undefined)
+        throw new InputError('bad_request', 'Give role or accepted to change.');
       if (role !== undefined) await assertNotLastOwner(deps, m, role);
       const fields = { ...(role !== undefined ? { role } : {}), ...(accepted !== undefined ? { accepted } : {}) };
       const updated = { ...m, ...fields };
-      await change(deps, deps.writer.memberships, m._id, fields, MessageTypeNames.MembershipChanged, m._id, membershipChanged(updated, 'updated', v.actor_user_id));
+      await change(
+        deps,
+        deps.writer.memberships,
+        m._id,
+        fields,
+        MessageTypeNames.MembershipChanged,
+        m._id,
+        membershipChanged(updated, 'updated', v.actor_user_id),
+      );
       return presentMembership(updated, await userLookup(deps, [m.user_id]));
     }
     case 'delete': {
       const m = await deps.store.membership(input.positiveId(v.target_id, 'membershipId'));
       if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
       await assertNotLastOwner(deps, m, null);
-      await change(deps, deps.writer.memberships, m._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.MembershipChanged, m._id, membershipChanged(m, 'deleted', v.actor_user_id));
+      await change(
+        deps,
+        deps.writer.memberships,
+        m._id,
+        { deleted_at: new Date(deps.clock.now()) },
+        MessageTypeNames.MembershipChanged,
+        m._id,
+        membershipChanged(m, 'deleted', v.actor_user_id),
+      );
       return presentMembership(m, await userLookup(deps, [m.user_id]));
     }
     default:
@@ -76,13 +114,28 @@ async function acceptInvite(deps: HandlerDeps, message: MembershipMsg, token: st
   if (existing?.accepted) return presentMembership(existing, await userLookup(deps, [userId]));
   if (existing) {
     const accepted = { ...existing, accepted: true };
-    await change(deps, deps.writer.memberships, existing._id, { accepted: true }, MessageTypeNames.MembershipChanged, existing._id, membershipChanged(accepted, 'updated', userId));
+    await change(
+      deps,
+      deps.writer.memberships,
+      existing._id,
+      { accepted: true },
+      MessageTypeNames.MembershipChanged,
+      existing._id,
+      membershipChanged(accepted, 'updated', userId),
+    );
     return presentMembership(accepted, await userLookup(deps, [userId]));
   }
   const membership = await createOnce(
     () => deps.store.membershipByCommand(message.meta.id),
     async () => {
-      const doc = await insertMembership(deps.writer, { commandId: message.meta.id, teamId: team.id, userId, role: 'MEMBER', accepted: true, actor: userId });
+      const doc = await insertMembership(deps.writer, {
+        commandId: message.meta.id,
+        teamId: team.id,
+        userId,
+        role: 'MEMBER',
+        accepted: true,
+        actor: userId,
+      });
       deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },

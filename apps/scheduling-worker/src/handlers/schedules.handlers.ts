@@ -16,7 +16,15 @@ import { outboxEvent } from '@platform/mongo';
 export type ScheduleMsg = Msg<(typeof MessageTypeNames)['ScheduleCommand']>;
 
 function scheduleEvent(s: Fields<ScheduleDoc>, change: string, actor: string | null) {
-  return { id: s.id, change, team_id: null, user_id: s.user_id, actor_user_id: actor, snapshot: JSON.stringify(presentSchedule(s)), occurred_at: Date.now() };
+  return {
+    id: s.id,
+    change,
+    team_id: null,
+    user_id: s.user_id,
+    actor_user_id: actor,
+    snapshot: JSON.stringify(presentSchedule(s)),
+    occurred_at: Date.now(),
+  };
 }
 
 /** The schedule's availability fields from a body (`availability` weekly ranges, `overrides`, `timeZone`). */
@@ -34,7 +42,11 @@ function availabilityOf(body: Record<string, unknown>, current?: ScheduleDoc) {
  * admin of their organization (/v2/organizations/:orgId/users/:userId/schedules). A user's first schedule
  * becomes the default (bookings use the default).
  */
-export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg, body: Record<string, unknown> = payloadOf(message)): Promise<ScheduleView> {
+export async function scheduleCommand(
+  deps: HandlerDeps,
+  message: ScheduleMsg,
+  body: Record<string, unknown> = payloadOf(message),
+): Promise<ScheduleView> {
   const v = message.value;
   const reach = await actorReach(deps, v.actor_user_id);
   const userId = input.requiredString({ userId: v.target_user_id }, 'userId', 100);
@@ -70,7 +82,9 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg, b
             updated_at: at,
             deleted_at: null,
           };
-          const stored = await insert(deps, deps.writer.schedules, doc, [outboxEvent(MessageTypeNames.ScheduleChanged, String(id), scheduleEvent(doc, 'created', v.actor_user_id))]);
+          const stored = await insert(deps, deps.writer.schedules, doc, [
+            outboxEvent(MessageTypeNames.ScheduleChanged, String(id), scheduleEvent(doc, 'created', v.actor_user_id)),
+          ]);
           if (isDefault) await clearOtherDefaults(deps, owned, id);
           return stored;
         },
@@ -83,7 +97,8 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg, b
       const availability = availabilityOf(body, current);
       const name = input.optionalString(body, 'name', 200);
       const isDefault = input.optionalBoolean(body, 'isDefault');
-      if (isDefault === false && current.is_default) throw new InputError('bad_request', 'Make another schedule the default instead.');
+      if (isDefault === false && current.is_default)
+        throw new InputError('bad_request', 'Make another schedule the default instead.');
       const fields = {
         time_zone: availability.timeZone,
         availability: availability.weekly,
@@ -92,16 +107,37 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg, b
         ...(isDefault !== undefined ? { is_default: isDefault } : {}),
       };
       const updated = { ...current, ...fields };
-      await change(deps, deps.writer.schedules, current._id, fields, MessageTypeNames.ScheduleChanged, current._id, scheduleEvent(updated, 'updated', v.actor_user_id));
+      await change(
+        deps,
+        deps.writer.schedules,
+        current._id,
+        fields,
+        MessageTypeNames.ScheduleChanged,
+        current._id,
+        scheduleEvent(updated, 'updated', v.actor_user_id),
+      );
       if (isDefault) await clearOtherDefaults(deps, owned, current.id);
       return presentSchedule(updated);
     }
     case 'delete': {
       const current = owned.find((s) => s.id === input.positiveId(v.target_id, 'scheduleId'));
       if (!current) throw new NotFoundError('not_found', 'Schedule not found.');
-      await change(deps, deps.writer.schedules, current._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.ScheduleChanged, current._id, scheduleEvent(current, 'deleted', v.actor_user_id));
+      await change(
+        deps,
+        deps.writer.schedules,
+        current._id,
+        { deleted_at: new Date(deps.clock.now()) },
+        MessageTypeNames.ScheduleChanged,
+        current._id,
+        scheduleEvent(current, 'deleted', v.actor_user_id),
+      );
       const next = owned.find((s) => s.id !== current.id);
-      if (current.is_default && next) await deps.writer.schedules.change({ _id: next._id }, { is_default: true, updated_at: new Date(deps.clock.now()) }, []);
+      if (current.is_default && next)
+        await deps.writer.schedules.change(
+          { _id: next._id },
+          { is_default: true, updated_at: new Date(deps.clock.now()) },
+          [],
+        );
       return presentSchedule(current);
     }
     default:
@@ -111,6 +147,11 @@ export async function scheduleCommand(deps: HandlerDeps, message: ScheduleMsg, b
 
 async function clearOtherDefaults(deps: HandlerDeps, owned: ScheduleDoc[], keep: number) {
   for (const s of owned) {
-    if (s.id !== keep && s.is_default) await deps.writer.schedules.change({ _id: s._id }, { is_default: false, updated_at: new Date(deps.clock.now()) }, []);
+    if (s.id !== keep && s.is_default)
+      await deps.writer.schedules.change(
+        { _id: s._id },
+        { is_default: false, updated_at: new Date(deps.clock.now()) },
+        [],
+      );
   }
 }

@@ -32,9 +32,11 @@ function teamEvent(team: Fields<TeamDoc>, change: string, actor: string | null) 
 function teamFields(body: Record<string, unknown>, creating: boolean) {
   const name = creating ? input.requiredString(body, 'name', 200) : input.optionalString(body, 'name', 200);
   const timeZone = input.optionalString(body, 'timeZone', 64);
-  if (timeZone !== undefined && !input.isTimeZone(timeZone)) throw new InputError('bad_request', 'timeZone must be an IANA time zone such as Europe/Berlin.');
+  if (timeZone !== undefined && !input.isTimeZone(timeZone))
+    throw new InputError('bad_request', 'timeZone must be an IANA time zone such as Europe/Berlin.');
   const weekStart = input.optionalString(body, 'weekStart', 10);
-  if (weekStart !== undefined && !['Monday', 'Sunday', 'Saturday'].includes(weekStart)) throw new InputError('bad_request', 'weekStart must be Monday, Sunday or Saturday.');
+  if (weekStart !== undefined && !['Monday', 'Sunday', 'Saturday'].includes(weekStart))
+    throw new InputError('bad_request', 'weekStart must be Monday, Sunday or Saturday.');
   return {
     name,
     slug: input.optionalSlug(body) ?? (name ? input.slugify(name) : undefined),
@@ -46,13 +48,18 @@ function teamFields(body: Record<string, unknown>, creating: boolean) {
 }
 
 async function assertSlugFree(deps: HandlerDeps, parentId: number | null, slug: string, except?: number) {
-  const taken = parentId === null
-    ? await deps.store.slugTaken(slug, { organization: false, ...(except ? { except } : {}) })
-    : (await deps.store.teamsOfOrganization(parentId)).some((t) => t.slug === slug && t.id !== except);
+  const taken =
+    parentId === null
+      ? await deps.store.slugTaken(slug, { organization: false, ...(except ? { except } : {}) })
+      : (await deps.store.teamsOfOrganization(parentId)).some((t) => t.slug === slug && t.id !== except);
   if (taken) throw new ConflictError('slug_taken', `A team with the slug ${slug} already exists here.`);
 }
 
-export async function teamCommand(deps: HandlerDeps, message: TeamMsg, body: Record<string, unknown> = payloadOf(message)): Promise<TeamView | InviteLinkView> {
+export async function teamCommand(
+  deps: HandlerDeps,
+  message: TeamMsg,
+  body: Record<string, unknown> = payloadOf(message),
+): Promise<TeamView | InviteLinkView> {
   const v = message.value;
   const reach = await actorReach(deps, v.actor_user_id);
   const orgId = v.scope_org_id ?? undefined;
@@ -82,7 +89,9 @@ export async function teamCommand(deps: HandlerDeps, message: TeamMsg, body: Rec
             updated_at: at,
             deleted_at: null,
           };
-          const stored = await insert(deps, deps.writer.teams, doc, [outboxEvent(MessageTypeNames.TeamChanged, String(id), teamEvent(doc, 'created', v.actor_user_id))]);
+          const stored = await insert(deps, deps.writer.teams, doc, [
+            outboxEvent(MessageTypeNames.TeamChanged, String(id), teamEvent(doc, 'created', v.actor_user_id)),
+          ]);
           return stored;
         },
       );
@@ -92,16 +101,35 @@ export async function teamCommand(deps: HandlerDeps, message: TeamMsg, body: Rec
     }
     case 'update': {
       const team = assertManagesTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
-      const fields = Object.fromEntries(Object.entries(teamFields(body, false)).filter(([, value]) => value !== undefined));
+      const fields = Object.fromEntries(
+        Object.entries(teamFields(body, false)).filter(([, value]) => value !== undefined),
+      );
       if (Object.keys(fields).length === 0) throw new InputError('bad_request', 'Give at least one field to change.');
-      if (typeof fields['slug'] === 'string' && fields['slug'] !== team.slug) await assertSlugFree(deps, team.parent_id, fields['slug'], team.id);
+      if (typeof fields['slug'] === 'string' && fields['slug'] !== team.slug)
+        await assertSlugFree(deps, team.parent_id, fields['slug'], team.id);
       const updated = { ...team, ...fields } as TeamDoc;
-      await change(deps, deps.writer.teams, team._id, fields, MessageTypeNames.TeamChanged, team._id, teamEvent(updated, 'updated', v.actor_user_id));
+      await change(
+        deps,
+        deps.writer.teams,
+        team._id,
+        fields,
+        MessageTypeNames.TeamChanged,
+        team._id,
+        teamEvent(updated, 'updated', v.actor_user_id),
+      );
       return presentTeam(updated);
     }
     case 'delete': {
       const team = assertManagesTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
-      await change(deps, deps.writer.teams, team._id, { deleted_at: new Date(deps.clock.now()) }, MessageTypeNames.TeamChanged, team._id, teamEvent(team, 'deleted', v.actor_user_id));
+      await change(
+        deps,
+        deps.writer.teams,
+        team._id,
+        { deleted_at: new Date(deps.clock.now()) },
+        MessageTypeNames.TeamChanged,
+        team._id,
+        teamEvent(team, 'deleted', v.actor_user_id),
+      );
       return presentTeam(team);
     }
     case 'invite': {
@@ -122,12 +150,24 @@ export async function teamCommand(deps: HandlerDeps, message: TeamMsg, body: Rec
   }
 }
 
-async function ensureOwnerMembership(deps: HandlerDeps, team: TeamDoc, userId: string, commandId: string): Promise<void> {
+async function ensureOwnerMembership(
+  deps: HandlerDeps,
+  team: TeamDoc,
+  userId: string,
+  commandId: string,
+): Promise<void> {
   const ownerCommand = `${commandId}:owner`;
   await createOnce(
     () => deps.store.membershipByCommand(ownerCommand),
     async () => {
-      const doc = await insertMembership(deps.writer, { commandId: ownerCommand, teamId: team.id, userId, role: 'OWNER', accepted: true, actor: userId });
+      const doc = await insertMembership(deps.writer, {
+        commandId: ownerCommand,
+        teamId: team.id,
+        userId,
+        role: 'OWNER',
+        accepted: true,
+        actor: userId,
+      });
       deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },

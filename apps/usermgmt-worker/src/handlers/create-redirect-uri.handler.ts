@@ -2,9 +2,16 @@ import type { IncomingMessage } from '@platform/kafka';
 import { presentRedirectUri, validateRedirectUri } from '@platform/usermgmt';
 import type { HandlerDeps } from './deps.js';
 
-export async function createRedirectUri(deps: HandlerDeps, message: IncomingMessage<'platform.usermgmt.commands.CreateRedirectUri'>) {
+export async function createRedirectUri(
+  deps: HandlerDeps,
+  message: IncomingMessage<'platform.usermgmt.commands.CreateRedirectUri'>,
+) {
   const { environment_id, redirect_uri_id, uri } = message.value;
-  const doc = await deps.writer.redirectUris.create({ environmentId: environment_id, id: redirect_uri_id, uri: validateRedirectUri(uri) });
+  const doc = await deps.writer.redirectUris.create({
+    environmentId: environment_id,
+    id: redirect_uri_id,
+    uri: validateRedirectUri(uri),
+  });
   deps.touched(deps.writer.sources.redirectUris, doc._id);
   return presentRedirectUri(doc);
 }

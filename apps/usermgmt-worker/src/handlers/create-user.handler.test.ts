@@ -47,9 +47,21 @@ describe('createUser handler', () => {
       },
       fakeMessage(MessageTypeNames.CreateUser, command),
     );
-    expect(users.calls[0]!.args[0]).toMatchObject({ environmentId: 'environment_1', id: 'user_1', email: 'ada@example.com', passwordHash: 'scrypt$hash' });
+    expect(users.calls[0]!.args[0]).toMatchObject({
+      environmentId: 'environment_1',
+      id: 'user_1',
+      email: 'ada@example.com',
+      passwordHash: 'scrypt$hash',
+    });
     expect(touched).toEqual([['um_users', 'user_1']]);
-    expect(reply).toMatchObject({ object: 'user', id: 'user_1', email: 'ada@example.com', first_name: 'Ada', email_verified: true, metadata: { plan: 'pro' } });
+    expect(reply).toMatchObject({
+      object: 'user',
+      id: 'user_1',
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      email_verified: true,
+      metadata: { plan: 'pro' },
+    });
     expect(JSON.stringify(reply)).not.toContain('scrypt');
   });
 });

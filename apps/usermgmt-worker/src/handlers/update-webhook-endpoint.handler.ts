@@ -1,14 +1,23 @@
 import { InputError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
-import { WEBHOOK_ENDPOINT_STATUSES, presentWebhookEndpoint, validateEventTypes, type WebhookEndpointStatus } from '@platform/usermgmt';
+import {
+  WEBHOOK_ENDPOINT_STATUSES,
+  presentWebhookEndpoint,
+  validateEventTypes,
+  type WebhookEndpointStatus,
+} from '@platform/usermgmt';
 import type { HandlerDeps } from './deps.js';
 
 function status(value: string | null): WebhookEndpointStatus | null {
   if (value === null) return null;
   if (!(WEBHOOK_ENDPOINT_STATUSES as readonly string[]).includes(value)) {
-    throw new InputError('invalid_request_parameters', `status must be one of ${WEBHOOK_ENDPOINT_STATUSES.join(', ')}`, {
-      issues: [{ field: 'status', code: 'invalid_status', message: 'status must be enabled or disabled' }],
-    });
+    throw new InputError(
+      'invalid_request_parameters',
+      `status must be one of ${WEBHOOK_ENDPOINT_STATUSES.join(', ')}`,
+      {
+        issues: [{ field: 'status', code: 'invalid_status', message: 'status must be enabled or disabled' }],
+      },
+    );
   }
   return value as WebhookEndpointStatus;
 }

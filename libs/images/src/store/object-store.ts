@@ -31,7 +31,10 @@ export class StoreUnavailableError extends PlatformError {
 }
 
 const refused = (provider: string, status: number, detail: string) =>
-  new InputError('store_refused', `The ${provider} provider refused to store the image (HTTP ${status}${detail ? `: ${detail}` : ''}).`);
+  new InputError(
+    'store_refused',
+    `The ${provider} provider refused to store the image (HTTP ${status}${detail ? `: ${detail}` : ''}).`,
+  );
 
 function splitPath(path: string): { bucket: string; key: string } {
   const slash = path.indexOf('/');
@@ -55,22 +58,37 @@ async function send(egress: EgressClient, provider: string, request: Parameters<
   try {
     return await egress.send({ ...request, maxBodyBytes: 4096 });
   } catch (error) {
-    if (error instanceof EgressBlockedError) throw new InputError('store_not_allowed', `The ${provider} endpoint is a private or reserved address.`);
+    if (error instanceof EgressBlockedError)
+      throw new InputError('store_not_allowed', `The ${provider} endpoint is a private or reserved address.`);
     if (isPlatformError(error)) throw error;
-    throw new StoreUnavailableError('store_unreachable', `The ${provider} provider could not be reached; try again later.`);
+    throw new StoreUnavailableError(
+      'store_unreachable',
+      `The ${provider} provider could not be reached; try again later.`,
+    );
   }
 }
 
 function checkAnswer(provider: string, response: { status: number; body: string }): void {
   if (response.status >= 200 && response.status < 300) return;
   const detail = providerDetail(response.body);
-  if (response.status >= 500) throw new StoreUnavailableError('store_unavailable', `The ${provider} provider failed (HTTP ${response.status}); try again later.`);
+  if (response.status >= 500)
+    throw new StoreUnavailableError(
+      'store_unavailable',
+      `The ${provider} provider failed (HTTP ${response.status}); try again later.`,
+    );
   throw refused(provider, response.status, detail);
 }
 
 /** S3 PutObject, SigV4-signed, path-style; the canned ACL (default public-read) unless `no-acl`. */
-export async function storeS3(egress: EgressClient, store: S3Store, image: { data: Buffer; type: ImageType }, endpoints: StoreEndpoints): Promise<StoredObject> {
-  const base = (endpoints.s3 ?? 'https://s3.{region}.amazonaws.com').replace('{region}', store.region).replace(/\/$/, '');
+export async function storeS3(
+  egress: EgressClient,
+  store: S3Store,
+  image: { data: Buffer; type: ImageType },
+  endpoints: StoreEndpoints,
+): Promise<StoredObject> {
+  const base = (endpoints.s3 ?? 'https://s3.{region}.amazonaws.com')
+    .replace('{region}', store.region)
+    .replace(/\/$/, '');
   const { bucket, key } = splitPath(store.path);
   const url = new URL(`${base}${encodeS3Path(`/${bucket}/${key}`)}`);
   const headers: Record<string, string> = { 'content-type': image.type, 'content-length': String(image.data.length) };
@@ -87,20 +105,33 @@ export async function storeS3(egress: EgressClient, store: S3Store, image: { dat
     service: 's3',
     now: new Date(),
   });
-  const response = await send(egress, 's3', { url: url.toString(), method: 'PUT', headers: signed, body: image.data, timeoutMs: endpoints.timeoutMs });
+  const response = await send(egress, 's3', {
+    url: url.toString(),
+    method: 'PUT',
+    headers: signed,
+    body: image.data,
+    timeoutMs: endpoints.timeoutMs,
+  });
   checkAnswer('s3', response);
   return { location: url.toString() };
 }
 
 /** GCS JSON API multipart upload (metadata + media), authorised with the caller's OAuth access token. */
-export async function storeGcs(egress: EgressClient, store: GcsStore, image: { data: Buffer; type: ImageType }, endpoints: StoreEndpoints): Promise<StoredObject> {
+export async function storeGcs(
+  egress: EgressClient,
+  store: GcsStore,
+  image: { data: Buffer; type: ImageType },
+  endpoints: StoreEndpoints,
+): Promise<StoredObject> {
   const base = (endpoints.gcs ?? 'https://storage.googleapis.com').replace(/\/$/, '');
   const { bucket, key } = splitPath(store.path);
   const metadata: Record<string, string> = { name: key, contentType: image.type };
   if (store.headers['Cache-Control']) metadata['cacheControl'] = store.headers['Cache-Control'];
   const boundary = `image-${randomBytes(12).toString('hex')}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\ncontent-type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(metadata)}\r\n--${boundary}\r\ncontent-type: ${image.type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\ncontent-type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(metadata)}\r\n--${boundary}\r\ncontent-type: ${image.type}\r\n\r\n`,
+    ),
     image.data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -108,7 +139,11 @@ export async function storeGcs(egress: EgressClient, store: GcsStore, image: { d
   const response = await send(egress, 'gcs', {
     url,
     method: 'POST',
-    headers: { authorization: `Bearer ${store.accessToken}`, 'content-type': `multipart/related; boundary=${boundary}`, 'content-length': String(body.length) },
+    headers: {
+      authorization: `Bearer ${store.accessToken}`,
+      'content-type': `multipart/related; boundary=${boundary}`,
+      'content-length': String(body.length),
+    },
     body,
     timeoutMs: endpoints.timeoutMs,
   });
@@ -116,6 +151,11 @@ export async function storeGcs(egress: EgressClient, store: GcsStore, image: { d
   return { location: `${base}${encodeS3Path(`/${bucket}/${key}`)}` };
 }
 
-export function storeImage(egress: EgressClient, store: S3Store | GcsStore, image: { data: Buffer; type: ImageType }, endpoints: StoreEndpoints): Promise<StoredObject> {
+export function storeImage(
+  egress: EgressClient,
+  store: S3Store | GcsStore,
+  image: { data: Buffer; type: ImageType },
+  endpoints: StoreEndpoints,
+): Promise<StoredObject> {
   return store.service === 's3' ? storeS3(egress, store, image, endpoints) : storeGcs(egress, store, image, endpoints);
 }

@@ -36,7 +36,10 @@ export function encodeS3Path(path: string): string {
  * `url.pathname` must already be encoded with {@link encodeS3Path} (S3 signs the path as sent).
  */
 export function signV4(req: SigV4Request): Record<string, string> {
-  const amzDate = req.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = req.now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const headers: Record<string, string> = {
     ...Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v.trim()])),
@@ -52,11 +55,19 @@ export function signV4(req: SigV4Request): Record<string, string> {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const canonicalRequest = [req.method, req.url.pathname, query, canonicalHeaders, signedHeaders, req.payloadSha256].join('\n');
+  const canonicalRequest = [
+    req.method,
+    req.url.pathname,
+    query,
+    canonicalHeaders,
+    signedHeaders,
+    req.payloadSha256,
+  ].join('\n');
   const scope = `${day}/${req.region}/${req.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${req.secretAccessKey}`, day), req.region), req.service), 'aws4_request');
   const signature = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
-  headers['authorization'] = `AWS4-HMAC-SHA256 Credential=${req.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+  headers['authorization'] =
+    `AWS4-HMAC-SHA256 Credential=${req.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return headers;
 }

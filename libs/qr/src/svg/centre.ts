@@ -39,14 +39,25 @@ export function centreRegion(size: number, logo: boolean, text: boolean): Region
 }
 
 export function inRegion(region: Region | undefined, row: number, col: number): boolean {
-  return Boolean(region && row >= region.row && row < region.row + region.rows && col >= region.col && col < region.col + region.cols);
+  return Boolean(
+    region &&
+    row >= region.row &&
+    row < region.row + region.rows &&
+    col >= region.col &&
+    col < region.col + region.cols,
+  );
 }
 
 /**
  * What fills the centre region, placed at (ox, oy), the matrix origin: the logo (a data: URI, kept in its
  * aspect), and under it, or alone, the centre text on its plate. Nothing behind them: the background shows.
  */
-export function centreContent(region: Region, ox: number, oy: number, parts: { logo?: string; text?: TextItem; paints: Paints; textSize: number }): string {
+export function centreContent(
+  region: Region,
+  ox: number,
+  oy: number,
+  parts: { logo?: string; text?: TextItem; paints: Paints; textSize: number },
+): string {
   const { logo, text, paints } = parts;
   const margin = 0.5;
   const x = ox + region.col + margin;
@@ -57,13 +68,24 @@ export function centreContent(region: Region, ox: number, oy: number, parts: { l
   const out: string[] = [];
   if (logo) {
     const logoHeight = h - textHeight - (text ? margin : 0);
-    out.push(`<image x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(logoHeight)}" preserveAspectRatio="xMidYMid meet" xlink:href="${logo}"/>`);
+    out.push(
+      `<image x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(logoHeight)}" preserveAspectRatio="xMidYMid meet" xlink:href="${logo}"/>`,
+    );
   }
   if (text) {
     const plateY = y + h - textHeight;
     const r = Math.min(textHeight, w) * 0.3;
-    out.push(`<path d="${roundedRect(x, plateY, w, textHeight, [r, r, r, r])}" ${fillOf(plateColor(text.color, paints))}/>`);
-    out.push(textElement(text.content, text.color, { cx: x + w / 2, cy: plateY + textHeight / 2, width: w - 2 * r, size: Math.min(textHeight * 0.55, parts.textSize) }));
+    out.push(
+      `<path d="${roundedRect(x, plateY, w, textHeight, [r, r, r, r])}" ${fillOf(plateColor(text.color, paints))}/>`,
+    );
+    out.push(
+      textElement(text.content, text.color, {
+        cx: x + w / 2,
+        cy: plateY + textHeight / 2,
+        width: w - 2 * r,
+        size: Math.min(textHeight * 0.55, parts.textSize),
+      }),
+    );
   }
   return out.join('');
 }

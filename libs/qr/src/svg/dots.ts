@@ -34,7 +34,8 @@ const TRIANGLE: Array<[number, number]> = [
   [-0.05, 1],
 ];
 
-const at = (points: Array<[number, number]>, x: number, y: number) => polygon(points.map(([px, py]) => [px + x, py + y]));
+const at = (points: Array<[number, number]>, x: number, y: number) =>
+  polygon(points.map(([px, py]) => [px + x, py + y]));
 
 /**
  * One path for all data modules of a pattern (one path: no seams between touching shapes when rasterized).
@@ -43,7 +44,8 @@ const at = (points: Array<[number, number]>, x: number, y: number) => polygon(po
 export function dotsPath(size: number, drawn: Drawn, type: DotPatternType, ox: number, oy: number): string {
   const parts: string[] = [];
   const each = (draw: (x: number, y: number, row: number, col: number) => string) => {
-    for (let row = 0; row < size; row++) for (let col = 0; col < size; col++) if (drawn(row, col)) parts.push(draw(ox + col, oy + row, row, col));
+    for (let row = 0; row < size; row++)
+      for (let col = 0; col < size; col++) if (drawn(row, col)) parts.push(draw(ox + col, oy + row, row, col));
   };
   switch (type) {
     case 'standard':

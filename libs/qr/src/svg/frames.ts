@@ -56,10 +56,20 @@ const DEFAULT_FRAME_TEXT = 'SCAN ME';
  * scheme or query); colours are the dots' for the frame, the primary text's for the glyphs, the code's
  * background inside.
  */
-export function frameAround(frame: Frame | undefined, content: string, paints: Paints, panel: FrameInput['panel'], unit: number): FramedLayout | undefined {
+export function frameAround(
+  frame: Frame | undefined,
+  content: string,
+  paints: Paints,
+  panel: FrameInput['panel'],
+  unit: number,
+): FramedLayout | undefined {
   if (!frame || frame.id === 'none') return undefined;
-  const defaultContent = frame.id === 'url' ? content.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[?#].*$/, '') : DEFAULT_FRAME_TEXT;
-  const primary = frame.id === 'border_only' ? undefined : (frame.text?.primary ?? { content: defaultContent, color: DEFAULT_TEXT_COLOR });
+  const defaultContent =
+    frame.id === 'url' ? content.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[?#].*$/, '') : DEFAULT_FRAME_TEXT;
+  const primary =
+    frame.id === 'border_only'
+      ? undefined
+      : (frame.text?.primary ?? { content: defaultContent, color: DEFAULT_TEXT_COLOR });
   const secondary = frame.id === 'border_only' ? undefined : frame.text?.secondary;
   return layoutFrame({
     id: frame.id,
@@ -111,10 +121,19 @@ export function layoutFrame(input: FrameInput): FramedLayout {
       const cy = twoLines ? top + h / 2 - textSize * 0.55 : top + h / 2;
       over.push(textElement(primary.content, primary.color, { cx, cy, width: w, size: textSize }, font));
     }
-    if (twoLines && secondary) over.push(textElement(secondary.content, secondary.color, { cx, cy: top + h / 2 + textSize * 0.75, width: w, size: textSize * 0.7 }, font));
+    if (twoLines && secondary)
+      over.push(
+        textElement(
+          secondary.content,
+          secondary.color,
+          { cx, cy: top + h / 2 + textSize * 0.75, width: w, size: textSize * 0.7 },
+          font,
+        ),
+      );
   };
 
-  if (placement === 'band_top' || placement === 'band_both') lines(width / 2, border * 0.5, topBand + border * 0.5, width - 4 * border);
+  if (placement === 'band_top' || placement === 'band_both')
+    lines(width / 2, border * 0.5, topBand + border * 0.5, width - 4 * border);
   if (placement === 'band_bottom') {
     const top = frameHeight - border - bottomBand;
     const glyph = id === 'url' || id === 'instagram';
@@ -123,13 +142,24 @@ export function layoutFrame(input: FrameInput): FramedLayout {
     const cx = width / 2 + (glyph ? glyphSize * 0.8 : 0);
     if (glyph) {
       const gx = cx - Math.min(textWidth, estimateWidth(primary?.content ?? '', textSize)) / 2 - glyphSize * 1.3;
-      over.push(id === 'url' ? linkGlyph(gx, top + bottomBand / 2, glyphSize, colors.secondary) : cameraGlyph(gx, top + bottomBand / 2, glyphSize, colors.secondary));
+      over.push(
+        id === 'url'
+          ? linkGlyph(gx, top + bottomBand / 2, glyphSize, colors.secondary)
+          : cameraGlyph(gx, top + bottomBand / 2, glyphSize, colors.secondary),
+      );
     }
     lines(cx, top, bottomBand + border * 0.5, textWidth);
   }
   if (placement === 'band_both' && secondary) {
     const top = frameHeight - border - bottomBand;
-    over.push(textElement(secondary.content, secondary.color, { cx: width / 2, cy: top + (bottomBand + border * 0.5) / 2, width: width - 4 * border, size: textSize }));
+    over.push(
+      textElement(secondary.content, secondary.color, {
+        cx: width / 2,
+        cy: top + (bottomBand + border * 0.5) / 2,
+        width: width - 4 * border,
+        size: textSize,
+      }),
+    );
   }
 
   let height = frameHeight;

@@ -11,7 +11,10 @@ export type Radii = [number, number, number, number];
 
 /** A closed, clockwise rectangle with its corners rounded (or hollowed) by their own radius. */
 export function roundedRect(x: number, y: number, w: number, h: number, [tl, tr, br, bl]: Radii): string {
-  const arc = (r: number, dx: number, dy: number) => (r === 0 ? `l${num(dx)} ${num(dy)}` : `a${num(Math.abs(r))} ${num(Math.abs(r))} 0 0 ${r > 0 ? 1 : 0} ${num(dx)} ${num(dy)}`);
+  const arc = (r: number, dx: number, dy: number) =>
+    r === 0
+      ? `l${num(dx)} ${num(dy)}`
+      : `a${num(Math.abs(r))} ${num(Math.abs(r))} 0 0 ${r > 0 ? 1 : 0} ${num(dx)} ${num(dy)}`;
   const a = (r: number) => Math.abs(r);
   return (
     `M${num(x + a(tl))} ${num(y)}` +
@@ -34,7 +37,11 @@ export function polygon(points: Array<[number, number]>): string {
 export type Template = Array<[string, ...number[]]>;
 
 export function place(template: Template, x: number, y: number): string {
-  return template.map(([command, ...coords]) => command + coords.map((v, i) => num(v + (i % 2 ? y : x))).join(' ')).join('') + 'z';
+  return (
+    template
+      .map(([command, ...coords]) => command + coords.map((v, i) => num(v + (i % 2 ? y : x))).join(' '))
+      .join('') + 'z'
+  );
 }
 
 /** `fill` (and `fill-opacity` for a colour with alpha) of a hex colour. */

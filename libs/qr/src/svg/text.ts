@@ -6,8 +6,10 @@ export const FONT_SANS = 'DejaVu Sans, Arial, Helvetica, sans-serif';
 export const FONT_SCRIPT = 'DejaVu Serif, Georgia, Times New Roman, serif';
 export const FONT_MONO = 'DejaVu Sans Mono, Menlo, Consolas, monospace';
 
-// eslint-disable-next-line no-control-regex -- XML 1.0 cannot hold these, so they are dropped
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// XML 1.0 cannot hold these, so they are dropped.
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text for an XML attribute or element: escaped, and without the characters XML 1.0 cannot hold. */
@@ -26,7 +28,12 @@ export interface TextBox {
   size: number;
 }
 
-export function textElement(content: string, color: string, box: TextBox, style: { font?: string; italic?: boolean } = {}): string {
+export function textElement(
+  content: string,
+  color: string,
+  box: TextBox,
+  style: { font?: string; italic?: boolean } = {},
+): string {
   const line = content.replace(/\s+/g, ' ').trim();
   if (!line) return '';
   const size = Math.min(box.size, box.width / ([...line].length * WIDTH_PER_CHAR));

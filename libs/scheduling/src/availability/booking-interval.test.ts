@@ -15,8 +15,14 @@ function issuesOf(start: string, lengthInMinutes: number): string[] {
 
 describe('bookingInterval', () => {
   it('runs lengthInMinutes from a start given in UTC or with an offset', () => {
-    expect(bookingInterval('2026-01-05T09:00:00Z', 30)).toEqual({ start: new Date('2026-01-05T09:00:00Z'), end: new Date('2026-01-05T09:30:00Z') });
-    expect(bookingInterval('2026-01-05T09:00+05:30', 60)).toEqual({ start: new Date('2026-01-05T03:30:00Z'), end: new Date('2026-01-05T04:30:00Z') });
+    expect(bookingInterval('2026-01-05T09:00:00Z', 30)).toEqual({
+      start: new Date('2026-01-05T09:00:00Z'),
+      end: new Date('2026-01-05T09:30:00Z'),
+    });
+    expect(bookingInterval('2026-01-05T09:00+05:30', 60)).toEqual({
+      start: new Date('2026-01-05T03:30:00Z'),
+      end: new Date('2026-01-05T04:30:00Z'),
+    });
     expect(bookingInterval('2026-01-05T09:00:00.000-05:00', 1440).end).toEqual(new Date('2026-01-06T14:00:00Z'));
   });
 
@@ -26,7 +32,16 @@ describe('bookingInterval', () => {
   });
 
   it('rejects a start that is not an ISO 8601 date-time with an offset', () => {
-    for (const bad of ['tomorrow', '', '2026-01-05', '2026-01-05T09:00', '2026-01-05T09:00:00', '2026-02-30T09:00Z', '2026-01-05T25:00Z', `2026-01-05T09:00:00${'0'.repeat(80)}Z`]) {
+    for (const bad of [
+      'tomorrow',
+      '',
+      '2026-01-05',
+      '2026-01-05T09:00',
+      '2026-01-05T09:00:00',
+      '2026-02-30T09:00Z',
+      '2026-01-05T25:00Z',
+      `2026-01-05T09:00:00${'0'.repeat(80)}Z`,
+    ]) {
       expect(issuesOf(bad, 30), bad).toEqual(['start:invalid_date_time']);
     }
     expect(() => bookingInterval('tomorrow', 30)).toThrow('start must be an ISO 8601 date-time with an offset or Z');
@@ -35,7 +50,9 @@ describe('bookingInterval', () => {
   it('rejects a start that is not on a whole minute', () => {
     expect(issuesOf('2026-01-05T09:00:30Z', 30)).toEqual(['start:not_whole_minute']);
     expect(issuesOf('2026-01-05T09:00:00.001Z', 30)).toEqual(['start:not_whole_minute']);
-    expect(() => bookingInterval('2026-01-05T09:00:30Z', 30)).toThrow('start must be on a whole minute (no seconds); got "2026-01-05T09:00:30Z".');
+    expect(() => bookingInterval('2026-01-05T09:00:30Z', 30)).toThrow(
+      'start must be on a whole minute (no seconds); got "2026-01-05T09:00:30Z".',
+    );
   });
 
   it('accepts lengths of 1 to 1440 whole minutes only', () => {
@@ -44,7 +61,9 @@ describe('bookingInterval', () => {
     for (const bad of [0, -30, 1441, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(issuesOf('2026-01-05T09:00Z', bad), String(bad)).toEqual(['lengthInMinutes:invalid_length']);
     }
-    expect(() => bookingInterval('2026-01-05T09:00Z', 0)).toThrow('lengthInMinutes must be a whole number from 1 to 1440; got 0.');
+    expect(() => bookingInterval('2026-01-05T09:00Z', 0)).toThrow(
+      'lengthInMinutes must be a whole number from 1 to 1440; got 0.',
+    );
   });
 
   it('reports a bad start and a bad length together', () => {

@@ -18,18 +18,30 @@ function parseStart(start: string, issues: FieldIssue[]): DateTime | undefined {
       ? DateTime.fromISO(start, { setZone: true })
       : undefined;
   if (!parsed?.isValid) {
-    issues.push({ field: 'start', code: 'invalid_date_time', message: 'start must be an ISO 8601 date-time with an offset or Z, such as "2026-03-29T09:00:00Z".' });
+    issues.push({
+      field: 'start',
+      code: 'invalid_date_time',
+      message: 'start must be an ISO 8601 date-time with an offset or Z, such as "2026-03-29T09:00:00Z".',
+    });
     return undefined;
   }
   if (parsed.second !== 0 || parsed.millisecond !== 0) {
-    issues.push({ field: 'start', code: 'not_whole_minute', message: `start must be on a whole minute (no seconds); got "${start}".` });
+    issues.push({
+      field: 'start',
+      code: 'not_whole_minute',
+      message: `start must be on a whole minute (no seconds); got "${start}".`,
+    });
     return undefined;
   }
   return parsed;
 }
 
 function isValidLength(length: unknown): length is number {
-  return Number.isInteger(length) && (length as number) >= BOOKING_LIMITS.minLengthInMinutes && (length as number) <= BOOKING_LIMITS.maxLengthInMinutes;
+  return (
+    Number.isInteger(length) &&
+    (length as number) >= BOOKING_LIMITS.minLengthInMinutes &&
+    (length as number) <= BOOKING_LIMITS.maxLengthInMinutes
+  );
 }
 
 /** The interval a booking occupies: `lengthInMinutes` of elapsed time from `start`, whatever the clocks do. */

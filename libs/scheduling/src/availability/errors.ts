@@ -9,5 +9,7 @@ export const AVAILABILITY_ERRORS = {
 function messageOf(issues: FieldIssue[]): string {
   const [first] = issues;
   if (!first) return 'Invalid input.';
-  return issues.length === 1 ? first.message : `${first.message} (and ${issues.length - 1} more problem${issues.length === 2 ? '' : 's'})`;
+  return issues.length === 1
+    ? first.message
+    : `${first.message} (and ${issues.length - 1} more problem${issues.length === 2 ? '' : 's'})`;
 }

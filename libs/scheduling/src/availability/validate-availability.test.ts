@@ -43,12 +43,18 @@ describe('validateAvailability', () => {
   });
 
   it('treats missing overrides as none, and drops repeated days', () => {
-    const { overrides: _, ...withoutOverrides } = schedule({ availability: weekly('09:00', '17:00', ['Monday', 'Monday']) });
+    const { overrides: _, ...withoutOverrides } = schedule({
+      availability: weekly('09:00', '17:00', ['Monday', 'Monday']),
+    });
     expect(validateAvailability(withoutOverrides)).toMatchObject({ weekly: [{ days: ['Monday'] }], overrides: [] });
   });
 
   it('accepts 24:00 as the end of a range, and an override of 00:00-00:00 as a day off', () => {
-    expect(() => validateAvailability(schedule({ availability: weekly('22:00', '24:00'), overrides: override('2026-03-30', '00:00', '00:00') }))).not.toThrow();
+    expect(() =>
+      validateAvailability(
+        schedule({ availability: weekly('22:00', '24:00'), overrides: override('2026-03-30', '00:00', '00:00') }),
+      ),
+    ).not.toThrow();
   });
 
   it('rejects a time zone that is not IANA, naming timeZone', () => {
@@ -62,44 +68,67 @@ describe('validateAvailability', () => {
 
   it('rejects times that are not HH:MM, naming the field', () => {
     for (const bad of ['9:00', '09:0', '12:60', '25:00', '24:00', '09:00:00', ' 09:00', '']) {
-      expect(issuesOf(schedule({ availability: weekly(bad, '23:00') })), bad).toEqual(['availability[0].startTime:invalid_time']);
+      expect(issuesOf(schedule({ availability: weekly(bad, '23:00') })), bad).toEqual([
+        'availability[0].startTime:invalid_time',
+      ]);
     }
-    expect(issuesOf(schedule({ availability: weekly('09:00', '24:01') }))).toEqual(['availability[0].endTime:invalid_time']);
-    expect(issuesOf(schedule({ overrides: override('2026-03-30', '09:00', 1000) }))).toEqual(['overrides[0].endTime:invalid_time']);
+    expect(issuesOf(schedule({ availability: weekly('09:00', '24:01') }))).toEqual([
+      'availability[0].endTime:invalid_time',
+    ]);
+    expect(issuesOf(schedule({ overrides: override('2026-03-30', '09:00', 1000) }))).toEqual([
+      'overrides[0].endTime:invalid_time',
+    ]);
     expect(rejection(schedule({ availability: weekly('9:00', '17:00') })).message).toBe(
       'availability[0].startTime must be a time "HH:MM" from 00:00 to 23:59; got "9:00".',
     );
   });
 
   it('rejects a range that does not end after it starts', () => {
-    expect(rejection(schedule({ availability: weekly('17:00', '09:00') })).message).toBe('availability[0].endTime (09:00) must be after startTime (17:00).');
-    expect(issuesOf(schedule({ availability: weekly('09:00', '09:00') }))).toEqual(['availability[0].endTime:invalid_range']);
+    expect(rejection(schedule({ availability: weekly('17:00', '09:00') })).message).toBe(
+      'availability[0].endTime (09:00) must be after startTime (17:00).',
+    );
+    expect(issuesOf(schedule({ availability: weekly('09:00', '09:00') }))).toEqual([
+      'availability[0].endTime:invalid_range',
+    ]);
     // Only an override may use 00:00-00:00, for a day off.
-    expect(issuesOf(schedule({ availability: weekly('00:00', '00:00') }))).toEqual(['availability[0].endTime:invalid_range']);
-    expect(issuesOf(schedule({ overrides: override('2026-03-30', '10:00', '10:00') }))).toEqual(['overrides[0].endTime:invalid_range']);
+    expect(issuesOf(schedule({ availability: weekly('00:00', '00:00') }))).toEqual([
+      'availability[0].endTime:invalid_range',
+    ]);
+    expect(issuesOf(schedule({ overrides: override('2026-03-30', '10:00', '10:00') }))).toEqual([
+      'overrides[0].endTime:invalid_range',
+    ]);
   });
 
   it('rejects unknown weekdays and ranges without days', () => {
     expect(rejection(schedule({ availability: weekly('09:00', '17:00', ['Monday', 'Funday']) })).message).toBe(
       'availability[0].days[1] must be a weekday, Monday to Sunday; got "Funday".',
     );
-    expect(issuesOf(schedule({ availability: weekly('09:00', '17:00', ['monday']) }))).toEqual(['availability[0].days[0]:invalid_weekday']);
-    expect(issuesOf(schedule({ availability: weekly('09:00', '17:00', []) }))).toEqual(['availability[0].days:required']);
+    expect(issuesOf(schedule({ availability: weekly('09:00', '17:00', ['monday']) }))).toEqual([
+      'availability[0].days[0]:invalid_weekday',
+    ]);
+    expect(issuesOf(schedule({ availability: weekly('09:00', '17:00', []) }))).toEqual([
+      'availability[0].days:required',
+    ]);
   });
 
   it('rejects dates that are not calendar dates', () => {
     for (const bad of ['2026-02-30', '2026-2-3', '2026-13-01', '30.03.2026', '2026-03-30T00:00', 20260330]) {
       expect(issuesOf(schedule({ overrides: override(bad) })), String(bad)).toEqual(['overrides[0].date:invalid_date']);
     }
-    expect(rejection(schedule({ overrides: override('2026-02-30') })).message).toBe('overrides[0].date must be a calendar date "YYYY-MM-DD"; got "2026-02-30".');
+    expect(rejection(schedule({ overrides: override('2026-02-30') })).message).toBe(
+      'overrides[0].date must be a calendar date "YYYY-MM-DD"; got "2026-02-30".',
+    );
     expect(() => validateAvailability(schedule({ overrides: override('2028-02-29') }))).not.toThrow();
   });
 
   it('allows at most 50 weekly ranges and 366 overrides', () => {
     const ranges = (n: number) => Array.from({ length: n }, () => weekly('09:00', '17:00')[0]);
-    const days = (n: number) => Array.from({ length: n }, (_, i) => ({ date: `2026-01-01`, startTime: '09:00', endTime: `${10 + (i % 10)}:00` }));
+    const days = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ date: `2026-01-01`, startTime: '09:00', endTime: `${10 + (i % 10)}:00` }));
     expect(() => validateAvailability(schedule({ availability: ranges(50), overrides: days(366) }))).not.toThrow();
-    expect(rejection(schedule({ availability: ranges(51) })).message).toBe('availability may hold at most 50 entries; got 51.');
+    expect(rejection(schedule({ availability: ranges(51) })).message).toBe(
+      'availability may hold at most 50 entries; got 51.',
+    );
     expect(issuesOf(schedule({ overrides: days(367) }))).toEqual(['overrides:too_many']);
   });
 

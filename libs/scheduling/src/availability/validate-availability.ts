@@ -41,7 +41,11 @@ function readTimeZone(value: unknown, issues: Issues): string | undefined {
   issues.push(
     value === undefined
       ? { field: 'timeZone', code: 'required', message: 'timeZone is required.' }
-      : { field: 'timeZone', code: 'invalid_time_zone', message: `timeZone must be an IANA time zone such as "Europe/Berlin"; got ${shown(value)}.` },
+      : {
+          field: 'timeZone',
+          code: 'invalid_time_zone',
+          message: `timeZone must be an IANA time zone such as "Europe/Berlin"; got ${shown(value)}.`,
+        },
   );
   return undefined;
 }
@@ -50,21 +54,38 @@ function readTimeZone(value: unknown, issues: Issues): string | undefined {
  * Reads startTime and endTime of a range at `field`. An override may be "00:00"-"00:00" (the day off);
  * every other range must end after it starts.
  */
-function readTimes(item: Record<string, unknown>, field: string, issues: Issues, { dayOffAllowed }: { dayOffAllowed: boolean }) {
+function readTimes(
+  item: Record<string, unknown>,
+  field: string,
+  issues: Issues,
+  { dayOffAllowed }: { dayOffAllowed: boolean },
+) {
   const { startTime, endTime } = item;
   const start = typeof startTime === 'string' && isTimeOfDay(startTime, { endOfRange: false }) ? startTime : undefined;
   const end = typeof endTime === 'string' && isTimeOfDay(endTime, { endOfRange: true }) ? endTime : undefined;
   if (start === undefined) {
-    issues.push({ field: `${field}.startTime`, code: 'invalid_time', message: `${field}.startTime must be a time "HH:MM" from 00:00 to 23:59; got ${shown(startTime)}.` });
+    issues.push({
+      field: `${field}.startTime`,
+      code: 'invalid_time',
+      message: `${field}.startTime must be a time "HH:MM" from 00:00 to 23:59; got ${shown(startTime)}.`,
+    });
   }
   if (end === undefined) {
-    issues.push({ field: `${field}.endTime`, code: 'invalid_time', message: `${field}.endTime must be a time "HH:MM" from 00:00 to 24:00; got ${shown(endTime)}.` });
+    issues.push({
+      field: `${field}.endTime`,
+      code: 'invalid_time',
+      message: `${field}.endTime must be a time "HH:MM" from 00:00 to 24:00; got ${shown(endTime)}.`,
+    });
   }
   if (start === undefined || end === undefined) return undefined;
   const dayOff = dayOffAllowed && start === START_OF_DAY && end === START_OF_DAY;
   if (!dayOff && minutesOfDay(end) <= minutesOfDay(start)) {
     const hint = dayOffAllowed ? ' (or both "00:00" for a day off)' : '';
-    issues.push({ field: `${field}.endTime`, code: 'invalid_range', message: `${field}.endTime (${end}) must be after startTime (${start})${hint}.` });
+    issues.push({
+      field: `${field}.endTime`,
+      code: 'invalid_range',
+      message: `${field}.endTime (${end}) must be after startTime (${start})${hint}.`,
+    });
     return undefined;
   }
   return { startTime: start, endTime: end };
@@ -77,7 +98,11 @@ function readDays(value: unknown, field: string, issues: Issues): Weekday[] | un
   }
   const unknown = value.findIndex((day) => !isWeekday(day));
   if (unknown >= 0) {
-    issues.push({ field: `${field}[${unknown}]`, code: 'invalid_weekday', message: `${field}[${unknown}] must be a weekday, Monday to Sunday; got ${shown(value[unknown])}.` });
+    issues.push({
+      field: `${field}[${unknown}]`,
+      code: 'invalid_weekday',
+      message: `${field}[${unknown}] must be a weekday, Monday to Sunday; got ${shown(value[unknown])}.`,
+    });
     return undefined;
   }
   return [...new Set(value as Weekday[])];
@@ -102,7 +127,11 @@ function readWeekly(value: unknown, issues: Issues): WeeklyRange[] | undefined {
   list.forEach((item, index) => {
     const field = `availability[${index}]`;
     if (!isRecord(item)) {
-      issues.push({ field, code: 'invalid_type', message: `${field} must be an object with days, startTime and endTime.` });
+      issues.push({
+        field,
+        code: 'invalid_type',
+        message: `${field} must be an object with days, startTime and endTime.`,
+      });
       return;
     }
     const days = readDays(item.days, `${field}.days`, issues);
@@ -119,13 +148,21 @@ function readOverrides(value: unknown, issues: Issues): DateOverride[] | undefin
   list.forEach((item, index) => {
     const field = `overrides[${index}]`;
     if (!isRecord(item)) {
-      issues.push({ field, code: 'invalid_type', message: `${field} must be an object with date, startTime and endTime.` });
+      issues.push({
+        field,
+        code: 'invalid_type',
+        message: `${field} must be an object with date, startTime and endTime.`,
+      });
       return;
     }
     const { date } = item;
     const dateValid = typeof date === 'string' && isCalendarDate(date);
     if (!dateValid) {
-      issues.push({ field: `${field}.date`, code: 'invalid_date', message: `${field}.date must be a calendar date "YYYY-MM-DD"; got ${shown(date)}.` });
+      issues.push({
+        field: `${field}.date`,
+        code: 'invalid_date',
+        message: `${field}.date must be a calendar date "YYYY-MM-DD"; got ${shown(date)}.`,
+      });
     }
     const times = readTimes(item, field, issues, { dayOffAllowed: true });
     if (dateValid && times) overrides.push({ date, ...times });
@@ -140,12 +177,20 @@ function readOverrides(value: unknown, issues: Issues): DateOverride[] | undefin
 export function validateAvailability(input: unknown): Availability {
   if (!isRecord(input)) {
     throw AVAILABILITY_ERRORS.invalidAvailability([
-      { field: '', code: 'invalid_type', message: 'A schedule must be an object with timeZone, availability and overrides.' },
+      {
+        field: '',
+        code: 'invalid_type',
+        message: 'A schedule must be an object with timeZone, availability and overrides.',
+      },
     ]);
   }
   const issues: Issues = [];
   if (input.availability === undefined) {
-    issues.push({ field: 'availability', code: 'required', message: 'availability is required (a list of weekly ranges, possibly empty).' });
+    issues.push({
+      field: 'availability',
+      code: 'required',
+      message: 'availability is required (a list of weekly ranges, possibly empty).',
+    });
   }
   const timeZone = readTimeZone(input.timeZone, issues);
   const weekly = readWeekly(input.availability, issues);

@@ -42,24 +42,41 @@ describe('isWithinAvailability', () => {
   });
 
   it('joins ranges of a day that overlap or touch, but not across a gap', () => {
-    const split = availability('UTC', [range(['Monday'], '09:00', '12:00'), range(['Monday'], '11:00', '13:00'), range(['Monday'], '13:00', '14:00'), range(['Monday'], '15:00', '16:00')]);
+    const split = availability('UTC', [
+      range(['Monday'], '09:00', '12:00'),
+      range(['Monday'], '11:00', '13:00'),
+      range(['Monday'], '13:00', '14:00'),
+      range(['Monday'], '15:00', '16:00'),
+    ]);
     expect(isWithinAvailability(split, between('2026-01-05T10:00:00Z', '2026-01-05T14:00:00Z'))).toBe(true);
     expect(isWithinAvailability(split, between('2026-01-05T13:30:00Z', '2026-01-05T15:30:00Z'))).toBe(false);
   });
 
   describe('across midnight', () => {
     // 2026-03-02 is a Monday.
-    const lateShift = availability('Europe/Berlin', [range(['Monday'], '22:00', '24:00'), range(['Tuesday'], '00:00', '02:00')]);
+    const lateShift = availability('Europe/Berlin', [
+      range(['Monday'], '22:00', '24:00'),
+      range(['Tuesday'], '00:00', '02:00'),
+    ]);
 
     it('joins a range ending at 24:00 with one starting at 00:00 the next day', () => {
-      expect(isWithinAvailability(lateShift, between('2026-03-02T22:00:00+01:00', '2026-03-03T01:00:00+01:00'))).toBe(true);
+      expect(isWithinAvailability(lateShift, between('2026-03-02T22:00:00+01:00', '2026-03-03T01:00:00+01:00'))).toBe(
+        true,
+      );
       expect(isWithinAvailability(lateShift, between('2026-03-02T21:00:00Z', '2026-03-03T01:00:00Z'))).toBe(true);
-      expect(isWithinAvailability(lateShift, between('2026-03-02T23:00:00+01:00', '2026-03-03T02:30:00+01:00'))).toBe(false);
+      expect(isWithinAvailability(lateShift, between('2026-03-02T23:00:00+01:00', '2026-03-03T02:30:00+01:00'))).toBe(
+        false,
+      );
     });
 
     it('breaks when the next day has no range at midnight', () => {
-      const mondayOnly = availability('Europe/Berlin', [range(['Monday'], '22:00', '24:00'), range(['Tuesday'], '00:30', '02:00')]);
-      expect(isWithinAvailability(mondayOnly, between('2026-03-02T23:00:00+01:00', '2026-03-03T01:00:00+01:00'))).toBe(false);
+      const mondayOnly = availability('Europe/Berlin', [
+        range(['Monday'], '22:00', '24:00'),
+        range(['Tuesday'], '00:30', '02:00'),
+      ]);
+      expect(isWithinAvailability(mondayOnly, between('2026-03-02T23:00:00+01:00', '2026-03-03T01:00:00+01:00'))).toBe(
+        false,
+      );
     });
 
     it('runs over whole days when every day is available', () => {
@@ -70,25 +87,41 @@ describe('isWithinAvailability', () => {
 
   describe('date overrides', () => {
     it('replace the weekly ranges of their date', () => {
-      const schedule = availability('UTC', [range(WORKDAYS, '09:00', '17:00')], [override('2026-01-05', '12:00', '14:00')]);
+      const schedule = availability(
+        'UTC',
+        [range(WORKDAYS, '09:00', '17:00')],
+        [override('2026-01-05', '12:00', '14:00')],
+      );
       expect(isWithinAvailability(schedule, between('2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z'))).toBe(false);
       expect(isWithinAvailability(schedule, between('2026-01-05T12:30:00Z', '2026-01-05T13:30:00Z'))).toBe(true);
       expect(isWithinAvailability(schedule, between('2026-01-06T10:00:00Z', '2026-01-06T11:00:00Z'))).toBe(true);
     });
 
     it('add availability on a day without weekly ranges, and several on one date join', () => {
-      const schedule = availability('UTC', [range(WORKDAYS, '09:00', '17:00')], [override('2026-01-10', '10:00', '11:00'), override('2026-01-10', '11:00', '12:00')]);
+      const schedule = availability(
+        'UTC',
+        [range(WORKDAYS, '09:00', '17:00')],
+        [override('2026-01-10', '10:00', '11:00'), override('2026-01-10', '11:00', '12:00')],
+      );
       expect(isWithinAvailability(schedule, between('2026-01-10T10:30:00Z', '2026-01-10T11:30:00Z'))).toBe(true);
     });
 
     it('take the whole day off with 00:00-00:00', () => {
-      const schedule = availability('UTC', [range(WORKDAYS, '09:00', '17:00')], [override('2026-01-05', '00:00', '00:00')]);
+      const schedule = availability(
+        'UTC',
+        [range(WORKDAYS, '09:00', '17:00')],
+        [override('2026-01-05', '00:00', '00:00')],
+      );
       expect(isWithinAvailability(schedule, between('2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z'))).toBe(false);
       expect(isWithinAvailability(schedule, between('2026-01-06T10:00:00Z', '2026-01-06T11:00:00Z'))).toBe(true);
     });
 
     it('break a midnight-spanning range when the next day is off', () => {
-      const schedule = availability('UTC', [range(['Monday'], '22:00', '24:00'), range(['Tuesday'], '00:00', '02:00')], [override('2026-03-03', '00:00', '00:00')]);
+      const schedule = availability(
+        'UTC',
+        [range(['Monday'], '22:00', '24:00'), range(['Tuesday'], '00:00', '02:00')],
+        [override('2026-03-03', '00:00', '00:00')],
+      );
       expect(isWithinAvailability(schedule, between('2026-03-02T23:00:00Z', '2026-03-03T01:00:00Z'))).toBe(false);
       expect(isWithinAvailability(schedule, between('2026-03-02T23:00:00Z', '2026-03-03T00:00:00Z'))).toBe(true);
     });
@@ -133,10 +166,14 @@ describe('isWithinAvailability', () => {
 
     it('America/New_York: a range in the repeated hour covers both of its occurrences', () => {
       const repeated = availability('America/New_York', [], [override('2026-11-01', '01:00', '02:00')]);
-      expect(isWithinAvailability(repeated, between('2026-11-01T01:00:00-04:00', '2026-11-01T02:00:00-05:00'))).toBe(true);
+      expect(isWithinAvailability(repeated, between('2026-11-01T01:00:00-04:00', '2026-11-01T02:00:00-05:00'))).toBe(
+        true,
+      );
       const halfHour = availability('America/New_York', [], [override('2026-11-01', '00:00', '01:30')]);
       expect(isWithinAvailability(halfHour, between('2026-11-01T04:00:00Z', '2026-11-01T05:30:00Z'))).toBe(true);
-      expect(isWithinAvailability(halfHour, between('2026-11-01T01:00:00-05:00', '2026-11-01T01:30:00-05:00'))).toBe(true);
+      expect(isWithinAvailability(halfHour, between('2026-11-01T01:00:00-05:00', '2026-11-01T01:30:00-05:00'))).toBe(
+        true,
+      );
       // 01:30-02:00 EDT lies between the two.
       expect(isWithinAvailability(halfHour, between('2026-11-01T05:00:00Z', '2026-11-01T06:15:00Z'))).toBe(false);
     });

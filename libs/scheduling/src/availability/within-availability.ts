@@ -87,10 +87,13 @@ export function isWithinAvailability(availability: Availability, interval: Inter
   while (instant < end) {
     const local = DateTime.fromMillis(instant, { zone });
     const wallMs = ((local.hour * 60 + local.minute) * 60 + local.second) * 1000 + local.millisecond;
-    const range = rangesOn(daily, local).find((r) => r.start * MS_PER_MINUTE <= wallMs && wallMs < r.end * MS_PER_MINUTE);
+    const range = rangesOn(daily, local).find(
+      (r) => r.start * MS_PER_MINUTE <= wallMs && wallMs < r.end * MS_PER_MINUTE,
+    );
     if (!range) return false;
     const rangeEnd = instant + (range.end * MS_PER_MINUTE - wallMs);
-    instant = zone.offset(rangeEnd - 1) === zone.offset(instant) ? rangeEnd : offsetChangeBetween(zone, instant, rangeEnd - 1);
+    instant =
+      zone.offset(rangeEnd - 1) === zone.offset(instant) ? rangeEnd : offsetChangeBetween(zone, instant, rangeEnd - 1);
   }
   return true;
 }

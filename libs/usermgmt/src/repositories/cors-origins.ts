@@ -7,7 +7,10 @@ export function corsOriginsRepository(models: UsermgmtModels) {
   const { CorsOrigin } = models;
   return {
     /** Idempotent: replaying the same id returns the origin created the first time. */
-    async create(input: { environmentId: string; id: string; origin: string }, now = new Date()): Promise<CorsOriginDoc> {
+    async create(
+      input: { environmentId: string; id: string; origin: string },
+      now = new Date(),
+    ): Promise<CorsOriginDoc> {
       const events = [
         outboxEvent(MessageTypeNames.CorsOriginCreated, input.environmentId, {
           environment_id: input.environmentId,
@@ -31,7 +34,10 @@ export function corsOriginsRepository(models: UsermgmtModels) {
         return doc;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
-        const replay = await CorsOrigin.findOne({ _id: input.id, environment_id: input.environmentId }).lean<CorsOriginDoc>();
+        const replay = await CorsOrigin.findOne({
+          _id: input.id,
+          environment_id: input.environmentId,
+        }).lean<CorsOriginDoc>();
         if (replay) return replay;
         throw new ConflictError('duplicate_cors_origin', `The CORS origin ${input.origin} already exists.`, {
           issues: [{ field: 'origin', code: 'duplicate_cors_origin', message: `${input.origin} already exists` }],

@@ -11,7 +11,12 @@ export function jwtTemplatesRepository(models: UsermgmtModels) {
         { _id: input.environmentId },
         changeWithEvents(
           { content: input.content, updated_at: now },
-          [outboxEvent(MessageTypeNames.JwtTemplateUpdated, input.environmentId, { environment_id: input.environmentId, updated_at: now.getTime() })],
+          [
+            outboxEvent(MessageTypeNames.JwtTemplateUpdated, input.environmentId, {
+              environment_id: input.environmentId,
+              updated_at: now.getTime(),
+            }),
+          ],
           { $setOnInsert: { created_at: now } },
         ),
         { upsert: true, new: true },

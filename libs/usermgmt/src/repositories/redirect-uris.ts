@@ -9,11 +9,17 @@ export function redirectUrisRepository(models: UsermgmtModels) {
   const { RedirectUri } = models;
   return {
     async create(input: { environmentId: string; id: string; uri: string }, now = new Date()): Promise<RedirectUriDoc> {
-      const existing = await RedirectUri.findOne({ _id: input.id, environment_id: input.environmentId }).lean<RedirectUriDoc>();
+      const existing = await RedirectUri.findOne({
+        _id: input.id,
+        environment_id: input.environmentId,
+      }).lean<RedirectUriDoc>();
       if (existing) return existing;
       const count = await RedirectUri.countDocuments({ environment_id: input.environmentId });
       if (count >= MAX_REDIRECT_URIS) {
-        throw new ConflictError('redirect_uri_limit_reached', `An environment may have at most ${MAX_REDIRECT_URIS} redirect URIs.`);
+        throw new ConflictError(
+          'redirect_uri_limit_reached',
+          `An environment may have at most ${MAX_REDIRECT_URIS} redirect URIs.`,
+        );
       }
       const events = [
         outboxEvent(MessageTypeNames.RedirectUriCreated, input.environmentId, {
@@ -40,7 +46,10 @@ export function redirectUrisRepository(models: UsermgmtModels) {
         return doc;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
-        const replay = await RedirectUri.findOne({ _id: input.id, environment_id: input.environmentId }).lean<RedirectUriDoc>();
+        const replay = await RedirectUri.findOne({
+          _id: input.id,
+          environment_id: input.environmentId,
+        }).lean<RedirectUriDoc>();
         if (replay) return replay;
         throw new ConflictError('duplicate_redirect_uri', `The redirect URI ${input.uri} already exists.`, {
           issues: [{ field: 'uri', code: 'duplicate_redirect_uri', message: `${input.uri} already exists` }],

@@ -9,7 +9,11 @@ import { presentWebhookEndpoint } from '../presenters.js';
 export const MAX_WEBHOOK_ENDPOINTS = 50;
 const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
 
-function changed(doc: Omit<WebhookEndpointDoc, 'outbox' | 'has_outbox'>, change: 'created' | 'updated' | 'deleted', now: Date) {
+function changed(
+  doc: Omit<WebhookEndpointDoc, 'outbox' | 'has_outbox'>,
+  change: 'created' | 'updated' | 'deleted',
+  now: Date,
+) {
   return outboxEvent(MessageTypeNames.WebhookEndpointChanged, doc._id, {
     environment_id: doc.environment_id,
     webhook_endpoint_id: doc._id,
@@ -40,11 +44,17 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       input: { environmentId: string; id: string; endpointUrl: string; events: string[]; sealedSecret: string },
       now = new Date(),
     ): Promise<WebhookEndpointDoc> {
-      const existing = await WebhookEndpoint.findOne({ _id: input.id, environment_id: input.environmentId }).lean<WebhookEndpointDoc>();
+      const existing = await WebhookEndpoint.findOne({
+        _id: input.id,
+        environment_id: input.environmentId,
+      }).lean<WebhookEndpointDoc>();
       if (existing) return existing;
       const count = await WebhookEndpoint.countDocuments({ environment_id: input.environmentId, deleted_at: null });
       if (count >= MAX_WEBHOOK_ENDPOINTS) {
-        throw new ConflictError('webhook_endpoint_limit_reached', `An environment may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints.`);
+        throw new ConflictError(
+          'webhook_endpoint_limit_reached',
+          `An environment may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints.`,
+        );
       }
       const doc: Omit<WebhookEndpointDoc, 'outbox' | 'has_outbox'> = {
         _id: input.id,
@@ -67,7 +77,10 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         return stored;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
-        const replay = await WebhookEndpoint.findOne({ _id: input.id, environment_id: input.environmentId }).lean<WebhookEndpointDoc>();
+        const replay = await WebhookEndpoint.findOne({
+          _id: input.id,
+          environment_id: input.environmentId,
+        }).lean<WebhookEndpointDoc>();
         if (replay) return replay;
         duplicateUrl(input.endpointUrl);
       }
@@ -135,7 +148,8 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
           {
             sealed_secret: input.sealedSecret,
             previous_sealed_secret: input.previousValidForMs > 0 ? current.sealed_secret : null,
-            previous_secret_expires_at: input.previousValidForMs > 0 ? new Date(now.getTime() + input.previousValidForMs) : null,
+            previous_secret_expires_at:
+              input.previousValidForMs > 0 ? new Date(now.getTime() + input.previousValidForMs) : null,
             rotated_by: input.commandId,
             updated_at: now,
           },
@@ -157,17 +171,21 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         if (current.deleted_by === input.commandId) return;
         notFound(input.id);
       }
-      const result = await WebhookEndpoint.updateOne(live(input.environmentId, input.id), changeWithEvents(
-        {
-          deleted_at: now,
-          deleted_by: input.commandId,
-          url_key: input.id,
-          status: 'disabled',
-          updated_at: now,
-          expires_at: new Date(now.getTime() + TOMBSTONE_MS),
-        },
-        [changed({ ...current, status: 'disabled' }, 'deleted', now)],
-      ), { strict: false });
+      const result = await WebhookEndpoint.updateOne(
+        live(input.environmentId, input.id),
+        changeWithEvents(
+          {
+            deleted_at: now,
+            deleted_by: input.commandId,
+            url_key: input.id,
+            status: 'disabled',
+            updated_at: now,
+            expires_at: new Date(now.getTime() + TOMBSTONE_MS),
+          },
+          [changed({ ...current, status: 'disabled' }, 'deleted', now)],
+        ),
+        { strict: false },
+      );
       if (result.matchedCount === 0) notFound(input.id);
     },
 
@@ -190,7 +208,12 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
 
     /** Enabled endpoints of an environment subscribed to one event type (the webhook fan-out). */
     async subscribedTo(environmentId: string, eventType: string): Promise<WebhookEndpointDoc[]> {
-      return WebhookEndpoint.find({ environment_id: environmentId, deleted_at: null, status: 'enabled', events: eventType })
+      return WebhookEndpoint.find({
+        environment_id: environmentId,
+        deleted_at: null,
+        status: 'enabled',
+        events: eventType,
+      })
         .sort({ _id: 1 })
         .lean<WebhookEndpointDoc[]>()
         .exec();

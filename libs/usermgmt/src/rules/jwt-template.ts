@@ -17,7 +17,19 @@ export const JWT_TEMPLATE_PLACEHOLDERS = [
 ] as const;
 
 /** Claims the platform sets itself; a template may not override them. */
-export const RESERVED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'sid', 'org_id', 'role', 'permissions'];
+export const RESERVED_CLAIMS = [
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'nbf',
+  'jti',
+  'sid',
+  'org_id',
+  'role',
+  'permissions',
+];
 
 export const JWT_TEMPLATE_MAX_LENGTH = 10_000;
 

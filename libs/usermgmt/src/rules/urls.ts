@@ -1,7 +1,9 @@
 import { InputError } from '@platform/errors';
 
 function invalid(field: string, message: string): never {
-  throw new InputError('invalid_request_parameters', message, { issues: [{ field, code: `invalid_${field}`, message }] });
+  throw new InputError('invalid_request_parameters', message, {
+    issues: [{ field, code: `invalid_${field}`, message }],
+  });
 }
 
 function parse(value: string, field: string): URL {
@@ -37,6 +39,7 @@ export function validateRedirectUri(value: string): string {
   if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
     invalid('uri', 'uri must use https (http is allowed for localhost only)');
   }
-  if (['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)) invalid('uri', 'uri scheme is not allowed');
+  if (['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol))
+    invalid('uri', 'uri scheme is not allowed');
   return value;
 }

@@ -8,7 +8,15 @@ export const outputNotFound = () => new NotFoundError('output_not_found', 'The o
 export function getOutputRoute(app: HttpApp, deps: GatewayDeps) {
   app.get(
     '/output/:id',
-    { schema: { summary: 'Download a compressed image', tags: ['images'], security, params: OutputParams, response: { 200: imageResponse('The compressed image; its type in Content-Type.'), ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Download a compressed image',
+        tags: ['images'],
+        security,
+        params: OutputParams,
+        response: { 200: imageResponse('The compressed image; its type in Content-Type.'), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const record = await deps.outputs.getOutput(request.accountId!, request.params.id);
       const data = record ? await deps.outputs.getOutputData(record.output_id) : null;

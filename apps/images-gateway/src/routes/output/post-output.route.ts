@@ -19,7 +19,12 @@ export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
         tags: ['images'],
         security,
         params: OutputParams,
-        response: { 200: imageResponse("The transformed image, its type in Content-Type; or, for a store request, no body and the stored object's address in Location."), ...errorResponses },
+        response: {
+          200: imageResponse(
+            "The transformed image, its type in Content-Type; or, for a store request, no body and the stored object's address in Location.",
+          ),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {

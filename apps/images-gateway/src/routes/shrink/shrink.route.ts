@@ -23,7 +23,8 @@ function sourceUrl(body: unknown): string {
   } catch {
     throw new InputError('bad_request', 'source.url is not a valid URL.');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError('bad_request', 'source.url must be an http or https URL.');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InputError('bad_request', 'source.url must be an http or https URL.');
   return parsed.toString();
 }
 
@@ -54,7 +55,11 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
       }
       await assertUnderQuota(deps, accountId, 1);
       if (Buffer.isBuffer(body)) await deps.outputs.putUpload(outputId, body);
-      const result = await deps.commands.send(MessageTypeNames.CompressImage, outputId, { output_id: outputId, account_id: accountId, ...input });
+      const result = await deps.commands.send(MessageTypeNames.CompressImage, outputId, {
+        output_id: outputId,
+        account_id: accountId,
+        ...input,
+      });
       const url = `${deps.publicBaseUrl}/output/${outputId}`;
       setCompressionCount(reply, result.compression_count);
       return reply
@@ -62,7 +67,11 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
         .header('location', url)
         .send({
           input: result.input,
-          output: { ...result.output, ratio: Math.round((result.output.size / result.input.size) * 10_000) / 10_000, url },
+          output: {
+            ...result.output,
+            ratio: Math.round((result.output.size / result.input.size) * 10_000) / 10_000,
+            url,
+          },
         });
     },
   );

@@ -20,8 +20,16 @@ export function createCorsOriginRoute(app: HttpApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const origin = normaliseOrigin(request.body.origin);
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('cors_origin') }));
-      const result = await deps.commands.send(MessageTypeNames.CreateCorsOrigin, request.environmentId, { environment_id: request.environmentId, cors_origin_id: ids.resourceId, origin }, { commandId: ids.commandId });
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: generateId('cors_origin'),
+      }));
+      const result = await deps.commands.send(
+        MessageTypeNames.CreateCorsOrigin,
+        request.environmentId,
+        { environment_id: request.environmentId, cors_origin_id: ids.resourceId, origin },
+        { commandId: ids.commandId },
+      );
       return reply.code(201).send(result);
     },
   );

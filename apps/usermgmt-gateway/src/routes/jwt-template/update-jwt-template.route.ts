@@ -12,7 +12,8 @@ export function updateJwtTemplateRoute(app: HttpApp, deps: GatewayDeps) {
     {
       schema: {
         summary: 'Replace the JWT template of the environment',
-        description: 'The content must be a JSON object once {{placeholders}} are filled in; only known placeholders are accepted.',
+        description:
+          'The content must be a JSON object once {{placeholders}} are filled in; only known placeholders are accepted.',
         tags: ['user management'],
         security,
         body: Type.Object(
@@ -24,8 +25,16 @@ export function updateJwtTemplateRoute(app: HttpApp, deps: GatewayDeps) {
     },
     async (request) => {
       validateJwtTemplate(request.body.content);
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.environmentId }));
-      return await deps.commands.send(MessageTypeNames.UpdateJwtTemplate, request.environmentId, { environment_id: request.environmentId, content: request.body.content }, { commandId: ids.commandId });
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: request.environmentId,
+      }));
+      return await deps.commands.send(
+        MessageTypeNames.UpdateJwtTemplate,
+        request.environmentId,
+        { environment_id: request.environmentId, content: request.body.content },
+        { commandId: ids.commandId },
+      );
     },
   );
 }

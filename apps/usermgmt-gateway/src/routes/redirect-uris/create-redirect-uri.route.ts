@@ -20,8 +20,16 @@ export function createRedirectUriRoute(app: HttpApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const uri = validateRedirectUri(request.body.uri);
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('redirect_uri') }));
-      const result = await deps.commands.send(MessageTypeNames.CreateRedirectUri, request.environmentId, { environment_id: request.environmentId, redirect_uri_id: ids.resourceId, uri }, { commandId: ids.commandId });
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: generateId('redirect_uri'),
+      }));
+      const result = await deps.commands.send(
+        MessageTypeNames.CreateRedirectUri,
+        request.environmentId,
+        { environment_id: request.environmentId, redirect_uri_id: ids.resourceId, uri },
+        { commandId: ids.commandId },
+      );
       return reply.code(201).send(result);
     },
   );

@@ -33,8 +33,14 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const body = request.body;
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('user') }));
-      const result = await deps.commands.send(MessageTypeNames.CreateUser, ids.resourceId, {
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: generateId('user'),
+      }));
+      const result = await deps.commands.send(
+        MessageTypeNames.CreateUser,
+        ids.resourceId,
+        {
           environment_id: request.environmentId,
           user_id: ids.resourceId,
           email: body.email,
@@ -44,7 +50,9 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
           external_id: body.external_id ?? null,
           metadata: body.metadata ?? {},
           password_hash: body.password === undefined ? null : await hashPassword(body.password),
-        }, { commandId: ids.commandId });
+        },
+        { commandId: ids.commandId },
+      );
       return reply.code(201).send(result);
     },
   );

@@ -8,7 +8,13 @@ export function getUserRoute(app: HttpApp, deps: GatewayDeps) {
   app.get(
     '/user_management/users/:id',
     {
-      schema: { summary: 'Get a user', tags: ['user management'], security, params: IdParams, response: { 200: User, ...errorResponses } },
+      schema: {
+        summary: 'Get a user',
+        tags: ['user management'],
+        security,
+        params: IdParams,
+        response: { 200: User, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await deps.store.users.get(request.environmentId, request.params.id);

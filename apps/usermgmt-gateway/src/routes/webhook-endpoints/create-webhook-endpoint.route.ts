@@ -29,8 +29,16 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
     async (request, reply) => {
       const url = parsePublicUrl(request.body.endpoint_url, 'endpoint_url').toString();
       const events = validateEventTypes(request.body.events);
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: generateId('we') }));
-      const result = await deps.commands.send(MessageTypeNames.CreateWebhookEndpoint, request.environmentId, { environment_id: request.environmentId, webhook_endpoint_id: ids.resourceId, endpoint_url: url, events }, { commandId: ids.commandId });
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: generateId('we'),
+      }));
+      const result = await deps.commands.send(
+        MessageTypeNames.CreateWebhookEndpoint,
+        request.environmentId,
+        { environment_id: request.environmentId, webhook_endpoint_id: ids.resourceId, endpoint_url: url, events },
+        { commandId: ids.commandId },
+      );
       return reply.code(201).send(result);
     },
   );

@@ -18,8 +18,16 @@ export function deleteWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      await deps.commands.send(MessageTypeNames.DeleteWebhookEndpoint, request.environmentId, { environment_id: request.environmentId, webhook_endpoint_id: request.params.id }, { commandId: ids.commandId });
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: request.params.id,
+      }));
+      await deps.commands.send(
+        MessageTypeNames.DeleteWebhookEndpoint,
+        request.environmentId,
+        { environment_id: request.environmentId, webhook_endpoint_id: request.params.id },
+        { commandId: ids.commandId },
+      );
       return reply.code(204).send(null);
     },
   );

@@ -31,7 +31,10 @@ export function listWebhookDeliveriesRoute(app: HttpApp, deps: GatewayDeps) {
         security,
         params: IdParams,
         querystring: PaginationQuery,
-        response: { 200: Type.Object({ data: Type.Array(DeliveryAttempt), list_metadata: ListMetadata }), ...errorResponses },
+        response: {
+          200: Type.Object({ data: Type.Array(DeliveryAttempt), list_metadata: ListMetadata }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {

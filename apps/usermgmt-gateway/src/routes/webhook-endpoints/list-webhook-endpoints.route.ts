@@ -11,7 +11,10 @@ export function listWebhookEndpointsRoute(app: HttpApp, deps: GatewayDeps) {
         tags: ['webhooks'],
         security,
         querystring: PaginationQuery,
-        response: { 200: Type.Object({ data: Type.Array(WebhookEndpoint), list_metadata: ListMetadata }), ...errorResponses },
+        response: {
+          200: Type.Object({ data: Type.Array(WebhookEndpoint), list_metadata: ListMetadata }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => deps.store.webhookEndpoints.list(request.environmentId, request.query),

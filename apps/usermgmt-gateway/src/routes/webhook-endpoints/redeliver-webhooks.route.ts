@@ -54,7 +54,12 @@ export function redeliverWebhooksRoutes(app: HttpApp, deps: GatewayDeps) {
         throw new NotFoundError('entity_not_found', `Delivery not found: '${request.params.delivery_id}'.`);
       }
       await publish(request.environmentId, endpoint._id, request.params.delivery_id, null);
-      return reply.code(202).send({ object: 'webhook_redelivery', webhook_endpoint_id: endpoint._id, delivery_id: request.params.delivery_id, since: null });
+      return reply.code(202).send({
+        object: 'webhook_redelivery',
+        webhook_endpoint_id: endpoint._id,
+        delivery_id: request.params.delivery_id,
+        since: null,
+      });
     },
   );
 
@@ -74,7 +79,12 @@ export function redeliverWebhooksRoutes(app: HttpApp, deps: GatewayDeps) {
       const endpoint = await endpointOf(request.environmentId, request.params.id);
       const since = new Date(request.body.since);
       await publish(request.environmentId, endpoint._id, null, since);
-      return reply.code(202).send({ object: 'webhook_redelivery', webhook_endpoint_id: endpoint._id, delivery_id: null, since: since.toISOString() });
+      return reply.code(202).send({
+        object: 'webhook_redelivery',
+        webhook_endpoint_id: endpoint._id,
+        delivery_id: null,
+        since: since.toISOString(),
+      });
     },
   );
 }

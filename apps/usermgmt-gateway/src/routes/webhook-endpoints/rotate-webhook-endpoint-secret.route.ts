@@ -26,12 +26,20 @@ export function rotateWebhookEndpointSecretRoute(app: HttpApp, deps: GatewayDeps
       },
     },
     async (request) => {
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      return await deps.commands.send(MessageTypeNames.RotateWebhookEndpointSecret, request.environmentId, {
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: request.params.id,
+      }));
+      return await deps.commands.send(
+        MessageTypeNames.RotateWebhookEndpointSecret,
+        request.environmentId,
+        {
           environment_id: request.environmentId,
           webhook_endpoint_id: request.params.id,
           previous_valid_for_seconds: request.body?.previous_valid_for_seconds ?? 86_400,
-        }, { commandId: ids.commandId });
+        },
+        { commandId: ids.commandId },
+      );
     },
   );
 }

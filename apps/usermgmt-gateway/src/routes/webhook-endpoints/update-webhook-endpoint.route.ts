@@ -20,7 +20,9 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
           {
             endpoint_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
             status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
-            events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 })),
+            events: Type.Optional(
+              Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }),
+            ),
           },
           { additionalProperties: false, minProperties: 1 },
         ),
@@ -30,14 +32,22 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
     async (request) => {
       const { endpoint_url, status, events } = request.body;
       const url = endpoint_url === undefined ? null : parsePublicUrl(endpoint_url, 'endpoint_url').toString();
-      const ids = await idempotentIds(deps.redis, request, () => ({ commandId: generateId('cmd'), resourceId: request.params.id }));
-      return await deps.commands.send(MessageTypeNames.UpdateWebhookEndpoint, request.environmentId, {
+      const ids = await idempotentIds(deps.redis, request, () => ({
+        commandId: generateId('cmd'),
+        resourceId: request.params.id,
+      }));
+      return await deps.commands.send(
+        MessageTypeNames.UpdateWebhookEndpoint,
+        request.environmentId,
+        {
           environment_id: request.environmentId,
           webhook_endpoint_id: request.params.id,
           endpoint_url: url,
           events: events === undefined ? null : validateEventTypes(events),
           status: status ?? null,
-        }, { commandId: ids.commandId });
+        },
+        { commandId: ids.commandId },
+      );
     },
   );
 }
