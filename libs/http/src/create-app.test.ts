@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { createHttpApp } from './create-app.js';
+import { createHttpApp, ref } from './create-app.js';
 import { defaultStatusFor } from './status.js';
 
 const silent: FastifyBaseLogger = {
@@ -62,5 +62,27 @@ describe('createHttpApp', () => {
     }
     const json = await instance.inject({ method: 'POST', url: '/things', payload: { name: 'x' } });
     expect(json.statusCode).toBe(200);
+  });
+
+  it('documents shared shapes once, as named components that routes reference', async () => {
+    const Thing = Type.Object({ id: Type.String() }, { $id: 'Thing' });
+    const instance = await createHttpApp({
+      name: 'Test API',
+      logger: silent,
+      renderError: (error) => ({ statusCode: defaultStatusFor(error.kind), body: { code: error.code } }),
+      components: [Thing],
+    });
+    instance.get('/things/:id', { schema: { response: { 200: ref(Thing) } } }, async () => ({
+      id: 'a',
+      extra: 'dropped',
+    }));
+    await instance.ready();
+    const document = (await instance.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.components.schemas.Thing).toMatchObject({ type: 'object', properties: { id: { type: 'string' } } });
+    expect(JSON.stringify(document.paths['/things/{id}'].get.responses['200'])).toContain(
+      '"$ref":"#/components/schemas/Thing"',
+    );
+    // The reference serializes as the shape does: members it does not name are left out.
+    expect((await instance.inject({ method: 'GET', url: '/things/a' })).json()).toEqual({ id: 'a' });
   });
 });

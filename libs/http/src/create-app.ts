@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import sensible from '@fastify/sensible';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import Fastify, {
@@ -48,6 +49,11 @@ export interface HttpAppOptions {
    * status the API's renderer answers as another.
    */
   errorBody?: (url: string, status: number) => unknown;
+  /**
+   * Shapes the routes share, each with an `$id`: they are the document's named components
+   * (`#/components/schemas/<$id>`), referenced from route schemas with `ref(schema)`.
+   */
+  components?: readonly TSchema[];
   /** Serves Prometheus metrics at `/metrics` (the telemetry lib's handler). */
   metrics?: (request: IncomingMessage, response: ServerResponse) => void;
   /**
@@ -55,6 +61,12 @@ export interface HttpAppOptions {
    * are logged either way; a process that answers thousands of cheap requests a second turns them off.
    */
   requestLogging?: boolean;
+}
+
+/** A reference to a shared shape (one of `components`): validated and typed as the shape, documented once. */
+export function ref<T extends TSchema>(schema: T): T {
+  if (typeof schema.$id !== 'string') throw new Error('ref(schema): the schema has no $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(schema.$id)) as unknown as T;
 }
 
 export type HttpApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -178,7 +190,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const errorBody = options.errorBody;
   if (errorBody) app.addHook('onRoute', (route) => documentFrameworkStatuses(route, errorBody));
 
+  for (const schema of options.components ?? []) app.addSchema(schema);
   await app.register(swagger, {
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`,
+    },
     openapi: {
       openapi: '3.1.0',
       info: { title: options.name, version: options.version ?? '1.0.0', description: options.description ?? '' },

@@ -1,0 +1,4 @@
+import type { LinksRoute } from '../../deps.js';
+
+/** Channels. */
+export const channelRoutes: LinksRoute[] = [];

@@ -1,0 +1,4 @@
+import type { LinksRoute } from '../../deps.js';
+
+/** Scan metrics of a QR code. */
+export const qrCodeMetricRoutes: LinksRoute[] = [];

@@ -1,0 +1,48 @@
+import { Type, type TSchema } from '@platform/http';
+
+/** Bitly's error body; `message` is the UPPER_SNAKE code clients key on. */
+export const BitlyError = Type.Object(
+  {
+    message: Type.String({ description: 'The error code, such as INVALID_ARG_LONG_URL, FORBIDDEN or NOT_FOUND.' }),
+    description: Type.String(),
+    resource: Type.String({ description: 'The collection the path is about.' }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          error_code: Type.Union([Type.Literal('missing'), Type.Literal('invalid')]),
+          message: Type.String(),
+        }),
+      ),
+    ),
+  },
+  { $id: 'BitlyError', description: 'Every error of the link-shortening API.' },
+);
+
+/**
+ * The errors every authenticated operation can answer: 400 (validation), 403 (a missing or bad token, or a
+ * group the caller is not in), 404, 429 (platform limits) and the 5xx of the platform. Framework statuses (413,
+ * 414, 415) are added by @platform/http.
+ */
+export const errorResponses = {
+  400: BitlyError,
+  403: BitlyError,
+  404: BitlyError,
+  429: BitlyError,
+  500: BitlyError,
+  503: BitlyError,
+  504: BitlyError,
+};
+
+/** Bitly's clients send explicit nulls for members they do not set: a null member is an absent one. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** An optional body member that may also be sent as null. */
+export const OptionalNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** Bitly's timestamps: `2026-01-28T14:30:00+0000`. */
+export const BitlyTime = Type.String({
+  description: 'ISO 8601 with a numeric offset, such as 2026-01-28T14:30:00+0000.',
+});
+
+export const security = [{ bearer: [] }];
