@@ -1,12 +1,17 @@
 import websocket from '@fastify/websocket';
-import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
+import { createHttpApp, ref, type HttpApp, type ReadinessCheck } from '@platform/http';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { sessionAuth } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
-import { notificationRoutes } from './routes/notifications.routes.js';
-import { preferenceRoutes } from './routes/preferences.routes.js';
-import { watchRoutes } from './routes/watch.routes.js';
+import { routes } from './routes/index.js';
+import {
+  CoderResponse,
+  InboxNotification,
+  NotificationPreference,
+  NotificationSettings,
+  NotificationTemplate,
+} from './schemas.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -15,23 +20,11 @@ export interface BuildAppOptions extends GatewayDeps {
   metrics?: MetricsHandler;
 }
 
-const ErrorBody = {
-  type: 'object',
-  required: ['message'],
-  properties: {
-    message: { type: 'string' },
-    detail: { type: 'string' },
-    validations: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, detail: { type: 'string' } } },
-    },
-  },
-} as const;
-
 /** The composition root of the notifications gateway (Coder's /api/v2 notifications API); no side effects on import. */
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Notifications API',
+    version: '2.0.0',
     description:
       'Custom and test notifications, the inbox and its live watch stream, settings, templates and preferences.',
     logger: options.logger,
@@ -39,16 +32,15 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     readiness: options.readiness,
     bodyLimit: options.bodyLimit,
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    errorBody: () => ErrorBody,
+    components: [CoderResponse, InboxNotification, NotificationTemplate, NotificationPreference, NotificationSettings],
+    errorBody: () => ref(CoderResponse),
     securitySchemes: { session: { type: 'apiKey', in: 'header', name: 'Platform-Session-Token' } },
   });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   await app.register(async (api) => {
     api.decorateRequest('caller', undefined);
     api.addHook('onRequest', sessionAuth(options.accounts, options.members));
-    notificationRoutes(api as HttpApp, options);
-    preferenceRoutes(api as HttpApp, options);
-    watchRoutes(api as HttpApp, options);
+    for (const route of routes) route(api as HttpApp, options);
   });
   return app;
 }

@@ -63,8 +63,14 @@ export interface HttpAppOptions {
   requestLogging?: boolean;
 }
 
+/** A response without a body (204, 304, or a 200 the spec leaves empty): documented with no content. */
+export function NoContent(description: string) {
+  return Type.Unsafe<undefined>({ type: 'null', description });
+}
+
 /** A reference to a shared shape (one of `components`): validated and typed as the shape, documented once. */
 export function ref<T extends TSchema>(schema: T): T {
+  if (typeof (schema as { $ref?: unknown }).$ref === 'string') return schema; // already a reference
   if (typeof schema.$id !== 'string') throw new Error('ref(schema): the schema has no $id');
   return Type.Unsafe<Static<T>>(Type.Ref(schema.$id)) as unknown as T;
 }
@@ -90,9 +96,11 @@ const makeAjv = (coerceTypes: boolean | 'array') =>
     new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }),
   );
 
-function validators() {
+/** The route validators of one app; `components` are the shared shapes its schemas may `ref`. */
+function validators(components: readonly TSchema[] = []) {
   const strict = makeAjv(false);
   const coercing = makeAjv('array');
+  for (const schema of components) [strict, coercing].forEach((ajv) => ajv.addSchema(schema));
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema);
 }
@@ -104,8 +112,8 @@ let checkers: Ajv | undefined;
  * APIs that decide who may act on a resource before judging the body (the caller learns nothing about a
  * resource it cannot see from a validation error). Pass as the route's `validatorCompiler`.
  */
-export function deferredBodyValidation() {
-  const compile = validators();
+export function deferredBodyValidation(components: readonly TSchema[] = []) {
+  const compile = validators(components);
   return (route: { schema: object; httpPart?: string }) => (route.httpPart === 'body' ? () => true : compile(route));
 }
 
@@ -165,7 +173,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(validators());
+  app.setValidatorCompiler(validators(options.components));
   // First of every onRequest hook, so that a request refused by authentication still carries its route.
   if (labelRoutes) {
     app.addHook('onRequest', (request, _reply, done) => {

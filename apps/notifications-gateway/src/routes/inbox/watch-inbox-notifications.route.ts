@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '@platform/errors';
-import type { HttpApp } from '@platform/http';
-import { INVALID_QUERY_MESSAGE, inboxNotificationJson, readWatchQuery, type WatchQuery } from '@platform/notifications';
+import { NoContent, Type, type HttpApp } from '@platform/http';
+import { inboxNotificationJson, readWatchQuery, type WatchQuery } from '@platform/notifications';
 import type { WebSocket } from 'ws';
-import type { GatewayDeps } from '../deps.js';
-import { UUID, invalidBody } from '../validation.js';
-import type { WatchEvent } from '../watch-hub.js';
-import { sseSubscriber, webSocketSubscriber } from '../watch-streams.js';
+import type { GatewayDeps } from '../../deps.js';
+import { filtersOf } from '../../inbox-query.js';
+import { InboxFilterQuery, errorResponses, security } from '../../schemas.js';
+import type { WatchEvent } from '../../watch-hub.js';
+import { sseSubscriber, webSocketSubscriber } from '../../watch-streams.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,31 +15,53 @@ declare module 'fastify' {
   }
 }
 
-const WATCH = '/api/v2/notifications/inbox/watch';
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
-function readQuery(request: FastifyRequest): WatchQuery {
-  const query = readWatchQuery(request.query as Record<string, string | string[] | undefined>);
-  if (!query.ok) throw invalidBody(query.validations, INVALID_QUERY_MESSAGE);
-  return query.value;
-}
+const schema = {
+  summary: 'Watch new inbox notifications (WebSocket, or text/event-stream)',
+  description:
+    'Upgrade to a WebSocket (frames: `{notification, unread_count}`), or ask for Server-Sent Events with `Accept: text/event-stream` (resume with `Last-Event-ID`). A slow reader is closed with a reason.',
+  tags: ['inbox'],
+  security,
+  querystring: Type.Object(
+    {
+      ...InboxFilterQuery,
+      format: Type.Optional(Type.String({ maxLength: 20, description: '`plaintext`; anything else is markdown.' })),
+    },
+    { additionalProperties: false },
+  ),
+  headers: Type.Object({
+    'last-event-id': Type.Optional(
+      Type.String({ pattern: `^\\s*(?:${UUID})?\\s*$`, errorMessage: 'must be the id of a notification' }),
+    ),
+  }),
+  response: {
+    200: {
+      description: 'The stream of new notifications, as Server-Sent Events.',
+      content: { 'text/event-stream': { schema: Type.String() } },
+    },
+    101: NoContent('Switched to a WebSocket.'),
+    ...errorResponses,
+  },
+};
 
 /**
  * The live inbox: a WebSocket (as Coder serves it) or, for clients that cannot open one, Server-Sent Events
  * with `Last-Event-ID` resume. Both are fed by the hub (the notifications.events topic), never by the store,
  * except for the replay of what a reconnecting SSE client missed.
  */
-export function watchRoutes(app: HttpApp, deps: GatewayDeps) {
+export function watchInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
   app.decorateRequest('watch', undefined);
   app.route({
     method: 'GET',
-    url: WATCH,
-    schema: { summary: 'Watch new inbox notifications (WebSocket, or text/event-stream)', tags: ['inbox'] },
-    preValidation: async (request: FastifyRequest) => {
-      request.watch = readQuery(request);
+    url: '/api/v2/notifications/inbox/watch',
+    schema,
+    preValidation: async (request) => {
+      request.watch = filtersOf(readWatchQuery(request.query));
     },
-    handler: (request: FastifyRequest, reply: FastifyReply) => serveSse(deps, request, reply),
-    wsHandler: (socket: WebSocket, request: FastifyRequest) => serveWebSocket(deps, socket, request),
-  } as never);
+    handler: (request, reply) => serveSse(deps, request, reply),
+    wsHandler: (socket, request) => serveWebSocket(deps, socket, request),
+  });
 }
 
 function serveWebSocket(deps: GatewayDeps, socket: WebSocket, request: FastifyRequest) {
@@ -68,13 +91,7 @@ async function serveSse(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
     );
   }
   const lastEventId = request.headers['last-event-id'];
-  const resumeFrom =
-    typeof lastEventId === 'string' && lastEventId.trim() !== '' ? lastEventId.trim().toLowerCase() : null;
-  if (resumeFrom !== null && !UUID.test(resumeFrom))
-    throw invalidBody(
-      [{ field: 'Last-Event-ID', detail: 'must be the id of a notification' }],
-      'Invalid Last-Event-ID header.',
-    );
+  const resumeFrom = typeof lastEventId === 'string' && lastEventId.trim() ? lastEventId.trim().toLowerCase() : null;
 
   reply.hijack();
   const response = reply.raw;

@@ -1,0 +1,36 @@
+import { Type, ref, type HttpApp } from '@platform/http';
+import { inboxNotificationJson, readInboxListQuery } from '@platform/notifications';
+import type { GatewayDeps } from '../../deps.js';
+import { filtersOf } from '../../inbox-query.js';
+import { InboxFilterQuery, InboxNotification, errorResponses, security } from '../../schemas.js';
+
+export function listInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
+  app.get(
+    '/api/v2/notifications/inbox',
+    {
+      schema: {
+        summary: 'List inbox notifications, newest first',
+        description: 'At most 25 a page; page back with `starting_before` (the oldest id of the page).',
+        tags: ['inbox'],
+        security,
+        querystring: Type.Object(
+          { ...InboxFilterQuery, starting_before: Type.Optional(Type.String({ format: 'uuid' })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ notifications: Type.Array(ref(InboxNotification)), unread_count: Type.Integer() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const caller = request.caller!;
+      const query = filtersOf(readInboxListQuery(request.query));
+      const [docs, unread] = await Promise.all([
+        deps.store.listInbox(caller.environment_id, caller._id, query, query.startingBefore ?? undefined),
+        deps.store.unreadCount(caller.environment_id, caller._id),
+      ]);
+      return { notifications: docs.map(inboxNotificationJson), unread_count: unread };
+    },
+  );
+}
