@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import sensible from '@fastify/sensible';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
@@ -287,6 +288,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The API reference, rendered in the browser from /openapi.json by Swagger UI, whose files the package serves
+  // itself (no CDN: the page works where the gateway's network ends).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, docExpansion: 'list', tryItOutEnabled: false },
+    staticCSP: true,
+  });
 
   const metrics = options.metrics;
   if (metrics) {
