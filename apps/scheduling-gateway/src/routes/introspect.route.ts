@@ -3,7 +3,7 @@ import type { HttpApp } from '@platform/http';
 import { authenticateClient } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
 import { IntrospectionResponse, oauthErrorResponses } from './oauth-schemas.js';
-import { readClientCredentials, readParams, required } from './token-request.js';
+import { readClientCredentials, readParams, required, tokenRequestBody } from './token-request.js';
 
 /**
  * RFC 7662 for the client itself: a client may introspect only tokens issued to it; anything else (unknown,
@@ -16,6 +16,10 @@ export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
       schema: {
         summary: 'Introspect a token (RFC 7662)',
         tags: ['oauth'],
+        body: tokenRequestBody(
+          ['token', 'token_type_hint', 'client_id', 'client_secret'],
+          'The token to introspect and the client (client_secret here or in HTTP Basic).',
+        ),
         response: { 200: IntrospectionResponse, ...oauthErrorResponses },
       },
     },

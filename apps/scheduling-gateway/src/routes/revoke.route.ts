@@ -3,7 +3,7 @@ import { isPlatformError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
 import type { GatewayDeps } from '../deps.js';
 import { RevocationResponse, oauthErrorResponses } from './oauth-schemas.js';
-import { readClientCredentials, readParams, required } from './token-request.js';
+import { readClientCredentials, readParams, required, tokenRequestBody } from './token-request.js';
 
 /** RFC 7009. Revoking a refresh or an access token revokes its grant (every token of that authorization). */
 export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
@@ -13,6 +13,10 @@ export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
       schema: {
         summary: 'Revoke a token (RFC 7009)',
         tags: ['oauth'],
+        body: tokenRequestBody(
+          ['token', 'token_type_hint', 'client_id', 'client_secret'],
+          'The token to revoke and the client (client_secret here or in HTTP Basic).',
+        ),
         response: { 200: RevocationResponse, ...oauthErrorResponses },
       },
     },

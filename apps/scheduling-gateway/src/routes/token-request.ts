@@ -1,8 +1,8 @@
 import { InputError, UnauthenticatedError } from '@platform/errors';
-import type { FastifyRequest } from '@platform/http';
+import { Type, type FastifyRequest } from '@platform/http';
 
 /** Longest accepted value per parameter: anything longer is refused before any lookup. */
-const MAX_LENGTH: Record<string, number> = {
+const MAX_LENGTH = {
   grant_type: 64,
   client_id: 200,
   client_secret: 512,
@@ -13,33 +13,36 @@ const MAX_LENGTH: Record<string, number> = {
   token: 4096,
   token_type_hint: 64,
   scope: 2048,
-};
+} as const;
 
-export type TokenParams = Partial<Record<keyof typeof MAX_LENGTH | string, string>>;
+type Param = keyof typeof MAX_LENGTH;
+export type TokenParams = Partial<Record<Param, string>>;
 
 /**
- * The parameters of a token, revocation or introspection request, from a form or a JSON body: every value a
- * single string within its length limit (RFC 6749 3.2: parameters must not repeat), unknown parameters
- * ignored (RFC 6749 3.1).
+ * The body of a token, revocation or introspection request, as a form or as JSON: each parameter it names a
+ * single string within its length limit (RFC 6749 3.2: parameters must not repeat; a repeated form field
+ * arrives as a list and is refused), unknown parameters ignored (RFC 6749 3.1).
  */
+export function tokenRequestBody(names: readonly Param[], description: string) {
+  const schema = Type.Object(
+    Object.fromEntries(names.map((name) => [name, Type.Optional(Type.String({ maxLength: MAX_LENGTH[name] }))])),
+    { description },
+  );
+  return {
+    content: {
+      'application/x-www-form-urlencoded': { schema },
+      'application/json': { schema },
+    },
+  };
+}
+
+/** The parameters a request sent (empty values are as absent), once its route schema has checked them. */
 export function readParams(request: FastifyRequest): TokenParams {
-  const body = request.body;
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new InputError(
-      'invalid_request',
-      'The request body must be a form (application/x-www-form-urlencoded) or a JSON object.',
-    );
-  }
+  const body = (request.body ?? {}) as Record<string, unknown>;
   const params: TokenParams = {};
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    const max = MAX_LENGTH[name];
-    if (max === undefined) continue;
-    if (Array.isArray(value)) throw new InputError('invalid_request', `The ${name} parameter must not be repeated.`);
-    if (typeof value !== 'string') throw new InputError('invalid_request', `The ${name} parameter must be a string.`);
-    if (value.length > max)
-      throw new InputError('invalid_request', `The ${name} parameter is too long (at most ${max} characters).`);
-    if (value.length > 0) params[name] = value;
+  for (const name of Object.keys(MAX_LENGTH) as Param[]) {
+    const value = body[name];
+    if (typeof value === 'string' && value.length > 0) params[name] = value;
   }
   return params;
 }
@@ -72,7 +75,7 @@ export function readClientCredentials(request: FastifyRequest, params: TokenPara
     } catch {
       throw new UnauthenticatedError('invalid_client', 'Malformed Basic client credentials.');
     }
-    if (id.length === 0 || id.length > MAX_LENGTH.client_id! || secret.length > MAX_LENGTH.client_secret!) {
+    if (id.length === 0 || id.length > MAX_LENGTH.client_id || secret.length > MAX_LENGTH.client_secret) {
       throw new UnauthenticatedError('invalid_client', 'Malformed Basic client credentials.');
     }
     if (params.client_id && params.client_id !== id)
@@ -83,7 +86,7 @@ export function readClientCredentials(request: FastifyRequest, params: TokenPara
   return { clientId: params.client_id, clientSecret: params.client_secret ?? null };
 }
 
-export function required(params: TokenParams, name: string): string {
+export function required(params: TokenParams, name: Param): string {
   const value = params[name];
   if (!value) throw new InputError('invalid_request', `${name} is required.`);
   return value;

@@ -4,7 +4,7 @@ import type { HttpApp } from '@platform/http';
 import { ACCESS_TOKEN_TTL_SECONDS, pkceDigest } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
 import { TokenResponse, oauthErrorResponses } from './oauth-schemas.js';
-import { readClientCredentials, readParams, required, type TokenParams } from './token-request.js';
+import { readClientCredentials, readParams, required, tokenRequestBody, type TokenParams } from './token-request.js';
 
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
 
@@ -22,6 +22,19 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
         description:
           'RFC 6749 token endpoint. JSON or application/x-www-form-urlencoded. Confidential clients authenticate with client_secret (body or HTTP Basic); public clients with PKCE code_verifier.',
         tags: ['oauth'],
+        body: tokenRequestBody(
+          [
+            'grant_type',
+            'code',
+            'redirect_uri',
+            'code_verifier',
+            'refresh_token',
+            'scope',
+            'client_id',
+            'client_secret',
+          ],
+          'authorization_code: code, redirect_uri and code_verifier (PKCE); refresh_token: refresh_token.',
+        ),
         response: { 200: TokenResponse, ...oauthErrorResponses },
       },
     },
