@@ -14,9 +14,10 @@ import { qrCodeMetricRoutes } from './routes/qr-code-metrics/index.js';
 import { qrCodeRoutes } from './routes/qr-codes/index.js';
 import { shortlinkMetricRoutes } from './routes/shortlink-metrics/index.js';
 import { shortlinkRoutes } from './routes/shortlinks/index.js';
+import { Shortlink } from './routes/shortlinks/schemas.js';
 import { userRoutes } from './routes/user/index.js';
 import { webhookRoutes } from './routes/webhooks/index.js';
-import { BitlyError } from './schemas.js';
+import { BitlyErrorComponent } from './schemas.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -54,8 +55,8 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     bodyLimit: options.bodyLimit,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    components: [BitlyError],
-    errorBody: () => ref(BitlyError),
+    components: [BitlyErrorComponent, Shortlink],
+    errorBody: () => ref(BitlyErrorComponent),
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'The access token (the Bearer prefix is optional)' },
     },

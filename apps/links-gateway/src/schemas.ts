@@ -1,7 +1,7 @@
-import { Type, type TSchema } from '@platform/http';
+import { Type, ref, type TSchema } from '@platform/http';
 
 /** Bitly's error body; `message` is the UPPER_SNAKE code clients key on. */
-export const BitlyError = Type.Object(
+export const BitlyErrorComponent = Type.Object(
   {
     message: Type.String({ description: 'The error code, such as INVALID_ARG_LONG_URL, FORBIDDEN or NOT_FOUND.' }),
     description: Type.String(),
@@ -24,6 +24,12 @@ export const BitlyError = Type.Object(
  * group the caller is not in), 404, 429 (platform limits) and the 5xx of the platform. Framework statuses (413,
  * 414, 415) are added by @platform/http.
  */
+/**
+ * The error body as routes name it: a reference to the one component (`BitlyErrorComponent`, registered by
+ * app.ts). A route must not carry the component inline beside a reference to it.
+ */
+export const BitlyError = ref(BitlyErrorComponent);
+
 export const errorResponses = {
   400: BitlyError,
   403: BitlyError,
@@ -46,3 +52,10 @@ export const BitlyTime = Type.String({
 });
 
 export const security = [{ bearer: [] }];
+
+/**
+ * `OptionalNullable` refused with `<field> <errorMessage>`: a union reports its own failure, not its branches',
+ * so the sentence goes on the union.
+ */
+export const OptionalNullableSaying = <T extends TSchema>(schema: T, errorMessage: string) =>
+  Type.Optional(Type.Union([schema, Type.Null()], { errorMessage }));

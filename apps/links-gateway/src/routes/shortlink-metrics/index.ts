@@ -1,5 +1,25 @@
 import type { LinksRoute } from '../../deps.js';
-import { metricsRoutes as legacy } from '../metrics.routes.js';
+import { getClicksByDestinationRoute } from './get-clicks-by-destination.route.js';
+import { getShortlinkCitiesRoute } from './get-shortlink-cities.route.js';
+import { getShortlinkCountriesRoute } from './get-shortlink-countries.route.js';
+import { getShortlinkDevicesRoute } from './get-shortlink-devices.route.js';
+import { getShortlinkEngagementsSummaryRoute } from './get-shortlink-engagements-summary.route.js';
+import { getShortlinkEngagementsRoute } from './get-shortlink-engagements.route.js';
+import { getShortlinkReferrerNameRoute } from './get-shortlink-referrer-name.route.js';
+import { getShortlinkReferrersByDomainsRoute } from './get-shortlink-referrers-by-domains.route.js';
+import { getShortlinkReferrersRoute } from './get-shortlink-referrers.route.js';
+import { getShortlinkReferringDomainsRoute } from './get-shortlink-referring-domains.route.js';
 
-/** Click metrics of a short link (and, until they move, of groups and QR codes). */
-export const shortlinkMetricRoutes: LinksRoute[] = [legacy];
+/** Click metrics of a short link (each under /v4/shortlinks and /v4/bitlinks), and a custom link's destinations. */
+export const shortlinkMetricRoutes: LinksRoute[] = [
+  getShortlinkEngagementsRoute,
+  getShortlinkEngagementsSummaryRoute,
+  getShortlinkCountriesRoute,
+  getShortlinkCitiesRoute,
+  getShortlinkDevicesRoute,
+  getShortlinkReferrersRoute,
+  getShortlinkReferrerNameRoute,
+  getShortlinkReferringDomainsRoute,
+  getShortlinkReferrersByDomainsRoute,
+  getClicksByDestinationRoute,
+];

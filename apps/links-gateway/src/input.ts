@@ -1,0 +1,18 @@
+import { InputError } from '@platform/errors';
+
+/** A 400 naming the member at fault for a rule the route schema cannot state (it needs data or the clock). */
+export const invalid = (field: string, message: string, code = `INVALID_ARG_${field.toUpperCase()}`) =>
+  new InputError(code, message, { issues: [{ field, code: 'invalid', message }] });
+
+const YEAR_MS = 366 * 24 * 3600_000;
+
+/** `expiration_at` as sent (the schema checked its form): a time 5 minutes to a year ahead, or empty/null to clear. */
+export function expirationOf(raw: string | null | undefined): { at: number | null; clear: boolean } {
+  if (raw === undefined) return { at: null, clear: false };
+  if (raw === null || raw === '') return { at: null, clear: true };
+  const at = Date.parse(raw.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  const now = Date.now();
+  if (!Number.isFinite(at) || at < now + 5 * 60_000 || at > now + YEAR_MS)
+    throw invalid('expiration_at', 'expiration_at must be at least 5 minutes and at most a year from now');
+  return { at, clear: false };
+}

@@ -1,0 +1,27 @@
+import type { HttpApp } from '@platform/http';
+import { requestedGroup } from '../../access.js';
+import type { RouteDeps } from '../../deps.js';
+import { errorResponses, security } from '../../schemas.js';
+import { mayOrganize, newGuid, saveCampaign } from './campaign.js';
+import { Campaign, CreateCampaignBody } from './schemas.js';
+
+export function createCampaignRoute(app: HttpApp, deps: RouteDeps) {
+  app.post(
+    '/v4/campaigns',
+    {
+      schema: {
+        summary: 'Create a campaign in a group (admins and editors)',
+        tags: ['campaigns'],
+        security,
+        body: CreateCampaignBody,
+        response: { 200: Campaign, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const caller = request.caller!;
+      const access = await requestedGroup(deps, caller, request.body.group_guid);
+      mayOrganize(access);
+      return saveCampaign(deps, caller, access, newGuid('Cm'), true, request.body);
+    },
+  );
+}

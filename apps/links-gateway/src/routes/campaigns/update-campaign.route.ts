@@ -1,0 +1,32 @@
+import { bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
+import type { RouteDeps } from '../../deps.js';
+import { errorResponses, security } from '../../schemas.js';
+import { campaignFor, mayOrganize, saveCampaign } from './campaign.js';
+import { Campaign, CampaignParams, UpdateCampaignBody } from './schemas.js';
+
+const checkBody = bodyChecker(UpdateCampaignBody);
+
+export function updateCampaignRoute(app: HttpApp, deps: RouteDeps) {
+  app.patch(
+    '/v4/campaigns/:campaign_guid',
+    {
+      // Who may change the campaign is decided before the body is judged: a stranger learns nothing from a 400.
+      validatorCompiler: deferredBodyValidation(),
+      schema: {
+        summary: 'Edit a campaign (admins and editors)',
+        tags: ['campaigns'],
+        security,
+        params: CampaignParams,
+        body: UpdateCampaignBody,
+        response: { 200: Campaign, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const caller = request.caller!;
+      const { access } = await campaignFor(deps, caller, request.params.campaign_guid);
+      mayOrganize(access);
+      checkBody(request.body);
+      return saveCampaign(deps, caller, access, request.params.campaign_guid, false, request.body);
+    },
+  );
+}

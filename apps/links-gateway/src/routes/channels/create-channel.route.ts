@@ -1,0 +1,28 @@
+import type { HttpApp } from '@platform/http';
+import { requestedGroup } from '../../access.js';
+import type { RouteDeps } from '../../deps.js';
+import { errorResponses, security } from '../../schemas.js';
+import { mayOrganize, newGuid } from '../campaigns/campaign.js';
+import { saveChannel } from './channel.js';
+import { Channel, CreateChannelBody } from './schemas.js';
+
+export function createChannelRoute(app: HttpApp, deps: RouteDeps) {
+  app.post(
+    '/v4/channels',
+    {
+      schema: {
+        summary: 'Create a channel in a group, with its short links (admins and editors)',
+        tags: ['channels'],
+        security,
+        body: CreateChannelBody,
+        response: { 200: Channel, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const caller = request.caller!;
+      const access = await requestedGroup(deps, caller, request.body.group_guid);
+      mayOrganize(access);
+      return saveChannel(deps, caller, access, newGuid('Ch'), true, request.body);
+    },
+  );
+}

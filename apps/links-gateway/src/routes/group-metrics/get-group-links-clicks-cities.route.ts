@@ -1,0 +1,10 @@
+import { Cities } from '../../metrics/schemas.js';
+import { groupMetric } from './group-metric.js';
+
+export const getGroupLinksClicksCitiesRoute = groupMetric({
+  suffix: '/links/clicks/cities',
+  summary: "Clicks on the group's links by city",
+  withSize: true,
+  response: Cities('clicks'),
+  answer: ({ scope, query, since }, { analytics }) => analytics.cities(scope, query, since, 'clicks'),
+});

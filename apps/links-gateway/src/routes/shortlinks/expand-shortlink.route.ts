@@ -1,0 +1,44 @@
+import { NotFoundError } from '@platform/errors';
+import { Type, type HttpApp } from '@platform/http';
+import { bitlyTime } from '@platform/links';
+import type { RouteDeps } from '../../deps.js';
+import { BitlyError, BitlyTime, OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
+import { linkFor, missing } from './links.js';
+
+const ShortlinkIdMember = OptionalNullableSaying(
+  Type.String({ maxLength: 300, description: 'domain/hash, such as sho.rt/abc1234.' }),
+  'must be a short link id such as sho.rt/abc1234',
+);
+
+export function expandShortlinkRoute(app: HttpApp, deps: RouteDeps) {
+  app.post(
+    '/v4/expand',
+    {
+      schema: {
+        summary: 'The long URL of a short link',
+        description: 'An expired link is 410 GONE.',
+        tags: ['shortlinks'],
+        security,
+        body: Type.Object({ shortlink_id: ShortlinkIdMember, bitlink_id: ShortlinkIdMember }),
+        response: {
+          200: Type.Object({ created_at: BitlyTime, link: Type.String(), id: Type.String(), long_url: Type.String() }),
+          ...errorResponses,
+          410: BitlyError,
+        },
+      },
+    },
+    async (request) => {
+      const raw = request.body.shortlink_id ?? request.body.bitlink_id;
+      if (raw === undefined || raw === null) throw missing('shortlink_id', 'shortlink_id is required');
+      const { link } = await linkFor(deps, request.caller!, raw);
+      if (link.expiration_at && link.expiration_at.getTime() <= Date.now())
+        throw new NotFoundError('GONE', 'The short link has expired.');
+      return {
+        created_at: bitlyTime(link.created_at),
+        link: `${deps.scheme}://${link._id}`,
+        id: link._id,
+        long_url: link.long_url,
+      };
+    },
+  );
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { MessageTypeNames } from '@platform/contracts';
+import { Type, type HttpApp } from '@platform/http';
+import { webhookJson } from '@platform/links';
+import type { RouteDeps } from '../../deps.js';
+import { errorResponses, security } from '../../schemas.js';
+import { CreatedWebhook, Event, HttpUrl, Name, webhookInput } from './schemas.js';
+import { checkGroup, forbidden, invalid, mayManage, viewOf, webhookMembers } from './webhook.js';
+
+const Body = Type.Object({
+  organization_guid: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Name,
+  event: Event,
+  url: HttpUrl,
+  ...webhookInput,
+});
+
+export function createWebhookRoute(app: HttpApp, deps: RouteDeps) {
+  app.post(
+    '/v4/webhooks',
+    {
+      schema: {
+        summary: 'Create a webhook',
+        description:
+          'For the whole organization (its owners) or one group (its admins too). The answer carries the signing secret, shown this once.',
+        tags: ['webhooks'],
+        security,
+        body: Body,
+        response: { 201: CreatedWebhook, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const body = request.body;
+      if (body.organization_guid !== caller.environment_id) throw forbidden();
+      if (body.oauth_url && (!body.client_id || !body.client_secret))
+        throw invalid('oauth_url', 'oauth_url needs client_id and client_secret');
+      if (!body.oauth_url && (body.client_id || body.client_secret))
+        throw invalid('oauth_url', 'client_id and client_secret need an oauth_url');
+      const members = webhookMembers(deps, body);
+      if (!(await mayManage(deps, caller, members.group_guid || null))) throw forbidden();
+      await checkGroup(deps, caller, members.group_guid);
+      const guid = `W${randomBytes(5).toString('hex')}`;
+      const saved = await deps.commands.send(MessageTypeNames.SaveWebhook, guid, {
+        organization_id: caller.environment_id,
+        user_id: caller._id,
+        webhook_guid: guid,
+        create: true,
+        ...members,
+      });
+      const webhook = (await deps.store.getWebhook(guid))!;
+      // Deliveries carry Standard Webhooks signatures made with this secret.
+      return reply.code(201).send({ ...webhookJson(webhook, viewOf(deps)), signing_secret: saved.signing_secret });
+    },
+  );
+}
