@@ -11,12 +11,9 @@ describe('html', () => {
 
   it('keeps nested fragments and raw markup, renders lists, and drops null, undefined and false', () => {
     const items = ['a<b', 'c'].map((s) => html`<li>${s}</li>`);
-    expect(
-      html`<ul>
-          ${items}
-        </ul>
-        ${null}${undefined}${false}${raw('<br>')}${0}`.value,
-    ).toBe('<ul><li>a&lt;b</li><li>c</li></ul><br>0');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${raw('<br>')}${0}`.value).toBe(
+      '<ul><li>a&lt;b</li><li>c</li></ul><br>0',
+    );
   });
 
   it('escapes plain strings', () => {

@@ -23,12 +23,7 @@ function described(issues: FieldIssue[], field: string): SafeHtml {
 
 export function issueSummary(issues: FieldIssue[]): SafeHtml {
   if (issues.length === 0) return html``;
-  return html`<div role="alert">
-    <h2>The client could not be saved</h2>
-    <ul>
-      ${issues.map((i) => html`<li>${i.message}</li>`)}
-    </ul>
-  </div>`;
+  return html`<div role="alert"><h2>The client could not be saved</h2><ul>${issues.map((i) => html`<li>${i.message}</li>`)}</ul></div>`;
 }
 
 /** Registration and edit share one form; the kind is chosen at registration only. */
@@ -62,44 +57,24 @@ ${fieldErrors(issues, 'purpose')}
 ${fieldErrors(issues, 'redirect_uris')}
 ${
   options.kindEditable
-    ? html`<fieldset>
-        <legend>Client kind</legend>
-        <div>
-          <input
-            type="radio"
-            id="kind-confidential"
-            name="kind"
-            value="confidential"
-            ${v.kind === 'confidential' ? ' checked' : ''}
-          />
-          <label for="kind-confidential">Confidential: a server that keeps a client secret</label>
-        </div>
-        <div>
-          <input type="radio" id="kind-public" name="kind" value="public" ${v.kind === 'public' ? ' checked' : ''} />
-          <label for="kind-public">Public: a single-page or mobile app using PKCE, no secret</label>
-        </div>
-      </fieldset>`
+    ? html`<fieldset><legend>Client kind</legend>
+<div><input type="radio" id="kind-confidential" name="kind" value="confidential"${v.kind === 'confidential' ? ' checked' : ''}>
+<label for="kind-confidential">Confidential: a server that keeps a client secret</label></div>
+<div><input type="radio" id="kind-public" name="kind" value="public"${v.kind === 'public' ? ' checked' : ''}>
+<label for="kind-public">Public: a single-page or mobile app using PKCE, no secret</label></div>
+</fieldset>`
     : html`<p>Client kind: <strong>${v.kind}</strong> (cannot be changed)</p>`
 }
 <fieldset${described(issues, 'scopes')}><legend>Scopes (select at least one)</legend>
 ${SCOPE_GROUPS.map(
-  (group) =>
-    html`<fieldset>
-      <legend>${group.legend}</legend>
-      ${group.scopes.map(
-        (scope) =>
-          html`<div>
-            <input
-              type="checkbox"
-              id="scope-${scope}"
-              name="scopes"
-              value="${scope}"
-              ${checked.has(scope) ? ' checked' : ''}
-            />
-            <label for="scope-${scope}">${SCOPE_DESCRIPTIONS[scope]} (<code>${scope}</code>)</label>
-          </div>`,
-      )}
-    </fieldset>`,
+  (group) => html`<fieldset><legend>${group.legend}</legend>
+${group.scopes.map(
+  (
+    scope,
+  ) => html`<div><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${checked.has(scope) ? ' checked' : ''}>
+<label for="scope-${scope}">${SCOPE_DESCRIPTIONS[scope]} (<code>${scope}</code>)</label></div>`,
+)}
+</fieldset>`,
 )}
 </fieldset>
 ${fieldErrors(issues, 'scopes')}

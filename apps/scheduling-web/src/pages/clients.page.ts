@@ -15,36 +15,23 @@ export function clientsPage(options: { clients: OAuthClientDoc[]; viewer: PageVi
     title: 'OAuth clients',
     viewer,
     body: html`<h1>OAuth clients</h1>
-      <p><a href="/settings/developer/oauth/new">Register a new client</a></p>
-      ${isAdmin && html`<p><a href="/settings/admin/oauth">Review clients</a></p>`}
-      ${
-        clients.length === 0
-          ? html`<p>You have not registered any OAuth clients yet.</p>`
-          : html`<table>
-              <caption>
-                Your OAuth clients
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client ID</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Kind</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${clients.map(
-                  (c) =>
-                    html`<tr>
-                      <td><a href="${clientPath(c._id)}">${c.name}</a></td>
-                      <td><code>${c._id}</code></td>
-                      <td>${c.status}</td>
-                      <td>${c.kind}</td>
-                    </tr> `,
-                )}
-              </tbody>
-            </table>`
-      }`,
+<p><a href="/settings/developer/oauth/new">Register a new client</a></p>
+${isAdmin && html`<p><a href="/settings/admin/oauth">Review clients</a></p>`}
+${
+  clients.length === 0
+    ? html`<p>You have not registered any OAuth clients yet.</p>`
+    : html`<table>
+<caption>Your OAuth clients</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Status</th><th scope="col">Kind</th></tr></thead>
+<tbody>
+${clients.map(
+  (
+    c,
+  ) => html`<tr><td><a href="${clientPath(c._id)}">${c.name}</a></td><td><code>${c._id}</code></td><td>${c.status}</td><td>${c.kind}</td></tr>
+`,
+)}</tbody>
+</table>`
+}`,
   });
 }
 
@@ -57,16 +44,16 @@ export function newClientPage(options: {
     title: 'Register an OAuth client',
     viewer: options.viewer,
     body: html`<h1>Register an OAuth client</h1>
-      <p>A new client is reviewed by an administrator before it can be used.</p>
-      ${clientForm({
-        action: '/settings/developer/oauth',
-        values: options.values,
-        issues: options.issues,
-        csrf: options.viewer.csrf,
-        submitLabel: 'Register client',
-        kindEditable: true,
-      })}
-      <p><a href="/settings/developer/oauth">Back to your OAuth clients</a></p>`,
+<p>A new client is reviewed by an administrator before it can be used.</p>
+${clientForm({
+  action: '/settings/developer/oauth',
+  values: options.values,
+  issues: options.issues,
+  csrf: options.viewer.csrf,
+  submitLabel: 'Register client',
+  kindEditable: true,
+})}
+<p><a href="/settings/developer/oauth">Back to your OAuth clients</a></p>`,
   });
 }
 
@@ -77,10 +64,10 @@ export function secretPage(options: { title: string; clientId: string; secret: s
     title,
     viewer,
     body: html`<h1>${title}</h1>
-      <p>Client ID: <code data-testid="client-id">${clientId}</code></p>
-      <p class="note" role="status"><strong>Copy this secret now: it will not be shown again.</strong></p>
-      <p id="secret-label">Client secret:</p>
-      <p class="secret"><code data-testid="client-secret" aria-labelledby="secret-label">${secret}</code></p>
-      <p><a href="${clientPath(clientId)}">Go to the client's settings</a></p>`,
+<p>Client ID: <code data-testid="client-id">${clientId}</code></p>
+<p class="note" role="status"><strong>Copy this secret now: it will not be shown again.</strong></p>
+<p id="secret-label">Client secret:</p>
+<p class="secret"><code data-testid="client-secret" aria-labelledby="secret-label">${secret}</code></p>
+<p><a href="${clientPath(clientId)}">Go to the client's settings</a></p>`,
   });
 }

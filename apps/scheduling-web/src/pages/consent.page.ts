@@ -16,23 +16,21 @@ export function consentPage(options: {
   return layout({
     title: `Authorize ${client.name}`,
     viewer,
-    body: html`${logo && html`<img class="logo" src="${logo}" alt="${client.name} logo" />`}
-      <h1>Authorize ${client.name}</h1>
-      <p>Signed in as <strong>${viewer.email}</strong>.</p>
-      ${client.website_url && html`<p>Website: ${externalLink(client.website_url)}</p>`}
-      <p><strong>${client.name}</strong> asks for permission to:</p>
-      <ul>
-        ${scopes.map((s) => html`<li>${scopeLabel(s)}</li>`)}
-      </ul>
-      ${legacy && html`<p class="note">This client was registered before scopes existed; its access is not limited to the scopes listed above.</p>`}
-      <form id="consent" method="post" action="/auth/oauth2/authorize">
-        ${csrfInput(viewer.csrf)}
-        ${AUTHORIZE_PARAM_NAMES.map((name) => {
-          const value = params[name];
-          return value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}" />`;
-        })}
-        <button type="submit" name="decision" value="allow">Allow</button>
-        <button type="submit" name="decision" value="deny">Deny</button>
-      </form>`,
+    body: html`${logo && html`<img class="logo" src="${logo}" alt="${client.name} logo">`}
+<h1>Authorize ${client.name}</h1>
+<p>Signed in as <strong>${viewer.email}</strong>.</p>
+${client.website_url && html`<p>Website: ${externalLink(client.website_url)}</p>`}
+<p><strong>${client.name}</strong> asks for permission to:</p>
+<ul>${scopes.map((s) => html`<li>${scopeLabel(s)}</li>`)}</ul>
+${legacy && html`<p class="note">This client was registered before scopes existed; its access is not limited to the scopes listed above.</p>`}
+<form id="consent" method="post" action="/auth/oauth2/authorize">
+${csrfInput(viewer.csrf)}
+${AUTHORIZE_PARAM_NAMES.map((name) => {
+  const value = params[name];
+  return value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}">`;
+})}
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`,
   });
 }

@@ -30,35 +30,30 @@ img.logo{max-width:64px;max-height:64px}
 export function layout(options: { title: string; viewer: PageViewer | null; body: SafeHtml }): SafeHtml {
   const { title, viewer, body } = options;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · Scheduling</title>
-        <style>
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        <header>
-          <a href="/settings/developer/oauth">Scheduling</a>
-          ${
-            viewer &&
-            html`<div>
-              <span>${viewer.email}</span>
-              <form method="post" action="/logout">
-                <input type="hidden" name="${CSRF_FIELD}" value="${viewer.csrf}" /><button type="submit">
-                  Log out
-                </button>
-              </form>
-            </div>`
-          }
-        </header>
-        <main>${body}</main>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Scheduling</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<a href="/settings/developer/oauth">Scheduling</a>
+${
+  viewer &&
+  html`<div><span>${viewer.email}</span>
+<form method="post" action="/logout"><input type="hidden" name="${CSRF_FIELD}" value="${viewer.csrf}"><button type="submit">Log out</button></form></div>`
+}
+</header>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
 }
 
 export function csrfInput(token: string): SafeHtml {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }

@@ -13,31 +13,15 @@ export function loginPage(options: {
     title: 'Log in',
     viewer,
     body: html`<h1>Log in</h1>
-      ${error && html`<p role="alert" id="login-error">${error}</p>`}
-      <form id="login" method="post" action="/login">
-        ${csrfInput(csrf)}
-        <input type="hidden" name="return_to" value="${returnTo}" />
-        <label for="email">E-mail</label>
-        <input
-          type="email"
-          id="email"
-          name="email"
-          autocomplete="username"
-          required
-          maxlength="320"
-          value="${email}"
-          ${error ? html` aria-describedby="login-error"` : ''}
-        />
-        <label for="password">Password</label>
-        <input
-          type="password"
-          id="password"
-          name="password"
-          autocomplete="current-password"
-          required
-          maxlength="1024"
-        />
-        <button type="submit">Log in</button>
-      </form>`,
+${error && html`<p role="alert" id="login-error">${error}</p>`}
+<form id="login" method="post" action="/login">
+${csrfInput(csrf)}
+<input type="hidden" name="return_to" value="${returnTo}">
+<label for="email">E-mail</label>
+<input type="email" id="email" name="email" autocomplete="username" required maxlength="320" value="${email}"${error ? html` aria-describedby="login-error"` : ''}>
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024">
+<button type="submit">Log in</button>
+</form>`,
   });
 }
