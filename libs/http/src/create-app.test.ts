@@ -42,6 +42,19 @@ describe('createHttpApp', () => {
     });
   });
 
+  it('answers a method the server does not know (QUERY) on a known path 405 too, before reading any body', async () => {
+    const response = await (
+      await app()
+    ).inject({
+      method: 'QUERY' as 'GET',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers['allow']).toBe('POST');
+  });
+
   it('still answers an unknown path 404', async () => {
     const response = await (await app()).inject({ method: 'GET', url: '/nothing/here' });
     expect(response.statusCode).toBe(404);

@@ -12,7 +12,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
-  type preValidationHookHandler,
+  type preHandlerHookHandler,
 } from 'fastify';
 import { InputError, MethodNotAllowedError, NotFoundError } from '@platform/errors';
 import { allowedMethods } from './allowed-methods.js';
@@ -62,6 +62,13 @@ export interface HttpAppOptions {
    * are logged either way; a process that answers thousands of cheap requests a second turns them off.
    */
   requestLogging?: boolean;
+}
+
+/** A route's JSON body schema (the `application/json` one where it names several media types). */
+function bodySchemaOf(schema: unknown): unknown {
+  const body = (schema as { body?: { content?: Record<string, { schema?: unknown }> } } | undefined)?.body;
+  if (body?.content) return body.content['application/json']?.schema ?? {};
+  return body;
 }
 
 /** A response without a body (204, 304, or a 200 the spec leaves empty): documented with no content. */
@@ -218,16 +225,19 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     done(null, payload);
   });
 
-  // Object keys a client chooses (metadata, maps, references) become field names in the store, where MongoDB
-  // forbids `.`, a leading `$` and NUL: refused here, in the API's own shape, before anything is sent on.
-  // Only routes whose method carries a body run the check (first among their preValidation hooks).
-  const refuseStoreUnsafeKeys: preValidationHookHandler = (request, _reply, done) => {
-    const issue = request.body === undefined ? undefined : storeUnsafeKey(request.body);
-    done(issue ? new InputError('validation_failed', issue.message, { issues: [issue] }) : undefined);
-  };
+  // Object keys a client chooses (metadata, maps) become field names in the store, where MongoDB forbids an empty
+  // key, `.`, a leading `$` and NUL: refused in the API's own shape once the body has passed its schema, before
+  // anything is sent on. Members the schema does not name are never stored, so they are not judged.
+  const components = new Map((options.components ?? []).map((schema) => [schema.$id!, schema]));
   app.addHook('onRoute', (route) => {
     if ([route.method].flat().every((method) => BODYLESS.has(method))) return;
-    route.preValidation = [refuseStoreUnsafeKeys, ...[route.preValidation ?? []].flat()];
+    const body = bodySchemaOf(route.schema);
+    const refuseStoreUnsafeKeys: preHandlerHookHandler = (request, _reply, done) => {
+      const issue =
+        request.body === undefined ? undefined : storeUnsafeKey(request.body, body, (id) => components.get(id));
+      done(issue ? new InputError('validation_failed', issue.message, { issues: [issue] }) : undefined);
+    };
+    route.preHandler = [refuseStoreUnsafeKeys, ...[route.preHandler ?? []].flat()];
   });
 
   app.setErrorHandler((raw, request, reply) => {
@@ -242,20 +252,27 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       .send(rendered.body);
   });
 
+  // A known path asked with a method it is not served with is 405 (with Allow), answered before any body is
+  // read: the not-found route would parse one first.
   const allowed = allowedMethods();
   app.addHook('onRoute', (route) => allowed.add(route));
-  app.setNotFoundHandler((request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
     const methods = allowed.of(request.url.split('?')[0]!);
-    const error =
-      methods.length > 0
-        ? new MethodNotAllowedError(
-            'method_not_allowed',
-            `${request.method} is not allowed here; use ${methods.join(', ')}.`,
-            { allowed: methods },
-          )
-        : new NotFoundError('route_not_found', 'Not Found');
-    const rendered = options.renderError(error, request);
-    if (methods.length > 0) void reply.header('allow', methods.join(', '));
+    if (methods.length === 0) return done();
+    void reply.header('allow', methods.join(', '));
+    done(
+      new MethodNotAllowedError(
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${methods.join(', ')}.`,
+        {
+          allowed: methods,
+        },
+      ),
+    );
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const rendered = options.renderError(new NotFoundError('route_not_found', 'Not Found'), request);
     void reply
       .code(rendered.statusCode)
       .headers(rendered.headers ?? {})

@@ -29,11 +29,11 @@ export function validationError(validation: readonly SchemaIssue[], context: str
 }
 
 function describeIssues(validation: readonly SchemaIssue[], context: string): FieldIssue[] {
-  // A union reports every branch that failed, then itself: keep the union's issue alone.
-  const unions = validation.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf').map((v) => v.schemaPath);
-  const kept = validation.filter(
-    (v) => !unions.some((u) => v.schemaPath !== u && v.schemaPath.startsWith(u.replace(/\/(anyOf|oneOf)$/, '/$1/'))),
-  );
+  // A union (or a rule on member names) reports what failed inside it, then itself: keep its own issue alone.
+  const wholes = validation
+    .filter((v) => ['anyOf', 'oneOf', 'propertyNames'].includes(v.keyword))
+    .map((v) => `${v.schemaPath}/`);
+  const kept = validation.filter((v) => !wholes.some((w) => v.schemaPath.startsWith(w)));
   const seen = new Set<string>();
   const issues: FieldIssue[] = [];
   for (const v of kept) {

@@ -60,4 +60,15 @@ describe('validation issues', () => {
       'invalid_params',
     );
   });
+
+  it('names a member name that breaks the rule on names once', () => {
+    const Metadata = Type.Record(Type.String(), Type.String(), { propertyNames: { minLength: 1, maxLength: 3 } });
+    expect(issuesOf(Type.Object({ metadata: Metadata }), { metadata: { long: 'x' } }).issues).toEqual([
+      {
+        field: 'metadata',
+        code: 'invalid_propertyNames',
+        message: 'metadata has a member name that is not allowed: "long"',
+      },
+    ]);
+  });
 });

@@ -72,7 +72,7 @@ function requirement(v: SchemaIssue): string {
       return literals ? `must be one of ${quoteList(literals)}` : 'does not match any allowed form';
     }
     case 'propertyNames':
-      return 'has a member name that is not allowed';
+      return `has a member name that is not allowed: ${JSON.stringify(p['propertyName'])}`;
     case 'multipleOf':
       return `must be a multiple of ${String(p['multipleOf'])}`;
     default:

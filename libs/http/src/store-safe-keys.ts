@@ -2,30 +2,84 @@ import type { FieldIssue } from '@platform/errors';
 
 const MAX_DEPTH = 32;
 
+type Schema = Record<string, unknown>;
+
+/** A key MongoDB would refuse or misread as a field path or an operator (FerretDB refuses an empty one too). */
+const unsafe = (key: string) => key === '' || key.includes('.') || key.startsWith('$') || key.includes('\u0000');
+
+function issueAt(path: string, key: string): FieldIssue {
+  const shown = (path ? `${path}.` : '') + JSON.stringify(key);
+  return {
+    field: path || key,
+    code: 'invalid_key',
+    message: `${shown}: a key may not be empty, contain "." or NUL characters, nor start with "$"`,
+  };
+}
+
 /**
- * The first object key in a request body that MongoDB would refuse or misread as a field path or an operator:
- * one that contains `.` or NUL, or starts with `$`. Its issue names the field by its path in the body.
+ * The first object key in a request body that would become a field name in the store and that MongoDB would
+ * refuse or misread: one that is empty, contains `.` or NUL, or starts with `$`. With the body's schema, only
+ * the keys a client chooses (maps: `patternProperties`, an `additionalProperties` schema) are looked at; members
+ * the schema does not name are ignored by the handlers and never stored, so they are not judged. Without a
+ * schema every key is. `resolve` turns a `$ref` into its schema. Its issue names the field by its path.
  */
-export function storeUnsafeKey(body: unknown): FieldIssue | undefined {
-  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: '', depth: 0 }];
-  while (pending.length > 0) {
-    const { value, path, depth } = pending.pop()!;
-    if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || depth > MAX_DEPTH) continue;
-    const entries: Array<[string, unknown]> = Array.isArray(value)
-      ? value.map((item, i) => [String(i), item])
-      : Object.entries(value as Record<string, unknown>);
-    for (const [key, inner] of entries) {
-      const field = path ? `${path}.${key}` : key;
-      if (!Array.isArray(value) && (key.includes('.') || key.startsWith('$') || key.includes('\u0000'))) {
-        const shown = (path ? `${path}.` : '') + JSON.stringify(key);
-        return {
-          field: path || key,
-          code: 'invalid_key',
-          message: `${shown}: a key may not contain "." or NUL characters, nor start with "$"`,
-        };
-      }
-      pending.push({ value: inner, path: field, depth: depth + 1 });
+export function storeUnsafeKey(
+  body: unknown,
+  schema?: unknown,
+  resolve: (ref: string) => unknown = () => undefined,
+): FieldIssue | undefined {
+  const deref = (s: unknown): Schema | undefined => {
+    let current = s as Schema | undefined;
+    for (let i = 0; i < 8 && typeof current?.['$ref'] === 'string'; i++)
+      current = resolve((current['$ref'] as string).replace(/#$/, '')) as Schema | undefined;
+    return current;
+  };
+  return walk(body, schema === undefined ? undefined : deref(schema), '', 0, deref);
+}
+
+function walk(
+  value: unknown,
+  schema: Schema | undefined,
+  path: string,
+  depth: number,
+  deref: (s: unknown) => Schema | undefined,
+): FieldIssue | undefined {
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || depth > MAX_DEPTH) return undefined;
+  const branches = schema
+    ? ((schema['anyOf'] ?? schema['oneOf'] ?? schema['allOf']) as unknown[] | undefined)
+    : undefined;
+  if (branches) {
+    for (const branch of branches) {
+      const issue = walk(value, deref(branch), path, depth, deref);
+      if (issue) return issue;
     }
+    return undefined;
+  }
+  if (Array.isArray(value)) {
+    const items = schema ? deref(schema['items']) : undefined;
+    for (const [i, item] of value.entries()) {
+      if (schema && !items) continue;
+      const issue = walk(item, items, path ? `${path}.${i}` : String(i), depth + 1, deref);
+      if (issue) return issue;
+    }
+    return undefined;
+  }
+  const properties = (schema?.['properties'] ?? {}) as Record<string, unknown>;
+  const patterns = Object.values((schema?.['patternProperties'] ?? {}) as Record<string, unknown>);
+  const additional = schema?.['additionalProperties'];
+  const open = patterns[0] ?? (typeof additional === 'object' ? additional : undefined);
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    const declared = schema ? (Object.hasOwn(properties, key) ? properties[key] : undefined) : undefined;
+    if (schema && declared === undefined && open === undefined) continue; // not stored: not judged
+    if (declared === undefined && unsafe(key)) return issueAt(path, key);
+    const issue = walk(
+      inner,
+      schema ? deref(declared ?? open) : undefined,
+      path ? `${path}.${key}` : key,
+      depth + 1,
+      deref,
+    );
+    if (issue) return issue;
   }
   return undefined;
 }

@@ -23,7 +23,11 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
             email_verified: Type.Optional(Type.Boolean()),
             external_id: Type.Optional(Type.String({ maxLength: 128 })),
             metadata: Type.Optional(
-              Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 600 }), { maxProperties: 10 }),
+              Type.Record(Type.String(), Type.String({ maxLength: 600 }), {
+                maxProperties: 10,
+                // A record's key schema is not a check: the names' own limits are.
+                propertyNames: { minLength: 1, maxLength: 40 },
+              }),
             ),
           },
           { additionalProperties: false },
