@@ -167,10 +167,7 @@ describe('notifications API: authentication and validation', () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       message: 'Invalid request body',
-      validations: [
-        { field: 'content.title', detail: "provide a non-empty 'content.title' or 'content.message'" },
-        { field: 'content.message', detail: "provide a non-empty 'content.title' or 'content.message'" },
-      ],
+      validations: [{ field: 'content', detail: "content needs a non-empty 'content.title' or 'content.message'" }],
     });
     expect((await call(a, member, 'POST', '/notifications/custom', '{"content":')).body).toMatchObject({
       message: 'Request body must be valid JSON.',
@@ -370,6 +367,7 @@ describe('notifications API: preferences and settings', () => {
       },
     ]);
     const unknownUser = await call(a, user, 'GET', '/users/nobody-here/notifications/preferences');
+    expect(unknownUser.status).toBe(404);
     expect(unknownUser.body).toEqual({
       message: '"user" must be an existing uuid or username.',
       validations: [{ field: 'user', detail: 'queried user="nobody-here"' }],

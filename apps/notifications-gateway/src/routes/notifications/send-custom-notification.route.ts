@@ -7,15 +7,8 @@ import { errorResponses, security } from '../../schemas.js';
 const TITLE_MAX_BYTES = 120;
 const MESSAGE_MAX_BYTES = 2000;
 
-/** Coder's rule beyond the shape: one of the two must say something, and each fits its stored size. */
-function contentIssues(title: string, message: string) {
-  if (title.trim() === '' && message.trim() === '') {
-    const detail = "provide a non-empty 'content.title' or 'content.message'";
-    return [
-      { field: 'content.title', code: 'invalid', message: detail },
-      { field: 'content.message', code: 'invalid', message: detail },
-    ];
-  }
+/** Byte limits of the stored title and message (a character can take up to four). */
+function sizeIssues(title: string, message: string) {
   const issues = [];
   if (Buffer.byteLength(title) > TITLE_MAX_BYTES)
     issues.push({ field: 'content.title', code: 'invalid', message: `must be at most ${TITLE_MAX_BYTES} bytes` });
@@ -23,6 +16,19 @@ function contentIssues(title: string, message: string) {
     issues.push({ field: 'content.message', code: 'invalid', message: `must be at most ${MESSAGE_MAX_BYTES} bytes` });
   return issues;
 }
+
+const Title = Type.String({ maxLength: TITLE_MAX_BYTES });
+const Message = Type.String({ maxLength: MESSAGE_MAX_BYTES });
+const saying = (text: string) => ({ pattern: '\\S', description: text });
+
+/** As Coder: a title or a message that is not blank (or both). */
+const Content = Type.Union(
+  [
+    Type.Object({ title: Type.String({ ...Title, ...saying('Not blank.') }), message: Type.Optional(Message) }),
+    Type.Object({ title: Type.Optional(Title), message: Type.String({ ...Message, ...saying('Not blank.') }) }),
+  ],
+  { errorMessage: "needs a non-empty 'content.title' or 'content.message'" },
+);
 
 export function sendCustomNotificationRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
@@ -33,19 +39,14 @@ export function sendCustomNotificationRoute(app: HttpApp, deps: GatewayDeps) {
         description: 'To the inbox, and by e-mail or webhook as the deployment dispatches. System users cannot.',
         tags: ['notifications'],
         security,
-        body: Type.Object({
-          content: Type.Object({
-            title: Type.Optional(Type.String({ maxLength: TITLE_MAX_BYTES, default: '' })),
-            message: Type.Optional(Type.String({ maxLength: MESSAGE_MAX_BYTES, default: '' })),
-          }),
-        }),
+        body: Type.Object({ content: Content }),
         response: { 204: NoContent('Queued.'), ...errorResponses },
       },
     },
     async (request, reply) => {
       const caller = request.caller!;
       const { title = '', message = '' } = request.body.content;
-      const issues = contentIssues(title, message);
+      const issues = sizeIssues(title, message);
       if (issues.length > 0) throw new InputError('validation_failed', 'Invalid request body', { issues });
       if (caller.role === 'system')
         throw new NotAllowedError('system_user', 'System users cannot send custom notifications.');
