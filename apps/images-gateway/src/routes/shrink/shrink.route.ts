@@ -6,7 +6,7 @@ import { IMAGE_ERRORS, detectImageType } from '@platform/images';
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
-import { ShrinkResult, errorResponses, security } from '../../schemas.js';
+import { ShrinkBody, ShrinkResult, errorResponses, security } from '../../schemas.js';
 
 /** Output ids are opaque and unguessable: an output is reachable by its URL alone (with the account's key). */
 export function newOutputId(): string {
@@ -37,6 +37,7 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'Compress an image (raw body) or the image at a URL ({"source": {"url"}})',
         tags: ['images'],
         security,
+        body: ShrinkBody,
         response: { 201: ShrinkResult, ...errorResponses },
       },
     },
