@@ -32,7 +32,7 @@ type Send = (request: {
   method: string;
   url: string;
   headers: Record<string, string>;
-  payload?: string;
+  payload?: string | Buffer;
 }) => Promise<Answer>;
 
 interface Gateway {
