@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { messageText, waitForMail } from '../support/mailbox.js';
 import { TEST_OAUTH_SECRETS, TEST_SECRETS } from '../support/secrets.js';
@@ -13,7 +14,6 @@ import { TEST_OAUTH_SECRETS, TEST_SECRETS } from '../support/secrets.js';
 // token exchange done by an unmodified OAuth client library (oauth4webapi), as a third-party app would.
 const run = promisify(execFile);
 const name = uniqueName('e2eoauth');
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery staple';
 const processes: ManagedProcess[] = [];
 let web: string;
@@ -157,16 +157,7 @@ beforeAll(async () => {
   }
   await Promise.all((['developer', 'admin', 'user'] as const).map((role) => createUser(role, env)));
   cliEnv = env;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { startNotificationsStack, type NotificationsStack } from '../support/notifications-stack.js';
 import { startUsermgmtStack, type UsermgmtStack } from '../support/usermgmt-stack.js';
 
@@ -10,24 +11,13 @@ import { startUsermgmtStack, type UsermgmtStack } from '../support/usermgmt-stac
  * the gateway's /openapi.json.
  */
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
 let browser: Browser;
 let usermgmt: UsermgmtStack;
 let notifications: NotificationsStack;
 
 beforeAll(async () => {
   [usermgmt, notifications] = await Promise.all([startUsermgmtStack(), startNotificationsStack()]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createPublisher } from '@platform/kafka';
 import { LINKS_TOPICS } from '@platform/links';
@@ -17,7 +18,6 @@ import { startLinksStack, type LinksStack, type LinksUser } from '../support/lin
 // and its group's clicks and scans over 30 days as an SVG chart with top countries, referrers and devices.
 // Screenshots go to the test output (their paths are printed).
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SHOTS = path.join(tmpdir(), 'platform-test-screenshots');
 let stack: LinksStack;
 let admin: LinksUser;
@@ -95,16 +95,7 @@ beforeAll(async () => {
     },
     { what: 'the clicks counted', timeoutMs: 30_000 },
   );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
