@@ -87,7 +87,8 @@ async function startReplica(role: Role): Promise<Replica> {
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.ok === true, {
     what: `${role.app} ready`,
-    timeoutMs: 60_000,
+    // Under the roll's load on two cores every replica takes 30-60 s to be ready (imports, Kafka joins): room.
+    timeoutMs: 120_000,
     intervalMs: 100,
     failFast: () => (process.exited() ? process.output().slice(-3000) : undefined),
   });

@@ -3,9 +3,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import sensible from '@fastify/sensible';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import Fastify, {
   LogController,
@@ -109,9 +110,29 @@ function validators(components: readonly TSchema[] = []) {
   const strict = makeAjv(false);
   const coercing = makeAjv('array');
   for (const schema of components) [strict, coercing].forEach((ajv) => ajv.addSchema(schema));
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema);
+  // Compiled on first use: a gateway with a hundred routes is ready (and a rolling restart moves on) without
+  // compiling every validator first.
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
+    let validate: ValidateFunction | undefined;
+    const lazy = (data: unknown) => {
+      validate ??= (httpPart === 'body' ? strict : coercing).compile(schema);
+      const valid = validate(data);
+      lazy.errors = validate.errors;
+      return valid;
+    };
+    lazy.errors = null as ValidateFunction['errors'];
+    return lazy;
+  };
 }
+
+/** Fastify's response serializers (fast-json-stringify, with the app's shared schemas), each built on first use. */
+const lazySerializers: typeof SerializerSelector extends () => infer F ? F : never = (externalSchemas, options) => {
+  const build = SerializerSelector()(externalSchemas, options);
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => (serialize ??= build(route))(data);
+  };
+};
 
 let checkers: Ajv | undefined;
 
@@ -159,6 +180,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // neither a POST nor a 503. The runtime answers with `Connection: close` while draining, so each open
     // connection carries at most that one more request, and the closed listener takes no new ones.
     return503OnClosing: false,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     connectionTimeout: options.idleTimeoutMs ?? 30_000,
     requestTimeout: 60_000,
