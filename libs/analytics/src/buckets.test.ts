@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { addUnits, bucketSeries, bucketStart, bucketsBetween, formatTime, parseIsoTimestamp } from './buckets.js';
+import {
+  addUnits,
+  bucketSeries,
+  bucketStart,
+  bucketsBetween,
+  formatTime,
+  isoTimestampPattern,
+  parseIsoTimestamp,
+} from './buckets.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -81,5 +89,20 @@ describe('ISO-8601 unit_reference', () => {
     '2024-1-1',
   ])('refuses %j', (raw) => {
     expect(parseIsoTimestamp(raw)).toBeNull();
+  });
+});
+
+describe('isoTimestampPattern', () => {
+  it('accepts exactly what parseIsoTimestamp reads', () => {
+    const pattern = new RegExp(isoTimestampPattern(), 'u');
+    const samples: string[] = [];
+    for (const year of ['0000', '0004', '1900', '2000', '2023', '2024', '2100'])
+      for (let month = 0; month <= 13; month++)
+        for (let day = 0; day <= 32; day++)
+          samples.push(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+    for (const time of ['T00:00', 'T23:59:59', 'T24:00', 'T12:60', 'T12:00:60', 't01:02:03.123456789', 'T01:02:03,5'])
+      for (const offset of ['', 'Z', 'z', '+05:30', '+0530', '-08', '+18:59', '+19', '-0060'])
+        samples.push(`2024-02-29${time}${offset}`, `2023-02-29${time}${offset}`);
+    for (const raw of samples) expect([raw, pattern.test(raw)]).toEqual([raw, parseIsoTimestamp(raw) !== null]);
   });
 });

@@ -79,6 +79,27 @@ export function formatTime(at: number): string {
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month of the proleptic Gregorian calendar (year 0 is a leap year; Date.UTC would take it for 1900). */
+function daysIn(year: number, month: number): number {
+  return month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
+}
+
+const MONTH_DAY = '(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)';
+const LEAP_DAY = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29';
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:[.,]\\d{1,9})?)?';
+const OFFSET = '(?:[Zz]|[+-](?:0\\d|1[0-8])(?::?[0-5]\\d)?)';
+
+/**
+ * The timestamps parseIsoTimestamp takes, exactly, as a JSON Schema `pattern` (real calendar dates only), so that
+ * an API's document says what it accepts. `separators` are the characters allowed between date and time.
+ */
+export function isoTimestampPattern(separators = 'Tt'): string {
+  return `^(?:\\d{4}-${MONTH_DAY}|${LEAP_DAY})(?:[${separators}]${TIME})?${OFFSET}?$`;
+}
+
 /**
  * An ISO-8601 timestamp (`unit_reference`) as epoch milliseconds, or null when it is not one: a calendar date
  * with an optional time and an optional offset (`Z`, `+05:30`, `+0530`, `-08`). Without an offset the time is
@@ -95,7 +116,7 @@ export function parseIsoTimestamp(raw: string): number | null {
   const minute = Number(mi);
   const second = Number(s);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+  if (day > daysIn(year, month)) return null;
   const offsetHours = Number(oh);
   const offsetMinutes = Number(om);
   if (offsetHours > 18 || offsetMinutes > 59) return null;

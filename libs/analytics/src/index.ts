@@ -7,6 +7,7 @@ export {
   bucketsBetween,
   formatTime,
   isUnit,
+  isoTimestampPattern,
   parseIsoTimestamp,
 } from './buckets.js';
 export type { Unit } from './buckets.js';

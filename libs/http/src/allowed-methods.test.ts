@@ -13,10 +13,30 @@ describe('allowedMethods', () => {
     expect(allowed.of('/v4/shortlinks')).toEqual(['POST']);
   });
 
+  it('answers for a literal path with its own methods, not those of a parametric path that also matches it', () => {
+    const allowed = allowedMethods();
+    allowed.add({ url: '/v2/teams/:teamId', method: ['GET', 'PATCH', 'DELETE'] });
+    allowed.add({ url: '/v2/teams/me', method: 'GET' });
+    expect(allowed.of('/v2/teams/me')).toEqual(['GET']);
+    expect(allowed.of('/v2/teams/7')).toEqual(['DELETE', 'GET', 'PATCH']);
+  });
+
   it('knows no methods for a path no route has, and treats pattern characters literally', () => {
     const allowed = allowedMethods();
     allowed.add({ url: '/v2/me.json', method: 'GET' });
     expect(allowed.of('/v2/meXjson')).toEqual([]);
     expect(allowed.of('/nowhere')).toEqual([]);
+  });
+});
+
+describe('allowedMethods.shadowing', () => {
+  it('names the methods of a literal route a parametric route would otherwise serve', () => {
+    const allowed = allowedMethods();
+    allowed.add({ url: '/v2/teams/:teamId', method: ['GET', 'PATCH', 'DELETE'] });
+    allowed.add({ url: '/v2/teams/me', method: 'GET' });
+    allowed.add({ url: '/v2/users/:id', method: 'GET' });
+    expect(allowed.shadowing('/v2/teams/:teamId', '/v2/teams/me')).toEqual(['GET']);
+    expect(allowed.shadowing('/v2/teams/:teamId', '/v2/teams/7')).toBeUndefined();
+    expect(allowed.shadowing('/v2/users/:id', '/v2/users/me')).toBeUndefined();
   });
 });

@@ -26,7 +26,10 @@ async function app() {
     }),
   });
   app.get('/things/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async () => ({ ok: true }));
-  app.post('/things', { schema: { body: Type.Object({ name: Type.String() }) } }, async () => ({ ok: true }));
+  app.post('/things', { schema: { body: Type.Object({ name: Type.String() }) } }, async (request) => ({
+    ok: true,
+    members: Object.keys(request.body as object),
+  }));
   await app.ready();
   return app;
 }
@@ -53,6 +56,24 @@ describe('createHttpApp', () => {
     });
     expect(response.statusCode).toBe(405);
     expect(response.headers['allow']).toBe('POST');
+  });
+
+  it('drops a __proto__ member of a JSON body instead of refusing the body, and pollutes nothing', async () => {
+    const response = await (await app()).inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"a","__proto__":{"polluted":true}}',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ok: true, members: ['name'] });
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('refuses a NUL character in a path parameter with 400 naming it', async () => {
+    const response = await (await app()).inject({ method: 'GET', url: '/things/a%00b' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 'invalid_params', message: 'id may not contain NUL characters' });
   });
 
   it('still answers an unknown path 404', async () => {

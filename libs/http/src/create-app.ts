@@ -14,6 +14,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type preHandlerHookHandler,
+  type preValidationHookHandler,
 } from 'fastify';
 import { InputError, MethodNotAllowedError, NotFoundError } from '@platform/errors';
 import { allowedMethods } from './allowed-methods.js';
@@ -102,7 +103,16 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
  */
 const makeAjv = (coerceTypes: boolean | 'array') =>
   addFormats(
-    new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false }),
+    new Ajv({
+      allErrors: true,
+      verbose: true,
+      removeAdditional: false,
+      useDefaults: true,
+      coerceTypes,
+      strict: false,
+      // A `oneOf` with an OpenAPI discriminator is judged by the branch its tag names (issues about that branch).
+      discriminator: true,
+    }),
   );
 
 /** The route validators of one app; `components` are the shared shapes its schemas may `ref`. */
@@ -159,7 +169,18 @@ export function bodyChecker(schema: object): (body: unknown) => void {
  * The one Fastify factory every gateway uses: schema validation on every route, one error model rendered
  * in each API's own shape, `/healthz`, `/readyz` and `/openapi.json`.
  */
-const MAX_PARAM_LENGTH = 100;
+/**
+ * The router's own bound on a path parameter, in characters as sent (percent-encoded: a character may take
+ * nine). Each route's schema bounds its parameters in decoded characters and answers 400 in the API's shape;
+ * this limit only stops a pathological URL before it is decoded (414).
+ */
+const MAX_PARAM_LENGTH = 8192;
+/**
+ * Node's bound on the request line and headers together. Its default, 16 KiB, is below the query strings the
+ * routes' schemas allow (each list parameter is bounded, but a character may take nine bytes percent-encoded),
+ * which would be answered 431 in no API's shape; no larger than a request body may be anyway.
+ */
+const MAX_HEADER_BYTES = 256 * 1024;
 
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // Telemetry starts before the app is built; a process without a subscriber (the redirector, which has no
@@ -184,6 +205,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     connectionTimeout: options.idleTimeoutMs ?? 30_000,
     requestTimeout: 60_000,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
     // The router's own rejections (a path parameter over maxParamLength: 414; a malformed URL: 400) in the
     // API's error shape, not Fastify's default body.
     frameworkErrors: (error, request, reply) => {
@@ -216,7 +239,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // A body is JSON unless a route's own parser says otherwise: text/plain (Fastify's other default) is 415.
   app.removeContentTypeParser('text/plain');
   // Official SDKs of some APIs send `Content-Type: application/json` with an empty body on GET and DELETE.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  // A `__proto__` or `constructor.prototype` member is dropped rather than refused: no route names one, and
+  // unknown members are ignored.
+  const defaultJson = app.getDefaultJsonParser('remove', 'remove');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     defaultJson(request, body.toString(), (error, value) => {
@@ -251,6 +276,32 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // key, `.`, a leading `$` and NUL: refused in the API's own shape once the body has passed its schema, before
   // anything is sent on. Members the schema does not name are never stored, so they are not judged.
   const components = new Map((options.components ?? []).map((schema) => [schema.$id!, schema]));
+  // The same holds for NUL in a path parameter or a query parameter a route reads: it would reach a store query.
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ?? {}) as { params?: unknown; querystring?: unknown };
+    const parts = (
+      [
+        ['params', 'invalid_params'],
+        ['query', 'invalid_query'],
+      ] as const
+    ).filter(([part]) => (part === 'params' ? schema.params : schema.querystring) !== undefined);
+    if (parts.length === 0) return;
+    const refuseNul: preValidationHookHandler = (request, _reply, done) => {
+      for (const [part, code] of parts) {
+        const values = (request[part] ?? {}) as Record<string, unknown>;
+        for (const [name, value] of Object.entries(values)) {
+          if ([value].flat().some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+            const message = `${name} may not contain NUL characters`;
+            return done(
+              new InputError(code, message, { issues: [{ field: name, code: 'invalid_character', message }] }),
+            );
+          }
+        }
+      }
+      done();
+    };
+    route.preValidation = [refuseNul, ...[route.preValidation ?? []].flat()];
+  });
   app.addHook('onRoute', (route) => {
     if ([route.method].flat().every((method) => BODYLESS.has(method))) return;
     const body = bodySchemaOf(route.schema);
@@ -279,9 +330,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const allowed = allowedMethods();
   app.addHook('onRoute', (route) => allowed.add(route));
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.is404) return done();
-    const methods = allowed.of(request.url.split('?')[0]!);
-    if (methods.length === 0) return done();
+    const path = request.url.split('?')[0]!;
+    const methods = request.is404 ? allowed.of(path) : allowed.shadowing(request.routeOptions.url ?? '', path);
+    if (!methods || methods.length === 0 || (!request.is404 && methods.includes(request.method))) return done();
     void reply.header('allow', methods.join(', '));
     done(
       new MethodNotAllowedError(

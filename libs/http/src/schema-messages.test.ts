@@ -66,7 +66,7 @@ describe('validation issues', () => {
     expect(issuesOf(Type.Object({ metadata: Metadata }), { metadata: { long: 'x' } }).issues).toEqual([
       {
         field: 'metadata',
-        code: 'invalid_propertyNames',
+        code: 'invalid_key',
         message: 'metadata has a member name that is not allowed: "long"',
       },
     ]);

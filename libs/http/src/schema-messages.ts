@@ -73,6 +73,14 @@ function requirement(v: SchemaIssue): string {
     }
     case 'propertyNames':
       return `has a member name that is not allowed: ${JSON.stringify(p['propertyName'])}`;
+    case 'discriminator': {
+      const branches = ((v.parentSchema as { oneOf?: unknown[] } | undefined)?.oneOf ?? []) as Array<{
+        properties?: Record<string, { const?: unknown }>;
+      }>;
+      const tag = String(p['tag']);
+      const values = branches.map((b) => b.properties?.[tag]?.const).filter((c) => c !== undefined);
+      return `must have ${tag} set to one of ${quoteList(values)}`;
+    }
     case 'multipleOf':
       return `must be a multiple of ${String(p['multipleOf'])}`;
     default:
@@ -88,8 +96,15 @@ export function describeIssue(v: SchemaIssue, context: string): FieldIssue {
   const extra = typeof p['additionalProperty'] === 'string' ? p['additionalProperty'] : undefined;
   const field = [path, missing ?? extra].filter(Boolean).join('.') || context;
   if (missing !== undefined) return { field, code: `${field}_required`, message: `${field} is required` };
-  if (extra !== undefined) return { field, code: 'unknown_field', message: `${field} is not a known field` };
-  const own = (v.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+  // A schema's `errorMessage` is one sentence for all its keywords, or one per keyword (ajv-errors' two forms).
+  const given = (v.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+  const own = typeof given === 'object' && given !== null ? (given as Record<string, unknown>)[v.keyword] : given;
+  if (extra !== undefined)
+    return {
+      field,
+      code: 'unknown_field',
+      message: `${field} ${typeof own === 'string' ? own : 'is not a known field'}`,
+    };
   const message = typeof own === 'string' ? `${field} ${own}` : `${field} ${requirement(v)}`;
-  return { field, code: `invalid_${v.keyword}`, message };
+  return { field, code: v.keyword === 'propertyNames' ? 'invalid_key' : `invalid_${v.keyword}`, message };
 }

@@ -41,3 +41,14 @@ describe('storeUnsafeKey', () => {
     expect(storeUnsafeKey({ '': 1, $where: { 'a.b': 1 }, metadata: { fine: 'x' } }, schema, resolve)).toBeUndefined();
   });
 });
+
+describe('storeUnsafeKey and NUL in values', () => {
+  it('names a string value with a NUL character, wherever the schema lets it be stored', () => {
+    expect(storeUnsafeKey({ first_name: 'a\u0000b' })).toMatchObject({
+      field: 'first_name',
+      code: 'invalid_character',
+    });
+    expect(storeUnsafeKey({ metadata: { plan: ['x', 'y\u0000'] } })).toMatchObject({ field: 'metadata.plan.1' });
+    expect(storeUnsafeKey({ first_name: 'ab' })).toBeUndefined();
+  });
+});

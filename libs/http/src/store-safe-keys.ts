@@ -4,6 +4,12 @@ const MAX_DEPTH = 32;
 
 type Schema = Record<string, unknown>;
 
+/**
+ * The keys the store can hold, as a JSON Schema `pattern`: not empty, no `.` or NUL, not starting with `$`. A map
+ * whose keys clients choose says so in its `propertyNames`, so that the document tells clients and fuzzers.
+ */
+export const STORE_SAFE_KEY = '^[^$.\\u0000][^.\\u0000]*$';
+
 /** A key MongoDB would refuse or misread as a field path or an operator (FerretDB refuses an empty one too). */
 const unsafe = (key: string) => key === '' || key.includes('.') || key.startsWith('$') || key.includes('\u0000');
 
@@ -18,7 +24,7 @@ function issueAt(path: string, key: string): FieldIssue {
 
 /**
  * The first object key in a request body that would become a field name in the store and that MongoDB would
- * refuse or misread: one that is empty, contains `.` or NUL, or starts with `$`. With the body's schema, only
+ * refuse or misread: one that is empty, contains `.` or NUL, or starts with `$`; or a string with NUL in it. With the body's schema, only
  * the keys a client chooses (maps: `patternProperties`, an `additionalProperties` schema) are looked at; members
  * the schema does not name are ignored by the handlers and never stored, so they are not judged. Without a
  * schema every key is. `resolve` turns a `$ref` into its schema. Its issue names the field by its path.
@@ -44,6 +50,16 @@ function walk(
   depth: number,
   deref: (s: unknown) => Schema | undefined,
 ): FieldIssue | undefined {
+  // PostgreSQL (under FerretDB) holds no U+0000 in text: such a value would fail in the worker, retried and
+  // dead-lettered, where a 400 at the edge tells the client.
+  if (typeof value === 'string')
+    return value.includes('\u0000')
+      ? {
+          field: path || 'body',
+          code: 'invalid_character',
+          message: `${path || 'body'} may not contain NUL characters`,
+        }
+      : undefined;
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || depth > MAX_DEPTH) return undefined;
   const branches = schema
     ? ((schema['anyOf'] ?? schema['oneOf'] ?? schema['allOf']) as unknown[] | undefined)

@@ -1,7 +1,13 @@
 export { MAX_LONG_URL_LENGTH, readLongUrl } from './long-url.js';
 export type { LongUrlProblem, LongUrlResult } from './long-url.js';
 export { HASH_LENGTH, hashForCommand, keywordProblem, newGroupGuid, randomHash } from './back-half.js';
-export { formatShortlinkId, isBrandedDomain, parseShortlinkId } from './shortlink-id.js';
+export {
+  SHORTLINK_ID_MAX_LENGTH,
+  SHORTLINK_ID_PATTERN,
+  formatShortlinkId,
+  isBrandedDomain,
+  parseShortlinkId,
+} from './shortlink-id.js';
 export type { ShortlinkId } from './shortlink-id.js';
 export {
   DEFAULT_PAGE_SIZE,
@@ -42,7 +48,6 @@ export {
   USAGE_UNITS,
   defaultUsageStart,
   nextUnit,
-  parseUsageDate,
   unitStart,
   unitStarts,
 } from './usage.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HASH_LENGTH, keywordProblem, randomHash } from './back-half.js';
 import { decodeSearchAfter, encodeSearchAfter, readLinkListQuery } from './list-query.js';
 import { readLongUrl } from './long-url.js';
-import { isBrandedDomain, parseShortlinkId } from './shortlink-id.js';
+import { SHORTLINK_ID_PATTERN, isBrandedDomain, parseShortlinkId } from './shortlink-id.js';
 
 const own = new Set(['sho.rt', 'go.acme.com']);
 
@@ -108,5 +108,32 @@ describe('the group link list query', () => {
     expect(read.ok).toBe(false);
     if (!read.ok)
       expect(read.problems.map((p) => p.field).sort()).toEqual(['archived', 'created_before', 'search_after', 'size']);
+  });
+});
+
+describe('SHORTLINK_ID_PATTERN', () => {
+  it('matches only ids parseShortlinkId reads', () => {
+    const pattern = new RegExp(SHORTLINK_ID_PATTERN, 'u');
+    const ids = [
+      'sho.rt/Ab3',
+      'HTTPS://Sho.Rt/abc_-1',
+      'http://localhost:3006/x',
+      'LocalHost/x',
+      'a.b.c.example/' + 'x'.repeat(100),
+      'sho.rt/' + 'x'.repeat(101),
+      'sho.rt/',
+      '/abc',
+      'sho.rt',
+      'sho..rt/abc',
+      '-a.rt/abc',
+      'a-.rt/abc',
+      'sho.1t/abc',
+      'sho.rt/a/b',
+      'sho.rt/a.b',
+      'ftp://sho.rt/abc',
+      `${'a'.repeat(63)}.rt/abc`,
+      `${'a'.repeat(64)}.rt/abc`,
+    ];
+    for (const id of ids) expect([id, pattern.test(id)]).toEqual([id, parseShortlinkId(id) !== null]);
   });
 });

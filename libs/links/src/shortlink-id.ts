@@ -11,6 +11,16 @@ const DOMAIN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$|^localhost(?::\d{1,5})?$/;
 const HASH = /^[A-Za-z0-9_-]{1,100}$/;
 
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+
+/**
+ * The ids parseShortlinkId takes, as a JSON Schema `pattern`, for bodies that name a short link: `domain/hash`,
+ * an `http(s)://` prefix allowed. (The parser also decodes percent-escapes and trims; a body has no need to.)
+ * With `SHORTLINK_ID_MAX_LENGTH` it also keeps the domain within 253 characters.
+ */
+export const SHORTLINK_ID_PATTERN = `^(?:[Hh][Tt][Tt][Pp][Ss]?://)?(?:(?:${LABEL}\\.)+[A-Za-z][A-Za-z0-9-]{0,62}|[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt](?::[0-9]{1,5})?)/[A-Za-z0-9_-]{1,100}$`;
+export const SHORTLINK_ID_MAX_LENGTH = 254;
+
 export function parseShortlinkId(raw: string): ShortlinkId | null {
   let text = raw.trim();
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultUsageStart, parseUsageDate, unitStart, unitStarts } from './usage.js';
+import { defaultUsageStart, unitStart, unitStarts } from './usage.js';
 
 const d = (s: string) => new Date(s);
 
@@ -28,13 +28,5 @@ describe('usage units', () => {
     expect(unitStarts(defaultUsageStart(end, 'month'), end, 'month')).toHaveLength(12);
     expect(unitStarts(defaultUsageStart(end, 'week'), end, 'week')).toHaveLength(12);
     expect(unitStarts(defaultUsageStart(end, 'day'), end, 'day')).toHaveLength(30);
-  });
-
-  it('reads dates, ISO times and Bitly times, and nothing else', () => {
-    expect(parseUsageDate('2026-11-01')?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
-    expect(parseUsageDate('2026-11-01T10:00:00+0100')?.toISOString()).toBe('2026-11-01T09:00:00.000Z');
-    expect(parseUsageDate('2026-11-01T10:00:00Z')?.toISOString()).toBe('2026-11-01T10:00:00.000Z');
-    expect(parseUsageDate('yesterday')).toBeNull();
-    expect(parseUsageDate('2026-13-45')).toBeNull();
   });
 });

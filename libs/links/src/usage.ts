@@ -45,10 +45,3 @@ export function defaultUsageStart(end: Date, unit: UsageUnit): Date {
   if (unit === 'week') return new Date(unitStart(end, 'week').getTime() - 11 * 7 * 86_400_000);
   return new Date(unitStart(end, 'day').getTime() - 29 * 86_400_000);
 }
-
-/** `2026-11-24`, `2026-11-24T10:00:00Z` or Bitly's `2026-11-24T10:00:00+0000`; null when not a time. */
-export function parseUsageDate(raw: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)) return null;
-  const at = Date.parse(raw.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-  return Number.isFinite(at) ? new Date(at) : null;
-}

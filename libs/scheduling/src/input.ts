@@ -12,10 +12,15 @@ export function asObject(value: unknown, what = 'The request body'): Record<stri
   return value as Record<string, unknown>;
 }
 
+/** A length as JSON Schema's maxLength counts it (characters, not UTF-16 units). */
+function codePoints(value: string): number {
+  return value.length <= 1 ? value.length : [...value].length;
+}
+
 export function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.trim().length === 0 || value.length > max)
+  if (typeof value !== 'string' || value.trim().length === 0 || codePoints(value) > max)
     throw bad(`${field} must be a non-empty string of at most ${max} characters.`);
   return value.trim();
 }
