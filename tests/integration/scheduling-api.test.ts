@@ -755,11 +755,11 @@ describe('request bodies', () => {
 
 describe('a path parameter longer than the router allows', () => {
   it('is 414 with the error body of the API', async () => {
-    const answer = await api('GET', `/v2/teams/${'1'.repeat(200)}`, null);
+    const answer = await api('GET', `/v2/teams/${'1'.repeat(8193)}`, null);
     expect(answer.status).toBe(414);
     expect(answer.body).toMatchObject({
       status: 'error',
-      error: { code: 'URI_TOO_LONG', message: 'A path parameter is longer than 100 characters.' },
+      error: { code: 'URI_TOO_LONG', message: 'A path parameter is longer than 8192 characters.' },
     });
   });
 });

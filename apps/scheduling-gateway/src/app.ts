@@ -2,13 +2,12 @@ import formbody from '@fastify/formbody';
 import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
 import type { GatewayDeps } from './deps.js';
-import { registerSchedulingApi } from './api/register.js';
-import { ErrorBody } from './api/schemas.js';
+import { errorSchema, registerSchedulingApi } from './api/register.js';
 import { renderError } from './render-error.js';
 import { introspectRoute } from './routes/introspect.route.js';
 import { meRoute } from './routes/me.route.js';
 import { metadataRoute } from './routes/metadata.route.js';
-import { OAuthError } from './routes/oauth-schemas.js';
+import { oauthError } from './routes/oauth-schemas.js';
 import { revokeRoute } from './routes/revoke.route.js';
 import { tokenRoute } from './routes/token.route.js';
 
@@ -33,7 +32,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     // The OAuth endpoints answer in RFC 6749's shape, a too-large body as 400; the /v2 API in its own shape.
     errorBody: (url, status) =>
-      !url.startsWith('/v2/auth/oauth2/') ? ErrorBody : status === 413 ? undefined : OAuthError,
+      !url.startsWith('/v2/auth/oauth2/') ? errorSchema(status) : status === 413 ? undefined : oauthError(status),
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <access_token>' },
     },

@@ -33,6 +33,11 @@ export interface ApiContext extends ApiRequest {
 export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
   return {
     ...request,
+    // A handler reads the body only once the route's schema passed it (who may act was decided before).
+    get body() {
+      request.checkBody();
+      return request.body;
+    },
     deps,
     reads: readsFor(deps.scheduling, request.userId ?? ''),
     id(param) {

@@ -111,9 +111,10 @@ const teamEventTypeWrites = {
 
 const membershipWrites = {
   create: async (ctx: ApiContext) => {
+    const scope = await teamScope(ctx);
     const body = (ctx.body ?? {}) as { userId?: string; role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
     return ctx.command(N.AddTeamMember, teamKey(ctx), {
-      ...(await teamScope(ctx)),
+      ...scope,
       user_id: body.userId ?? '',
       role: body.role ?? null,
       accepted: body.accepted ?? null,
@@ -121,8 +122,8 @@ const membershipWrites = {
     });
   },
   update: async (ctx: ApiContext) => {
-    const body = (ctx.body ?? {}) as { role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
     const scope = await teamScope(ctx);
+    const body = (ctx.body ?? {}) as { role?: 'MEMBER' | 'ADMIN' | 'OWNER'; accepted?: boolean };
     return ctx.command(N.UpdateTeamMembership, teamKey(ctx), {
       ...scope,
       membership_id: param(ctx, 'membershipId'),
@@ -199,15 +200,18 @@ const ownEventTypeWrites = {
       ...createEventTypeFields(ctx.body),
       ...now(),
     }),
-  update: async (ctx: ApiContext) =>
-    ctx.command(N.UpdateEventType, ownKey(ctx), {
+  async update(ctx: ApiContext) {
+    // Whose it is is decided before the body is judged: a stranger gets 404, never a hint about the body.
+    await ctx.reads.ownEventType(ctx.id('eventTypeId'));
+    return ctx.command(N.UpdateEventType, ownKey(ctx), {
       actor_user_id: ctx.userId!,
       org_id: null,
       team_id: null,
       event_type_id: param(ctx, 'eventTypeId'),
       ...eventTypeFields(ctx.body),
       ...now(),
-    }),
+    });
+  },
   delete: async (ctx: ApiContext) =>
     ctx.command(N.DeleteEventType, ownKey(ctx), {
       actor_user_id: ctx.userId!,

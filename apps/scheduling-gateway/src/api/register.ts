@@ -4,15 +4,25 @@ import { createContext, type ApiDeps } from './context.js';
 import { HANDLERS } from './handlers.js';
 import { ROUTE_SCHEMAS } from './route-schemas.js';
 import { ROUTES, type RouteName, type RouteSpec } from './route-table.js';
-import { ErrorBody, success } from './schemas.js';
+import { ChallengedError, ErrorBody, RetryError, success } from './schemas.js';
 
 const PATH_PARAM = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
+/** Teams, organizations, event types, schedules and memberships are numbered, as in the real API. */
+const NUMERIC_PARAM = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'A positive integer.' });
+const NUMERIC_PARAMS = new Set(['teamId', 'orgId', 'eventTypeId', 'scheduleId', 'membershipId']);
 /** A POST or PATCH without fields of its own still takes a JSON object (of at most 50 members). */
 const AnyBody = Type.Object({}, { additionalProperties: true, maxProperties: 50 });
 
 function paramsOf(url: string) {
   const names = [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
-  return names.length === 0 ? undefined : Type.Object(Object.fromEntries(names.map((n) => [n, PATH_PARAM])));
+  return names.length === 0
+    ? undefined
+    : Type.Object(Object.fromEntries(names.map((n) => [n, NUMERIC_PARAMS.has(n) ? NUMERIC_PARAM : PATH_PARAM])));
+}
+
+/** The error body of a status, with the headers that status carries. */
+export function errorSchema(status: number) {
+  return status === 401 || status === 403 ? ChallengedError : status === 503 || status === 504 ? RetryError : ErrorBody;
 }
 
 /** Creations answer 201; everything else 200 (the real API's codes). */
@@ -73,7 +83,7 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
         ...(hasBody ? { body } : {}),
         response: {
           [status]: success(schemas.data),
-          ...Object.fromEntries(errorStatuses(spec).map((s) => [s, ErrorBody])),
+          ...Object.fromEntries(errorStatuses(spec).map((s) => [s, errorSchema(s)])),
         },
       },
       handler: async (request, reply) => {

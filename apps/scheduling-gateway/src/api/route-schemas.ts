@@ -16,8 +16,8 @@ const bookings = { data: list(S.Booking), query: S.BookingsQuery };
 export const ROUTE_SCHEMAS: Record<RouteName, RouteSchemas> = {
   listEventTypes: { data: list(S.EventType) },
   getEventType: { data: S.EventType },
-  createEventType: { data: S.EventType, body: S.CreateEventTypeBody },
-  updateEventType: { data: S.EventType, body: S.UpdateEventTypeBody },
+  createEventType: { data: S.EventType, body: S.CreatePersonalEventTypeBody },
+  updateEventType: { data: S.EventType, body: S.UpdatePersonalEventTypeBody },
   deleteEventType: { data: S.EventType },
   listSchedules: { data: list(S.Schedule) },
   getSchedule: { data: S.Schedule },

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@platform/http';
+import { NOT_BLANK, Type, withHeaders, type Static, type TSchema } from '@platform/http';
 import type {
   BookingView,
   EventTypeView,
@@ -26,13 +26,22 @@ export const ErrorBody = Type.Object(
   { $id: 'SchedulingError' },
 );
 
+/** 401 and 403 carry the bearer challenge (RFC 6750 3): the realm, and the error for a bad or narrow token. */
+export const ChallengedError = withHeaders(ErrorBody, {
+  'WWW-Authenticate': { description: 'Bearer realm="api", with error="invalid_token" or error="insufficient_scope".' },
+});
+/** A dependency that cannot serve the request now: try again after this many seconds. */
+export const RetryError = withHeaders(ErrorBody, { 'Retry-After': { description: 'Seconds to wait.' } });
+
 export const success = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal('success'), data });
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: NOT_BLANK, ...(description ? { description } : {}) });
 const DateTime = Type.String({ format: 'date-time' });
-const UserId = Type.String({ minLength: 1, maxLength: 100 });
+const UserId = text(100);
 const Slug = Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' });
-const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'An IANA time zone such as Europe/Berlin.' });
+const TimeZone = text(64, 'An IANA time zone such as Europe/Berlin.');
 const Role = Type.Union([Type.Literal('MEMBER'), Type.Literal('ADMIN'), Type.Literal('OWNER')]);
 const SchedulingType = Type.Union([Type.Literal('COLLECTIVE'), Type.Literal('ROUND_ROBIN')]);
 const Weekday = Type.Union([
@@ -45,8 +54,6 @@ const Weekday = Type.Union([
   Type.Literal('Sunday'),
 ]);
 const LengthInMinutes = Type.Integer({ minimum: 1, maximum: 1440 });
-const text = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 const body = (properties: Record<string, TSchema>) =>
   Type.Object(properties, { additionalProperties: true, maxProperties: 50 });
 
@@ -138,8 +145,8 @@ export const PhoneCall = Type.Object({ callId: Type.String() });
 
 const teamFields = {
   slug: Type.Optional(Slug),
-  logoUrl: Type.Optional(nullable(Type.String({ maxLength: 2048, description: 'An absolute http(s) URL.' }))),
-  bio: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
+  logoUrl: Type.Optional(nullable(text(2048, 'An absolute http(s) URL.'))),
+  bio: Type.Optional(nullable(text(2000))),
   timeZone: Type.Optional(TimeZone),
   weekStart: Type.Optional(Type.Union([Type.Literal('Monday'), Type.Literal('Sunday'), Type.Literal('Saturday')])),
 };
@@ -159,26 +166,51 @@ const Hosts = Type.Array(Type.Object({ userId: UserId }), {
 });
 const eventTypeFields = {
   slug: Type.Optional(Slug),
-  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  description: Type.Optional(text(5000)),
   schedulingType: Type.Optional(SchedulingType),
   hosts: Type.Optional(Hosts),
 };
 export const CreateEventTypeBody = body({ title: text(200), lengthInMinutes: LengthInMinutes, ...eventTypeFields });
-export const UpdateEventTypeBody = body({
+/** An update names some field to change (null is no change). */
+const changesOneOf = (names: string[]) => ({
+  anyOf: names.map((name) => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } })),
+  errorMessage: { anyOf: `must change at least one of ${names.join(', ')}` },
+});
+const eventTypeUpdate = {
   title: Type.Optional(text(200)),
   lengthInMinutes: Type.Optional(LengthInMinutes),
   ...eventTypeFields,
+};
+export const UpdateEventTypeBody = Type.Object(eventTypeUpdate, {
+  additionalProperties: true,
+  maxProperties: 50,
+  ...changesOneOf(Object.keys(eventTypeUpdate)),
+});
+/** A personal event type is hosted by its owner: it takes no hosts. */
+const noHosts = {
+  not: { required: ['hosts'], properties: { hosts: { type: 'array' } } },
+  errorMessage: { not: 'may not name hosts: a personal event type is hosted by its owner.' },
+};
+export const CreatePersonalEventTypeBody = Type.Object(CreateEventTypeBody.properties, {
+  additionalProperties: true,
+  maxProperties: 50,
+  ...noHosts,
+});
+export const UpdatePersonalEventTypeBody = Type.Object(UpdateEventTypeBody.properties, {
+  additionalProperties: true,
+  maxProperties: 50,
+  allOf: [noHosts, changesOneOf(Object.keys(eventTypeUpdate).filter((name) => name !== 'hosts'))],
 });
 
-const E164 = Type.String({ maxLength: 20, description: 'E.164, such as +4930123456.' });
+const E164 = text(20, 'E.164, such as +4930123456.');
 export const PhoneCallBody = body({
   yourPhoneNumber: E164,
   numberToCall: E164,
-  templateType: Type.Optional(Type.String({ maxLength: 40 })),
+  templateType: Type.Optional(text(40)),
   ...Object.fromEntries(
     ['schedulerName', 'guestName', 'guestEmail', 'guestCompany', 'beginMessage', 'generalPrompt'].map((f) => [
       f,
-      Type.Optional(Type.String({ maxLength: 5000 })),
+      Type.Optional(text(5000)),
     ]),
   ),
 });
@@ -199,22 +231,19 @@ const availabilityFields = {
   ),
   isDefault: Type.Optional(Type.Boolean()),
 };
-export const CreateScheduleBody = body({ name: text(200), ...availabilityFields });
+export const CreateScheduleBody = body({ name: text(200), ...availabilityFields, timeZone: TimeZone });
 export const UpdateScheduleBody = body({ name: Type.Optional(text(200)), ...availabilityFields });
 
 export const CreateBookingBody = body({
-  eventTypeId: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,15}$' })]),
-  start: Type.String({ maxLength: 40, description: 'ISO 8601 with an offset, such as 2030-01-07T09:00:00Z.' }),
+  eventTypeId: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,14}$' })]),
+  start: text(40, 'ISO 8601 with an offset, such as 2030-01-07T09:00:00Z.'),
   lengthInMinutes: Type.Optional(LengthInMinutes),
-  attendee: Type.Object(
-    { name: text(200), email: Type.String({ maxLength: 320 }), timeZone: TimeZone },
-    { additionalProperties: true },
-  ),
+  attendee: Type.Object({ name: text(200), email: text(320), timeZone: TimeZone }, { additionalProperties: true }),
 });
-export const CancelBookingBody = body({ cancellationReason: Type.Optional(Type.String({ maxLength: 2000 })) });
+export const CancelBookingBody = body({ cancellationReason: Type.Optional(text(2000)) });
 export const RescheduleBookingBody = body({
-  start: Type.String({ maxLength: 40 }),
-  reschedulingReason: Type.Optional(Type.String({ maxLength: 2000 })),
+  start: text(40),
+  reschedulingReason: Type.Optional(text(2000)),
 });
 
 export const AcceptInviteBody = body({ token: text(200) });

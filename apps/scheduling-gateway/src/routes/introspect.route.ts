@@ -1,8 +1,8 @@
 import { isPlatformError } from '@platform/errors';
-import type { HttpApp } from '@platform/http';
+import { withHeaders, type HttpApp } from '@platform/http';
 import { authenticateClient } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
-import { IntrospectionResponse, oauthErrorResponses } from './oauth-schemas.js';
+import { NO_STORE, IntrospectionResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required, tokenRequestBody } from './token-request.js';
 
 /**
@@ -20,7 +20,7 @@ export function introspectRoute(app: HttpApp, deps: GatewayDeps) {
           ['token', 'token_type_hint', 'client_id', 'client_secret'],
           'The token to introspect and the client (client_secret here or in HTTP Basic).',
         ),
-        response: { 200: IntrospectionResponse, ...oauthErrorResponses },
+        response: { 200: withHeaders(IntrospectionResponse, NO_STORE), ...oauthErrorResponses },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@platform/errors';
 import { Type, type HttpApp } from '@platform/http';
-import { ErrorBody, success } from '../api/schemas.js';
+import { ChallengedError, ErrorBody, success } from '../api/schemas.js';
 import type { GatewayDeps } from '../deps.js';
 
 const Me = Type.Object({
@@ -24,7 +24,7 @@ export function meRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'The authorizing user',
         tags: ['users'],
         security: [{ bearer: [] }],
-        response: { 200: success(Me), 401: ErrorBody, 404: ErrorBody },
+        response: { 200: success(Me), 401: ChallengedError, 404: ErrorBody },
       },
     },
     async (request) => {

@@ -27,7 +27,11 @@ export function metadataRoute(app: HttpApp, deps: GatewayDeps) {
       schema: {
         summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
         tags: ['oauth'],
-        response: { 200: Type.Object(Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, describe(v)]))) },
+        response: {
+          200: Type.Object(Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, describe(v)])), {
+            headers: { 'Cache-Control': { description: 'public, max-age=3600', schema: { type: 'string' } } },
+          }),
+        },
       },
     },
     async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(metadata),

@@ -1,4 +1,4 @@
-import { Type } from '@platform/http';
+import { Type, withHeaders } from '@platform/http';
 
 /** RFC 6749 section 5.2 error body, on every status the OAuth endpoints answer with. */
 export const OAuthError = Type.Object(
@@ -9,16 +9,22 @@ export const OAuthError = Type.Object(
   { additionalProperties: false },
 );
 
+/** Every answer of the OAuth endpoints (RFC 6749 5.1): tokens and their errors are never cached. */
+export const NO_STORE = { 'Cache-Control': { description: 'no-store' } };
+const RETRY = { 'Retry-After': { description: 'Seconds to wait before trying again.' } };
+export const oauthError = (status: number) =>
+  withHeaders(OAuthError, {
+    ...NO_STORE,
+    ...(status === 401
+      ? { 'WWW-Authenticate': { description: 'Basic realm="oauth", when the client authenticated with HTTP Basic.' } }
+      : {}),
+    ...(status === 429 || status >= 503 ? RETRY : {}),
+  });
+
 /** 400 bad request or grant, 401 client authentication, 415 media type, 429 too many failures, 5xx server. */
-export const oauthErrorResponses = {
-  400: OAuthError,
-  401: OAuthError,
-  415: OAuthError,
-  429: OAuthError,
-  500: OAuthError,
-  503: OAuthError,
-  504: OAuthError,
-};
+export const oauthErrorResponses = Object.fromEntries(
+  [400, 401, 415, 429, 500, 503, 504].map((s) => [s, oauthError(s)]),
+);
 
 export const TokenResponse = Type.Object(
   {

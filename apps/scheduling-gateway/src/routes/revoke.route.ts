@@ -1,8 +1,8 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
-import type { HttpApp } from '@platform/http';
+import { withHeaders, type HttpApp } from '@platform/http';
 import type { GatewayDeps } from '../deps.js';
-import { RevocationResponse, oauthErrorResponses } from './oauth-schemas.js';
+import { NO_STORE, RevocationResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required, tokenRequestBody } from './token-request.js';
 
 /** RFC 7009. Revoking a refresh or an access token revokes its grant (every token of that authorization). */
@@ -17,7 +17,7 @@ export function revokeRoute(app: HttpApp, deps: GatewayDeps) {
           ['token', 'token_type_hint', 'client_id', 'client_secret'],
           'The token to revoke and the client (client_secret here or in HTTP Basic).',
         ),
-        response: { 200: RevocationResponse, ...oauthErrorResponses },
+        response: { 200: withHeaders(RevocationResponse, NO_STORE), ...oauthErrorResponses },
       },
     },
     async (request, reply) => {

@@ -1,9 +1,9 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError, isPlatformError } from '@platform/errors';
-import type { HttpApp } from '@platform/http';
+import { withHeaders, type HttpApp } from '@platform/http';
 import { ACCESS_TOKEN_TTL_SECONDS, pkceDigest } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
-import { TokenResponse, oauthErrorResponses } from './oauth-schemas.js';
+import { NO_STORE, TokenResponse, oauthErrorResponses } from './oauth-schemas.js';
 import { readClientCredentials, readParams, required, tokenRequestBody, type TokenParams } from './token-request.js';
 
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
@@ -35,7 +35,7 @@ export function tokenRoute(app: HttpApp, deps: GatewayDeps) {
           ],
           'authorization_code: code, redirect_uri and code_verifier (PKCE); refresh_token: refresh_token.',
         ),
-        response: { 200: TokenResponse, ...oauthErrorResponses },
+        response: { 200: withHeaders(TokenResponse, NO_STORE), ...oauthErrorResponses },
       },
     },
     async (request, reply) => {
