@@ -158,7 +158,8 @@ describe('authentication and input errors', () => {
     expect(answer.status).toBe(400);
     expect(answer.json()).toEqual({
       error: 'BadRequest',
-      message: 'Resize method scale takes either width or height, not both.',
+      message:
+        'resize must be {"method": "scale"} with a width or a height, or {"method": "fit", "cover" or "thumb"} with both; each an integer from 1 to 32767.',
     });
     expect(count(answer)).toBe(before);
   });
@@ -410,7 +411,7 @@ describe('store', () => {
       store: { service: 's3', region: 'us-east-1', path: `${bucket}/x.png` },
     });
     expect(answer.status).toBe(400);
-    expect(answer.json()['message']).toBe('Store option cloud_access_key_id is required for service s3.');
+    expect(answer.json()['message']).toBe('store must give aws_access_key_id or cloud_access_key_id.');
     const badRegion = await call('POST', location, {
       store: {
         service: 's3',
@@ -420,7 +421,9 @@ describe('store', () => {
         path: `${bucket}/x.png`,
       },
     });
-    expect(badRegion.json()['message']).toBe('Store region must be a region name such as us-west-1.');
+    expect(badRegion.json()['message']).toBe('store.region must be a region name such as us-west-1.');
+    const unknownService = await call('POST', location, { store: { service: 'azure', path: `${bucket}/x.png` } });
+    expect(unknownService.json()['message']).toBe('store must have service set to one of "s3", "gcs"');
   });
 });
 
@@ -515,9 +518,9 @@ describe('monthly quota and SSRF guard', () => {
 
 describe('a path parameter longer than the router allows', () => {
   it('is 414 with the error JSON of the API', async () => {
-    const answer = await call('GET', `/output/${'x'.repeat(200)}`);
+    const answer = await call('GET', `/output/${'x'.repeat(8193)}`);
     expect(answer.status).toBe(414);
-    expect(answer.json()).toEqual({ error: 'BadRequest', message: 'A path parameter is longer than 100 characters.' });
+    expect(answer.json()).toEqual({ error: 'BadRequest', message: 'A path parameter is longer than 8192 characters.' });
   });
 });
 

@@ -7,7 +7,7 @@ import { renderError } from './render-error.js';
 import { getOutputRoute } from './routes/output/get-output.route.js';
 import { postOutputRoute } from './routes/output/post-output.route.js';
 import { shrinkRoute } from './routes/shrink/shrink.route.js';
-import { ErrorBody } from './schemas.js';
+import { errorSchema } from './schemas.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -30,7 +30,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     idleTimeoutMs: options.commandTimeoutMs + 10_000,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    errorBody: () => ErrorBody,
+    errorBody: (_url, status) => errorSchema(status),
     securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'User name api, password the API key' } },
   });
 

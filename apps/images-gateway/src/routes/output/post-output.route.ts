@@ -6,7 +6,7 @@ import { compressionsFor, parseOutputOptions, renderOptionsRecord } from '@platf
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
-import { OutputParams, errorResponses, imageResponse, security } from '../../schemas.js';
+import { OutputOptionsBody, OutputParams, errorResponses, imageResponse, security } from '../../schemas.js';
 import { outputNotFound } from './get-output.route.js';
 
 export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
@@ -19,6 +19,7 @@ export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
         tags: ['images'],
         security,
         params: OutputParams,
+        body: OutputOptionsBody,
         response: {
           200: imageResponse(
             "The transformed image, its type in Content-Type; or, for a store request, no body and the stored object's address in Location.",
@@ -29,6 +30,7 @@ export function postOutputRoute(app: HttpApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const accountId = request.accountId!;
+      // The schema judged the options; this reads them into the domain's form (aliases, colours, credentials).
       const options = parseOutputOptions(request.body);
       const record = await deps.outputs.getOutput(accountId, request.params.id);
       if (!record) throw outputNotFound();
