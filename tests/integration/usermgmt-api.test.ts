@@ -447,9 +447,29 @@ describe('input the store cannot hold, refused at the edge', () => {
     },
   );
 
-  it('answers a path parameter longer than the router allows with 414 in the API error shape', async () => {
-    const answer = await call('GET', `/user_management/users/user_${'x'.repeat(200)}`);
-    expect(answer.status).toBe(414);
-    expect(answer.body).toEqual({ code: 'uri_too_long', message: 'A path parameter is longer than 100 characters.' });
+  it('refuses a NUL character in a stored value with 422 naming the field (the store cannot hold it)', async () => {
+    const email = `nul-${Date.now()}@example.com`;
+    const refused = await call('POST', '/user_management/users', { email, metadata: { plan: 'p\u0000ro' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ errors: [{ field: 'metadata.plan', code: 'invalid_character' }] });
+    expect((await call('POST', '/user_management/users', { email })).status).toBe(201);
+  });
+
+  it('refuses a NUL character in a path or query parameter in the API error shape', async () => {
+    const inPath = await call('GET', '/user_management/users/user_a%00b');
+    expect(inPath.status).toBe(422);
+    expect(inPath.body).toMatchObject({ errors: [{ field: 'id', code: 'invalid_character' }] });
+    const inQuery = await call('GET', '/webhook_endpoints?after=we_a%00b');
+    expect(inQuery.status).toBe(422);
+    expect(inQuery.body).toMatchObject({ errors: [{ field: 'after', code: 'invalid_character' }] });
+  });
+
+  it('answers a path parameter longer than its schema allows with 422, and one the router will not decode with 414', async () => {
+    const long = await call('GET', `/user_management/users/user_${'x'.repeat(200)}`);
+    expect(long.status).toBe(422);
+    expect(long.body).toMatchObject({ code: 'invalid_params' });
+    const huge = await call('GET', `/user_management/users/${'x'.repeat(8193)}`);
+    expect(huge.status).toBe(414);
+    expect(huge.body).toEqual({ code: 'uri_too_long', message: 'A path parameter is longer than 8192 characters.' });
   });
 });

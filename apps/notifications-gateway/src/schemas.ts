@@ -65,14 +65,16 @@ export const NotificationPreference = Type.Object(
 export const NotificationSettings = Type.Object({ notifier_paused: Type.Boolean() }, { $id: 'NotificationSettings' });
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
-const UuidsText = Type.String({
-  maxLength: 4000,
-  pattern: `^[\\s,]*(?:${UUID}\\s*(?:,[\\s,]*|$))*$`,
-  errorMessage: 'must be comma-separated UUIDs',
-});
+// Bounded so that both lists at their limits fit in a URL the server reads (256 KiB with the headers).
+const uuidsText = (maxLength: number) =>
+  Type.String({
+    maxLength,
+    pattern: `^[ \\t,]*(?:${UUID}[ \\t]*(?:,[ \\t,]*|$))*$`,
+    errorMessage: 'must be comma-separated UUIDs',
+  });
 
 /** `targets` and `templates`: comma-separated UUIDs, or the parameter repeated. */
-const UuidList = Type.Union([UuidsText, Type.Array(UuidsText, { maxItems: 100 })], {
+const UuidList = Type.Union([uuidsText(3800), Type.Array(uuidsText(80), { maxItems: 100 })], {
   description: 'Comma-separated UUIDs (or the parameter repeated), at most 100.',
   errorMessage: 'must be comma-separated UUIDs',
 });

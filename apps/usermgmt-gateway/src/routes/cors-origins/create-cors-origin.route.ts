@@ -14,7 +14,10 @@ export function createCorsOriginRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'Create a CORS origin for the environment',
         tags: ['user management'],
         security,
-        body: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { origin: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }) },
+          { additionalProperties: false },
+        ),
         response: { 201: CorsOrigin, ...errorResponses },
       },
     },

@@ -14,7 +14,10 @@ export function createRedirectUriRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'Create a redirect URI for the environment',
         tags: ['user management'],
         security,
-        body: Type.Object({ uri: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { uri: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }) },
+          { additionalProperties: false },
+        ),
         response: { 201: RedirectUri, ...errorResponses },
       },
     },

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { Type, type HttpApp } from '@platform/http';
+import { STORE_SAFE_KEY, Type, type HttpApp } from '@platform/http';
 import { generateId, hashPassword } from '@platform/secrets';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
@@ -26,7 +26,7 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
               Type.Record(Type.String(), Type.String({ maxLength: 600 }), {
                 maxProperties: 10,
                 // A record's key schema is not a check: the names' own limits are.
-                propertyNames: { minLength: 1, maxLength: 40 },
+                propertyNames: { maxLength: 40, pattern: STORE_SAFE_KEY },
               }),
             ),
           },

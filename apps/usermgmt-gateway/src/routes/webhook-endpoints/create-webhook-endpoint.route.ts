@@ -18,7 +18,7 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
         security,
         body: Type.Object(
           {
-            endpoint_url: Type.String({ minLength: 1, maxLength: 2048 }),
+            endpoint_url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }),
             events: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }),
           },
           { additionalProperties: false },

@@ -18,7 +18,7 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
         params: IdParams,
         body: Type.Object(
           {
-            endpoint_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+            endpoint_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, format: 'uri' })),
             status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
             events: Type.Optional(
               Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }),
