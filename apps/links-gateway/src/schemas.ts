@@ -1,4 +1,5 @@
 import { Type, ref, type TSchema } from '@platform/http';
+import { SHORTLINK_ID_MAX_LENGTH, SHORTLINK_ID_PATTERN } from '@platform/links';
 
 /** Bitly's error body; `message` is the UPPER_SNAKE code clients key on. */
 export const BitlyErrorComponent = Type.Object(
@@ -59,3 +60,20 @@ export const security = [{ bearer: [] }];
  */
 export const OptionalNullableSaying = <T extends TSchema>(schema: T, errorMessage: string) =>
   Type.Optional(Type.Union([schema, Type.Null()], { errorMessage }));
+
+/**
+ * An object's options making `name` required unless `alias` (Bitly's other name for it, which its clients send)
+ * is given instead; null counts as not given.
+ */
+export const requiredUnlessAlias = (name: string, alias: string) => ({
+  if: { required: [alias], properties: { [alias]: { not: { type: 'null' } } } },
+  else: { required: [name], properties: { [name]: { not: { type: 'null' } } } },
+});
+
+/** A short link's id in a body: `domain/hash`, such as sho.rt/abc1234. */
+export const ShortlinkIdString = Type.String({
+  maxLength: SHORTLINK_ID_MAX_LENGTH,
+  pattern: SHORTLINK_ID_PATTERN,
+  description: 'domain/hash, such as sho.rt/abc1234.',
+  errorMessage: 'must be a short link id such as sho.rt/abc1234',
+});

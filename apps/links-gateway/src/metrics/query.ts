@@ -3,6 +3,7 @@ import {
   MAX_SIZE,
   MAX_UNITS,
   UNITS,
+  isoTimestampPattern,
   readMetricsQuery,
   type MetricsQuery,
   type Unit,
@@ -33,7 +34,9 @@ const common = {
   ),
   unit_reference: Type.Optional(
     Type.String({
+      pattern: isoTimestampPattern(),
       description: 'ISO-8601 timestamp, the most recent time to report (default: now); URL-encoded (+ is %2B).',
+      errorMessage: 'must be an ISO-8601 timestamp such as 2024-02-29T13:45:00+0000 (URL-encoded: + is %2B)',
     }),
   ),
 };

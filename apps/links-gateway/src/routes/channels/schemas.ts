@@ -1,5 +1,11 @@
 import { Type } from '@platform/http';
-import { BitlyTime, OptionalNullable, OptionalNullableSaying } from '../../schemas.js';
+import {
+  BitlyTime,
+  OptionalNullable,
+  OptionalNullableSaying,
+  ShortlinkIdString,
+  requiredUnlessAlias,
+} from '../../schemas.js';
 import { OptionalOrganizeName, OrganizeName, TargetGroup } from '../campaigns/schemas.js';
 
 export const MAX_CHANNEL_LINKS = 1000;
@@ -21,11 +27,14 @@ export const Channel = Type.Object({
   ),
 });
 
-const ChannelLink = Type.Object({
-  shortlink_id: OptionalNullable(Type.String({ maxLength: 400, description: 'Such as sho.rt/abc1234.' })),
-  bitlink_id: OptionalNullable(Type.String({ maxLength: 400, description: 'Bitly’s name for shortlink_id.' })),
-  campaign_guid: OptionalNullable(Type.String({ maxLength: 100, description: 'Tags the link with the campaign.' })),
-});
+const ChannelLink = Type.Object(
+  {
+    shortlink_id: OptionalNullable(ShortlinkIdString),
+    bitlink_id: OptionalNullable(ShortlinkIdString),
+    campaign_guid: OptionalNullable(Type.String({ maxLength: 100, description: 'Tags the link with the campaign.' })),
+  },
+  requiredUnlessAlias('shortlink_id', 'bitlink_id'),
+);
 
 const ChannelLinks = OptionalNullableSaying(
   Type.Array(ChannelLink, { maxItems: MAX_CHANNEL_LINKS }),

@@ -3,7 +3,7 @@ import type { LinksRoute } from '../../deps.js';
 import { metricLookups } from '../../metrics/lookups.js';
 import { answerMetric, metricSchema, type MetricSpec } from '../../metrics/route.js';
 
-const GroupParams = Type.Object({ group_guid: Type.String() });
+const GroupParams = Type.Object({ group_guid: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** A metric of every link of a group the caller is in (403 otherwise), under `/v4/groups/:group_guid`. */
 export function groupMetric(spec: MetricSpec): LinksRoute {

@@ -1,5 +1,6 @@
 import { Type, type HttpApp } from '@platform/http';
-import { bitlyTime, defaultUsageStart, nextUnit, parseUsageDate, unitStarts } from '@platform/links';
+import { parseIsoTimestamp } from '@platform/analytics';
+import { bitlyTime, defaultUsageStart, nextUnit, unitStarts } from '@platform/links';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { BitlyTime, errorResponses, security } from '../../schemas.js';
@@ -19,12 +20,9 @@ const HistoricalUsage = Type.Object({
   ),
 });
 
-/** A date the schema let through that is still no day (2026-02-31); empty is none. */
-function readDate(field: 'start_date' | 'end_date', raw: string | undefined): Date | null {
-  if (raw === undefined || raw === '') return null;
-  const at = parseUsageDate(raw);
-  if (!at) throw invalid(field, `${field} is a date such as 2026-11-01 or a time such as 2026-11-01T00:00:00+0000`);
-  return at;
+/** A date or time as the schema let it through (`2026-11-01`, `2026-11-01 10:00+0100`); empty is none. */
+function readDate(raw: string | undefined): Date | null {
+  return raw === undefined || raw === '' ? null : new Date(parseIsoTimestamp(raw.replace(' ', 'T'))!);
 }
 
 export function getGroupHistoricalUsageRoute(app: HttpApp, deps: RouteDeps) {
@@ -49,8 +47,8 @@ export function getGroupHistoricalUsageRoute(app: HttpApp, deps: RouteDeps) {
       const { group } = await accessTo(deps, request.caller!, request.params.group_guid);
       const limits = limitsNamed(request.query.name);
       const unit = request.query.unit ?? 'month';
-      const end = readDate('end_date', request.query.end_date) ?? new Date();
-      const start = readDate('start_date', request.query.start_date) ?? defaultUsageStart(end, unit);
+      const end = readDate(request.query.end_date) ?? new Date();
+      const start = readDate(request.query.start_date) ?? defaultUsageStart(end, unit);
       if (start.getTime() > end.getTime()) throw invalid('start_date', 'start_date must not be after end_date');
       const starts = unitStarts(start, end, unit);
       if (!starts)

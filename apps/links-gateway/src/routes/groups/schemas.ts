@@ -1,3 +1,4 @@
+import { isoTimestampPattern } from '@platform/analytics';
 import { Type } from '@platform/http';
 import { USAGE_LIMITS, USAGE_UNITS } from '@platform/links';
 import { BitlyTime } from '../../schemas.js';
@@ -38,6 +39,6 @@ export const UsageUnit = Type.Union(
 /** `2026-11-24`, `2026-11-24T10:00:00Z` or `2026-11-24T10:00:00+0000` (an empty one is none). */
 export const UsageDate = Type.String({
   maxLength: 40,
-  pattern: '^(?:\\d{4}-\\d{2}-\\d{2}(?:[T ][\\d:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?)?$',
+  pattern: `^$|${isoTimestampPattern('Tt ')}`,
   errorMessage: 'is a date such as 2026-11-01 or a time such as 2026-11-01T00:00:00+0000',
 });

@@ -4,7 +4,7 @@ import type { LinksRoute } from '../../deps.js';
 import { metricLookups } from '../../metrics/lookups.js';
 import { answerMetric, metricSchema, type MetricSpec } from '../../metrics/route.js';
 
-const QrCodeParams = Type.Object({ qrcode_id: Type.String() });
+const QrCodeParams = Type.Object({ qrcode_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** A metric of a QR code's scans (redirects through its `?qr=` URL), under `/v4/qr-codes/:qrcode_id`. */
 export function qrCodeMetric(spec: MetricSpec): LinksRoute {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
-import { parseShortlinkId, readLongUrl } from '@platform/links';
+import { SHORTLINK_ID_MAX_LENGTH, SHORTLINK_ID_PATTERN, parseShortlinkId, readLongUrl } from '@platform/links';
 import { isCustomized } from '@platform/qr';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
@@ -19,7 +19,10 @@ import {
 } from './schemas.js';
 
 const LinkId = (description: string) =>
-  OptionalNullableSaying(Type.String({ maxLength: 2048, description }), 'must be a short link such as sho.rt/abc1234');
+  OptionalNullableSaying(
+    Type.String({ maxLength: SHORTLINK_ID_MAX_LENGTH, pattern: SHORTLINK_ID_PATTERN, description }),
+    'must be a short link such as sho.rt/abc1234',
+  );
 /** At least one of them as a string; a short link wins over a long URL. */
 const oneOf = ['shortlink_id', 'bitlink_id', 'long_url'].map((name) => Type.Object({ [name]: Type.String() }));
 

@@ -112,7 +112,7 @@ const Tristate = (fallback: 'on' | 'off' | 'both', description: string) =>
   );
 const UnixTime = Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999_999, description: 'Unix seconds.' }));
 const Many = (description: string) =>
-  Type.Optional(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100, description }));
+  Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 10, description }));
 const Text = (description: string) => Type.Optional(Type.String({ maxLength: 2048, description }));
 
 /** Unknown parameters are ignored, as Bitly does. */
@@ -127,7 +127,16 @@ export const QrListQuery = Type.Object({
   has_render_customizations: Tristate('both', 'Codes with customizations.'),
   is_gs1: Tristate('both', 'Codes with GS1 values.'),
   creating_login: Many('Codes made by these logins, repeated or comma separated.'),
-  qrc_type: Many(`${QR_CODE_TYPES.join(', ')} (default both), repeated or comma separated.`),
+  qrc_type: Type.Optional(
+    Type.Array(
+      Type.String({
+        pattern: `^[ \\t]*(?:${QR_CODE_TYPES.join('|')})?[ \\t]*(?:,[ \\t]*(?:${QR_CODE_TYPES.join('|')})?[ \\t]*)*$`,
+        maxLength: 100,
+        errorMessage: `must list ${QR_CODE_TYPES.join(', ')}`,
+      }),
+      { maxItems: 10, description: `${QR_CODE_TYPES.join(', ')} (default both), repeated or comma separated.` },
+    ),
+  ),
   tags: Many('Codes with any of these tags, repeated or comma separated.'),
 });
 

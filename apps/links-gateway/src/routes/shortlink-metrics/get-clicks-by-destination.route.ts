@@ -22,7 +22,10 @@ const spec: MetricSpec = {
     }),
 };
 
-const KeywordParams = Type.Object({ domain: Type.String(), keyword: Type.String() });
+const KeywordParams = Type.Object({
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  keyword: Type.String({ minLength: 1, maxLength: 100 }),
+});
 
 /** A custom short link's clicks by destination, under `/v4/custom_shortlinks` and `/v4/custom_bitlinks`. */
 export const getClicksByDestinationRoute: LinksRoute = (app, deps) => {

@@ -6,7 +6,10 @@ import type { LinksRoute, RouteDeps } from '../../deps.js';
 import { metricLookups } from '../../metrics/lookups.js';
 import { answerMetric, metricSchema, type MetricSpec, type Target } from '../../metrics/route.js';
 
-const LinkParams = Type.Object({ domain: Type.String(), hash: Type.String() });
+const LinkParams = Type.Object({
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  hash: Type.String({ minLength: 1, maxLength: 400 }),
+});
 
 /** A link of the caller's organization in a group they are in (a custom one only if `custom`), else 404 or 403. */
 export async function linkTarget(deps: RouteDeps, caller: MemberRecord, raw: string, custom: boolean): Promise<Target> {

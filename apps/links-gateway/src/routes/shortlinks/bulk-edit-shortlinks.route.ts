@@ -3,25 +3,54 @@ import { Type, bodyChecker, deferredBodyValidation, type HttpApp } from '@platfo
 import { formatShortlinkId, parseShortlinkId } from '@platform/links';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
-import { OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
-import { invalid, missing } from './links.js';
+import {
+  OptionalNullableSaying,
+  ShortlinkIdString,
+  errorResponses,
+  requiredUnlessAlias,
+  security,
+} from '../../schemas.js';
 import { GroupParams, TagList } from './schemas.js';
 
 const MAX_BULK = 100;
 
 const LinkIds = OptionalNullableSaying(
-  Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { minItems: 1, maxItems: MAX_BULK }),
+  Type.Array(ShortlinkIdString, { minItems: 1, maxItems: MAX_BULK }),
   `must be a list of 1 to ${MAX_BULK} short link ids such as sho.rt/abc1234`,
 );
 
-const Body = Type.Object({
-  action: Type.Union([Type.Literal('archive'), Type.Literal('edit_tags')]),
-  links: LinkIds,
-  bitlinks: LinkIds, // another name of links
-  archive: OptionalNullableSaying(Type.Boolean(), 'must be true or false'),
-  add_tags: TagList,
-  remove_tags: TagList,
-});
+const Body = Type.Object(
+  {
+    action: Type.Union([Type.Literal('archive'), Type.Literal('edit_tags')]),
+    links: LinkIds,
+    bitlinks: LinkIds, // another name of links
+    archive: OptionalNullableSaying(Type.Boolean(), 'must be true or false'),
+    add_tags: TagList,
+    remove_tags: TagList,
+  },
+  {
+    allOf: [
+      requiredUnlessAlias('links', 'bitlinks'),
+      // edit_tags changes some tag: add_tags or remove_tags lists one.
+      {
+        if: { required: ['action'], properties: { action: { const: 'edit_tags' } } },
+        then: {
+          if: { required: ['remove_tags'], properties: { remove_tags: { type: 'array', minItems: 1 } } },
+          else: {
+            required: ['add_tags'],
+            properties: {
+              add_tags: {
+                type: 'array',
+                minItems: 1,
+                errorMessage: 'must list a tag for edit_tags, unless remove_tags does',
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+);
 const checkBody = bodyChecker(Body);
 
 export function bulkEditShortlinksRoute(app: HttpApp, deps: RouteDeps) {
@@ -48,14 +77,9 @@ export function bulkEditShortlinksRoute(app: HttpApp, deps: RouteDeps) {
         const access = await accessTo(deps, caller, request.params.group_guid);
         checkBody(request.body);
         const body = request.body;
-        const raw = body.links ?? body.bitlinks;
-        if (!raw) throw missing('links', 'links is required');
-        const ids = raw.map((r) => parseShortlinkId(r)).filter((id) => id !== null);
-        if (ids.length < raw.length) throw invalid('links', 'links is a list of short link ids such as sho.rt/abc1234');
+        const ids = (body.links ?? body.bitlinks)!.map((raw) => parseShortlinkId(raw)!);
         const addTags = body.add_tags ?? [];
         const removeTags = body.remove_tags ?? [];
-        if (body.action === 'edit_tags' && addTags.length + removeTags.length === 0)
-          throw invalid('add_tags', 'edit_tags needs add_tags or remove_tags');
         const result = await deps.commands.send(MessageTypeNames.BulkEditShortlinks, access.group._id, {
           organization_id: caller.environment_id,
           user_id: caller._id,

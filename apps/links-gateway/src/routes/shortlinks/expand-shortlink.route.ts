@@ -2,13 +2,18 @@ import { NotFoundError } from '@platform/errors';
 import { Type, type HttpApp } from '@platform/http';
 import { bitlyTime } from '@platform/links';
 import type { RouteDeps } from '../../deps.js';
-import { BitlyError, BitlyTime, OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
-import { linkFor, missing } from './links.js';
+import {
+  BitlyError,
+  BitlyTime,
+  OptionalNullable,
+  ShortlinkIdString,
+  errorResponses,
+  requiredUnlessAlias,
+  security,
+} from '../../schemas.js';
+import { linkFor } from './links.js';
 
-const ShortlinkIdMember = OptionalNullableSaying(
-  Type.String({ maxLength: 300, description: 'domain/hash, such as sho.rt/abc1234.' }),
-  'must be a short link id such as sho.rt/abc1234',
-);
+const ShortlinkIdMember = OptionalNullable(ShortlinkIdString);
 
 export function expandShortlinkRoute(app: HttpApp, deps: RouteDeps) {
   app.post(
@@ -19,7 +24,11 @@ export function expandShortlinkRoute(app: HttpApp, deps: RouteDeps) {
         description: 'An expired link is 410 GONE.',
         tags: ['shortlinks'],
         security,
-        body: Type.Object({ shortlink_id: ShortlinkIdMember, bitlink_id: ShortlinkIdMember }),
+        // shortlink_id, or bitlink_id as Bitly's clients name it.
+        body: Type.Object(
+          { shortlink_id: ShortlinkIdMember, bitlink_id: ShortlinkIdMember },
+          requiredUnlessAlias('shortlink_id', 'bitlink_id'),
+        ),
         response: {
           200: Type.Object({ created_at: BitlyTime, link: Type.String(), id: Type.String(), long_url: Type.String() }),
           ...errorResponses,
@@ -28,9 +37,7 @@ export function expandShortlinkRoute(app: HttpApp, deps: RouteDeps) {
       },
     },
     async (request) => {
-      const raw = request.body.shortlink_id ?? request.body.bitlink_id;
-      if (raw === undefined || raw === null) throw missing('shortlink_id', 'shortlink_id is required');
-      const { link } = await linkFor(deps, request.caller!, raw);
+      const { link } = await linkFor(deps, request.caller!, (request.body.shortlink_id ?? request.body.bitlink_id)!);
       if (link.expiration_at && link.expiration_at.getTime() <= Date.now())
         throw new NotFoundError('GONE', 'The short link has expired.');
       return {

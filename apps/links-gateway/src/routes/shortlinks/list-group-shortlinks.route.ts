@@ -14,7 +14,7 @@ const Tristate = (fallback: 'on' | 'off' | 'both', description: string) =>
 const UnixTime = Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999_999, description: 'Unix seconds.' }));
 /** `tags=a&tags=b` or `tags=a,b`. */
 const Many = (description: string) =>
-  Type.Optional(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100, description }));
+  Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 10, description }));
 const Text = (description: string) => Type.Optional(Type.String({ maxLength: 2048, description }));
 
 /** Unknown parameters are ignored, as Bitly does. */

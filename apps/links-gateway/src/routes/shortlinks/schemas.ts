@@ -74,12 +74,12 @@ export const ShortlinkList = Type.Object({
 
 /** `/v4/shortlinks/{domain}/{hash}` (or `/v4/bitlinks/...`). */
 const DomainHashParams = Type.Object({
-  domain: Type.String({ minLength: 1, description: 'The short domain, such as sho.rt.' }),
-  hash: Type.String({ minLength: 1, description: 'The back-half, such as abc1234.' }),
+  domain: Type.String({ minLength: 1, maxLength: 253, description: 'The short domain, such as sho.rt.' }),
+  hash: Type.String({ minLength: 1, maxLength: 100, description: 'The back-half, such as abc1234.' }),
 });
 /** `/v4/shortlinks/{id}`: the whole id in one URL-encoded segment, as some clients send it. */
 const IdParams = Type.Object({
-  id: Type.String({ minLength: 1, description: 'domain/hash URL-encoded, such as sho.rt%2Fabc1234.' }),
+  id: Type.String({ minLength: 1, maxLength: 400, description: 'domain/hash URL-encoded, such as sho.rt%2Fabc1234.' }),
 });
 
 /** The four addresses of one short link: both collections, both id forms. */
