@@ -19,8 +19,9 @@ typecheck=$!
 wait $lint
 wait $typecheck
 
-echo "[test] provisioning Kafka, FerretDB, Redis and SMTP, and Chromium for the browser tests"
+echo "[test] provisioning Kafka, FerretDB, Redis and SMTP, Chromium for the browser tests, Schemathesis for the fuzz gate"
 bash deploy/local/chromium.sh install
+bash deploy/local/schemathesis.sh install >/dev/null
 bash deploy/local/up.sh
 eval "$(bash deploy/local/env.sh)"
 

@@ -17,7 +17,7 @@ import { startUsermgmtStack, type UsermgmtStack } from '../support/usermgmt-stac
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
 type Operation = {
-  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, unknown> }>;
   requestBody?: unknown;
   security?: unknown[];
 };
@@ -135,6 +135,18 @@ afterAll(async () => {
   await Promise.all([usermgmt?.close(), oauth?.close(), images?.close(), notifications?.close(), links?.close()]);
 });
 
+/** Headers of HTTP itself (framing, caching of the connection, the request id every answer carries). */
+const TRANSPORT_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'vary',
+  'x-request-id',
+]);
+
 function validatorFor(document: Document) {
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
   for (const [name, schema] of Object.entries(document.components?.schemas ?? {}))
@@ -181,9 +193,35 @@ function probes(
   return list;
 }
 
+describe('every document', () => {
+  for (const gateway of gateways) {
+    // Writes without a body (a redelivery, a test notification, mark-all-as-read, a webhook check) document none.
+    it(`${gateway.name} describes a body for every write that takes one and a 2xx answer for every operation`, async () => {
+      const send = gateway.send();
+      const document = JSON.parse((await send({ method: 'GET', url: '/openapi.json', headers: {} })).body) as Document;
+      const missing: string[] = [];
+      for (const [path, operations] of Object.entries(document.paths))
+        for (const [method, operation] of Object.entries(operations)) {
+          if (method === 'head' || method === 'options') continue;
+          const success = Object.entries(operation.responses ?? {}).filter(([status]) => /^2/.test(status));
+          if (success.length === 0) missing.push(`${method} ${path}: no 2xx`);
+          // An answer without a body says so by having no content (NoContent); one with content has its schema.
+          for (const [status, response] of success)
+            if (response.content && !Object.values(response.content).some((c) => c.schema !== undefined))
+              missing.push(`${method} ${path}: ${status} without a schema`);
+          const body = operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
+          if (['post', 'put', 'patch'].includes(method) && body !== undefined)
+            if (!Object.values(body.content ?? {}).some((c) => c.schema !== undefined))
+              missing.push(`${method} ${path}: a request body without a schema`);
+        }
+      expect(missing).toEqual([]);
+    });
+  }
+});
+
 describe('every documented route, probed', () => {
   for (const gateway of gateways) {
-    it(`${gateway.name} answers only statuses it documents, with the documented bodies`, async () => {
+    it(`${gateway.name} answers only statuses and headers it documents, with the documented bodies`, async () => {
       const send = gateway.send();
       const document = JSON.parse((await send({ method: 'GET', url: '/openapi.json', headers: {} })).body) as Document;
       const validator = validatorFor(document);
@@ -209,6 +247,12 @@ describe('every documented route, probed', () => {
               );
               continue;
             }
+            const undocumented = Object.keys(response.headers).filter(
+              (name) =>
+                !TRANSPORT_HEADERS.has(name.toLowerCase()) &&
+                !Object.keys(documented.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
+            );
+            if (undocumented.length > 0) problems.push(`${where}: headers not documented: ${undocumented.join(', ')}`);
             const schema = documented.content?.['application/json']?.schema;
             if (!schema || !(response.headers['content-type'] ?? '').toString().startsWith('application/json'))
               continue;

@@ -16,6 +16,8 @@ import { startTlsTerminator } from './tls-terminator.js';
 
 export interface ImagesStack {
   app: HttpApp;
+  /** The gateway's own listener (plain HTTP), for clients outside the process. */
+  url: string;
   /** The HTTPS address clients use ({base_url}); `Location` headers point here. */
   baseUrl: string;
   /** The certificate of baseUrl, for clients to trust. */
@@ -85,6 +87,7 @@ export async function startImagesStack(options: ImagesStackOptions = {}): Promis
 
   return {
     app: gateway.service.http.app,
+    url: gateway.url!,
     baseUrl,
     certificate: tlsTerminator.certificate,
     accounts,

@@ -38,6 +38,8 @@ import { TEST_OAUTH_SECRETS, TEST_SECRETS } from './secrets.js';
 
 export interface OAuthStack {
   gateway: HttpApp;
+  /** The gateway's own listener (plain HTTP), for clients outside the process. */
+  url: string;
   store: OAuthStore;
   /** The scheduling model (teams, event types, schedules, bookings), written by a scheduling worker. */
   scheduling: SchedulingStore;
@@ -136,6 +138,7 @@ export async function startOAuthStack(
 
   return {
     gateway: gateway.service.http.app,
+    url: gateway.url!,
     store: createOAuthStore(mongo),
     scheduling: createSchedulingStore(mongo),
     users,

@@ -18,6 +18,8 @@ import { TEST_SECRETS } from './secrets.js';
 
 export interface UsermgmtStack {
   app: HttpApp;
+  /** The gateway's own listener (plain HTTP), for clients outside the process. */
+  url: string;
   accounts: Accounts;
   store: UsermgmtStore;
   deliveries: DeliveryStore;
@@ -68,6 +70,7 @@ export async function startUsermgmtStack(
 
   return {
     app: gateway.service.http.app,
+    url: gateway.url!,
     accounts,
     store: createUsermgmtStore(mongo),
     deliveries: createDeliveryStore(mongo),
