@@ -59,7 +59,9 @@ describe('createHttpApp', () => {
   });
 
   it('drops a __proto__ member of a JSON body instead of refusing the body, and pollutes nothing', async () => {
-    const response = await (await app()).inject({
+    const response = await (
+      await app()
+    ).inject({
       method: 'POST',
       url: '/things',
       headers: { 'content-type': 'application/json' },
