@@ -136,6 +136,19 @@ describe('from real redirects to the endpoints', () => {
         date: expect.stringMatching(/T00:00:00\+0000$/),
       },
     ]);
+    // Bitly's clicks calls (the official client's clicks(), clicksByDay() and clicksByMinute()), under both names.
+    const clicks = await call(admin, `${path.replace('/v4/shortlinks/', '/v4/bitlinks/')}/clicks`);
+    expect(clicks.status).toBe(200);
+    expect(clicks.body).toEqual({
+      link_clicks: [{ clicks: 5, date: expect.stringMatching(/T00:00:00\+0000$/) }],
+      units: -1,
+      unit: 'day',
+      unit_reference: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),
+    });
+    const minutes = await call(admin, `${path}/clicks?unit=minute&units=3`);
+    expect((minutes.body['link_clicks'] as unknown[]).length).toBe(3);
+    const clicksSummary = await call(admin, `${path}/clicks/summary`);
+    expect(clicksSummary.body).toMatchObject({ total_clicks: 5, units: -1, unit: 'day' });
     const top = await call(admin, `/v4/groups/${groupGuid}/engagements/top`);
     expect(top.body['sorted_links']).toContainEqual({ clicks: 5, id: link['id'] });
     expect((top.body['links'] as Array<{ id: string }>).map((l) => l.id)).toContain(link['id']);

@@ -186,6 +186,16 @@ describe('webhook records', () => {
     expect((await call(admin, 'DELETE', `/v4/webhooks/${created.guid}`)).status).toBe(404);
   });
 
+  it("takes Bitly's other names for the click event, engagement and click, as decodes", async () => {
+    for (const event of ['engagement', 'click']) {
+      const created = await createWebhook({ name: event, event, url: `${receiverUrl}/alias` });
+      expect(created.event).toBe('decodes');
+      const patched = await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, { guid: created.guid, event });
+      expect(patched).toMatchObject({ status: 200, body: { event: 'decodes' } });
+      expect((await call(admin, 'DELETE', `/v4/webhooks/${created.guid}`)).status).toBe(204);
+    }
+  });
+
   it('refuses bad input with Bitly errors and changes nothing', async () => {
     const before = await call(admin, 'GET', `/v4/organizations/${organizationId}/webhooks`);
     const cases: Array<[Record<string, unknown>, number, string]> = [
@@ -358,6 +368,7 @@ describe('deliveries', () => {
       device_type: 'Mobile',
       bot: false,
       qr: false,
+      qrcode_id: '',
       tags: ['spring'],
       webhook_guid: decodes.guid,
       organization_guid: organizationId,

@@ -86,6 +86,16 @@ describe('the redirect route', () => {
     expect(seconds[0]).toBeLessThan(1);
   });
 
+  it('answers a HEAD like a GET but counts no click (link unfurlers and uptime checks send it)', async () => {
+    const { app, clicks } = await redirector(resolver({ 'sho.rt/abc': target('sho.rt/abc') }).resolver);
+    const response = await app.inject({ method: 'HEAD', url: '/abc', headers: { host: 'sho.rt' } });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe('https://example.com/sho.rt/abc');
+    expect(clicks).toEqual([]);
+    await app.inject({ url: '/abc', headers: { host: 'sho.rt' } });
+    expect(clicks).toHaveLength(1);
+  });
+
   it("counts a redirect with the marker of one of the link's QR codes as that code's scan, any other as a click", async () => {
     const { app, clicks } = await redirector(
       resolver({ 'sho.rt/qr1': target('sho.rt/qr1', 301, ['Qaaaa', 'Qbbbb']) }).resolver,

@@ -103,20 +103,22 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
     // Only a code of this link is a scan: a marker copied onto another link is a plain click.
     const qr = target.qr_code_ids.length > 0 ? qrCodeOf(request.url) : null;
     const scanned = qr !== null && target.qr_code_ids.includes(qr);
-    options.clicks.add({
-      click_id: clickIdPrefix + ++sequence,
-      id: target.id,
-      organization_id: target.organization_id,
-      group_guid: target.group_guid,
-      long_url: target.long_url,
-      clicked_at: Date.now(),
-      referrer: referrer ? referrer.slice(0, 2048) : null,
-      user_agent: userAgent ? userAgent.slice(0, 512) : null,
-      client_ip: request.ip ?? null,
-      bot: isBot(userAgent),
-      qr: scanned,
-      qrcode_id: scanned ? qr : null,
-    });
+    // A HEAD is answered like a GET but counted as nothing: link unfurlers and uptime checks send it, people do not.
+    if (request.method !== 'HEAD')
+      options.clicks.add({
+        click_id: clickIdPrefix + ++sequence,
+        id: target.id,
+        organization_id: target.organization_id,
+        group_guid: target.group_guid,
+        long_url: target.long_url,
+        clicked_at: Date.now(),
+        referrer: referrer ? referrer.slice(0, 2048) : null,
+        user_agent: userAgent ? userAgent.slice(0, 512) : null,
+        client_ip: request.ip ?? null,
+        bot: isBot(userAgent),
+        qr: scanned,
+        qrcode_id: scanned ? qr : null,
+      });
     reply.code(target.status).header('location', target.long_url).header('cache-control', options.cacheControl).send();
     onAnswer?.(target.status, reply.elapsedTime / 1000);
     return reply;

@@ -131,6 +131,8 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
       device_type: seen.device,
       bot: click.bot,
       qr: click.qr,
+      // The code scanned, on a scan (empty on a plain click), as QR code metrics name it.
+      qrcode_id: click.qrcode_id ?? '',
       webhook_guid: w._id,
       organization_guid: click.organization_id,
       group_guid: click.group_guid,

@@ -1,5 +1,7 @@
 import type { LinksRoute } from '../../deps.js';
 import { getClicksByDestinationRoute } from './get-clicks-by-destination.route.js';
+import { getShortlinkClicksSummaryRoute } from './get-shortlink-clicks-summary.route.js';
+import { getShortlinkClicksRoute } from './get-shortlink-clicks.route.js';
 import { getShortlinkCitiesRoute } from './get-shortlink-cities.route.js';
 import { getShortlinkCountriesRoute } from './get-shortlink-countries.route.js';
 import { getShortlinkDevicesRoute } from './get-shortlink-devices.route.js';
@@ -12,6 +14,8 @@ import { getShortlinkReferringDomainsRoute } from './get-shortlink-referring-dom
 
 /** Click metrics of a short link (each under /v4/shortlinks and /v4/bitlinks), and a custom link's destinations. */
 export const shortlinkMetricRoutes: LinksRoute[] = [
+  getShortlinkClicksRoute,
+  getShortlinkClicksSummaryRoute,
   getShortlinkEngagementsRoute,
   getShortlinkEngagementsSummaryRoute,
   getShortlinkCountriesRoute,

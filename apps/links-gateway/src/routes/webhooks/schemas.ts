@@ -2,9 +2,18 @@ import { Type } from '@platform/http';
 import { WEBHOOK_EVENTS } from '@platform/links';
 import { BitlyTime, OptionalNullableSaying } from '../../schemas.js';
 
+/** Bitly's other names for `decodes` (`engagement` in its current documents, `click` in older clients). */
+export const EVENT_ALIASES: Record<string, (typeof WEBHOOK_EVENTS)[number]> = {
+  engagement: 'decodes',
+  click: 'decodes',
+};
+
 export const Event = Type.Union(
-  WEBHOOK_EVENTS.map((e) => Type.Literal(e)),
-  { description: 'decodes: each click; shortlink_created, shortlink_changed: the life of a link.' },
+  [...WEBHOOK_EVENTS, ...Object.keys(EVENT_ALIASES)].map((e) => Type.Literal(e)),
+  {
+    description:
+      'decodes: each click (engagement and click are other names for it, stored as decodes); shortlink_created, shortlink_changed: the life of a link.',
+  },
 );
 
 /** A webhook as every operation shows it (`webhookJson` of @platform/links). */

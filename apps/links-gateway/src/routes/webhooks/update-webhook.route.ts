@@ -3,7 +3,7 @@ import { Type, bodyChecker, deferredBodyValidation, type HttpApp } from '@platfo
 import { WEBHOOK_EVENTS, webhookJson } from '@platform/links';
 import type { RouteDeps } from '../../deps.js';
 import { OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
-import { Event, HttpUrl, Name, Webhook, WebhookParams, webhookInput } from './schemas.js';
+import { EVENT_ALIASES, Event, HttpUrl, Name, Webhook, WebhookParams, webhookInput } from './schemas.js';
 import { checkGroup, forbidden, invalid, mayManage, viewOf, webhookFor, webhookMembers } from './webhook.js';
 
 /** Each member absent or null leaves that field as it is. */
@@ -14,7 +14,10 @@ const Body = Type.Object({
     'must be a string',
   ),
   name: OptionalNullableSaying(Name, 'must be 1 to 200 characters, not only spaces'),
-  event: OptionalNullableSaying(Event, `must be one of ${WEBHOOK_EVENTS.join(', ')}`),
+  event: OptionalNullableSaying(
+    Event,
+    `must be one of ${[...WEBHOOK_EVENTS, ...Object.keys(EVENT_ALIASES)].join(', ')}`,
+  ),
   url: OptionalNullableSaying(HttpUrl, 'must be an absolute http or https URL without a fragment'),
   ...webhookInput,
 });

@@ -2,6 +2,7 @@ import type { MemberRecord } from '@platform/accounts';
 import { InputError, NotAllowedError, NotFoundError } from '@platform/errors';
 import type { WebhookDoc } from '@platform/links';
 import type { RouteDeps } from '../../deps.js';
+import { EVENT_ALIASES } from './schemas.js';
 
 export const forbidden = () => new NotAllowedError('FORBIDDEN', 'You are currently forbidden to access this resource.');
 
@@ -62,7 +63,7 @@ export function webhookMembers(deps: RouteDeps, body: Input) {
   const clientSecret = body.client_secret ?? null;
   return {
     name: body.name ?? null,
-    event: body.event ?? null,
+    event: body.event ? (EVENT_ALIASES[body.event] ?? body.event) : null,
     url: parsedUrl('url', body.url ?? null),
     is_active: body.is_active ?? null,
     group_guid: body.group_guid ?? null,
