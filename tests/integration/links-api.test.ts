@@ -68,6 +68,28 @@ describe('links API: tokens and errors', () => {
   });
 });
 
+describe('links API: organizations', () => {
+  it('answers the organization every group and webhook names in references.organization, and no other', async () => {
+    const group = await call(admin, 'GET', `/v4/groups/${groupGuid}`);
+    const address = (group.body['references'] as { organization: string }).organization;
+    expect(address).toBe(`${stack.url}/v4/organizations/${organizationId}`);
+    const one = await call(admin, 'GET', address.slice(stack.url.length));
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({
+      guid: organizationId,
+      is_active: true,
+      role: 'ORG_ADMIN',
+      bsds: expect.any(Array),
+      references: { groups: `${stack.url}/v4/groups?organization_guid=${organizationId}` },
+    });
+    expect(one.body['created']).toMatch(TIME);
+    const all = await call(admin, 'GET', '/v4/organizations');
+    expect(all).toMatchObject({ status: 200, body: { organizations: [one.body] } });
+    const other = await stack.newOrganization();
+    expect((await call(admin, 'GET', `/v4/organizations/${other.organizationId}`)).status).toBe(404);
+  });
+});
+
 describe('links API: shortening', () => {
   it('shortens (201), returns the same link for the same long URL (200) unless force_new_link, and expands it', async () => {
     const first = await call(admin, 'POST', '/v4/shorten', {

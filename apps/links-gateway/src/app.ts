@@ -10,6 +10,7 @@ import { channelRoutes } from './routes/channels/index.js';
 import { chartRoutes } from './routes/charts/index.js';
 import { groupMetricRoutes } from './routes/group-metrics/index.js';
 import { groupRoutes } from './routes/groups/index.js';
+import { organizationRoutes } from './routes/organizations/index.js';
 import { qrCodeMetricRoutes } from './routes/qr-code-metrics/index.js';
 import { qrCodeRoutes } from './routes/qr-codes/index.js';
 import { shortlinkMetricRoutes } from './routes/shortlink-metrics/index.js';
@@ -32,6 +33,7 @@ export interface BuildAppOptions extends GatewayDeps {
 const API: LinksRoute[] = [
   ...shortlinkRoutes,
   ...userRoutes,
+  ...organizationRoutes,
   ...groupRoutes,
   ...campaignRoutes,
   ...channelRoutes,
