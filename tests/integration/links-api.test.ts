@@ -142,6 +142,17 @@ describe('links API: shortening', () => {
     });
     const own = await call(admin, 'POST', '/v4/shorten', { long_url: `https://${DEFAULT_DOMAIN}/abc` });
     expect(own.body['message']).toBe('ALREADY_A_SHORTLINK');
+    // Another organization's branded domain is a short link too (a loop through two organizations), on create
+    // and on PATCH.
+    const other = await stack.newOrganization();
+    await stack.addDomain(other.organizationId, 'loop.example', [other.groupGuid]);
+    const foreign = await call(admin, 'POST', '/v4/shorten', { long_url: 'http://LOOP.example/x' });
+    expect(foreign).toMatchObject({ status: 400, body: { message: 'ALREADY_A_SHORTLINK' } });
+    const mine = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/loop-target' });
+    const patched = await call(admin, 'PATCH', `/v4/shortlinks/${mine.body['id'] as string}`, {
+      long_url: `http://${DEFAULT_DOMAIN}/${(mine.body['id'] as string).split('/')[1]!}`,
+    });
+    expect(patched).toMatchObject({ status: 400, body: { message: 'ALREADY_A_SHORTLINK' } });
     const domain = await call(admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/', domain: 'not.ours' });
     expect(domain.status).toBe(400);
     expect(domain.body['message']).toBe('INVALID_ARG_DOMAIN');

@@ -1,4 +1,6 @@
 import { InputError } from '@platform/errors';
+import { readLongUrl } from '@platform/links';
+import type { RouteDeps } from './deps.js';
 
 /** A 400 naming the member at fault for a rule the route schema cannot state (it needs data or the clock). */
 export const invalid = (field: string, message: string, code = `INVALID_ARG_${field.toUpperCase()}`) =>
@@ -15,4 +17,19 @@ export function expirationOf(raw: string | null | undefined): { at: number | nul
   if (!Number.isFinite(at) || at < now + 5 * 60_000 || at > now + YEAR_MS)
     throw invalid('expiration_at', 'expiration_at must be at least 5 minutes and at most a year from now');
   return { at, clear: false };
+}
+
+/**
+ * A long URL normalised, refusing one that leads to a domain the platform serves short links on: the default
+ * one (with its port, where it has one) or any organization's branded domain. A short link to a short link is a
+ * redirect loop waiting to happen, whoever owns the other.
+ */
+export async function longUrlOf(deps: RouteDeps, raw: string, field = 'long_url'): Promise<string> {
+  const read = readLongUrl(raw, new Set());
+  if (!read.ok) throw invalid(field, read.detail, read.problem);
+  const { host, hostname } = new URL(read.url);
+  const served =
+    host === deps.defaultDomain || hostname === deps.defaultDomain || (await deps.store.getDomain(hostname)) !== null;
+  if (served) throw invalid(field, `${field} is already a short link`, 'ALREADY_A_SHORTLINK');
+  return read.url;
 }

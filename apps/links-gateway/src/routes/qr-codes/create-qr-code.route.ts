@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
-import { SHORTLINK_ID_MAX_LENGTH, SHORTLINK_ID_PATTERN, parseShortlinkId, readLongUrl } from '@platform/links';
+import { SHORTLINK_ID_MAX_LENGTH, SHORTLINK_ID_PATTERN, parseShortlinkId } from '@platform/links';
+import { longUrlOf } from '../../input.js';
 import { isCustomized } from '@platform/qr';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
@@ -80,13 +81,7 @@ export function createQrCodeRoute(app: HttpApp, deps: RouteDeps) {
           );
         shortlinkId = `${id.domain}/${id.hash}`;
       } else {
-        const own = new Set([
-          deps.defaultDomain,
-          ...(await deps.store.domainsOfOrganization(caller.environment_id)).map((d) => d._id),
-        ]);
-        const read = readLongUrl(destination.long_url, own);
-        if (!read.ok) throw invalid('destination.long_url', read.detail, read.problem);
-        longUrl = read.url;
+        longUrl = await longUrlOf(deps, destination.long_url ?? '', 'destination.long_url');
       }
       const customizations = customizationsOf(body.render_customizations, 'full');
       await assertLogo(deps, caller, customizations);

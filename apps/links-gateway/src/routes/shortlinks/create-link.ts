@@ -27,7 +27,7 @@ export async function createLink(deps: RouteDeps, caller: MemberRecord, body: Ne
   const access = await requestedGroup(deps, caller, body.group_guid);
   const domain = (body.domain ?? access.group.domain_preference ?? deps.defaultDomain).toLowerCase();
   assertDomain(deps, access, domain);
-  const longUrl = await longUrlOf(deps, caller, body.long_url);
+  const longUrl = await longUrlOf(deps, body.long_url);
   const keyword = body.keyword ?? null;
   if (keyword !== null) {
     if (domain === deps.defaultDomain)

@@ -1,9 +1,9 @@
-import { expirationOf, invalid } from '../../input.js';
+import { expirationOf, invalid, longUrlOf } from '../../input.js';
 
-export { expirationOf, invalid };
+export { expirationOf, invalid, longUrlOf };
 import type { MemberRecord } from '@platform/accounts';
 import { InputError, NotFoundError } from '@platform/errors';
-import { parseShortlinkId, readLongUrl, type LinkDoc } from '@platform/links';
+import { parseShortlinkId, type LinkDoc } from '@platform/links';
 import { accessTo, type GroupAccess } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 
@@ -13,17 +13,6 @@ export const missing = (field: string, message: string) =>
   new InputError(`INVALID_ARG_${field.toUpperCase()}`, message, { issues: [{ field, code: 'missing', message }] });
 
 export const viewOf = (deps: RouteDeps) => ({ apiBase: deps.publicBaseUrl, scheme: deps.scheme });
-
-/** The long URL normalised, refusing a link of the organization's own short domains. */
-export async function longUrlOf(deps: RouteDeps, caller: MemberRecord, raw: string): Promise<string> {
-  const own = new Set([
-    deps.defaultDomain,
-    ...(await deps.store.domainsOfOrganization(caller.environment_id)).map((d) => d._id),
-  ]);
-  const read = readLongUrl(raw, own);
-  if (!read.ok) throw invalid('long_url', read.detail, read.problem);
-  return read.url;
-}
 
 /** A link of the caller's organization by its id in any form, and the caller's role in its group. */
 export async function linkFor(

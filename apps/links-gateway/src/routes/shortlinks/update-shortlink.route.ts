@@ -40,7 +40,7 @@ export function updateShortlinkRoute(app: HttpApp, deps: RouteDeps) {
         assertMayEdit(access, caller, link);
         checkBody(request.body);
         const body = request.body;
-        const longUrl = typeof body.long_url === 'string' ? await longUrlOf(deps, caller, body.long_url) : null;
+        const longUrl = typeof body.long_url === 'string' ? await longUrlOf(deps, body.long_url) : null;
         const expiration = expirationOf(body.expiration_at);
         const result = await deps.commands.send(MessageTypeNames.UpdateShortlink, link.group_guid, {
           organization_id: caller.environment_id,
