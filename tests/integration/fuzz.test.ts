@@ -241,6 +241,11 @@ const targets: Target[] = [
           "a channel's links, a user's default group and a group's branded domains must exist and be the caller's: the data decides",
       },
       {
+        operations: ['PATCH /v4/qr-codes/{qrcode_id}'],
+        checks: ['positive_data_acceptance'],
+        reason: 'expiration_at must be 5 minutes to a year from now: the clock decides',
+      },
+      {
         operations: ['GET /v4/groups/{group_guid}/historical_usage'],
         checks: ['positive_data_acceptance'],
         reason: 'start_date may not be after end_date, which is now unless given: two parameters and the clock',

@@ -214,6 +214,25 @@ describe('links API: shortening', () => {
   });
 });
 
+describe('links API: expiry', () => {
+  it('takes an expiration_at up to one calendar year ahead, not 366 days', async () => {
+    const at = (date: Date) => `${date.toISOString().slice(0, 19)}+0000`;
+    const inAYear = new Date();
+    inAYear.setUTCFullYear(inAYear.getUTCFullYear() + 1);
+    const yearAndADay = new Date(inAYear.getTime() + 86_400_000);
+    const refused = await call(admin, 'POST', '/v4/shortlinks', {
+      long_url: 'https://example.com/expiring',
+      expiration_at: at(yearAndADay),
+    });
+    expect(refused).toMatchObject({ status: 400, body: { message: 'INVALID_ARG_EXPIRATION_AT' } });
+    const taken = await call(admin, 'POST', '/v4/shortlinks', {
+      long_url: 'https://example.com/expiring',
+      expiration_at: at(new Date(inAYear.getTime() - 60_000)),
+    });
+    expect(taken.status).toBe(201);
+  });
+});
+
 describe('links API: reading, editing and deleting', () => {
   it('gets a link by its two-segment or encoded id, edits it, archives it, and deletes it', async () => {
     const made = await call(admin, 'POST', '/v4/shortlinks', {
@@ -221,6 +240,8 @@ describe('links API: reading, editing and deleting', () => {
       title: 'Before',
     });
     const id = made.body['id'] as string;
+    // expiration_at is always there, empty when the link does not expire (as on QR codes).
+    expect(made.body['expiration_at']).toBe('');
     expect((await call(admin, 'GET', `/v4/shortlinks/${id}`)).body).toEqual(made.body);
     expect((await call(admin, 'GET', `/v4/bitlinks/${encodeURIComponent(id)}`)).body).toEqual(made.body);
 

@@ -6,7 +6,12 @@ import type { RouteDeps } from './deps.js';
 export const invalid = (field: string, message: string, code = `INVALID_ARG_${field.toUpperCase()}`) =>
   new InputError(code, message, { issues: [{ field, code: 'invalid', message }] });
 
-const YEAR_MS = 366 * 24 * 3600_000;
+/** The same moment one calendar year on (29 February to 1 March: the spec's limit is a year, not 366 days). */
+function aYearAfter(now: number): number {
+  const at = new Date(now);
+  at.setUTCFullYear(at.getUTCFullYear() + 1);
+  return at.getTime();
+}
 
 /** `expiration_at` as sent (the schema checked its form): a time 5 minutes to a year ahead, or empty/null to clear. */
 export function expirationOf(raw: string | null | undefined): { at: number | null; clear: boolean } {
@@ -14,7 +19,7 @@ export function expirationOf(raw: string | null | undefined): { at: number | nul
   if (raw === null || raw === '') return { at: null, clear: true };
   const at = Date.parse(raw.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
   const now = Date.now();
-  if (!Number.isFinite(at) || at < now + 5 * 60_000 || at > now + YEAR_MS)
+  if (!Number.isFinite(at) || at < now + 5 * 60_000 || at > aYearAfter(now))
     throw invalid('expiration_at', 'expiration_at must be at least 5 minutes and at most a year from now');
   return { at, clear: false };
 }

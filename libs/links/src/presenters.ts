@@ -21,7 +21,8 @@ export interface ShortlinkJson {
   qr_code_ids: string[];
   deeplinks: Array<Record<string, string>>;
   campaign_ids: string[];
-  expiration_at?: string;
+  /** Empty when the link does not expire (as on QR codes): the member is always there. */
+  expiration_at: string;
 }
 
 /** A short link record as the API shows it; `apiBase` is the gateway's public address (for `references`). */
@@ -53,8 +54,8 @@ export function shortlinkJson(doc: LinkDoc, view: { apiBase: string; scheme: 'ht
       brand_guid: d.brand_guid,
     })),
     campaign_ids: doc.campaign_ids,
+    expiration_at: doc.expiration_at ? bitlyTime(doc.expiration_at) : '',
   };
-  if (doc.expiration_at) json.expiration_at = bitlyTime(doc.expiration_at);
   return json;
 }
 

@@ -31,9 +31,9 @@ const shortlinkMembers = {
   qr_code_ids: Type.Array(Type.String()),
   deeplinks: Type.Array(Deeplink),
   campaign_ids: Type.Array(Type.String()),
-  expiration_at: Type.Optional(
-    Type.String({ description: 'Such as 2026-01-28T14:30:00+0000; absent when the link does not expire.' }),
-  ),
+  expiration_at: Type.String({
+    description: 'Such as 2026-01-28T14:30:00+0000; empty when the link does not expire.',
+  }),
 };
 
 /**
