@@ -1,5 +1,4 @@
 import type { CommandReplies, CommandType } from '@platform/contracts';
-import { InputError } from '@platform/errors';
 import type { UserDirectory } from '@platform/identity';
 import type { CommandBus, CommandValue } from '@platform/kafka';
 import { lookupUsers, readsFor, type SchedulingStore, type UserLookup, type UserReads } from '@platform/scheduling';
@@ -40,12 +39,8 @@ export function createContext(deps: ApiDeps, request: ApiRequest): ApiContext {
     },
     deps,
     reads: readsFor(deps.scheduling, request.userId ?? ''),
-    id(param) {
-      const raw = request.params[param] ?? '';
-      if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0)
-        throw new InputError('bad_request', `${param} must be a positive integer.`);
-      return Number(raw);
-    },
+    // The route's params schema has passed it as a positive integer (NUMERIC_PARAM in register.ts).
+    id: (param) => Number(request.params[param]),
     users: (ids) => lookupUsers((id) => deps.users.get(id), ids),
     command(type, key, value) {
       request.checkBody();
