@@ -23,7 +23,7 @@ import { LINKS_TOPICS } from '@platform/links';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
 import { createRedis, type Redis } from '@platform/redis';
 import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from '../support/test-logger.js';
 import { isolatedAppEnv, resolveInfra, uniqueName, waitFor } from '@platform/testing';
 import { createAggregator, type AggregatedType } from '../../apps/analytics-aggregator/src/aggregator.js';
 import { config as aggregatorConfig } from '../../apps/analytics-aggregator/src/config.js';
@@ -627,7 +627,7 @@ describe('through Kafka', () => {
   it('two aggregators split the partitions and count every click once', async () => {
     const name = uniqueName('agg');
     const env = isolatedAppEnv(name, { KAFKA_SESSION_TIMEOUT_MS: '6000', ANALYTICS_MAX_BATCH: '50' });
-    const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+    const logger = testLogger(name);
     const settings = aggregatorConfig.read(env);
     const aggregators = [
       await startService('analytics-aggregator', buildAggregator, { settings, logger }),

@@ -8,13 +8,13 @@ import {
   type KafkaClient,
   type Publisher,
 } from '@platform/kafka';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from '../support/test-logger.js';
 import { resolveInfra, uniqueName, waitFor } from '@platform/testing';
 
 // The bulk publisher (ADR 0022) must write what the kafkajs publisher writes: the same partition for a key, the
 // same key, body and headers, in the same order. The same clicks go through each onto a topic of its own.
 const infra = resolveInfra();
-const logger = createLogger({ name: 'bulk-publisher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+const logger = testLogger('bulk-publisher-test');
 const name = uniqueName('bulk');
 const clients: KafkaClient[] = [];
 const publishers: Publisher[] = [];

@@ -11,12 +11,12 @@ import {
   type KafkaClient,
   type Publisher,
 } from '@platform/kafka';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from '../support/test-logger.js';
 import { resolveInfra, uniqueName, waitFor } from '@platform/testing';
 
 // docs/operations.md, "Replay a dead-letter topic": what `cli dlq list|replay` does, against the real broker.
 const infra = resolveInfra();
-const logger = createLogger({ name: 'dlq-replay-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+const logger = testLogger('dlq-replay-test');
 let kafka: KafkaClient;
 let publisher: Publisher;
 let consumer: ConsumerHandle | undefined;

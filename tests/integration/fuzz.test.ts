@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -315,6 +315,10 @@ describe('fuzzing every gateway from its OpenAPI document', () => {
     it(`${target.name} passes every check`, async () => {
       const work = mkdtempSync(path.join(tmpdir(), `fuzz-${target.name}-`));
       writeFileSync(path.join(work, 'schemathesis.toml'), configOf(target));
+      // The services' errors (a 500's stack) go beside the report, and into the message when the gate fails.
+      const serverLog = path.join(work, 'server.log');
+      process.env['TEST_LOG_FILE'] = serverLog;
+      process.env['TEST_LOG_LEVEL'] ??= 'error';
       const running = await target.start();
       try {
         const { code, output } = await run([
@@ -339,7 +343,17 @@ describe('fuzzing every gateway from its OpenAPI document', () => {
           ...running.headers.flatMap((header) => ['-H', header]),
         ]);
         writeFileSync(path.join(work, 'output.txt'), output);
-        expect(code, `schemathesis found failures (all of them: ${work}/output.txt)\n${output.slice(-12_000)}`).toBe(0);
+        const errors = existsSync(serverLog)
+          ? readFileSync(serverLog, 'utf8')
+              .split('\n')
+              .filter((line) => line && !line.includes('"logger":"kafkajs"'))
+              .join('\n')
+              .slice(-8_000)
+          : '';
+        expect(
+          code,
+          `schemathesis found failures (all of them: ${work}/output.txt)\n${output.slice(-12_000)}\nserver errors:\n${errors}`,
+        ).toBe(0);
         expect(readFileSync(path.join(work, 'junit.xml'), 'utf8')).toContain('<testsuite');
       } finally {
         await running.close();

@@ -25,11 +25,11 @@ import {
 } from '@platform/mongo';
 import { createRedisReplyTransport } from '@platform/redis';
 import { createSealer } from '@platform/secrets';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from '../support/test-logger.js';
 import { resolveInfra, uniqueName, waitFor } from '@platform/testing';
 
 const infra = resolveInfra();
-const logger = createLogger({ name: 'kafka-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+const logger = testLogger('kafka-test');
 let kafka: KafkaClient;
 let publisher: Publisher;
 let mongo: MongoConnection;

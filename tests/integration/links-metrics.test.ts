@@ -4,7 +4,7 @@ import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createPublisher, type Publisher } from '@platform/kafka';
 import { LINKS_TOPICS } from '@platform/links';
 import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from '../support/test-logger.js';
 import { isolatedAppEnv, waitFor } from '@platform/testing';
 import { config as aggregatorConfig } from '../../apps/analytics-aggregator/src/config.js';
 import { build as buildAggregator } from '../../apps/analytics-aggregator/src/service.js';
@@ -67,7 +67,7 @@ beforeAll(async () => {
     MONGO_DB: name,
     KAFKA_SESSION_TIMEOUT_MS: '6000',
   });
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger(name);
   const started = await startService('analytics-aggregator', buildAggregator, {
     settings: aggregatorConfig.read(env),
     logger,

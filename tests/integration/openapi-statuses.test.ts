@@ -37,6 +37,8 @@ type Send = (request: {
 
 interface Gateway {
   name: string;
+  /** The components its error answers refer to (the scheduling API has two shapes: /v2's and OAuth's). */
+  errorComponents: string[];
   send: () => Send;
   /** Headers with valid credentials, and with wrong ones. */
   credentials: () => Promise<{ valid: Record<string, string>; wrong: Record<string, string> }>;
@@ -79,12 +81,14 @@ let links: LinksStack;
 const gateways: Gateway[] = [
   {
     name: 'usermgmt-gateway',
+    errorComponents: ['UsermgmtError'],
     send: injected(() => usermgmt.app),
     credentials: async () => bearer((await usermgmt.newKey()).key),
     bodyLimit: 1024 * 1024,
   },
   {
     name: 'scheduling-gateway',
+    errorComponents: ['SchedulingError', 'OAuthError'],
     send: injected(() => oauth.gateway),
     credentials: async () => {
       const user = await oauth.newUser();
@@ -97,6 +101,7 @@ const gateways: Gateway[] = [
   },
   {
     name: 'images-gateway',
+    errorComponents: ['TinifyError'],
     send: injected(() => images.app),
     credentials: async () => ({
       valid: { authorization: `Basic ${Buffer.from(`api:${(await images.newKey()).key}`).toString('base64')}` },
@@ -106,6 +111,7 @@ const gateways: Gateway[] = [
   },
   {
     name: 'notifications-gateway',
+    errorComponents: ['Response'],
     send: overHttp(() => notifications.urls[0]),
     credentials: async () => ({
       valid: { 'platform-session-token': (await notifications.newDeployment()).owner.token },
@@ -115,6 +121,7 @@ const gateways: Gateway[] = [
   },
   {
     name: 'links-gateway',
+    errorComponents: ['BitlyError'],
     send: overHttp(() => links.url),
     credentials: async () => bearer((await links.newOrganization()).admin.token),
     bodyLimit: 262_144,
@@ -215,6 +222,27 @@ describe('every document', () => {
               missing.push(`${method} ${path}: a request body without a schema`);
         }
       expect(missing).toEqual([]);
+    });
+
+    it(`${gateway.name} names its error bodies once, as components every error answer refers to`, async () => {
+      const send = gateway.send();
+      const document = JSON.parse((await send({ method: 'GET', url: '/openapi.json', headers: {} })).body) as Document;
+      const refs = new Set<string>();
+      const inline: string[] = [];
+      for (const [path, operations] of Object.entries(document.paths))
+        for (const [method, operation] of Object.entries(operations))
+          for (const [status, response] of Object.entries(operation.responses ?? {})) {
+            if (!/^[45]/.test(status) || !response.content) continue;
+            for (const { schema } of Object.values(response.content)) {
+              const ref = (schema as { $ref?: string } | undefined)?.$ref;
+              if (ref) refs.add(ref);
+              else inline.push(`${method} ${path} ${status}`);
+            }
+          }
+      expect(inline).toEqual([]);
+      expect([...refs].sort()).toEqual(gateway.errorComponents.map((name) => `#/components/schemas/${name}`).sort());
+      for (const name of gateway.errorComponents)
+        expect(document.components?.schemas?.[name]).toMatchObject({ type: 'object' });
     });
   }
 });

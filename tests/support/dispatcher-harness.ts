@@ -2,7 +2,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { createPublisher, runConsumer } from '@platform/kafka';
 import { startService } from '@platform/runtime/start';
 import { createSealer } from '@platform/secrets';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from './test-logger.js';
 import { isolatedAppEnv, uniqueName } from '@platform/testing';
 import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
 // The dispatcher runs from the same builder its main.ts runs (service.ts), configured by an isolated environment.
@@ -59,7 +59,7 @@ export async function startDispatcherHarness(
     ...(options.disableAfterMs ? { WEBHOOK_DISABLE_AFTER_MS: String(options.disableAfterMs) } : {}),
     ...(options.retrySchedule ? { WEBHOOK_RETRY_SCHEDULE_MS: options.retrySchedule.join(',') } : {}),
   });
-  const logger = createLogger({ name: 'dispatcher-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger('dispatcher-test');
   const dispatcher = await startService('webhook-dispatcher', build, { settings: config.read(env), logger });
   const kafka = dispatcher.context.kafka();
   const mongo = await dispatcher.context.mongo();

@@ -3,7 +3,7 @@ import type { HttpApp } from '@platform/http';
 import { createCompressionCounts, type CompressionCounts } from '@platform/images';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, resolveInfra, uniqueName } from '@platform/testing';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
@@ -68,7 +68,7 @@ export async function startImagesStack(options: ImagesStackOptions = {}): Promis
     OUTBOX_INTERVAL_MS: '200',
     KAFKA_SESSION_TIMEOUT_MS: '6000',
   });
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger(name);
   const workers = await Promise.all(
     Array.from({ length: options.workers ?? 1 }, () =>
       startService('image-worker', buildWorker, { settings: workerConfig.read(env), logger }),

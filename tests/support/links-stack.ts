@@ -4,7 +4,7 @@ import type { CommandBus, KafkaClient } from '@platform/kafka';
 import { createLinksStore, newGroupGuid, type GroupRole, type LinksStore } from '@platform/links';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
@@ -70,7 +70,7 @@ export async function startLinksStack(
     WEBHOOK_RETRY_SCHEDULE_MS: '0,200,3000',
     ...extraEnv,
   });
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger(name);
   const worker = await startService('links-worker', buildWorker, { settings: workerConfig.read(env), logger });
   const gatewaySettings = gatewayConfig.read(env);
   const gateway = await startService('links-gateway', buildGateway, { settings: gatewaySettings, logger });

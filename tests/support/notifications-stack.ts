@@ -9,7 +9,7 @@ import {
 import { createPublisher, type Publisher } from '@platform/kafka';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
@@ -76,7 +76,7 @@ export async function startNotificationsStack(options: NotificationsStackOptions
     WATCH_PING_MS: String(WATCH_TIMING.pingMs),
     WATCH_SLOW_GRACE_MS: String(WATCH_TIMING.slowGraceMs),
   });
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger(name);
   const notifier = await startService('notifier', buildNotifier, { settings: notifierConfig.read(env), logger });
   const dispatcher = await startService('webhook-dispatcher', buildDispatcher, {
     settings: dispatcherConfig.read(env),

@@ -19,7 +19,7 @@ import { createFailureLimiter as createLoginLimiter, type Redis } from '@platfor
 import { startService } from '@platform/runtime/start';
 import { createSchedulingStore, describeInvite, type SchedulingStore } from '@platform/scheduling';
 import { generateId } from '@platform/secrets';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, resolveInfra, uniqueName } from '@platform/testing';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
@@ -108,7 +108,7 @@ export async function startOAuthStack(
     TEAM_INVITE_TTL_SECONDS: '3600',
     OUTBOX_INTERVAL_MS: '200',
   });
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger(name);
   const workers = [
     await startService('oauth-worker', buildOAuthWorker, { settings: oauthWorkerConfig.read(env), logger }),
     await startService('scheduling-worker', buildSchedulingWorker, {
@@ -174,7 +174,7 @@ export async function startOAuthWeb(
   options: { userReach?: (userId: string) => Promise<UserReach> } = {},
 ): Promise<HttpApp> {
   const web = await buildWebApp({
-    logger: createLogger({ name: `${stack.name}-web`, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }),
+    logger: testLogger(`${stack.name}-web`),
     readiness: [],
     sessionSecret: TEST_OAUTH_SECRETS.SESSION_SECRET,
     store: stack.store,

@@ -2,7 +2,7 @@ import { createAccounts, type Accounts } from '@platform/accounts';
 import type { HttpApp } from '@platform/http';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
+import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
 import { createUsermgmtStore, type UsermgmtStore } from '@platform/usermgmt';
 import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
@@ -51,7 +51,7 @@ export async function startUsermgmtStack(
     WEBHOOK_POLL_INTERVAL_MS: '50',
     ...(options.disableAfterMs ? { WEBHOOK_DISABLE_AFTER_MS: String(options.disableAfterMs) } : {}),
   });
-  const logger = createLogger({ name, level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const logger = testLogger(name);
   const worker = await startService('usermgmt-worker', buildWorker, { settings: workerConfig.read(env), logger });
   const dispatcher = await startService('webhook-dispatcher', buildDispatcher, {
     settings: dispatcherConfig.read(env),

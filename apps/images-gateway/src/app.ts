@@ -7,7 +7,7 @@ import { renderError } from './render-error.js';
 import { getOutputRoute } from './routes/output/get-output.route.js';
 import { postOutputRoute } from './routes/output/post-output.route.js';
 import { shrinkRoute } from './routes/shrink/shrink.route.js';
-import { errorSchema } from './schemas.js';
+import { components, errorSchema } from './schemas.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -20,10 +20,12 @@ export interface BuildAppOptions extends GatewayDeps {
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'Image compression API',
+    version: '1.0.0',
     description:
       'Compress, resize, convert and store AVIF, WebP, JPEG and PNG images; compressions are counted per month.',
     logger: options.logger,
     renderError,
+    components,
     readiness: options.readiness,
     bodyLimit: options.uploadLimitBytes,
     // The answer may wait for a worker up to the command timeout, with nothing sent meanwhile.

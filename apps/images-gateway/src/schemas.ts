@@ -1,7 +1,9 @@
-import { Type, withHeaders, type Static } from '@platform/http';
+import { Type, headerSchemas, ref, withHeaders, type Static } from '@platform/http';
 import { IMAGE_TYPES } from '@platform/images';
 
-export const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
+/** Tinify's error body: the error's name (Unauthorized, TooManyRequests, ...) and a message for people. */
+const ErrorBodyComponent = Type.Object({ error: Type.String(), message: Type.String() }, { $id: 'TinifyError' });
+export const ErrorBody = ref(ErrorBodyComponent);
 
 /**
  * The error body of a status with its headers: Basic's challenge on a 401, the account's count on an answer to a
@@ -157,12 +159,12 @@ const ImageDescription = Type.Object({ size: Type.Integer(), type: Type.String()
 
 /** Tinify's account counter, on every answer to a caller it knows. */
 const CompressionCount = {
-  'Compression-Count': { type: 'integer', description: 'Compressions counted for the account this month.' },
+  'Compression-Count': { description: 'Compressions counted for the account this month.', schema: { type: 'integer' } },
 };
 
 const Dimensions = {
-  'Image-Width': { type: 'integer', description: 'The width of the image in pixels.' },
-  'Image-Height': { type: 'integer', description: 'The height of the image in pixels.' },
+  'Image-Width': { description: 'The width of the image in pixels.', schema: { type: 'integer' } },
+  'Image-Height': { description: 'The height of the image in pixels.', schema: { type: 'integer' } },
 };
 
 /** An image as the body of a request: its bytes, in any image type (or none: official clients send none). */
@@ -190,7 +192,7 @@ export const ShrinkBody = {
   },
 };
 
-export const ShrinkResult = Type.Object(
+const ShrinkResultComponent = Type.Object(
   {
     input: ImageDescription,
     output: Type.Object({
@@ -202,13 +204,18 @@ export const ShrinkResult = Type.Object(
       url: Type.String(),
     }),
   },
-  {
-    headers: {
-      Location: { type: 'string', format: 'uri', description: 'The output: download it, or POST options to it.' },
-      ...CompressionCount,
-    },
-  },
+  { $id: 'ShrinkResult' },
 );
+export const ShrinkResult = withHeaders(ref(ShrinkResultComponent), {
+  Location: {
+    description: 'The output: download it, or POST options to it.',
+    schema: { type: 'string', format: 'uri' },
+  },
+  ...CompressionCount,
+});
+
+/** The shapes the routes share: named components of /openapi.json, registered by app.ts. */
+export const components = [ErrorBodyComponent, ShrinkResultComponent];
 
 const ImageBytes = Type.Unsafe<Buffer | undefined>({ type: 'string', format: 'binary' });
 
@@ -218,10 +225,10 @@ const ImageBytes = Type.Unsafe<Buffer | undefined>({ type: 'string', format: 'bi
  */
 export const imageResponse = (description: string) => ({
   description,
-  headers: {
+  headers: headerSchemas({
     ...CompressionCount,
     ...Dimensions,
-    Location: { type: 'string', format: 'uri', description: 'For a store request: the stored object.' },
-  },
+    Location: { description: 'For a store request: the stored object.', schema: { type: 'string', format: 'uri' } },
+  }),
   content: Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: ImageBytes }])),
 });

@@ -21,16 +21,16 @@ export const BitlyErrorComponent = Type.Object(
 );
 
 /**
- * The errors every authenticated operation can answer: 400 (validation), 403 (a missing or bad token, or a
- * group the caller is not in), 404, 429 (platform limits) and the 5xx of the platform. Framework statuses (413,
- * 414, 415) are added by @platform/http.
- */
-/**
  * The error body as routes name it: a reference to the one component (`BitlyErrorComponent`, registered by
  * app.ts). A route must not carry the component inline beside a reference to it.
  */
 export const BitlyError = ref(BitlyErrorComponent);
 
+/**
+ * The errors every authenticated operation can answer: 400 (validation), 403 (a missing or bad token, or a
+ * group the caller is not in), 404, 429 (platform limits) and the 5xx of the platform. Framework statuses (413,
+ * 414, 415) are added by @platform/http.
+ */
 export const errorResponses = {
   400: BitlyError,
   403: BitlyError,

@@ -15,7 +15,7 @@ import { updateWebhookEndpointRoute } from './routes/webhook-endpoints/update-we
 import { listWebhookDeliveriesRoute } from './routes/webhook-endpoints/list-webhook-deliveries.route.js';
 import { redeliverWebhooksRoutes } from './routes/webhook-endpoints/redeliver-webhooks.route.js';
 import { rotateWebhookEndpointSecretRoute } from './routes/webhook-endpoints/rotate-webhook-endpoint-secret.route.js';
-import { ErrorBody } from './schemas.js';
+import { ErrorBody, components } from './schemas.js';
 
 export interface BuildAppOptions extends GatewayDeps {
   logger: Logger;
@@ -28,12 +28,14 @@ export interface BuildAppOptions extends GatewayDeps {
 export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'User management API',
+    version: '1.0.0',
     description: 'CORS origins, JWT template, redirect URIs, webhook endpoints and users of one environment.',
     logger: options.logger,
     renderError,
     readiness: options.readiness,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    components,
     errorBody: () => ErrorBody,
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
   });

@@ -1,6 +1,6 @@
-import { Type } from '@platform/http';
+import { Type, ref } from '@platform/http';
 
-export const ErrorBody = Type.Object(
+export const ErrorBodyComponent = Type.Object(
   {
     code: Type.String(),
     message: Type.String(),
@@ -10,6 +10,9 @@ export const ErrorBody = Type.Object(
   },
   { $id: 'UsermgmtError', description: 'Every error: a stable code, a message, and the invalid fields for 422.' },
 );
+
+/** The error body as routes name it: a reference to the component, which app.ts registers. */
+export const ErrorBody = ref(ErrorBodyComponent);
 
 export const errorResponses = {
   400: ErrorBody,
@@ -30,63 +33,95 @@ const timestamps = {
   updated_at: Type.String({ format: 'date-time' }),
 };
 
-export const CorsOrigin = Type.Object({
-  object: Type.Literal('cors_origin'),
-  id: Type.String(),
-  origin: Type.String(),
-  ...timestamps,
-});
-export const RedirectUri = Type.Object({
-  object: Type.Literal('redirect_uri'),
-  id: Type.String(),
-  uri: Type.String(),
-  default: Type.Boolean(),
-  ...timestamps,
-});
-export const JwtTemplate = Type.Object({ object: Type.Literal('jwt_template'), content: Type.String(), ...timestamps });
-export const WebhookEndpoint = Type.Object({
-  object: Type.Literal('webhook_endpoint'),
-  id: Type.String(),
-  endpoint_url: Type.String(),
-  events: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
-  secret: Type.Optional(Type.String({ description: 'Shown once, in the response that creates the endpoint.' })),
-  ...timestamps,
-});
-export const User = Type.Object({
-  object: Type.Literal('user'),
-  id: Type.String(),
-  email: Type.String(),
-  first_name: Type.Union([Type.String(), Type.Null()]),
-  last_name: Type.Union([Type.String(), Type.Null()]),
-  email_verified: Type.Boolean(),
-  profile_picture_url: Type.Union([Type.String(), Type.Null()]),
-  last_sign_in_at: Type.Union([Type.String(), Type.Null()]),
-  external_id: Type.Union([Type.String(), Type.Null()]),
-  metadata: Type.Record(Type.String(), Type.String()),
-  ...timestamps,
-});
+const CorsOriginComponent = Type.Object(
+  {
+    object: Type.Literal('cors_origin'),
+    id: Type.String(),
+    origin: Type.String(),
+    ...timestamps,
+  },
+  { $id: 'CorsOrigin' },
+);
+export const CorsOrigin = ref(CorsOriginComponent);
 
-export const DeliveryAttempt = Type.Object({
-  object: Type.Literal('webhook_delivery_attempt'),
-  id: Type.String(),
-  delivery_id: Type.String(),
-  event_id: Type.String(),
-  event: Type.String(),
-  attempt: Type.Integer(),
-  status_code: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'HTTP status of the response; null when no response came.',
-  }),
-  latency_ms: Type.Integer(),
-  error: Type.Union([Type.String(), Type.Null()]),
-  response_body: Type.String({ description: 'The first kilobyte of the response body.' }),
-  created_at: Type.String({ format: 'date-time' }),
-});
+const RedirectUriComponent = Type.Object(
+  {
+    object: Type.Literal('redirect_uri'),
+    id: Type.String(),
+    uri: Type.String(),
+    default: Type.Boolean(),
+    ...timestamps,
+  },
+  { $id: 'RedirectUri' },
+);
+export const RedirectUri = ref(RedirectUriComponent);
 
-export const ListMetadata = Type.Object({
-  before: Type.Union([Type.String(), Type.Null()]),
-  after: Type.Union([Type.String(), Type.Null()]),
-});
+const JwtTemplateComponent = Type.Object(
+  { object: Type.Literal('jwt_template'), content: Type.String(), ...timestamps },
+  { $id: 'JwtTemplate' },
+);
+export const JwtTemplate = ref(JwtTemplateComponent);
+
+const WebhookEndpointComponent = Type.Object(
+  {
+    object: Type.Literal('webhook_endpoint'),
+    id: Type.String(),
+    endpoint_url: Type.String(),
+    events: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+    secret: Type.Optional(Type.String({ description: 'Shown once, in the response that creates the endpoint.' })),
+    ...timestamps,
+  },
+  { $id: 'WebhookEndpoint' },
+);
+export const WebhookEndpoint = ref(WebhookEndpointComponent);
+
+const UserComponent = Type.Object(
+  {
+    object: Type.Literal('user'),
+    id: Type.String(),
+    email: Type.String(),
+    first_name: Type.Union([Type.String(), Type.Null()]),
+    last_name: Type.Union([Type.String(), Type.Null()]),
+    email_verified: Type.Boolean(),
+    profile_picture_url: Type.Union([Type.String(), Type.Null()]),
+    last_sign_in_at: Type.Union([Type.String(), Type.Null()]),
+    external_id: Type.Union([Type.String(), Type.Null()]),
+    metadata: Type.Record(Type.String(), Type.String()),
+    ...timestamps,
+  },
+  { $id: 'User' },
+);
+export const User = ref(UserComponent);
+
+const DeliveryAttemptComponent = Type.Object(
+  {
+    object: Type.Literal('webhook_delivery_attempt'),
+    id: Type.String(),
+    delivery_id: Type.String(),
+    event_id: Type.String(),
+    event: Type.String(),
+    attempt: Type.Integer(),
+    status_code: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'HTTP status of the response; null when no response came.',
+    }),
+    latency_ms: Type.Integer(),
+    error: Type.Union([Type.String(), Type.Null()]),
+    response_body: Type.String({ description: 'The first kilobyte of the response body.' }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'DeliveryAttempt' },
+);
+export const DeliveryAttempt = ref(DeliveryAttemptComponent);
+
+const ListMetadataComponent = Type.Object(
+  {
+    before: Type.Union([Type.String(), Type.Null()]),
+    after: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'ListMetadata' },
+);
+export const ListMetadata = ref(ListMetadataComponent);
 
 export const PaginationQuery = Type.Object(
   {
@@ -101,3 +136,15 @@ export const PaginationQuery = Type.Object(
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const security = [{ apiKey: [] }];
+
+/** The shapes the routes share: named components of /openapi.json, registered once by app.ts. */
+export const components = [
+  ErrorBodyComponent,
+  CorsOriginComponent,
+  RedirectUriComponent,
+  JwtTemplateComponent,
+  WebhookEndpointComponent,
+  UserComponent,
+  DeliveryAttemptComponent,
+  ListMetadataComponent,
+];

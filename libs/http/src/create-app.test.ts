@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { createHttpApp, ref } from './create-app.js';
+import { withHeaders } from './response-headers.js';
 import { defaultStatusFor } from './status.js';
 
 const silent: FastifyBaseLogger = {
@@ -120,5 +121,26 @@ describe('createHttpApp', () => {
     );
     // The reference serializes as the shape does: members it does not name are left out.
     expect((await instance.inject({ method: 'GET', url: '/things/a' })).json()).toEqual({ id: 'a' });
+  });
+
+  it('documents the headers of a status as OpenAPI header objects beside a referenced body', async () => {
+    const Problem = Type.Object({ code: Type.String() }, { $id: 'Problem' });
+    const instance = await createHttpApp({
+      name: 'Test API',
+      logger: silent,
+      renderError: (error) => ({ statusCode: defaultStatusFor(error.kind), body: { code: error.code } }),
+      components: [Problem],
+    });
+    const retry = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } };
+    instance.get('/busy', { schema: { response: { 503: withHeaders(ref(Problem), retry) } } }, async (_r, reply) =>
+      reply.code(503).header('retry-after', '5').send({ code: 'busy' }),
+    );
+    await instance.ready();
+    const document = (await instance.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.paths['/busy'].get.responses['503']).toMatchObject({
+      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
+    expect(document.paths['/busy'].get.responses['503'].headers['Retry-After'].schema).toEqual({ type: 'integer' });
   });
 });

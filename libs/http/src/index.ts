@@ -7,7 +7,7 @@ export { defaultStatusFor } from './status.js';
 export { frameworkStatuses } from './framework-statuses.js';
 export { STORE_SAFE_KEY } from './store-safe-keys.js';
 export { NOT_BLANK } from './patterns.js';
-export { withHeaders } from './response-headers.js';
+export { headerSchemas, withHeaders } from './response-headers.js';
 export type { HeaderDoc } from './response-headers.js';
 export type { ErrorRenderer, RenderedError } from './render.js';
 export { Type } from '@sinclair/typebox';

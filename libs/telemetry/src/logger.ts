@@ -15,19 +15,26 @@ const REDACT = [
   '*.token',
 ];
 
-export function createLogger(options: { name: string; level?: string }): Logger {
-  return pino({
-    name: options.name,
-    level: options.level ?? 'info',
-    redact: { paths: REDACT, censor: '[redacted]' },
-    base: { service: options.name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    mixin() {
-      const span = trace.getActiveSpan();
-      if (!span) return {};
-      const { traceId, spanId } = span.spanContext();
-      if (/^0+$/.test(traceId)) return {};
-      return { trace_id: traceId, span_id: spanId };
+/** A logger writing JSON lines to standard output, or appending to the file `destination` names. */
+export function createLogger(options: { name: string; level?: string; destination?: string }): Logger {
+  const stream = options.destination
+    ? pino.destination({ dest: options.destination, sync: true, mkdir: true })
+    : undefined;
+  return pino(
+    {
+      name: options.name,
+      level: options.level ?? 'info',
+      redact: { paths: REDACT, censor: '[redacted]' },
+      base: { service: options.name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      mixin() {
+        const span = trace.getActiveSpan();
+        if (!span) return {};
+        const { traceId, spanId } = span.spanContext();
+        if (/^0+$/.test(traceId)) return {};
+        return { trace_id: traceId, span_id: spanId };
+      },
     },
-  });
+    stream,
+  );
 }

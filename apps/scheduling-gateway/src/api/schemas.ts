@@ -1,4 +1,4 @@
-import { NOT_BLANK, Type, withHeaders, type Static, type TSchema } from '@platform/http';
+import { NOT_BLANK, Type, ref, withHeaders, type Static, type TSchema } from '@platform/http';
 import type {
   BookingView,
   EventTypeView,
@@ -15,7 +15,7 @@ import type {
  * worker's to say. Unknown body fields are ignored, as clients of the real service send more than we use.
  */
 
-export const ErrorBody = Type.Object(
+const ErrorBodyComponent = Type.Object(
   {
     status: Type.Literal('error'),
     error: Type.Object({
@@ -25,6 +25,8 @@ export const ErrorBody = Type.Object(
   },
   { $id: 'SchedulingError' },
 );
+/** The /v2 error body as routes name it: a reference to its component (registered by app.ts via `components`). */
+export const ErrorBody = ref(ErrorBodyComponent);
 
 /** 401 and 403 carry the bearer challenge (RFC 6750 3): the realm, and the error for a bad or narrow token. */
 export const ChallengedError = withHeaders(ErrorBody, {
@@ -59,87 +61,122 @@ const body = (properties: Record<string, TSchema>) =>
 
 // Responses (the presenters in @platform/scheduling).
 
-export const Team = Type.Object({
-  id: Type.Integer(),
-  parentId: nullable(Type.Integer()),
-  name: Type.String(),
-  slug: Type.String(),
-  logoUrl: nullable(Type.String()),
-  bio: nullable(Type.String()),
-  isOrganization: Type.Boolean(),
-  timeZone: Type.String(),
-  weekStart: Type.String(),
-  createdAt: DateTime,
-});
+const TeamComponent = Type.Object(
+  {
+    id: Type.Integer(),
+    parentId: nullable(Type.Integer()),
+    name: Type.String(),
+    slug: Type.String(),
+    logoUrl: nullable(Type.String()),
+    bio: nullable(Type.String()),
+    isOrganization: Type.Boolean(),
+    timeZone: Type.String(),
+    weekStart: Type.String(),
+    createdAt: DateTime,
+  },
+  { $id: 'Team' },
+);
+export const Team = ref(TeamComponent);
 
-export const Membership = Type.Object({
-  id: Type.Integer(),
-  userId: Type.String(),
-  teamId: Type.Integer(),
-  accepted: Type.Boolean(),
-  role: Role,
-  user: nullable(Type.Object({ email: Type.String(), name: Type.String() })),
-});
+const MembershipComponent = Type.Object(
+  {
+    id: Type.Integer(),
+    userId: Type.String(),
+    teamId: Type.Integer(),
+    accepted: Type.Boolean(),
+    role: Role,
+    user: nullable(Type.Object({ email: Type.String(), name: Type.String() })),
+  },
+  { $id: 'Membership' },
+);
+export const Membership = ref(MembershipComponent);
 
-export const EventType = Type.Object({
-  id: Type.Integer(),
-  teamId: nullable(Type.Integer()),
-  ownerId: nullable(Type.String()),
-  title: Type.String(),
-  slug: Type.String(),
-  description: nullable(Type.String()),
-  lengthInMinutes: Type.Integer(),
-  schedulingType: SchedulingType,
-  hosts: Type.Array(Type.Object({ userId: Type.String(), name: nullable(Type.String()) })),
-  createdAt: DateTime,
-});
+const EventTypeComponent = Type.Object(
+  {
+    id: Type.Integer(),
+    teamId: nullable(Type.Integer()),
+    ownerId: nullable(Type.String()),
+    title: Type.String(),
+    slug: Type.String(),
+    description: nullable(Type.String()),
+    lengthInMinutes: Type.Integer(),
+    schedulingType: SchedulingType,
+    hosts: Type.Array(Type.Object({ userId: Type.String(), name: nullable(Type.String()) })),
+    createdAt: DateTime,
+  },
+  { $id: 'EventType' },
+);
+export const EventType = ref(EventTypeComponent);
 
 const WeeklyRange = Type.Object({ days: Type.Array(Weekday), startTime: Type.String(), endTime: Type.String() });
 const DateOverride = Type.Object({ date: Type.String(), startTime: Type.String(), endTime: Type.String() });
 
-export const Schedule = Type.Object({
-  id: Type.Integer(),
-  ownerId: Type.String(),
-  name: Type.String(),
-  timeZone: Type.String(),
-  availability: Type.Array(WeeklyRange),
-  isDefault: Type.Boolean(),
-  overrides: Type.Array(DateOverride),
-});
+const ScheduleComponent = Type.Object(
+  {
+    id: Type.Integer(),
+    ownerId: Type.String(),
+    name: Type.String(),
+    timeZone: Type.String(),
+    availability: Type.Array(WeeklyRange),
+    isDefault: Type.Boolean(),
+    overrides: Type.Array(DateOverride),
+  },
+  { $id: 'Schedule' },
+);
+export const Schedule = ref(ScheduleComponent);
 
-export const Booking = Type.Object({
-  id: Type.Integer(),
-  uid: Type.String(),
-  title: Type.String(),
-  status: Type.Union([Type.Literal('accepted'), Type.Literal('cancelled')]),
-  start: DateTime,
-  end: DateTime,
-  duration: Type.Integer({ description: 'Minutes.' }),
-  eventTypeId: Type.Integer(),
-  teamId: nullable(Type.Integer()),
-  hosts: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      name: nullable(Type.String()),
-      email: nullable(Type.String()),
-      timeZone: nullable(Type.String()),
-    }),
-  ),
-  attendees: Type.Array(Type.Object({ name: Type.String(), email: Type.String(), timeZone: Type.String() })),
-  cancellationReason: nullable(Type.String()),
-  reschedulingReason: nullable(Type.String()),
-  rescheduledFromUid: nullable(Type.String()),
-  rescheduledToUid: nullable(Type.String()),
-  createdAt: DateTime,
-});
+const BookingComponent = Type.Object(
+  {
+    id: Type.Integer(),
+    uid: Type.String(),
+    title: Type.String(),
+    status: Type.Union([Type.Literal('accepted'), Type.Literal('cancelled')]),
+    start: DateTime,
+    end: DateTime,
+    duration: Type.Integer({ description: 'Minutes.' }),
+    eventTypeId: Type.Integer(),
+    teamId: nullable(Type.Integer()),
+    hosts: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: nullable(Type.String()),
+        email: nullable(Type.String()),
+        timeZone: nullable(Type.String()),
+      }),
+    ),
+    attendees: Type.Array(Type.Object({ name: Type.String(), email: Type.String(), timeZone: Type.String() })),
+    cancellationReason: nullable(Type.String()),
+    reschedulingReason: nullable(Type.String()),
+    rescheduledFromUid: nullable(Type.String()),
+    rescheduledToUid: nullable(Type.String()),
+    createdAt: DateTime,
+  },
+  { $id: 'Booking' },
+);
+export const Booking = ref(BookingComponent);
 
-export const BookingReference = Type.Object({
-  type: Type.String(),
-  uid: Type.String(),
-  meetingUrl: nullable(Type.String()),
-});
+const BookingReferenceComponent = Type.Object(
+  {
+    type: Type.String(),
+    uid: Type.String(),
+    meetingUrl: nullable(Type.String()),
+  },
+  { $id: 'BookingReference' },
+);
+export const BookingReference = ref(BookingReferenceComponent);
 export const InviteLink = Type.Object({ token: Type.String(), inviteLink: Type.String({ format: 'uri' }) });
 export const PhoneCall = Type.Object({ callId: Type.String() });
+
+/** The shapes the /v2 routes share: named components of /openapi.json. */
+export const components = [
+  ErrorBodyComponent,
+  TeamComponent,
+  MembershipComponent,
+  EventTypeComponent,
+  ScheduleComponent,
+  BookingComponent,
+  BookingReferenceComponent,
+];
 
 // Request bodies.
 

@@ -1,4 +1,4 @@
-import { Type, type HttpApp } from '@platform/http';
+import { Type, withHeaders, type HttpApp } from '@platform/http';
 import { ALL_SCOPES } from '@platform/oauth';
 import type { GatewayDeps } from '../deps.js';
 
@@ -28,9 +28,10 @@ export function metadataRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
         tags: ['oauth'],
         response: {
-          200: Type.Object(Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, describe(v)])), {
-            headers: { 'Cache-Control': { description: 'public, max-age=3600', schema: { type: 'string' } } },
-          }),
+          200: withHeaders(
+            Type.Object(Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, describe(v)]))),
+            { 'Cache-Control': { description: 'public, max-age=3600' } },
+          ),
         },
       },
     },

@@ -1,19 +1,19 @@
-import { Type, withHeaders } from '@platform/http';
+import { Type, ref, withHeaders } from '@platform/http';
 
 /** RFC 6749 section 5.2 error body, on every status the OAuth endpoints answer with. */
-export const OAuthError = Type.Object(
+export const OAuthErrorComponent = Type.Object(
   {
     error: Type.String({ description: 'invalid_request, invalid_client, invalid_grant, unsupported_grant_type, ...' }),
     error_description: Type.String(),
   },
-  { additionalProperties: false },
+  { $id: 'OAuthError', additionalProperties: false },
 );
 
 /** Every answer of the OAuth endpoints (RFC 6749 5.1): tokens and their errors are never cached. */
 export const NO_STORE = { 'Cache-Control': { description: 'no-store' } };
 const RETRY = { 'Retry-After': { description: 'Seconds to wait before trying again.' } };
 export const oauthError = (status: number) =>
-  withHeaders(OAuthError, {
+  withHeaders(ref(OAuthErrorComponent), {
     ...NO_STORE,
     ...(status === 401
       ? { 'WWW-Authenticate': { description: 'Basic realm="oauth", when the client authenticated with HTTP Basic.' } }
