@@ -51,6 +51,7 @@ describe('links API: tokens and errors', () => {
         message: 'FORBIDDEN',
         resource: 'user',
         description: 'You are currently forbidden to access this resource.',
+        errors: [],
       });
     }
   });
@@ -138,7 +139,13 @@ describe('links API: shortening', () => {
     expect(bad.body).toMatchObject({
       message: 'INVALID_ARG_LONG_URL',
       resource: 'shortlinks',
-      errors: [{ field: 'long_url', error_code: 'invalid' }],
+      errors: [{ field: 'long_url', error_code: 'invalid', message: expect.any(String) }],
+    });
+    // A member not sent is `missing`, one sent wrong `invalid`; a 404 or 409 names no field but has the list.
+    const missing = await call(admin, 'POST', '/v4/shorten', { domain: DEFAULT_DOMAIN });
+    expect(missing).toMatchObject({
+      status: 400,
+      body: { message: 'INVALID_ARG_LONG_URL', errors: [{ field: 'long_url', error_code: 'missing' }] },
     });
     const own = await call(admin, 'POST', '/v4/shorten', { long_url: `https://${DEFAULT_DOMAIN}/abc` });
     expect(own.body['message']).toBe('ALREADY_A_SHORTLINK');
@@ -264,9 +271,11 @@ describe('links API: reading, editing and deleting', () => {
     const deleted = await call(admin, 'DELETE', `/v4/shortlinks/${id}`);
     expect(deleted.body).toEqual({ links_deleted: [{ id }] });
     expect((await call(admin, 'GET', `/v4/shortlinks/${id}`)).status).toBe(404);
-    expect((await call(admin, 'GET', `/v4/shortlinks/${DEFAULT_DOMAIN}/nope123`)).body).toMatchObject({
+    expect((await call(admin, 'GET', `/v4/shortlinks/${DEFAULT_DOMAIN}/nope123`)).body).toEqual({
       message: 'NOT_FOUND',
       resource: 'shortlinks',
+      description: expect.any(String),
+      errors: [],
     });
   });
 

@@ -103,6 +103,31 @@ describe('groups', () => {
 });
 
 describe('bulk edits', () => {
+  it('keeps a group at 1 000 distinct tags: a link, an edit or a bulk retag adding more is TOO_MANY_TAGS_PER_GROUP', async () => {
+    const { groupGuid: group, admin: owner } = await stack.newOrganization();
+    const tagsOf = (from: number) => Array.from({ length: 100 }, (_, i) => `t${from + i}`);
+    for (let i = 0; i < 10; i++) await shorten(owner, `https://example.com/tags-${i}`, { tags: tagsOf(i * 100) });
+    const refused = {
+      status: 400,
+      body: { message: 'TOO_MANY_TAGS_PER_GROUP', errors: [{ field: 'tags', error_code: 'invalid' }] },
+    };
+    expect(
+      await call(owner, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/t', tags: ['new'] }),
+    ).toMatchObject(refused);
+    // Tags the group already has still go anywhere.
+    const id = await shorten(owner, 'https://example.com/tags-again', { tags: ['t1', 't999'] });
+    expect(await call(owner, 'PATCH', `/v4/shortlinks/${id}`, { tags: ['t1', 'new'] })).toMatchObject(refused);
+    expect(
+      await call(owner, 'PATCH', `/v4/groups/${group}/shortlinks`, {
+        action: 'edit_tags',
+        add_tags: ['new'],
+        links: [id],
+      }),
+    ).toMatchObject(refused);
+    expect((await call(owner, 'GET', `/v4/groups/${group}/tags`)).body['tags']).toHaveLength(1000);
+    expect((await call(owner, 'GET', `/v4/shortlinks/${id}`)).body['tags']).toEqual(['t1', 't999']);
+  });
+
   it('archives and retags up to 100 links, answering the ids updated; archived links leave the list and stop redirecting', async () => {
     const ids = [
       await shorten(admin, 'https://example.com/bulk-1'),

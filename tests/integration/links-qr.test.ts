@@ -357,6 +357,15 @@ describe('QR code images', () => {
       status: 400,
       body: { message: 'INVALID_ARG_FORMAT' },
     });
+    // An Accept that takes none of its forms is 406; a wildcard beside it still gets the default.
+    expect(await call(admin, 'GET', `/v4/qr-codes/${id}/image`, undefined, { accept: 'image/gif' })).toMatchObject({
+      status: 406,
+      body: { message: 'NOT_ACCEPTABLE', errors: [] },
+    });
+    const withWildcard = await call(admin, 'GET', `/v4/qr-codes/${id}/image`, undefined, {
+      accept: 'image/gif, */*;q=0.1',
+    });
+    expect(withWildcard.type).toMatch(/^image\/svg\+xml/);
   });
 
   it('takes logo uploads (raster, or SVG without scripts) and draws them into codes that still scan', async () => {

@@ -7,6 +7,7 @@ const CATEGORY: Record<ErrorKind, string> = {
   not_allowed: 'Forbidden',
   not_found: 'NotFound',
   method_not_allowed: 'MethodNotAllowed',
+  not_acceptable: 'NotAcceptable',
   conflict: 'Conflict',
   too_large: 'PayloadTooLarge',
   unsupported_media_type: 'UnsupportedMediaType',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { InputError } from '@platform/errors';
+import { InputError, NotAcceptableError } from '@platform/errors';
 import type { LinksStore } from '@platform/links';
 import { renderPng, renderSvg, type RenderCustomizations } from '@platform/qr';
 import { metrics } from '@platform/telemetry';
@@ -18,7 +18,7 @@ export type Wanted = { as: 'raw' | 'json'; format: QrFormat };
 /**
  * The spec's negotiation: an image type in Accept wins; `application/json` wants JSON with the image inside in
  * the `format` asked; with no Accept (or only wildcards) `fallback` decides. The first type the client lists
- * that we can answer is taken (q-values are ordered first).
+ * that we can answer is taken (q-values are ordered first); an Accept that takes none of them is 406.
  */
 export function negotiate(accept: string | undefined, format: QrFormat, fallback: 'raw' | 'json'): Wanted {
   const types = (accept ?? '')
@@ -30,13 +30,19 @@ export function negotiate(accept: string | undefined, format: QrFormat, fallback
     })
     .filter((t) => t.type && t.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
+  if (types.length === 0) return { as: fallback, format };
   for (const { type } of types) {
     if (type === 'image/svg+xml') return { as: 'raw', format: 'svg' };
     if (type === 'image/png') return { as: 'raw', format: 'png' };
     if (type === 'application/json') return { as: 'json', format };
     if (type === 'image/*') return { as: 'raw', format };
+    if (type === 'application/*') return { as: 'json', format };
+    if (type === '*/*') return { as: fallback, format };
   }
-  return { as: fallback, format };
+  throw new NotAcceptableError(
+    'NOT_ACCEPTABLE',
+    'Accept takes none of image/svg+xml, image/png or application/json (or a wildcard).',
+  );
 }
 
 export function formatParam(raw: unknown): QrFormat {

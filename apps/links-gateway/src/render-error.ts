@@ -8,6 +8,7 @@ const GENERIC: Record<number, string> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
   409: 'CONFLICT',
   410: 'GONE',
   413: 'BAD_REQUEST',
@@ -44,8 +45,9 @@ export function resourceOf(request: FastifyRequest): string {
 }
 
 /**
- * Bitly's error body: `{message, description, resource, errors: [{field, error_code}]}`, `message` the
- * UPPER_SNAKE code (clients key on it). 5xx never carry internals.
+ * Bitly's error body: `{message, description, resource, errors: [{field, error_code, message}]}` on every error,
+ * `message` the UPPER_SNAKE code (clients key on it), `errors` empty when no field is at fault. 5xx never carry
+ * internals.
  */
 export const renderError: ErrorRenderer = (error, request) => {
   const statusCode = error.code === 'GONE' ? 410 : (STATUS[error.kind] ?? defaultStatusFor(error.kind));
@@ -60,8 +62,9 @@ export const renderError: ErrorRenderer = (error, request) => {
       : error.kind === 'unauthenticated' || (error.kind === 'not_allowed' && !own)
         ? 'You are currently forbidden to access this resource.'
         : error.message;
-  const body: Record<string, unknown> = { message, resource: resourceOf(request), description };
-  if (error.issues.length > 0)
-    body['errors'] = error.issues.map((i) => ({ field: i.field, error_code: errorCodeOf(i.code), message: i.message }));
-  return { statusCode, headers, body };
+  const errors =
+    statusCode >= 500
+      ? []
+      : error.issues.map((i) => ({ field: i.field, error_code: errorCodeOf(i.code), message: i.message }));
+  return { statusCode, headers, body: { message, resource: resourceOf(request), description, errors } };
 };

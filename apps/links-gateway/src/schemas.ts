@@ -7,14 +7,13 @@ export const BitlyErrorComponent = Type.Object(
     message: Type.String({ description: 'The error code, such as INVALID_ARG_LONG_URL, FORBIDDEN or NOT_FOUND.' }),
     description: Type.String(),
     resource: Type.String({ description: 'The collection the path is about.' }),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          field: Type.String(),
-          error_code: Type.Union([Type.Literal('missing'), Type.Literal('invalid')]),
-          message: Type.String(),
-        }),
-      ),
+    errors: Type.Array(
+      Type.Object({
+        field: Type.String(),
+        error_code: Type.Union([Type.Literal('missing'), Type.Literal('invalid')]),
+        message: Type.String(),
+      }),
+      { description: 'The fields at fault: missing (not sent) or invalid; empty when the error is about no field.' },
     ),
   },
   { $id: 'BitlyError', description: 'Every error of the link-shortening API.' },

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'not_allowed'
   | 'not_found'
   | 'method_not_allowed'
+  | 'not_acceptable'
   | 'conflict'
   | 'too_large'
   | 'unsupported_media_type'
@@ -76,6 +77,10 @@ export class MethodNotAllowedError extends PlatformError {
     this.allowed = options.allowed ?? [];
   }
 }
+/** No representation the request's Accept header takes can be given (406). */
+export class NotAcceptableError extends PlatformError {
+  readonly kind = 'not_acceptable';
+}
 export class ConflictError extends PlatformError {
   readonly kind = 'conflict';
 }
@@ -107,6 +112,7 @@ const byKind: Record<ErrorKind, new (code: string, message: string, options?: Er
   not_allowed: NotAllowedError,
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,
+  not_acceptable: NotAcceptableError,
   conflict: ConflictError,
   too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,

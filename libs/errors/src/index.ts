@@ -5,6 +5,7 @@ export {
   NotAllowedError,
   NotFoundError,
   MethodNotAllowedError,
+  NotAcceptableError,
   ConflictError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,

@@ -6,6 +6,7 @@ const statuses: Record<ErrorKind, number> = {
   not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,

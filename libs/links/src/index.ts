@@ -20,7 +20,14 @@ export {
 } from './list-query.js';
 export type { FieldProblem, LinkListQuery, QrCodeType, QrListQuery, Tristate } from './list-query.js';
 export { LINKS_TOPICS } from './topics.js';
-export { GROUP_ROLES, WEBHOOK_EVENTS, createLinksStore, createLinksWriter, reuseKeyOf } from './store.js';
+export {
+  GROUP_ROLES,
+  MAX_TAGS_PER_GROUP,
+  WEBHOOK_EVENTS,
+  createLinksStore,
+  createLinksWriter,
+  reuseKeyOf,
+} from './store.js';
 export type {
   CampaignDoc,
   ChannelDoc,

@@ -10,6 +10,9 @@ import {
 } from '@platform/mongo';
 import type { LinkListQuery, QrCodeType, QrListQuery } from './list-query.js';
 
+/** Distinct tags a group's links may carry (Bitly's limit; its tag list returns them all). */
+export const MAX_TAGS_PER_GROUP = 1000;
+
 interface Outboxed {
   outbox: StoredOutboxEntry[];
   has_outbox: boolean;
@@ -529,7 +532,14 @@ export function createLinksStore(connection: Connection) {
     },
     async tagsOfGroup(groupGuid: string): Promise<string[]> {
       const tags = (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[];
-      return tags.sort().slice(0, 1000);
+      return tags.sort().slice(0, MAX_TAGS_PER_GROUP);
+    },
+    /** How many distinct tags the group's links would carry with `tags` added to them. */
+    async groupTagCountWith(groupGuid: string, tags: readonly string[]): Promise<number> {
+      const existing = new Set(
+        (await m.Link.distinct('tags', { group_guid: groupGuid, deleted_at: null })) as string[],
+      );
+      return existing.size + new Set(tags.filter((t) => !existing.has(t))).size;
     },
     getQrCode: (id: string) =>
       m.QrCode.findById(id)

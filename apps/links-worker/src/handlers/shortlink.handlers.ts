@@ -1,7 +1,7 @@
 import { MessageTypeNames, type MessageTypes } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
-import { hashForCommand, reuseKeyOf, type LinkDoc, type ShortlinkReply } from '@platform/links';
+import { MAX_TAGS_PER_GROUP, hashForCommand, reuseKeyOf, type LinkDoc, type ShortlinkReply } from '@platform/links';
 import { outboxEvent } from '@platform/mongo';
 import { randomUUID } from 'node:crypto';
 import type { HandlerDeps } from './deps.js';
@@ -24,6 +24,17 @@ export function stateOf(doc: Stored) {
     redirect_status: doc.redirect_status,
     expiration_at: doc.expiration_at ? doc.expiration_at.getTime() : null,
   };
+}
+
+/**
+ * Tags new to a group may be added while its links carry at most MAX_TAGS_PER_GROUP distinct tags. Commands of a
+ * group are handled one at a time (keyed by group), so the count cannot change between the check and the write.
+ */
+async function assertTagsFit(deps: HandlerDeps, groupGuid: string, adding: readonly string[]) {
+  if (adding.length === 0) return;
+  if ((await deps.store.groupTagCountWith(groupGuid, adding)) <= MAX_TAGS_PER_GROUP) return;
+  const message = `A group's links may carry at most ${MAX_TAGS_PER_GROUP} distinct tags.`;
+  throw new InputError('TOO_MANY_TAGS_PER_GROUP', message, { issues: [{ field: 'tags', code: 'invalid', message }] });
 }
 
 export const strip = (doc: LinkDoc): Stored => {
@@ -56,6 +67,7 @@ export async function makeShortlink(
     const existing = await deps.store.reusable(v.group_guid, v.long_url);
     if (existing) return { link: strip(existing), created: existing.command_id === commandId };
   }
+  await assertTagsFit(deps, v.group_guid, v.tags);
   const branded = await deps.store.getDomain(v.domain);
   const user = await deps.members.get(v.organization_id, v.user_id);
   const now = new Date(v.requested_at);
@@ -108,6 +120,7 @@ export async function updateShortlink(
   for (let attempt = 0; attempt < 5; attempt++) {
     const doc = await deps.store.getLink(v.id);
     if (!doc || doc.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such short link.');
+    if (v.tags !== null) await assertTagsFit(deps, doc.group_guid, v.tags);
     const changes: Partial<Stored> = { modified_at: new Date(Math.max(v.requested_at, doc.modified_at.getTime() + 1)) };
     if (v.title !== null) changes.title = v.title;
     if (v.archived !== null) changes.archived = v.archived;
@@ -179,6 +192,7 @@ export async function bulkEditShortlinks(
   const login = v.own_links_only
     ? ((await deps.members.get(v.organization_id, v.user_id))?.username ?? v.user_id)
     : null;
+  if (v.action !== 'archive') await assertTagsFit(deps, v.group_guid, v.add_tags);
   const updated: string[] = [];
   for (const id of [...new Set(v.ids)]) {
     for (let attempt = 0; attempt < 5; attempt++) {

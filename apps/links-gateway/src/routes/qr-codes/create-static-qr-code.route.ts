@@ -3,7 +3,7 @@ import { Type, type HttpApp } from '@platform/http';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { negotiate } from '../../qr-images.js';
-import { errorResponses, security } from '../../schemas.js';
+import { BitlyError, errorResponses, security } from '../../schemas.js';
 import { customizationsOf, sendImage } from './qr-code.js';
 import { FormatQuery, GroupGuid, RenderCustomizationsInput, imageResponse } from './schemas.js';
 
@@ -35,6 +35,7 @@ export function createStaticQrCodeRoute(app: HttpApp, deps: RouteDeps) {
         response: {
           200: imageResponse(Type.Object({ image: Type.String({ description: 'The image in base64.' }) })),
           ...errorResponses,
+          406: BitlyError,
         },
       },
     },

@@ -3,7 +3,7 @@ import { qrContent } from '@platform/links';
 import type { RenderCustomizations } from '@platform/qr';
 import type { RouteDeps } from '../../deps.js';
 import { MEDIA_TYPES, negotiate } from '../../qr-images.js';
-import { errorResponses, security } from '../../schemas.js';
+import { BitlyError, errorResponses, security } from '../../schemas.js';
 import { qrFor, sendImage } from './qr-code.js';
 import { FormatQuery, QrCodeParams, imageResponse } from './schemas.js';
 
@@ -24,6 +24,7 @@ export function getQrCodeImageRoute(app: HttpApp, deps: RouteDeps) {
             Type.Object({ qr_code_image: Type.String({ description: 'data:image/svg+xml;base64,... (or PNG).' }) }),
           ),
           ...errorResponses,
+          406: BitlyError,
         },
       },
     },
