@@ -166,6 +166,7 @@ describe('links API: shortening', () => {
     expect(
       await stack.store.listLinks(groupGuid, {
         size: 100,
+        page: 1,
         searchAfter: null,
         query: 'NOT_REAL',
         hostnamePathQuery: null,
@@ -182,7 +183,7 @@ describe('links API: shortening', () => {
         launchpadIds: [],
         encodingLogin: [],
       }),
-    ).toEqual([]);
+    ).toEqual({ links: [], total: 0, more: false });
   });
 
   it('creates a custom short link with a keyword on a branded domain; a taken keyword is KEYWORD_UNAVAILABLE', async () => {
@@ -330,6 +331,30 @@ describe('links API: reading, editing and deleting', () => {
     expect((page2.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[2], ids[1]]);
     const odd = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?tags=odd`);
     expect((odd.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[3], ids[1]]);
+    // Paging by number: the whole count in total; prev and next keep the request's filters.
+    const base = `${stack.url}/v4/groups/${fresh.groupGuid}/shortlinks`;
+    const second = await call(
+      fresh.admin,
+      'GET',
+      `/v4/groups/${fresh.groupGuid}/shortlinks?size=2&archived=both&page=2`,
+    );
+    expect((second.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[3], ids[2]]);
+    const paging = second.body['pagination'] as Record<string, string | number>;
+    expect(paging).toMatchObject({ page: 2, size: 2, total: 6, prev: `${base}?size=2&archived=both&page=1` });
+    const third = await call(fresh.admin, 'GET', String(paging['next']).slice(stack.url.length));
+    expect((third.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[1], ids[0]]);
+    expect(third.body['pagination']).toMatchObject({ page: 3, total: 6, next: '', search_after: '' });
+    expect(await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?page=0`)).toMatchObject({
+      status: 400,
+      body: { message: 'INVALID_ARG_PAGE' },
+    });
+    // hostname_path_query matches host and path; the query and fragment given with it are ignored.
+    const byPath = await call(
+      fresh.admin,
+      'GET',
+      `/v4/groups/${fresh.groupGuid}/shortlinks?hostname_path_query=${encodeURIComponent('EXAMPLE.com/list/3?utm=x#top')}`,
+    );
+    expect((byPath.body['links'] as Array<{ id: string }>).map((l) => l.id)).toEqual([ids[3]]);
 
     const bad = await call(fresh.admin, 'GET', `/v4/groups/${fresh.groupGuid}/shortlinks?archived=maybe`);
     expect(bad.status).toBe(400);

@@ -215,6 +215,19 @@ describe('campaigns and channels', () => {
     const edited = await call(admin, 'PATCH', `/v4/campaigns/${campaign}`, { description: 'April and May' });
     expect(edited.body).toMatchObject({ name: 'Spring sale', description: 'April and May' });
     expect((await call(admin, 'GET', `/v4/campaigns/${campaign}`)).body['description']).toBe('April and May');
+    // An edit is judged as a create is: no blank name, and the group (if named) must be the campaign's own.
+    const elsewhere = (await stack.newOrganization()).groupGuid;
+    expect(await call(admin, 'PATCH', `/v4/campaigns/${campaign}`, { name: ' ' })).toMatchObject({
+      status: 400,
+      body: { message: 'INVALID_ARG_NAME' },
+    });
+    expect(await call(admin, 'PATCH', `/v4/campaigns/${campaign}`, { group_guid: elsewhere })).toMatchObject({
+      status: 400,
+      body: { message: 'INVALID_ARG_GROUP_GUID', errors: [{ field: 'group_guid', error_code: 'invalid' }] },
+    });
+    expect(
+      await call(admin, 'PATCH', `/v4/campaigns/${campaign}`, { group_guid: groupGuid, name: 'Spring sale' }),
+    ).toMatchObject({ status: 200, body: { name: 'Spring sale', group_guid: groupGuid } });
     expect(
       (
         (await call(admin, 'GET', `/v4/campaigns?group_guid=${groupGuid}`)).body['campaigns'] as Array<{ guid: string }>

@@ -1,5 +1,5 @@
 import { createEgressClient, createEgressGuard } from '@platform/egress';
-import { createCompressionCounts, createOutputStore, restrictDecoders } from '@platform/images';
+import { createCompressionCounts, createOutputStore, liftDecoderRestriction, restrictDecoders } from '@platform/images';
 import { createMongoCommandResultStore } from '@platform/mongo';
 import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
@@ -10,6 +10,7 @@ import { createWorker } from './worker.js';
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
   const { settings } = ctx;
   restrictDecoders();
+  ctx.onClose('decoders', () => liftDecoderRestriction());
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
   const sealer = createSealer(settings.sealingKey);
   const counts = createCompressionCounts(mongo);

@@ -26,6 +26,15 @@ describe('errors', () => {
     expect(wrapped.cause).toBeInstanceOf(Error);
   });
 
+  it('tells a store that dropped the connection (503, try again) from a fault (500)', () => {
+    const dropped = Object.assign(new Error('connection 9 to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' });
+    const wrapped = toPlatformError(dropped);
+    expect(wrapped).toMatchObject({ kind: 'unavailable', retriable: true, retryAfterSeconds: 1 });
+    expect(wrapped.message).not.toContain('27017');
+    const refused = Object.assign(new Error('E11000 duplicate key'), { name: 'MongoServerError' });
+    expect(toPlatformError(refused)).toBeInstanceOf(InternalError);
+  });
+
   it('keeps domain errors as they are', () => {
     const e = new ConflictError('duplicate', 'exists');
     expect(toPlatformError(e)).toBe(e);

@@ -127,8 +127,28 @@ export function isPlatformError(error: unknown): error is PlatformError {
 }
 
 /** Anything thrown that is not a domain error becomes an internal error whose message hides the details. */
+/**
+ * The MongoDB driver's names for a store it could not reach or that dropped the connection mid-operation: the
+ * request was sound and may be tried again, so these are 503 with Retry-After, not 500. Matched by name, as
+ * this library depends on no driver.
+ */
+const STORE_CONNECTION_ERRORS = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoPoolClearedError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+]);
+
 export function toPlatformError(error: unknown): PlatformError {
   if (isPlatformError(error)) return error;
+  if (error instanceof Error && STORE_CONNECTION_ERRORS.has(error.name))
+    return new UnavailableError('store_unavailable', 'The store is briefly unavailable; try again.', {
+      cause: error,
+      retryAfterSeconds: 1,
+    });
   return new InternalError('internal_error', 'An internal error occurred.', { cause: error });
 }
 

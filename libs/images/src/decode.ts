@@ -43,6 +43,16 @@ export function restrictDecoders(): void {
   restricted = true;
 }
 
+/**
+ * Undoes restrictDecoders when the image worker stops, so that a process hosting other services after it (a test
+ * run, or QR codes rasterized from SVG) has every loader again.
+ */
+export function liftDecoderRestriction(): void {
+  if (!restricted) return;
+  sharp.unblock({ operation: ['VipsForeignLoad'] });
+  restricted = false;
+}
+
 /** A sharp pipeline over untrusted bytes: strict decoding, the pixel limit, first frame only. */
 export function openImage(input: Buffer, limits: DecodeLimits): Sharp {
   restrictDecoders();

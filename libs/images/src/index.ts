@@ -1,7 +1,7 @@
 export { IMAGE_TYPES, isImageType, supportsAlpha } from './media-types.js';
 export type { ImageType } from './media-types.js';
 export { detectImageType } from './detect-type.js';
-export { inspectImage, restrictDecoders } from './decode.js';
+export { inspectImage, liftDecoderRestriction, restrictDecoders } from './decode.js';
 export type { DecodeLimits, InspectedImage } from './decode.js';
 export type { EncodedImage } from './encode.js';
 export { compressImage, renderOutput } from './process.js';

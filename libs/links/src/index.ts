@@ -11,6 +11,7 @@ export {
 export type { ShortlinkId } from './shortlink-id.js';
 export {
   DEFAULT_PAGE_SIZE,
+  MAX_PAGE,
   MAX_PAGE_SIZE,
   QR_CODE_TYPES,
   decodeSearchAfter,

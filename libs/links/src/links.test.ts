@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HASH_LENGTH, keywordProblem, randomHash } from './back-half.js';
-import { decodeSearchAfter, encodeSearchAfter, readLinkListQuery } from './list-query.js';
+import { decodeSearchAfter, encodeSearchAfter, hostAndPath, readLinkListQuery } from './list-query.js';
 import { readLongUrl } from './long-url.js';
 import { SHORTLINK_ID_PATTERN, isBrandedDomain, parseShortlinkId } from './shortlink-id.js';
 
@@ -64,6 +64,13 @@ describe('short link ids', () => {
 });
 
 describe('the group link list query', () => {
+  it('matches hostname_path_query on host and path only: scheme, query and fragment are ignored', () => {
+    expect(hostAndPath('HTTPS://Example.com/Spring?utm=1#top')).toBe('example.com/spring');
+    expect(hostAndPath('example.com#x')).toBe('example.com');
+    expect(hostAndPath('?utm=1')).toBeNull();
+    expect(hostAndPath(null)).toBeNull();
+  });
+
   it("has the spec's defaults", () => {
     expect(readLinkListQuery({})).toEqual({
       ok: true,

@@ -17,6 +17,11 @@ export interface ListSearch {
 }
 
 export interface LinkListQuery extends ListSearch {
+  /**
+   * 1-based. Without `search_after` it positions the page ((page - 1) × size links are skipped); with it, the token
+   * positions the page and `page` only numbers it (the next link carries both).
+   */
+  page: number;
   deeplinks: Tristate;
   domainDeeplinks: Tristate;
   campaignGuid: string | null;
@@ -37,10 +42,25 @@ export interface FieldProblem {
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
+/** Paging by number reaches the first 100 000 links at most (by token, all of them). */
+export const MAX_PAGE = 1000;
 
 type Raw = Record<string, string | string[] | undefined>;
 
 const TRISTATE: readonly Tristate[] = ['on', 'off', 'both'];
+
+/**
+ * `hostname_path_query` as matched: lower case, without a scheme, and without the query and fragment the spec
+ * says are ignored (`example.com/a?b=1#c` finds the links to `example.com/a...`); nothing left means no filter.
+ */
+export function hostAndPath(raw: string | null): string | null {
+  const text =
+    raw
+      ?.toLowerCase()
+      .replace(/^https?:\/\//, '')
+      .replace(/[?#].*$/s, '') ?? '';
+  return text === '' ? null : text;
+}
 
 export function encodeSearchAfter(last: { createdAt: number; id: string }): string {
   return Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url');
@@ -118,7 +138,7 @@ function queryReaders(raw: Raw) {
     size: size(),
     searchAfter: searchAfter(),
     query: one('query'),
-    hostnamePathQuery: one('hostname_path_query')?.toLowerCase() ?? null,
+    hostnamePathQuery: hostAndPath(one('hostname_path_query')),
     createdBefore: epoch('created_before'),
     createdAfter: epoch('created_after'),
   });
@@ -130,8 +150,15 @@ export function readLinkListQuery(
   raw: Raw,
 ): { ok: true; value: LinkListQuery } | { ok: false; problems: FieldProblem[] } {
   const r = queryReaders(raw);
+  const pageRaw = r.one('page');
+  let page = 1;
+  if (pageRaw !== null) {
+    if (/^\d{1,4}$/.test(pageRaw) && Number(pageRaw) >= 1 && Number(pageRaw) <= MAX_PAGE) page = Number(pageRaw);
+    else r.bad('page', `page is an integer from 1 to ${MAX_PAGE}`);
+  }
   const value: LinkListQuery = {
     ...r.common(),
+    page,
     archived: r.tristate('archived', 'off'),
     deeplinks: r.tristate('deeplinks', 'both'),
     domainDeeplinks: r.tristate('domain_deeplinks', 'both'),

@@ -422,10 +422,7 @@ function searchFilters(
   if (query.hostnamePathQuery) {
     // Host (subdomains included) and/or path of the long URL, ignoring its query and fragment.
     and.push({
-      long_url: new RegExp(
-        `^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery.replace(/^https?:\/\//, ''))}`,
-        'i',
-      ),
+      long_url: new RegExp(`^https?://([^/?#]*\\.)?${escapeRegex(query.hostnamePathQuery)}`, 'i'),
     });
   }
 }
@@ -484,7 +481,15 @@ export function createLinksStore(connection: Connection) {
       return m.Link.findOne({ reuse_key: reuseKeyOf(groupGuid, longUrl), deleted_at: null }).lean<LinkDoc>();
     },
     /** A page of a group's links, newest first, after the `search_after` position. */
-    async listLinks(groupGuid: string, query: LinkListQuery, linkIds?: string[]): Promise<LinkDoc[]> {
+    /**
+     * A page of a group's links, newest first, how many links the filters match in all (`search_after` and `page`
+     * position the page; they do not change the total), and whether more follow.
+     */
+    async listLinks(
+      groupGuid: string,
+      query: LinkListQuery,
+      linkIds?: string[],
+    ): Promise<{ links: LinkDoc[]; total: number; more: boolean }> {
       const filter: Record<string, unknown> = { group_guid: groupGuid, deleted_at: null };
       const and: Array<Record<string, unknown>> = [];
       if (linkIds) filter['_id'] = { $in: linkIds };
@@ -498,9 +503,20 @@ export function createLinksStore(connection: Connection) {
         if (query.encodingLogin.length > 0) filter['created_by'] = { $in: query.encodingLogin };
         searchFilters(query, ['title', 'long_url', '_id', 'tags'], filter, and);
       }
+      const matching = and.length > 0 ? { ...filter, $and: [...and] } : filter;
       if (query.searchAfter) and.push(after(query.searchAfter));
-      if (and.length > 0) filter['$and'] = and;
-      return m.Link.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.size).lean<LinkDoc[]>();
+      const paged = and.length > 0 ? { ...filter, $and: and } : filter;
+      const skip = query.searchAfter ? 0 : (query.page - 1) * query.size;
+      // One link past the page tells whether another page follows.
+      const [found, total] = await Promise.all([
+        m.Link.find(paged)
+          .sort({ created_at: -1, _id: -1 })
+          .skip(skip)
+          .limit(query.size + 1)
+          .lean<LinkDoc[]>(),
+        m.Link.countDocuments(matching),
+      ]);
+      return { links: found.slice(0, query.size), total, more: found.length > query.size };
     },
     /** How many links of a group were made in [from, to) (deleted ones too: they were made). */
     countLinksCreated(groupGuid: string, from: Date, to: Date, customOnly = false): Promise<number> {

@@ -39,7 +39,9 @@ const campaignFields = {
 
 export const CreateCampaignBody = Type.Object({ group_guid: TargetGroup, name: OrganizeName, ...campaignFields });
 
+/** An edit names the fields a create takes; `group_guid`, if sent, must be the campaign's own (campaigns do not move). */
 export const UpdateCampaignBody = Type.Object({
+  group_guid: TargetGroup,
   name: OptionalOrganizeName,
   ...campaignFields,
 });

@@ -1,5 +1,6 @@
 import { bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
 import type { RouteDeps } from '../../deps.js';
+import { invalid } from '../../input.js';
 import { errorResponses, security } from '../../schemas.js';
 import { campaignFor, mayOrganize, saveCampaign } from './campaign.js';
 import { Campaign, CampaignParams, UpdateCampaignBody } from './schemas.js';
@@ -26,6 +27,9 @@ export function updateCampaignRoute(app: HttpApp, deps: RouteDeps) {
       const { access } = await campaignFor(deps, caller, request.params.campaign_guid);
       mayOrganize(access);
       checkBody(request.body);
+      const moved = request.body.group_guid;
+      if (moved && moved !== access.group._id)
+        throw invalid('group_guid', 'A campaign stays in the group it was made in.');
       return saveCampaign(deps, caller, access, request.params.campaign_guid, false, request.body);
     },
   );

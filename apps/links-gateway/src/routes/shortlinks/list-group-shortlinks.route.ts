@@ -1,6 +1,13 @@
 import { InputError } from '@platform/errors';
 import { Type, type HttpApp } from '@platform/http';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, encodeSearchAfter, readLinkListQuery, shortlinkJson } from '@platform/links';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE,
+  MAX_PAGE_SIZE,
+  encodeSearchAfter,
+  readLinkListQuery,
+  shortlinkJson,
+} from '@platform/links';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, security } from '../../schemas.js';
@@ -20,6 +27,14 @@ const Text = (description: string) => Type.Optional(Type.String({ maxLength: 204
 /** Unknown parameters are ignored, as Bitly does. */
 const Query = Type.Object({
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: 'The page by number (size links each); with search_after it only numbers the page the token opens.',
+    }),
+  ),
   search_after: Text('The token of the next page, from a previous answer.'),
   query: Text('Words to find in the title, long URL or id.'),
   hostname_path_query: Text('Text to find in the host and path of the long URL.'),
@@ -71,21 +86,31 @@ export function listGroupShortlinksRoute(app: HttpApp, deps: RouteDeps) {
           linkIds =
             channel && channel.group_guid === access.group._id ? channel.shortlinks.map((s) => s.shortlink_id) : [];
         }
-        const links = await deps.store.listLinks(access.group._id, query.value, linkIds);
-        const last = links.length === query.value.size ? links.at(-1) : undefined;
+        const { links, total, more } = await deps.store.listLinks(access.group._id, query.value, linkIds);
+        const { page, size } = query.value;
+        const last = more ? links.at(-1) : undefined;
         const searchAfter = last ? encodeSearchAfter({ createdAt: last.created_at.getTime(), id: last._id }) : '';
+        // The pages around this one keep every parameter of this request (its filters) as it was sent.
+        const pageAddress = (changes: Record<string, string | null>) => {
+          const params = new URLSearchParams(request.url.split('?')[1] ?? '');
+          for (const [name, value] of Object.entries(changes))
+            if (value === null) params.delete(name);
+            else params.set(name, value);
+          return `${deps.publicBaseUrl}/v4/groups/${access.group._id}/shortlinks?${params}`;
+        };
+        const prev = page > 1 ? pageAddress({ page: String(page - 1), search_after: null }) : '';
         const next = searchAfter
-          ? `${deps.publicBaseUrl}/v4/groups/${access.group._id}/shortlinks?size=${query.value.size}&search_after=${searchAfter}`
+          ? pageAddress({ page: page < MAX_PAGE ? String(page + 1) : null, search_after: searchAfter })
           : '';
         const view = viewOf(deps);
         return {
           links: links.map((l) => shortlinkJson(l, view)),
           pagination: {
-            prev: '',
+            prev,
             next,
-            size: query.value.size,
-            page: 1,
-            total: links.length,
+            size,
+            page,
+            total,
             search_after: searchAfter,
           },
         };

@@ -63,11 +63,11 @@ export const ShortenedLink = Type.Unsafe<Pick<ShortlinkJson, ShortenedMember>>(
 export const ShortlinkList = Type.Object({
   links: Type.Array(ref(Shortlink)),
   pagination: Type.Object({
-    prev: Type.String({ description: 'Always empty: paging goes forward only.' }),
+    prev: Type.String({ description: 'The address of the previous page (by number); empty on the first one.' }),
     next: Type.String({ description: 'The address of the next page; empty on the last one.' }),
     size: Type.Integer(),
-    page: Type.Integer(),
-    total: Type.Integer({ description: 'The number of links on this page.' }),
+    page: Type.Integer({ description: 'The number of this page (1 for the first).' }),
+    total: Type.Integer({ description: 'How many links the filters match in all.' }),
     search_after: Type.String({ description: 'The token of the next page; empty on the last one.' }),
   }),
 });
