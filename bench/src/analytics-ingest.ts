@@ -99,6 +99,7 @@ const clickOf = (i: number, id: string, group: string, organization: string, at:
   bot: false,
   qr: i % 10 === 0,
   qrcode_id: i % 10 === 0 ? `Q${i % 7}` : null,
+  passed_params: i % 4 === 0 ? 'utm_source=bench' : '',
 });
 
 /** Publishes `count` clicks made by `make` (in batches of 2 000), and says how long it took. */

@@ -95,6 +95,7 @@ describe('an aggregator killed in the middle of a burst', () => {
       bot: false,
       qr: false,
       qrcode_id: null,
+      passed_params: '',
     }));
     const send = (list: ShortlinkClicked[]) =>
       publisher.publishMany(

@@ -98,6 +98,7 @@ function message(link: { id: string; group: string }, c: ClickSpec): BatchMessag
     bot: c.bot ?? false,
     qr: c.qr ?? false,
     qrcode_id: null,
+    passed_params: '',
   };
   const meta = {
     id: value.click_id,

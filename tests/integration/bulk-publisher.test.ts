@@ -39,6 +39,7 @@ const click = (i: number): ShortlinkClicked => ({
   bot: i % 7 === 0,
   qr: i % 11 === 0,
   qrcode_id: i % 11 === 0 ? 'qr1' : null,
+  passed_params: '',
 });
 
 async function read(client: KafkaClient, count: number): Promise<Seen[]> {

@@ -152,6 +152,7 @@ describe('a downstream consumer with only the published contract', () => {
       bot: false,
       qr: false,
       qrcode_id: null,
+      passed_params: '',
     });
     expect(clicked.value['clicked_at']).toBeGreaterThanOrEqual(started);
     expect(clicked.id).not.toBe(created.id);
@@ -159,8 +160,8 @@ describe('a downstream consumer with only the published contract', () => {
   });
 
   it('decodes the same click with a copy of the schemas taken before the last field was added', () => {
-    // A team that copied schemas/ before QR codes has the ShortlinkClicked without qrcode_id; the writer's
-    // released schema resolves the new body into its reader.
+    // A team that copied schemas/ before QR codes has the ShortlinkClicked without qrcode_id (and passed_params,
+    // added later); the writer's released schema resolves the new body into its reader.
     const copy = mkdtempSync(path.join(tmpdir(), 'downstream-schemas-'));
     try {
       cpSync(schemasDir, copy, { recursive: true });
@@ -169,7 +170,7 @@ describe('a downstream consumer with only the published contract', () => {
         path.join(copy, 'links/events/ShortlinkClicked.avsc'),
       );
       const older = loadPublishedSchemas(copy);
-      const { qrcode_id: _added, ...before } = clicked.value;
+      const { qrcode_id: _added, passed_params: _addedLater, ...before } = clicked.value;
       expect(older.decode(clicked.type, clicked.schemaId, clicked.body)).toEqual(before);
     } finally {
       rmSync(copy, { recursive: true, force: true });

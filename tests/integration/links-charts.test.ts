@@ -71,6 +71,7 @@ beforeAll(async () => {
         bot: false,
         qr: new Date(at).getUTCDay() === 0 && i % 2 === 0,
         qrcode_id: null,
+        passed_params: '',
       });
     }
   }

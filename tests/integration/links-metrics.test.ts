@@ -265,6 +265,7 @@ describe('a known stream of clicks', () => {
       bot: false,
       qr: false,
       qrcode_id: null,
+      passed_params: '',
       ...extra,
     });
     const clicks = [

@@ -356,14 +356,14 @@ describe('deliveries', () => {
     expect(link.status).toBe(201);
     const id = link.body['id'] as string;
     const hash = id.slice(DEFAULT_DOMAIN.length + 1);
-    expect(await visit(DEFAULT_DOMAIN, hash)).toBe(301);
+    expect(await visit(DEFAULT_DOMAIN, `${hash}?utm_source=newsletter`)).toBe(301);
 
     const click = await waitFor(() => received.find((r) => r.path === '/decodes'), { what: 'the click' });
     expect(click.json).toMatchObject({
       event: 'decodes',
       url: 'https://example.com/webhooked',
       shortlink: id,
-      passed_params: '',
+      passed_params: 'utm_source=newsletter',
       referrer: 'https://t.co/abc',
       device_type: 'Mobile',
       bot: false,

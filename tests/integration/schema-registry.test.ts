@@ -178,6 +178,7 @@ describe('events with a schema registry', () => {
       bot: false,
       qr: false,
       qrcode_id: null,
+      passed_params: '',
     });
     // links-reactions (a platform consumer group) read the framed click: the link is marked as redirected.
     await waitFor(async () => (await stack.store.getLink(link))?.redirected_at != null, {
@@ -219,6 +220,7 @@ describe("the platform's consumers during the move to the registry", () => {
     bot: false,
     qr: false,
     qrcode_id: null,
+    passed_params: '',
   });
 
   beforeAll(async () => {

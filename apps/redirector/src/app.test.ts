@@ -68,7 +68,8 @@ describe('the redirect route', () => {
       },
     });
     expect(response.statusCode).toBe(301);
-    expect(response.headers.location).toBe('https://example.com/sho.rt/abc');
+    // The short URL's query goes on to the destination, and into the click.
+    expect(response.headers.location).toBe('https://example.com/sho.rt/abc?utm=x');
     expect(response.headers['cache-control']).toBe('private, max-age=90');
     expect(clicks).toHaveLength(1);
     expect(clicks[0]).toMatchObject({
@@ -77,6 +78,7 @@ describe('the redirect route', () => {
       client_ip: '203.0.113.7',
       bot: false,
       qr: false,
+      passed_params: 'utm=x',
     });
     expect(clicks[0]!.click_id).toMatch(/^r1:[0-9a-z]+:1$/);
     expect(answers).toEqual([301]);
@@ -100,15 +102,27 @@ describe('the redirect route', () => {
     const { app, clicks } = await redirector(
       resolver({ 'sho.rt/qr1': target('sho.rt/qr1', 301, ['Qaaaa', 'Qbbbb']) }).resolver,
     );
+    const locations: string[] = [];
     for (const url of ['/qr1?qr=Qbbbb', '/qr1?utm=1&qr=Qaaaa', '/qr1?qr=Qzzzz', '/qr1', '/qr1?qr=Qaaaa%00']) {
-      expect((await app.inject({ url, headers: { host: 'sho.rt' } })).statusCode).toBe(301);
+      const response = await app.inject({ url, headers: { host: 'sho.rt' } });
+      expect(response.statusCode).toBe(301);
+      locations.push(String(response.headers.location));
     }
-    expect(clicks.map((c) => [c.qr, c.qrcode_id])).toEqual([
-      [true, 'Qbbbb'],
-      [true, 'Qaaaa'],
-      [false, null],
-      [false, null],
-      [false, null],
+    expect(clicks.map((c) => [c.qr, c.qrcode_id, c.passed_params])).toEqual([
+      [true, 'Qbbbb', ''],
+      [true, 'Qaaaa', 'utm=1'],
+      [false, null, 'qr=Qzzzz'],
+      [false, null, ''],
+      [false, null, 'qr=Qaaaa%00'],
+    ]);
+    // The marker of a scan stays with us; anything else in the query goes on.
+    const destination = 'https://example.com/sho.rt/qr1';
+    expect(locations).toEqual([
+      destination,
+      `${destination}?utm=1`,
+      `${destination}?qr=Qzzzz`,
+      destination,
+      `${destination}?qr=Qaaaa%00`,
     ]);
   });
 

@@ -12,6 +12,7 @@ import { isBot } from './bots.js';
 import type { ClickBuffer } from './click-buffer.js';
 import type { Resolver, Target } from './resolver.js';
 import { lazyChildLogger } from './lazy-logger.js';
+import { passQuery } from './pass-query.js';
 import type { RedirectTracing } from './tracing.js';
 
 export interface RedirectorOptions {
@@ -103,6 +104,12 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
     // Only a code of this link is a scan: a marker copied onto another link is a plain click.
     const qr = target.qr_code_ids.length > 0 ? qrCodeOf(request.url) : null;
     const scanned = qr !== null && target.qr_code_ids.includes(qr);
+    // The short URL's query goes on to the destination (the QR marker of a scan stays with us).
+    const at = request.url.indexOf('?');
+    const { location, passed } =
+      at === -1
+        ? { location: target.long_url, passed: '' }
+        : passQuery(target.long_url, request.url.slice(at + 1), scanned ? `qr=${qr}` : null);
     // A HEAD is answered like a GET but counted as nothing: link unfurlers and uptime checks send it, people do not.
     if (request.method !== 'HEAD')
       options.clicks.add({
@@ -118,8 +125,9 @@ export async function buildRedirector(options: RedirectorOptions): Promise<HttpA
         bot: isBot(userAgent),
         qr: scanned,
         qrcode_id: scanned ? qr : null,
+        passed_params: passed,
       });
-    reply.code(target.status).header('location', target.long_url).header('cache-control', options.cacheControl).send();
+    reply.code(target.status).header('location', location).header('cache-control', options.cacheControl).send();
     onAnswer?.(target.status, reply.elapsedTime / 1000);
     return reply;
   }

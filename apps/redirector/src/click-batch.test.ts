@@ -15,6 +15,7 @@ const click = (i: number, overrides: Partial<ShortlinkClicked> = {}): ShortlinkC
   bot: false,
   qr: false,
   qrcode_id: null,
+  passed_params: '',
   ...overrides,
 });
 
@@ -31,8 +32,8 @@ describe('a packed click batch', () => {
 
   it('carries each distinct string once', () => {
     const packed = packClicks(Array.from({ length: 100 }, (_, i) => click(i)));
-    // 100 click ids; two links (id, destination); one organization, group, referrer, user agent, address.
-    expect(packed.strings).toHaveLength(100 + 2 * 2 + 5);
+    // 100 click ids; two links (id, destination); one organization, group, referrer, user agent, address, query.
+    expect(packed.strings).toHaveLength(100 + 2 * 2 + 6);
   });
 
   it('moves its rows: after the transfer the sending side holds none of them', () => {

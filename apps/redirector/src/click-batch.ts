@@ -26,6 +26,7 @@ const STRING_FIELDS = [
   'user_agent',
   'client_ip',
   'qrcode_id',
+  'passed_params',
 ] as const;
 // A field added to the contract and not carried here fails the build, not the data.
 type Uncarried = Exclude<keyof ShortlinkClicked, (typeof STRING_FIELDS)[number] | 'clicked_at' | 'bot' | 'qr'>;
@@ -65,6 +66,7 @@ export function packClicks(clicks: readonly ShortlinkClicked[]): PackedClicks {
     refs[row + 6] = ref(click.user_agent);
     refs[row + 7] = ref(click.client_ip);
     refs[row + 8] = ref(click.qrcode_id);
+    refs[row + 9] = ref(click.passed_params);
     clickedAt[k] = click.clicked_at;
     flags[k] = (click.bot ? BOT : 0) | (click.qr ? QR : 0);
   }
@@ -104,6 +106,7 @@ export function unpackClicks({ strings, refs, clickedAt, flags }: PackedClicks):
       bot: (flags[k]! & BOT) !== 0,
       qr: (flags[k]! & QR) !== 0,
       qrcode_id: nullable(refs[row + 8]!),
+      passed_params: text(refs[row + 9]!),
     };
   }
   return clicks;

@@ -19,6 +19,7 @@ const click = (i: number): ShortlinkClicked => ({
   bot: false,
   qr: false,
   qrcode_id: null,
+  passed_params: '',
 });
 
 /** A broker that can be switched off: what it took, in order, and every batch it was offered. */

@@ -16,6 +16,7 @@ const click = {
   bot: false,
   qr: false,
   qrcode_id: null,
+  passed_params: '',
 };
 const type = MessageTypeNames.ShortlinkClicked;
 const encoded = encodeMessage(type, click);

@@ -35,6 +35,7 @@ describe('createPublisher', () => {
         bot: false,
         qr: false,
         qrcode_id: null,
+        passed_params: '',
       },
     });
     const error = await published.then(

@@ -125,7 +125,7 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
       datetime: bitlyTime(click.clicked_at),
       url: click.long_url,
       shortlink: click.id,
-      passed_params: '',
+      passed_params: click.passed_params,
       country: seen.place.country ?? '',
       referrer: seen.referrer.url,
       device_type: seen.device,

@@ -373,6 +373,8 @@ export interface ShortlinkClicked {
   qr: boolean;
   /** The QR code scanned (one of the link's), when qr. */
   qrcode_id: null | string;
+  /** The query of the short URL, passed on to the destination (without '?'; the QR marker of a scan left out). */
+  passed_params: string;
 }
 
 /** A new short link (a shorten that returned an existing link is not one). */
