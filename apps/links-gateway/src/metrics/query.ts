@@ -34,8 +34,9 @@ const common = {
   ),
   unit_reference: Type.Optional(
     Type.String({
-      pattern: isoTimestampPattern(),
-      description: 'ISO-8601 timestamp, the most recent time to report (default: now); URL-encoded (+ is %2B).',
+      // Empty is now: the official bitly client sends `unit_reference=` when it is given none.
+      pattern: `^$|${isoTimestampPattern()}`,
+      description: 'ISO-8601 timestamp, the most recent time to report (empty or absent: now); URL-encoded (+ is %2B).',
       errorMessage: 'must be an ISO-8601 timestamp such as 2024-02-29T13:45:00+0000 (URL-encoded: + is %2B)',
     }),
   ),
