@@ -76,6 +76,7 @@ describe('the group link list query', () => {
       ok: true,
       value: {
         size: 50,
+        page: 1,
         searchAfter: null,
         query: null,
         hostnamePathQuery: null,
