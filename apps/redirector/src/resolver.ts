@@ -1,4 +1,5 @@
 import type { LinkRedirectFields, LinksStore } from '@platform/links';
+import { LRUCache } from 'lru-cache';
 
 export interface Target {
   id: string;
@@ -27,48 +28,51 @@ const REFRESH_BATCH = 500;
 
 interface Entry {
   target: Target | null;
-  until: number;
-  /** From then on, a hit reads the link again in the background. */
+  /** When the cache's TTL runs out and a hit has the link read again in the background (ms on `clock`). */
   refreshAt: number;
-  era: number;
+  /** The end of the entry's life: past it, a request waits for a read (ms on `clock`). */
+  until: number;
+}
+
+/** Why a link is read: a request waits for it, or it is in use and near the end of its entry's life. */
+type ReadReason = 'request' | 'refresh';
+
+const REQUEST = { context: 'request' } as const;
+// A failed background read leaves the entry as it is: it expires onto a request's read.
+const REFRESH = { context: 'refresh', allowStaleOnFetchRejection: true } as const;
+
+export interface ResolverOptions {
+  maxEntries: number;
+  ttlMs: number;
+  missTtlMs: number;
+  random?: () => number;
+  refreshDelayMs?: number;
+  /** The clock of the entries' lives and of link expiry (tests move it). */
+  clock?: () => number;
 }
 
 /**
- * Short links by `domain/hash`, from memory, the store on a miss (unknown ones remembered briefly too). Every
- * change is evicted by the links.events consumer, so an edit or an archive takes effect within the event's
- * latency; `ttlMs` bounds what a missed event could leave behind.
+ * Short links by `domain/hash`, from memory (an lru-cache), the store on a miss (unknown ones remembered briefly
+ * too). Every change is evicted by the links.events consumer, so an edit or an archive takes effect within the
+ * event's latency; `ttlMs` bounds what a missed event could leave behind.
  *
- * A link in use is read again before its entry expires (a hit in the last quarter of its life, or up to a fifth
- * earlier, drawn at random, puts it in the next background read, which asks for every link due at once), so a busy
- * link never waits on the store; the lives and refresh points are drawn at random, so the links of one warm-up
- * neither expire in the same second and queue their redirects behind a thousand reads, nor are all read again
- * in one burst that takes the store's cores from the redirects.
+ * The cache's TTL is an entry's refresh point, not its end: past it the entry is stale, a hit is still answered
+ * from it (`allowStale`) and has lru-cache read the link again in the background, once however many hits come
+ * meanwhile (`fetchMethod`, which also makes concurrent misses of one link one read). Those background reads
+ * gather for up to a quarter of a second and go to the store as one query. A busy link therefore never waits on
+ * the store; the lives and refresh points are drawn at random, so the links of one warm-up neither expire in the
+ * same second and queue their redirects behind a thousand reads, nor are all read again in one burst that takes
+ * the store's cores from the redirects. An eviction while a read is on its way aborts it: the request that waited
+ * gets what was read, but it is not kept (it may predate the change).
  */
-export function createResolver(
-  store: Pick<LinksStore, 'getRedirectTargets'>,
-  options: { maxEntries: number; ttlMs: number; missTtlMs: number; random?: () => number; refreshDelayMs?: number },
-) {
+export function createResolver(store: Pick<LinksStore, 'getRedirectTargets'>, options: ResolverOptions) {
   const random = options.random ?? Math.random;
-  // Links due gather for up to a quarter of a second (a twentieth of the last quarter of a life at most) and are
-  // read together: on FerretDB a query costs ~0.3 ms of its CPU and each link in it ~0.2 ms, so gathering saves
-  // the first, and spreading the refreshes out (REFRESH_SPREAD) keeps the second from coming all at once.
+  const clock = options.clock ?? Date.now;
+  // On FerretDB a query costs ~0.3 ms of its CPU and each link in it ~0.2 ms, so gathering saves the first, and
+  // spreading the refreshes out (REFRESH_SPREAD) keeps the second from coming all at once.
   const refreshDelayMs = options.refreshDelayMs ?? Math.min(250, (options.ttlMs * REFRESH_SHARE) / 20);
-  const cache = new Map<string, Entry>();
-  const inFlight = new Map<string, Promise<Target | null>>();
-  /** Links due for the next background read, and those in the read under way. */
-  const due = new Set<string>();
-  const refreshing = new Set<string>();
-  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  // Links evicted while a read of them was on its way: the read may be older than the change, so it is not kept.
-  const staleReads = new Set<string>();
-  const staleRefreshes = new Set<string>();
   let reads = 0;
   let refreshes = 0;
-  // The map's order is the eviction order. A hit moves its entry to the back once per era (an era ends after
-  // half the cache's size in insertions), not on every hit: deleting and re-inserting a key per redirect costs
-  // more than the rest of the lookup, and a link used within the era is still behind every older entry.
-  let era = 0;
-  let insertedThisEra = 0;
 
   const toTarget = (doc: LinkRedirectFields | null): Target | null =>
     doc && !doc.archived && doc.deleted_at === null
@@ -83,105 +87,94 @@ export function createResolver(
         }
       : null;
 
-  function remember(id: string, target: Target | null) {
-    cache.delete(id);
-    if (cache.size >= options.maxEntries) cache.delete(cache.keys().next().value!);
-    if (++insertedThisEra >= options.maxEntries / 2) {
-      era++;
-      insertedThisEra = 0;
-    }
-    const now = Date.now();
-    const life = (target ? options.ttlMs : options.missTtlMs) * (1 - TTL_JITTER * random());
-    const refreshAt = now + life * (1 - REFRESH_SHARE - REFRESH_SPREAD * random());
-    cache.set(id, { target, until: now + life, refreshAt, era });
+  /** Links due for the next background read, each with the callbacks of its lru-cache fetch. */
+  const due = new Map<string, { resolve: (target: Target | null) => void; reject: (error: unknown) => void }>();
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function refreshLater(id: string): Promise<Target | null> {
+    return new Promise((resolve, reject) => {
+      due.set(id, { resolve, reject });
+      if (!refreshTimer) {
+        refreshTimer = setTimeout(() => void refreshDue(), refreshDelayMs);
+        refreshTimer.unref();
+      }
+    });
   }
 
-  /** One store read per link at a time; what it finds is remembered unless the link was evicted meanwhile. */
-  function read(id: string): Promise<Target | null> {
-    let pending = inFlight.get(id);
-    if (!pending) {
-      reads++;
-      pending = store.getRedirectTargets([id]).then(([doc]) => toTarget(doc ?? null));
-      const settled = pending.then(
-        (target) => {
-          if (!staleReads.has(id)) remember(id, target);
-        },
-        () => undefined,
-      );
-      inFlight.set(id, pending);
-      void settled.finally(() => {
-        inFlight.delete(id);
-        staleReads.delete(id);
-      });
-    }
-    return pending;
-  }
-
-  function refreshSoon(id: string) {
-    if (due.has(id) || refreshing.has(id) || inFlight.has(id)) return;
-    due.add(id);
-    if (!refreshTimer) {
-      refreshTimer = setTimeout(() => void refreshDue(), refreshDelayMs);
-      refreshTimer.unref();
-    }
-  }
-
-  /** Reads the links due in one query; a failure leaves their entries as they are (they expire onto a request's read). */
   async function refreshDue() {
     refreshTimer = undefined;
-    const ids = [...due].slice(0, REFRESH_BATCH);
-    for (const id of ids) {
-      due.delete(id);
-      refreshing.add(id);
-    }
+    const batch = [...due].slice(0, REFRESH_BATCH);
+    for (const [id] of batch) due.delete(id);
     if (due.size > 0) {
       refreshTimer = setTimeout(() => void refreshDue(), refreshDelayMs);
       refreshTimer.unref();
     }
-    reads += ids.length;
-    refreshes += ids.length;
+    reads += batch.length;
+    refreshes += batch.length;
     try {
-      const found = new Map((await store.getRedirectTargets(ids)).map((doc) => [doc._id, doc]));
-      for (const id of ids) if (!staleRefreshes.has(id)) remember(id, toTarget(found.get(id) ?? null));
-    } catch {
-      // Left to expire: the first redirect after that reads the link on its path, as on a miss.
-    } finally {
-      for (const id of ids) {
-        refreshing.delete(id);
-        staleRefreshes.delete(id);
-      }
+      const found = new Map((await store.getRedirectTargets(batch.map(([id]) => id))).map((doc) => [doc._id, doc]));
+      for (const [id, pending] of batch) pending.resolve(toTarget(found.get(id) ?? null));
+    } catch (error) {
+      for (const [, pending] of batch) pending.reject(error);
     }
   }
+
+  async function readNow(id: string): Promise<Target | null> {
+    reads++;
+    const [doc] = await store.getRedirectTargets([id]);
+    return toTarget(doc ?? null);
+  }
+
+  const cache = new LRUCache<string, Entry, ReadReason>({
+    max: options.maxEntries,
+    // Each entry is given its own (below); this one only tells lru-cache that entries have one.
+    ttl: options.ttlMs,
+    allowStale: true,
+    noDeleteOnStaleGet: true,
+    ignoreFetchAbort: true,
+    ...(options.clock ? { perf: { now: clock }, ttlResolution: 0 } : {}),
+    fetchMethod: async (id, _stale, { options: set, context }) => {
+      const target = await (context === 'refresh' ? refreshLater(id) : readNow(id));
+      const now = clock();
+      const life = (target ? options.ttlMs : options.missTtlMs) * (1 - TTL_JITTER * random());
+      const untilRefresh = life * (1 - REFRESH_SHARE - REFRESH_SPREAD * random());
+      set.ttl = untilRefresh;
+      return { target, refreshAt: now + untilRefresh, until: now + life };
+    },
+  });
 
   const live = (target: Target | null, now: number) =>
     target && (target.expires_at === null || target.expires_at > now) ? target : null;
 
   /** From memory only: the live target or null when the link is known here, undefined when it must be read. */
-  function cached(id: string, now = Date.now()): Target | null | undefined {
-    const hit = cache.get(id);
-    if (!hit || hit.until <= now) return undefined;
-    if (hit.refreshAt <= now) refreshSoon(id);
-    if (hit.era !== era) {
-      hit.era = era;
-      cache.delete(id);
-      cache.set(id, hit);
-    }
-    return live(hit.target, now);
+  function cached(id: string): Target | null | undefined {
+    const entry = cache.get(id);
+    if (entry === undefined) return undefined;
+    const now = clock();
+    if (entry.until <= now) return undefined;
+    if (entry.refreshAt <= now) void cache.fetch(id, REFRESH);
+    return live(entry.target, now);
   }
 
   return {
     cached,
     /** The live target of a link, or null (unknown, archived, deleted or expired). */
-    async resolve(id: string, now = Date.now()): Promise<Target | null> {
-      const known = cached(id, now);
+    async resolve(id: string): Promise<Target | null> {
+      const known = cached(id);
       if (known !== undefined) return known;
-      return live(await read(id), now);
+      // Unknown here, or past the end of its life: a stale entry is not an answer (a background read of it, if
+      // one is on its way, is waited for).
+      const entry = await cache.fetch(id, { ...REQUEST, allowStale: false, forceRefresh: true });
+      return live(entry?.target ?? null, clock());
     },
     evict(id: string): void {
       cache.delete(id);
-      due.delete(id);
-      if (inFlight.has(id)) staleReads.add(id);
-      if (refreshing.has(id)) staleRefreshes.add(id);
+      const pending = due.get(id);
+      // Its background read no longer matters: the next request reads the link anew.
+      if (pending) {
+        due.delete(id);
+        pending.resolve(null);
+      }
     },
     get size() {
       return cache.size;
