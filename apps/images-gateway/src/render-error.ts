@@ -9,6 +9,7 @@ const CATEGORY: Record<ErrorKind, string> = {
   method_not_allowed: 'MethodNotAllowed',
   not_acceptable: 'NotAcceptable',
   conflict: 'Conflict',
+  unprocessable: 'UnprocessableEntity',
   too_large: 'PayloadTooLarge',
   unsupported_media_type: 'UnsupportedMediaType',
   rate_limited: 'TooManyRequests',

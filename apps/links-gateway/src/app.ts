@@ -3,6 +3,7 @@ import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { tokenAuth } from './auth.js';
 import type { GatewayDeps, LinksRoute, RouteDeps } from './deps.js';
 import type { PlatformLimits } from './platform-limits.js';
+import { oneIdForm } from './one-id-form.js';
 import { createQrImages } from './qr-images.js';
 import { renderError } from './render-error.js';
 import { campaignRoutes } from './routes/campaigns/index.js';
@@ -50,9 +51,10 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     name: 'Link-shortening API',
     version: '4.0.0',
     description:
-      'Short links on a default and branded domains, groups, campaigns, channels, users, domains, webhooks, QR codes and their metrics (Bitly API v4 compatible).',
+      'Short links on a default and branded domains, groups, campaigns, channels, users, domains, webhooks, QR codes and their metrics (Bitly API v4 compatible). A path that names a short link takes its id as `{domain}/{hash}` or URL-encoded in one segment (`sho.rt%2Fabc1234`).',
     logger: options.logger,
     renderError,
+    rewriteUrl: oneIdForm,
     readiness: options.readiness,
     bodyLimit: options.bodyLimit,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),

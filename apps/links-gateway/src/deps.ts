@@ -1,4 +1,4 @@
-import type { HttpApp } from '@platform/http';
+import type { HttpApp, Idempotency } from '@platform/http';
 import type { Accounts, Members } from '@platform/accounts';
 import type { Reports } from '@platform/analytics';
 import type { CommandBus } from '@platform/kafka';
@@ -14,6 +14,8 @@ export interface GatewayDeps {
   /** The metrics operations' reads of the aggregate buckets (written by the analytics aggregator). */
   analytics: Reports;
   commands: CommandBus;
+  /** `Idempotency-Key` on the creating POSTs, per user. */
+  idempotency: Idempotency;
   /** Seals secrets a request brings (a webhook's OAuth client secret) before they go anywhere. */
   sealer: Sealer;
   publicBaseUrl: string;

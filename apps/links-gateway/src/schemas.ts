@@ -1,4 +1,4 @@
-import { Type, ref, type TSchema } from '@platform/http';
+import { IdempotencyKeyHeader, Type, ref, type TSchema } from '@platform/http';
 import { SHORTLINK_ID_MAX_LENGTH, SHORTLINK_ID_PATTERN } from '@platform/links';
 
 /** Bitly's error body; `message` is the UPPER_SNAKE code clients key on. */
@@ -38,6 +38,12 @@ export const errorResponses = {
   500: BitlyError,
   503: BitlyError,
   504: BitlyError,
+};
+
+/** What a creating POST adds: the `Idempotency-Key` header, and 422 for a key reused with another body. */
+export const idempotentCreate = {
+  headers: IdempotencyKeyHeader,
+  responses: { 422: BitlyError },
 };
 
 /** Bitly's clients send explicit nulls for members they do not set: a null member is an absent one. */

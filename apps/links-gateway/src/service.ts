@@ -5,6 +5,7 @@ import { LINKS_TOPICS, createLinksStore } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
 import { buildApp } from './app.js';
+import { createLinksIdempotency } from './idempotency.js';
 import { createPlatformLimits } from './platform-limits.js';
 import type { GatewayConfig } from './config.js';
 
@@ -27,6 +28,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     // Closed buckets reused for a few seconds: a year's series or facets then read the open month alone.
     analytics: createReports(createAnalyticsStore(mongo, { closedTtlMs: settings.metricsClosedTtlMs })),
     sealer: createSealer(settings.sealingKey),
+    idempotency: createLinksIdempotency(redis),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     publicBaseUrl: settings.publicBaseUrl,
     defaultDomain: settings.defaultDomain,

@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'method_not_allowed'
   | 'not_acceptable'
   | 'conflict'
+  | 'unprocessable'
   | 'too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -84,6 +85,10 @@ export class NotAcceptableError extends PlatformError {
 export class ConflictError extends PlatformError {
   readonly kind = 'conflict';
 }
+/** Well-formed, but it cannot be carried out as asked (422): an Idempotency-Key reused with another body. */
+export class UnprocessableError extends PlatformError {
+  readonly kind = 'unprocessable';
+}
 export class PayloadTooLargeError extends PlatformError {
   readonly kind = 'too_large';
 }
@@ -114,6 +119,7 @@ const byKind: Record<ErrorKind, new (code: string, message: string, options?: Er
   method_not_allowed: MethodNotAllowedError,
   not_acceptable: NotAcceptableError,
   conflict: ConflictError,
+  unprocessable: UnprocessableError,
   too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
   rate_limited: RateLimitedError,

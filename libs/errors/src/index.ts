@@ -7,6 +7,7 @@ export {
   MethodNotAllowedError,
   NotAcceptableError,
   ConflictError,
+  UnprocessableError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   RateLimitedError,

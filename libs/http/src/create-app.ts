@@ -64,6 +64,12 @@ export interface HttpAppOptions {
    * are logged either way; a process that answers thousands of cheap requests a second turns them off.
    */
   requestLogging?: boolean;
+  /**
+   * The URL to route a request by, from the one it came with (Fastify's `rewriteUrl`): an API with two spellings
+   * of one address turns the second into the first, so that every route knows one. `request.originalUrl` keeps
+   * what was sent.
+   */
+  rewriteUrl?: (url: string) => string;
 }
 
 /** A route's JSON body schema (the `application/json` one where it names several media types). */
@@ -206,6 +212,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     connectionTimeout: options.idleTimeoutMs ?? 30_000,
     requestTimeout: 60_000,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    ...(options.rewriteUrl ? { rewriteUrl: (req: IncomingMessage) => options.rewriteUrl!(req.url ?? '/') } : {}),
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     // The router's own rejections (a path parameter over maxParamLength: 414; a malformed URL: 400) in the
     // API's error shape, not Fastify's default body.

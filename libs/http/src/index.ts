@@ -8,6 +8,8 @@ export { frameworkStatuses } from './framework-statuses.js';
 export { STORE_SAFE_KEY } from './store-safe-keys.js';
 export { NOT_BLANK } from './patterns.js';
 export { headerSchemas, withHeaders } from './response-headers.js';
+export { IdempotencyKeyHeader, createIdempotency } from './idempotency.js';
+export type { Idempotency, IdempotencyOptions, IdempotencyStore } from './idempotency.js';
 export type { HeaderDoc } from './response-headers.js';
 export type { ErrorRenderer, RenderedError } from './render.js';
 export { Type } from '@sinclair/typebox';

@@ -8,6 +8,7 @@ const statuses: Record<ErrorKind, number> = {
   method_not_allowed: 405,
   not_acceptable: 406,
   conflict: 409,
+  unprocessable: 422,
   too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

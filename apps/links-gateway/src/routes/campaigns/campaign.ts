@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
+import type { SendOptions } from '@platform/kafka';
 import { NotAllowedError, NotFoundError } from '@platform/errors';
 import { bitlyTime, type CampaignDoc } from '@platform/links';
 import { accessTo, type GroupAccess } from '../../access.js';
@@ -50,16 +51,22 @@ export async function saveCampaign(
   guid: string,
   create: boolean,
   fields: { name?: string | null; description?: string | null; channel_guids?: string[] | null },
+  send: SendOptions = {},
 ) {
-  await deps.commands.send(MessageTypeNames.SaveCampaign, access.group._id, {
-    organization_id: caller.environment_id,
-    user_id: caller._id,
-    campaign_guid: guid,
-    create,
-    group_guid: access.group._id,
-    name: fields.name ?? null,
-    description: fields.description ?? null,
-    channel_guids: fields.channel_guids ?? null,
-  });
+  await deps.commands.send(
+    MessageTypeNames.SaveCampaign,
+    access.group._id,
+    {
+      organization_id: caller.environment_id,
+      user_id: caller._id,
+      campaign_guid: guid,
+      create,
+      group_guid: access.group._id,
+      name: fields.name ?? null,
+      description: fields.description ?? null,
+      channel_guids: fields.channel_guids ?? null,
+    },
+    send,
+  );
   return campaignJson(deps, (await deps.store.getCampaign(guid))!);
 }

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { HttpApp } from '@platform/http';
 import { requestedGroup } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
-import { errorResponses, security } from '../../schemas.js';
+import { errorResponses, idempotentCreate, security } from '../../schemas.js';
 import { mayOrganize, newGuid, saveCampaign } from './campaign.js';
 import { Campaign, CreateCampaignBody } from './schemas.js';
 
@@ -13,15 +14,20 @@ export function createCampaignRoute(app: HttpApp, deps: RouteDeps) {
         summary: 'Create a campaign in a group (admins and editors)',
         tags: ['campaigns'],
         security,
+        headers: idempotentCreate.headers,
         body: CreateCampaignBody,
-        response: { 200: Campaign, ...errorResponses },
+        response: { 200: Campaign, ...errorResponses, ...idempotentCreate.responses },
       },
     },
     async (request) => {
       const caller = request.caller!;
       const access = await requestedGroup(deps, caller, request.body.group_guid);
       mayOrganize(access);
-      return saveCampaign(deps, caller, access, newGuid('Cm'), true, request.body);
+      const { guid, commandId } = await deps.idempotency.ids(request, () => ({
+        guid: newGuid('Cm'),
+        commandId: randomUUID(),
+      }));
+      return saveCampaign(deps, caller, access, guid, true, request.body, { commandId });
     },
   );
 }

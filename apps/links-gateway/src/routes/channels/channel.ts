@@ -1,5 +1,6 @@
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
+import type { SendOptions } from '@platform/kafka';
 import { InputError, NotFoundError } from '@platform/errors';
 import { bitlyTime, parseShortlinkId, type ChannelDoc } from '@platform/links';
 import { accessTo, type GroupAccess } from '../../access.js';
@@ -49,15 +50,21 @@ export async function saveChannel(
   guid: string,
   create: boolean,
   fields: { name?: string | null; shortlinks?: ChannelLinkInput[] | null; bitlinks?: ChannelLinkInput[] | null },
+  send: SendOptions = {},
 ) {
-  await deps.commands.send(MessageTypeNames.SaveChannel, access.group._id, {
-    organization_id: caller.environment_id,
-    user_id: caller._id,
-    channel_guid: guid,
-    create,
-    group_guid: access.group._id,
-    name: fields.name ?? null,
-    shortlinks: channelLinks(fields.shortlinks ?? fields.bitlinks),
-  });
+  await deps.commands.send(
+    MessageTypeNames.SaveChannel,
+    access.group._id,
+    {
+      organization_id: caller.environment_id,
+      user_id: caller._id,
+      channel_guid: guid,
+      create,
+      group_guid: access.group._id,
+      name: fields.name ?? null,
+      shortlinks: channelLinks(fields.shortlinks ?? fields.bitlinks),
+    },
+    send,
+  );
   return channelJson(deps, (await deps.store.getChannel(guid))!);
 }

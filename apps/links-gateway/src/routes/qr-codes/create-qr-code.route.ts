@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { SHORTLINK_ID_MAX_LENGTH, SHORTLINK_ID_PATTERN, parseShortlinkId } from '@platform/links';
@@ -6,7 +6,7 @@ import { longUrlOf } from '../../input.js';
 import { isCustomized } from '@platform/qr';
 import { accessTo } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
-import { OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
+import { OptionalNullableSaying, errorResponses, idempotentCreate, security } from '../../schemas.js';
 import { assertLogo, customizationsOf, expirationOf, invalid, summaryOf } from './qr-code.js';
 import {
   Archived,
@@ -59,8 +59,9 @@ export function createQrCodeRoute(app: HttpApp, deps: RouteDeps) {
         description: 'It encodes its short link with ?qr=<qrcode_id>, by which a redirect through it counts as a scan.',
         tags: ['qr-codes'],
         security,
+        headers: idempotentCreate.headers,
         body: Body,
-        response: { 201: QrCodeSummary, ...errorResponses },
+        response: { 201: QrCodeSummary, ...errorResponses, ...idempotentCreate.responses },
       },
     },
     async (request, reply) => {
@@ -86,23 +87,31 @@ export function createQrCodeRoute(app: HttpApp, deps: RouteDeps) {
       const customizations = customizationsOf(body.render_customizations, 'full');
       await assertLogo(deps, caller, customizations);
       const expiration = expirationOf(body.expiration_at);
-      const qrcodeId = `Q${randomBytes(5).toString('hex')}`;
-      await deps.commands.send(MessageTypeNames.CreateQrCode, access.group._id, {
-        organization_id: caller.environment_id,
-        user_id: caller._id,
-        qrcode_id: qrcodeId,
-        group_guid: access.group._id,
-        shortlink_id: shortlinkId,
-        long_url: longUrl,
-        domain: access.group.domain_preference ?? deps.defaultDomain,
-        title: body.title ?? null,
-        render_customizations: JSON.stringify(customizations),
-        is_customized: isCustomized(customizations),
-        gs1_values: body.gs1 ? body.gs1.values.map(({ key, value }) => ({ key, value })) : null,
-        archived: body.archived ?? false,
-        expiration_at: expiration.at,
-        tags: body.tags ?? [],
-      });
+      const { qrcodeId, commandId } = await deps.idempotency.ids(request, () => ({
+        qrcodeId: `Q${randomBytes(5).toString('hex')}`,
+        commandId: randomUUID(),
+      }));
+      await deps.commands.send(
+        MessageTypeNames.CreateQrCode,
+        access.group._id,
+        {
+          organization_id: caller.environment_id,
+          user_id: caller._id,
+          qrcode_id: qrcodeId,
+          group_guid: access.group._id,
+          shortlink_id: shortlinkId,
+          long_url: longUrl,
+          domain: access.group.domain_preference ?? deps.defaultDomain,
+          title: body.title ?? null,
+          render_customizations: JSON.stringify(customizations),
+          is_customized: isCustomized(customizations),
+          gs1_values: body.gs1 ? body.gs1.values.map(({ key, value }) => ({ key, value })) : null,
+          archived: body.archived ?? false,
+          expiration_at: expiration.at,
+          tags: body.tags ?? [],
+        },
+        { commandId },
+      );
       return reply.code(201).send(await summaryOf(deps, qrcodeId));
     },
   );

@@ -1,6 +1,6 @@
 import { Type, ref, type HttpApp } from '@platform/http';
 import type { RouteDeps } from '../../deps.js';
-import { BitlyError, OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
+import { BitlyError, errorResponses, idempotentCreate, OptionalNullableSaying, security } from '../../schemas.js';
 import { createLink } from './create-link.js';
 import { DeeplinkInput, ExpirationAt, ShortenBody, Shortlink, TagList, Title } from './schemas.js';
 
@@ -30,17 +30,19 @@ export function createShortlinkRoute(app: HttpApp, deps: RouteDeps) {
             "Without a keyword: the group's existing link for the long URL (200) unless force_new_link. 409 KEYWORD_UNAVAILABLE: the keyword is taken.",
           tags: ['shortlinks'],
           security,
+          headers: idempotentCreate.headers,
           body: Body,
           response: {
             200: ref(Shortlink),
             201: ref(Shortlink),
             ...errorResponses,
+            ...idempotentCreate.responses,
             409: BitlyError,
           },
         },
       },
       async (request, reply) => {
-        const { created, json } = await createLink(deps, request.caller!, request.body);
+        const { created, json } = await createLink(deps, request, request.body);
         return reply.code(created ? 201 : 200).send(json);
       },
     );

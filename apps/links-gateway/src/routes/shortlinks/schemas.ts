@@ -72,24 +72,21 @@ export const ShortlinkList = Type.Object({
   }),
 });
 
-/** `/v4/shortlinks/{domain}/{hash}` (or `/v4/bitlinks/...`). */
+/**
+ * `/v4/shortlinks/{domain}/{hash}` (or `/v4/bitlinks/...`); the id URL-encoded in one segment (`sho.rt%2Fabc1234`)
+ * is routed here too (one-id-form.ts).
+ */
 const DomainHashParams = Type.Object({
   domain: Type.String({ minLength: 1, maxLength: 253, description: 'The short domain, such as sho.rt.' }),
   hash: Type.String({ minLength: 1, maxLength: 100, description: 'The back-half, such as abc1234.' }),
 });
-/** `/v4/shortlinks/{id}`: the whole id in one URL-encoded segment, as some clients send it. */
-const IdParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 400, description: 'domain/hash URL-encoded, such as sho.rt%2Fabc1234.' }),
-});
+/** The two addresses of one short link: both collections. */
+export const shortlinkPaths = ['/v4/shortlinks', '/v4/bitlinks'].map((base) => ({
+  url: `${base}/:domain/:hash`,
+  params: DomainHashParams,
+}));
 
-/** The four addresses of one short link: both collections, both id forms. */
-export const shortlinkPaths = ['/v4/shortlinks', '/v4/bitlinks'].flatMap((base) => [
-  { url: `${base}/:domain/:hash`, params: DomainHashParams },
-  { url: `${base}/:id`, params: IdParams },
-]);
-
-export const shortlinkIdOf = (params: { domain: string; hash: string } | { id: string }) =>
-  'id' in params ? params.id : `${params.domain}/${params.hash}`;
+export const shortlinkIdOf = (params: { domain: string; hash: string }) => `${params.domain}/${params.hash}`;
 
 /** The members a shorten reads; the rest of a body (a keyword, a title...) is ignored, as Bitly does. */
 export const ShortenBody = Type.Object({

@@ -1,6 +1,6 @@
 import type { HttpApp } from '@platform/http';
 import type { RouteDeps } from '../../deps.js';
-import { errorResponses, security } from '../../schemas.js';
+import { errorResponses, idempotentCreate, security } from '../../schemas.js';
 import { createLink } from './create-link.js';
 import { ShortenBody, ShortenedLink } from './schemas.js';
 
@@ -12,13 +12,14 @@ export function shortenLinkRoute(app: HttpApp, deps: RouteDeps) {
         summary: "Shorten a long URL (the group's existing link for it unless force_new_link)",
         tags: ['shortlinks'],
         security,
+        headers: idempotentCreate.headers,
         body: ShortenBody,
-        response: { 200: ShortenedLink, 201: ShortenedLink, ...errorResponses },
+        response: { 200: ShortenedLink, 201: ShortenedLink, ...errorResponses, ...idempotentCreate.responses },
       },
     },
     async (request, reply) => {
       const { long_url, domain, group_guid, force_new_link } = request.body;
-      const { created, json } = await createLink(deps, request.caller!, {
+      const { created, json } = await createLink(deps, request, {
         long_url,
         domain,
         group_guid,

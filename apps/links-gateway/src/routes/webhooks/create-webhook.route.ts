@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { webhookJson } from '@platform/links';
 import type { RouteDeps } from '../../deps.js';
-import { errorResponses, security } from '../../schemas.js';
+import { errorResponses, idempotentCreate, security } from '../../schemas.js';
 import { CreatedWebhook, Event, HttpUrl, Name, webhookInput } from './schemas.js';
 import { checkGroup, forbidden, invalid, mayManage, viewOf, webhookMembers } from './webhook.js';
 
@@ -25,8 +25,9 @@ export function createWebhookRoute(app: HttpApp, deps: RouteDeps) {
           'For the whole organization (its owners) or one group (its admins too). The answer carries the signing secret, shown this once.',
         tags: ['webhooks'],
         security,
+        headers: idempotentCreate.headers,
         body: Body,
-        response: { 201: CreatedWebhook, ...errorResponses },
+        response: { 201: CreatedWebhook, ...errorResponses, ...idempotentCreate.responses },
       },
     },
     async (request, reply) => {
@@ -40,14 +41,22 @@ export function createWebhookRoute(app: HttpApp, deps: RouteDeps) {
       const members = webhookMembers(deps, body);
       if (!(await mayManage(deps, caller, members.group_guid || null))) throw forbidden();
       await checkGroup(deps, caller, members.group_guid);
-      const guid = `W${randomBytes(5).toString('hex')}`;
-      const saved = await deps.commands.send(MessageTypeNames.SaveWebhook, guid, {
-        organization_id: caller.environment_id,
-        user_id: caller._id,
-        webhook_guid: guid,
-        create: true,
-        ...members,
-      });
+      const { guid, commandId } = await deps.idempotency.ids(request, () => ({
+        guid: `W${randomBytes(5).toString('hex')}`,
+        commandId: randomUUID(),
+      }));
+      const saved = await deps.commands.send(
+        MessageTypeNames.SaveWebhook,
+        guid,
+        {
+          organization_id: caller.environment_id,
+          user_id: caller._id,
+          webhook_guid: guid,
+          create: true,
+          ...members,
+        },
+        { commandId },
+      );
       const webhook = (await deps.store.getWebhook(guid))!;
       // Deliveries carry Standard Webhooks signatures made with this secret.
       return reply.code(201).send({ ...webhookJson(webhook, viewOf(deps)), signing_secret: saved.signing_secret });

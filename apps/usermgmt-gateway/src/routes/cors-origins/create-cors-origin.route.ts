@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId } from '@platform/secrets';
 import { normaliseOrigin } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
@@ -14,6 +14,7 @@ export function createCorsOriginRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'Create a CORS origin for the environment',
         tags: ['user management'],
         security,
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           { origin: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }) },
           { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId } from '@platform/secrets';
 import { JWT_TEMPLATE_MAX_LENGTH, validateJwtTemplate } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
@@ -16,6 +16,7 @@ export function updateJwtTemplateRoute(app: HttpApp, deps: GatewayDeps) {
           'The content must be a JSON object once {{placeholders}} are filled in; only known placeholders are accepted.',
         tags: ['user management'],
         security,
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           { content: Type.String({ minLength: 2, maxLength: JWT_TEMPLATE_MAX_LENGTH }) },
           { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { STORE_SAFE_KEY, Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, STORE_SAFE_KEY, Type } from '@platform/http';
 import { generateId, hashPassword } from '@platform/secrets';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
@@ -14,6 +14,7 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
         description: 'Emits the user.created event to subscribed webhook endpoints.',
         tags: ['user management'],
         security,
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
             email: Type.String({ format: 'email', maxLength: 320 }),

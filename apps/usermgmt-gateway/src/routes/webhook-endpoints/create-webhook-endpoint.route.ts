@@ -1,6 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { parsePublicUrl } from '@platform/egress';
-import { Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId } from '@platform/secrets';
 import { validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
@@ -16,6 +16,7 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
         description: 'The response carries the signing secret; it is shown this once.',
         tags: ['webhooks'],
         security,
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
             endpoint_url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }),

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId } from '@platform/secrets';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
@@ -13,6 +13,7 @@ export function deleteWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'Delete a webhook endpoint',
         tags: ['webhooks'],
         security,
+        headers: IdempotencyKeyHeader,
         params: IdParams,
         response: { 204: Type.Null(), ...errorResponses },
       },

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId } from '@platform/secrets';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
@@ -15,6 +15,7 @@ export function rotateWebhookEndpointSecretRoute(app: HttpApp, deps: GatewayDeps
           'Returns the endpoint with its new secret (shown once). Until `previous_valid_for_seconds` (default 86400, 0 to revoke at once) have passed, deliveries carry a Standard Webhooks signature for each secret, so receivers can switch without dropping events.',
         tags: ['webhooks'],
         security,
+        headers: IdempotencyKeyHeader,
         params: IdParams,
         body: Type.Optional(
           Type.Object(

@@ -1,6 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { parsePublicUrl } from '@platform/egress';
-import { Type, type HttpApp } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId } from '@platform/secrets';
 import { validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
@@ -15,6 +15,7 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
         summary: 'Update a webhook endpoint',
         tags: ['webhooks'],
         security,
+        headers: IdempotencyKeyHeader,
         params: IdParams,
         body: Type.Object(
           {
