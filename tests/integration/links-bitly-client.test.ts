@@ -1,14 +1,10 @@
 import { globalAgent } from 'node:https';
 import { connect, type ConnectionOptions } from 'node:tls';
-import { request as httpRequest } from 'node:http';
 import { BitlyClient } from 'bitly';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '@platform/runtime/start';
-import { isolatedAppEnv, waitFor } from '@platform/testing';
-import { config as aggregatorConfig } from '../../apps/analytics-aggregator/src/config.js';
-import { build as buildAggregator } from '../../apps/analytics-aggregator/src/service.js';
+import { waitFor } from '@platform/testing';
 import { startLinksStack, type LinksStack } from '../support/links-stack.js';
-import { testLogger } from '../support/test-logger.js';
+import { redirect, startAggregatorFor } from '../support/links-traffic.js';
 import { startTlsTerminator, type TlsTerminator } from '../support/tls-terminator.js';
 
 /**
@@ -28,21 +24,6 @@ let bitly: BitlyClient;
 const trusted = globalAgent.options.ca;
 const connectDirectly = globalAgent.createConnection;
 
-function visit(hash: string, headers: Record<string, string>) {
-  return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
-      new URL(`/${hash}`, stack.redirectors[0]),
-      { headers: { host: DOMAIN, ...headers } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 beforeAll(async () => {
   stack = await startLinksStack({ LINKS_DEFAULT_DOMAIN: DOMAIN }, { dispatcher: false });
   tls = await startTlsTerminator(() => Number(new URL(stack.url).port));
@@ -53,18 +34,7 @@ beforeAll(async () => {
   ) => connect({ ...options, port: tls.port }, connected);
   const { admin } = await stack.newOrganization();
   bitly = new BitlyClient(admin.token, { apiUrl: '127.0.0.1', domain: DOMAIN });
-  const name = stack.mongo.name;
-  const env = isolatedAppEnv(name, {
-    KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix,
-    MONGO_DB: name,
-    KAFKA_SESSION_TIMEOUT_MS: '6000',
-  });
-  const started = await startService('analytics-aggregator', buildAggregator, {
-    settings: aggregatorConfig.read(env),
-    logger: testLogger(name),
-  });
-  await started.service.ready?.();
-  aggregator = started;
+  aggregator = await startAggregatorFor(stack);
 }, 180_000);
 
 afterAll(async () => {
@@ -97,7 +67,11 @@ describe('the official bitly client', () => {
     const hash = made.id.split('/')[1]!;
     for (let i = 0; i < 3; i++)
       expect(
-        await visit(hash, { 'user-agent': FIREFOX, referer: 'https://t.co/abc', 'x-forwarded-for': '203.0.113.9' }),
+        await redirect(stack, DOMAIN, `/${hash}`, {
+          'user-agent': FIREFOX,
+          referer: 'https://t.co/abc',
+          'x-forwarded-for': '203.0.113.9',
+        }),
       ).toBe(301);
     const byDay = await waitFor(
       async () => {

@@ -7,12 +7,9 @@ import { launchChromium } from '../support/browser.js';
 import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createPublisher } from '@platform/kafka';
 import { LINKS_TOPICS } from '@platform/links';
-import { startService } from '@platform/runtime/start';
-import { createLogger } from '@platform/telemetry';
-import { isolatedAppEnv, waitFor } from '@platform/testing';
-import { config as aggregatorConfig } from '../../apps/analytics-aggregator/src/config.js';
-import { build as buildAggregator } from '../../apps/analytics-aggregator/src/service.js';
+import { waitFor } from '@platform/testing';
 import { startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { startAggregatorFor } from '../support/links-traffic.js';
 
 // The analytics pages in Debian's Chromium with JavaScript off: log in with the access token, then a link's
 // and its group's clicks and scans over 30 days as an SVG chart with top countries, referrers and devices.
@@ -31,17 +28,7 @@ beforeAll(async () => {
   let organizationId: string;
   ({ organizationId, groupGuid, admin } = await stack.newOrganization());
   const name = stack.mongo.name;
-  const env = isolatedAppEnv(name, {
-    KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix,
-    MONGO_DB: name,
-    KAFKA_SESSION_TIMEOUT_MS: '6000',
-  });
-  const started = await startService('analytics-aggregator', buildAggregator, {
-    settings: aggregatorConfig.read(env),
-    logger: createLogger({ name, level: 'silent' }),
-  });
-  await started.service.ready?.();
-  aggregator = started;
+  aggregator = await startAggregatorFor(stack);
 
   const response = await fetch(`${stack.url}/v4/shorten`, {
     method: 'POST',

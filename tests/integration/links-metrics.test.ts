@@ -1,14 +1,10 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageTypeNames, type ShortlinkClicked } from '@platform/contracts';
 import { createPublisher, type Publisher } from '@platform/kafka';
 import { LINKS_TOPICS } from '@platform/links';
-import { startService } from '@platform/runtime/start';
-import { testLogger } from '../support/test-logger.js';
-import { isolatedAppEnv, waitFor } from '@platform/testing';
-import { config as aggregatorConfig } from '../../apps/analytics-aggregator/src/config.js';
-import { build as buildAggregator } from '../../apps/analytics-aggregator/src/service.js';
+import { waitFor } from '@platform/testing';
 import { DEFAULT_DOMAIN, startLinksStack, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { redirect, startAggregatorFor } from '../support/links-traffic.js';
 
 // The metrics endpoints of the links gateway, fed by the analytics aggregator through Kafka: real redirects
 // through the redirector, and a published stream of clicks at known times whose answers are known exactly.
@@ -43,37 +39,10 @@ async function post(path: string, body: unknown) {
   return (await response.json()) as Record<string, unknown>;
 }
 
-function visit(hash: string, headers: Record<string, string>) {
-  return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
-      new URL(`/${hash}`, stack.redirectors[0]),
-      { headers: { host: DEFAULT_DOMAIN, ...headers } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 beforeAll(async () => {
   stack = await startLinksStack();
   ({ organizationId, groupGuid, admin } = await stack.newOrganization());
-  const name = stack.mongo.name;
-  const env = isolatedAppEnv(name, {
-    KAFKA_TOPIC_PREFIX: stack.kafka.topicPrefix,
-    MONGO_DB: name,
-    KAFKA_SESSION_TIMEOUT_MS: '6000',
-  });
-  const logger = testLogger(name);
-  const started = await startService('analytics-aggregator', buildAggregator, {
-    settings: aggregatorConfig.read(env),
-    logger,
-  });
-  await started.service.ready?.();
-  aggregator = started;
+  aggregator = await startAggregatorFor(stack);
   publisher = createPublisher(stack.kafka, { source: '/metrics-test' });
   await publisher.connect();
 }, 180_000);
@@ -90,9 +59,12 @@ describe('from real redirects to the endpoints', () => {
     const [, hash] = (link['id'] as string).split('/');
     const statuses = [];
     for (let i = 0; i < 3; i++)
-      statuses.push(await visit(hash!, { 'user-agent': FIREFOX, referer: 'https://t.co/xyz?s=1' }));
-    for (let i = 0; i < 2; i++) statuses.push(await visit(hash!, { 'user-agent': IPHONE }));
-    statuses.push(await visit(hash!, { 'user-agent': 'Twitterbot/1.0' }));
+      statuses.push(
+        await redirect(stack, DEFAULT_DOMAIN, `/${hash!}`, { 'user-agent': FIREFOX, referer: 'https://t.co/xyz?s=1' }),
+      );
+    for (let i = 0; i < 2; i++)
+      statuses.push(await redirect(stack, DEFAULT_DOMAIN, `/${hash!}`, { 'user-agent': IPHONE }));
+    statuses.push(await redirect(stack, DEFAULT_DOMAIN, `/${hash!}`, { 'user-agent': 'Twitterbot/1.0' }));
     expect(statuses).toEqual([301, 301, 301, 301, 301, 301]);
 
     const path = `/v4/shortlinks/${link['id'] as string}`;
@@ -172,7 +144,7 @@ describe('QR code scans', () => {
     // The redirectors know the code once the link's change event reached them: scan until one counts.
     await waitFor(
       async () => {
-        await visit(`${hash!}?qr=${id}`, { 'user-agent': IPHONE });
+        await redirect(stack, DEFAULT_DOMAIN, `/${hash!}?qr=${id}`, { 'user-agent': IPHONE });
         const r = await call(admin, `/v4/qr-codes/${id}/scans/summary`);
         return (r.body['total_scans'] as number) >= 1;
       },
@@ -189,8 +161,8 @@ describe('QR code scans', () => {
       },
       { what: 'the scans settled', timeoutMs: 30_000, intervalMs: 2000 },
     );
-    expect(await visit(`${hash!}?qr=${id}`, { 'user-agent': FIREFOX })).toBe(301);
-    expect(await visit(hash!, { 'user-agent': FIREFOX })).toBe(301);
+    expect(await redirect(stack, DEFAULT_DOMAIN, `/${hash!}?qr=${id}`, { 'user-agent': FIREFOX })).toBe(301);
+    expect(await redirect(stack, DEFAULT_DOMAIN, `/${hash!}`, { 'user-agent': FIREFOX })).toBe(301);
     const summary = await waitFor(
       async () => {
         const r = await call(admin, `/v4/qr-codes/${id}/scans/summary`);

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newGroupGuid } from '@platform/links';
 import { waitFor } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLinksStack, DEFAULT_DOMAIN, type LinksStack, type LinksUser } from '../support/links-stack.js';
+import { redirect } from '../support/links-traffic.js';
 
 // Webhooks of the link shortener: CRUD through the gateway and worker, then real deliveries through the webhook
 // dispatcher to a receiver on this machine: the verify ping, clicks (`decodes`), new links, the OAuth 2.0
@@ -54,26 +55,11 @@ function expectSigned(delivery: Received, secret: string) {
   expect((delivery.headers['webhook-signature'] as string).split(' ')).toContain(expected);
 }
 
-function visit(domain: string, hash: string) {
-  return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
-      new URL(`/${hash}`, stack.redirectors[0]),
-      {
-        headers: {
-          host: domain,
-          'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1',
-          referer: 'https://t.co/abc',
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** The visitor of the redirects below: an iPhone, coming from a tweet. */
+const VISITOR = {
+  'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1',
+  referer: 'https://t.co/abc',
+};
 
 async function createWebhook(body: Record<string, unknown>) {
   const r = await call(admin, 'POST', '/v4/webhooks', { organization_guid: organizationId, ...body });
@@ -356,7 +342,7 @@ describe('deliveries', () => {
     expect(link.status).toBe(201);
     const id = link.body['id'] as string;
     const hash = id.slice(DEFAULT_DOMAIN.length + 1);
-    expect(await visit(DEFAULT_DOMAIN, `${hash}?utm_source=newsletter`)).toBe(301);
+    expect(await redirect(stack, DEFAULT_DOMAIN, `/${hash}?utm_source=newsletter`, VISITOR)).toBe(301);
 
     const click = await waitFor(() => received.find((r) => r.path === '/decodes'), { what: 'the click' });
     expect(click.json).toMatchObject({
@@ -410,7 +396,7 @@ describe('deliveries', () => {
     // A link of another group reaches the organization-wide webhook but not the group's.
     const foreign = await call(elsewhere, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/elsewhere' });
     const foreignId = foreign.body['id'] as string;
-    expect(await visit(DEFAULT_DOMAIN, foreignId.slice(DEFAULT_DOMAIN.length + 1))).toBe(301);
+    expect(await redirect(stack, DEFAULT_DOMAIN, `/${foreignId.slice(DEFAULT_DOMAIN.length + 1)}`, VISITOR)).toBe(301);
     await waitFor(() => received.find((r) => r.path === '/decodes' && r.json['shortlink'] === foreignId), {
       what: 'the other group click',
     });
