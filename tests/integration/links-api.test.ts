@@ -165,7 +165,7 @@ describe('links API: shortening', () => {
     expect(domain.status).toBe(400);
     expect(domain.body['message']).toBe('INVALID_ARG_DOMAIN');
     expect(
-      await stack.store.listLinks(groupGuid, {
+      await stack.store.listLinks(organizationId, groupGuid, {
         size: 100,
         page: 1,
         searchAfter: null,
@@ -311,6 +311,53 @@ describe('links API: Idempotency-Key', () => {
     expect(
       (await call(admin, 'POST', '/v4/shorten', body, { headers: { 'idempotency-key': 'k'.repeat(256) } })).status,
     ).toBe(400);
+  });
+});
+
+describe('links data: one organization at a time', () => {
+  it("reads and writes an organization's records only when that organization asks, whatever id is named", async () => {
+    const other = await stack.newOrganization();
+    const link = await call(other.admin, 'POST', '/v4/shorten', { long_url: 'https://example.com/theirs' });
+    const campaign = await call(other.admin, 'POST', '/v4/campaigns', { group_guid: other.groupGuid, name: 'Theirs' });
+    const qr = await call(other.admin, 'POST', '/v4/qr-codes', {
+      group_guid: other.groupGuid,
+      destination: { long_url: 'https://example.com/their-qr' },
+    });
+    const linkId = link.body['id'] as string;
+    const campaignGuid = campaign.body['guid'] as string;
+    const qrId = qr.body['qrcode_id'] as string;
+    // Their own organization reads them; any other reads nothing under the same ids.
+    expect(await stack.store.getLink(other.organizationId, linkId)).not.toBeNull();
+    expect(await stack.store.getGroup(other.organizationId, other.groupGuid)).not.toBeNull();
+    expect(await stack.store.getCampaign(other.organizationId, campaignGuid)).not.toBeNull();
+    expect(await stack.store.getQrCode(other.organizationId, qrId)).not.toBeNull();
+    expect(await stack.store.getLink(organizationId, linkId)).toBeNull();
+    expect(await stack.store.getGroup(organizationId, other.groupGuid)).toBeNull();
+    expect(await stack.store.getCampaign(organizationId, campaignGuid)).toBeNull();
+    expect(await stack.store.getQrCode(organizationId, qrId)).toBeNull();
+    expect(await stack.store.getProfile(organizationId, other.admin.user._id)).toBeNull();
+    expect((await stack.store.groupsOfUser(organizationId, other.admin.user._id)).length).toBe(0);
+
+    // Over the API: 404 for the records, 403 for the group, as if none of them existed.
+    expect((await call(admin, 'GET', `/v4/shortlinks/${linkId}`)).status).toBe(404);
+    expect((await call(admin, 'GET', `/v4/campaigns/${campaignGuid}`)).status).toBe(404);
+    expect((await call(admin, 'GET', `/v4/qr-codes/${qrId}`)).status).toBe(404);
+    expect((await call(admin, 'GET', `/v4/groups/${other.groupGuid}`)).status).toBe(403);
+
+    // A command naming their group for this organization changes nothing of theirs.
+    const membersBefore = (await stack.store.getGroup(other.organizationId, other.groupGuid))!.members;
+    await expect(
+      stack.send(MessageTypeNames.AddLinksGroupMember, other.groupGuid, {
+        organization_id: organizationId,
+        group_guid: other.groupGuid,
+        group_name: 'Taken over',
+        member_user_id: admin.user._id,
+        role: 'GROUP_ADMIN',
+      }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+    const after = (await stack.store.getGroup(other.organizationId, other.groupGuid))!;
+    expect(after.members).toEqual(membersBefore);
+    expect(after.name).not.toBe('Taken over');
   });
 });
 

@@ -505,7 +505,8 @@ describe('scans', () => {
 
     // A scanned code cannot be deleted: the worker notes the link's first redirect.
     await waitFor(
-      async () => ((await stack.store.getLink(made['shortlink_id'] as string))?.redirected_at ? true : undefined),
+      async () =>
+        (await stack.store.getLink(organizationId, made['shortlink_id'] as string))?.redirected_at ? true : undefined,
       { what: 'the first redirect noted' },
     );
     const refused = await call(admin, 'DELETE', `/v4/qr-codes/${id}`);

@@ -181,7 +181,7 @@ describe('events with a schema registry', () => {
       passed_params: '',
     });
     // links-reactions (a platform consumer group) read the framed click: the link is marked as redirected.
-    await waitFor(async () => (await stack.store.getLink(link))?.redirected_at != null, {
+    await waitFor(async () => (await stack.store.getLink(organizationId, link))?.redirected_at != null, {
       timeoutMs: 30_000,
       what: 'first redirect marked',
     });

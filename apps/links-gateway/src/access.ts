@@ -12,15 +12,20 @@ export interface GroupAccess {
 
 /** The caller's role in a group; a group they are not in is as forbidden as one that does not exist. */
 export async function accessTo(deps: GatewayDeps, caller: MemberRecord, groupGuid: string): Promise<GroupAccess> {
-  return accessIn(await deps.store.getGroup(groupGuid), caller);
+  return accessIn(await deps.store.getGroup(caller.environment_id, groupGuid), caller);
+}
+
+/** The caller's role in a group already read, or null: not a member, or a group of another organization. */
+export function roleIn(group: GroupDoc | null, caller: MemberRecord): GroupRole | null {
+  if (group?.organization_id !== caller.environment_id) return null;
+  return group.members.find((m) => m.user_id === caller._id)?.role ?? null;
 }
 
 /** The caller's role in a group already read (null: none such). */
 export function accessIn(group: GroupDoc | null, caller: MemberRecord): GroupAccess {
-  const member =
-    group?.organization_id === caller.environment_id ? group.members.find((m) => m.user_id === caller._id) : undefined;
-  if (!group || !member) throw forbidden();
-  return { group, role: member.role };
+  const role = roleIn(group, caller);
+  if (!group || !role) throw forbidden();
+  return { group, role };
 }
 
 /** The group a request names, or the caller's default group. */
@@ -36,7 +41,7 @@ export async function requestedGroup(
       });
     return accessTo(deps, caller, groupGuid);
   }
-  const profile = await deps.store.getProfile(caller._id);
+  const profile = await deps.store.getProfile(caller.environment_id, caller._id);
   if (!profile) throw forbidden();
   return accessTo(deps, caller, profile.default_group_guid);
 }

@@ -93,8 +93,8 @@ export function createQrImages(store: Pick<LinksStore, 'getQrLogo'>, options: { 
         return hit;
       }
       lookups.add(1, { result: 'miss' });
-      const logo = logoGuid ? await store.getQrLogo(logoGuid) : null;
-      if (logoGuid && (!logo || logo.organization_id !== organizationId)) {
+      const logo = logoGuid ? await store.getQrLogo(organizationId, logoGuid) : null;
+      if (logoGuid && !logo) {
         throw new InputError('INVALID_ARG_LOGO', 'The logo image does not exist.', {
           issues: [{ field: 'render_customizations.logo.image_guid', code: 'invalid', message: 'no such image' }],
         });

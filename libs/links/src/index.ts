@@ -21,14 +21,11 @@ export {
 } from './list-query.js';
 export type { FieldProblem, LinkListQuery, QrCodeType, QrListQuery, Tristate } from './list-query.js';
 export { LINKS_TOPICS } from './topics.js';
-export {
-  GROUP_ROLES,
-  MAX_TAGS_PER_GROUP,
-  WEBHOOK_EVENTS,
-  createLinksStore,
-  createLinksWriter,
-  reuseKeyOf,
-} from './store.js';
+export { GROUP_ROLES, MAX_TAGS_PER_GROUP, WEBHOOK_EVENTS, reuseKeyOf } from './models.js';
+export { createLinksStore } from './read-store.js';
+export type { LinksStore } from './read-store.js';
+export { createLinksWriter } from './writer.js';
+export type { LinksWriter } from './writer.js';
 export type {
   CampaignDoc,
   ChannelDoc,
@@ -38,15 +35,13 @@ export type {
   GroupRole,
   LinkDoc,
   LinkRedirectFields,
-  LinksStore,
   LinksOrganizationDoc,
-  LinksWriter,
   ProfileDoc,
   QrCodeDoc,
   QrLogoDoc,
   WebhookDoc,
   WebhookEvent,
-} from './store.js';
+} from './models.js';
 export { bitlyTime, qrContent, qrFullJson, qrSummaryJson, shortlinkJson, webhookJson } from './presenters.js';
 export type { QrSummaryJson, ShortlinkJson, WebhookJson } from './presenters.js';
 export type { ShortlinkReply } from './replies.js';

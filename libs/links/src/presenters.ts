@@ -1,4 +1,4 @@
-import type { LinkDoc, QrCodeDoc, WebhookDoc } from './store.js';
+import type { LinkDoc, QrCodeDoc, WebhookDoc } from './models.js';
 
 /** Bitly's timestamp form: `2006-01-02T15:04:05+0000`. */
 export function bitlyTime(at: Date | number): string {

@@ -1,4 +1,4 @@
-import type { LinkDoc } from './store.js';
+import type { LinkDoc } from './models.js';
 
 export interface ShortlinkReply {
   link: Omit<LinkDoc, 'outbox' | 'has_outbox'>;

@@ -12,8 +12,9 @@ const LOOKUP_TTL_MS = 5_000;
 const LOOKUP_CACHE_MAX = 10_000;
 
 export interface Lookups {
-  link(id: string): Promise<LinkDoc | null>;
-  qrCode(id: string): Promise<QrCodeDoc | null>;
+  /** A link of the caller's organization (null for another's). */
+  link(caller: MemberRecord, id: string): Promise<LinkDoc | null>;
+  qrCode(caller: MemberRecord, id: string): Promise<QrCodeDoc | null>;
   /** The caller's access to a group (403 when they are not in it). */
   access(caller: MemberRecord, groupGuid: string): Promise<GroupAccess>;
 }
@@ -28,9 +29,13 @@ export function metricLookups(store: LinksStore): Lookups {
   const cache = { ttlMs: LOOKUP_TTL_MS, max: LOOKUP_CACHE_MAX };
   const [link, group, qrCode] = [recently<LinkDoc>(cache), recently<GroupDoc>(cache), recently<QrCodeDoc>(cache)];
   const made: Lookups = {
-    link: (id) => link(id, () => store.getLink(id)),
-    qrCode: (id) => qrCode(id, () => store.getQrCode(id)),
-    access: async (caller, guid) => accessIn(await group(guid, () => store.getGroup(guid)), caller),
+    link: (caller, id) => link(`${caller.environment_id}\n${id}`, () => store.getLink(caller.environment_id, id)),
+    qrCode: (caller, id) => qrCode(`${caller.environment_id}\n${id}`, () => store.getQrCode(caller.environment_id, id)),
+    access: async (caller, guid) =>
+      accessIn(
+        await group(`${caller.environment_id}\n${guid}`, () => store.getGroup(caller.environment_id, guid)),
+        caller,
+      ),
   };
   byStore.set(store, made);
   return made;

@@ -6,12 +6,15 @@ import { ListMetricsQuerystring, MetricsQuerystring, metricsQueryOf } from './qu
 
 /** What a metric is of: the buckets' scope, and when it began (where `units=-1` starts). */
 export interface Target {
+  /** The organization whose records the metric is of. */
+  organizationId: string;
   scope: Scope;
   began: number;
 }
 
 /** What an operation answers from: the target's buckets, the query, and where `units=-1` starts. */
 export interface Metric {
+  organizationId: string;
   scope: Scope;
   query: MetricsQuery;
   since: Since;
@@ -39,5 +42,6 @@ export function metricSchema<P extends TSchema>(spec: MetricSpec, params: P) {
 
 export function answerMetric(spec: MetricSpec, target: Target, raw: MetricsQuerystring, deps: RouteDeps) {
   const query = metricsQueryOf(raw);
-  return spec.answer({ scope: target.scope, query, since: query.units === -1 ? { began: target.began } : null }, deps);
+  const since = query.units === -1 ? { began: target.began } : null;
+  return spec.answer({ organizationId: target.organizationId, scope: target.scope, query, since }, deps);
 }

@@ -6,8 +6,8 @@ import type { HandlerDeps } from './deps.js';
 type N = typeof MessageTypeNames;
 
 async function assertGroup(deps: HandlerDeps, organizationId: string, groupGuid: string) {
-  const group = await deps.store.getGroup(groupGuid);
-  if (!group || group.organization_id !== organizationId) throw new NotFoundError('NOT_FOUND', 'No such group.');
+  const group = await deps.store.getGroup(organizationId, groupGuid);
+  if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');
 }
 
 /** Creates (under the gateway's guid, so a redelivery makes one) or edits a campaign of a group. */
@@ -17,15 +17,14 @@ export async function saveCampaign(
 ): Promise<{ campaign_guid: string }> {
   const v = message.value;
   const at = new Date(v.requested_at);
-  const existing = await deps.store.getCampaign(v.campaign_guid);
-  if (!v.create && (!existing || existing.organization_id !== v.organization_id))
-    throw new NotFoundError('NOT_FOUND', 'No such campaign.');
+  const existing = await deps.store.getCampaign(v.organization_id, v.campaign_guid);
+  if (!v.create && !existing) throw new NotFoundError('NOT_FOUND', 'No such campaign.');
   const groupGuid = existing?.group_guid ?? v.group_guid;
   await assertGroup(deps, v.organization_id, groupGuid);
   if (v.channel_guids !== null) {
     for (const guid of v.channel_guids) {
-      const channel = await deps.store.getChannel(guid);
-      if (!channel || channel.organization_id !== v.organization_id || channel.group_guid !== groupGuid)
+      const channel = await deps.store.getChannel(v.organization_id, guid);
+      if (!channel || channel.group_guid !== groupGuid)
         throw new InputError('INVALID_ARG_CHANNEL_GUIDS', `No channel ${guid} in the group.`);
     }
   }
@@ -59,9 +58,8 @@ export async function saveChannel(
 ): Promise<{ channel_guid: string }> {
   const v = message.value;
   const at = new Date(v.requested_at);
-  const existing = await deps.store.getChannel(v.channel_guid);
-  if (!v.create && (!existing || existing.organization_id !== v.organization_id))
-    throw new NotFoundError('NOT_FOUND', 'No such channel.');
+  const existing = await deps.store.getChannel(v.organization_id, v.channel_guid);
+  if (!v.create && !existing) throw new NotFoundError('NOT_FOUND', 'No such channel.');
   const groupGuid = existing?.group_guid ?? v.group_guid;
   await assertGroup(deps, v.organization_id, groupGuid);
   const shortlinks =
@@ -69,12 +67,12 @@ export async function saveChannel(
       ? null
       : [...new Map(v.shortlinks.map((s) => [`${s.campaign_guid}\n${s.shortlink_id}`, s])).values()];
   for (const entry of shortlinks ?? []) {
-    const link = await deps.store.getLink(entry.shortlink_id);
-    if (!link || link.organization_id !== v.organization_id || link.group_guid !== groupGuid)
+    const link = await deps.store.getLink(v.organization_id, entry.shortlink_id);
+    if (!link || link.group_guid !== groupGuid)
       throw new InputError('INVALID_ARG_SHORTLINKS', `No short link ${entry.shortlink_id} in the group.`);
     if (entry.campaign_guid) {
-      const campaign = await deps.store.getCampaign(entry.campaign_guid);
-      if (!campaign || campaign.organization_id !== v.organization_id || campaign.group_guid !== groupGuid)
+      const campaign = await deps.store.getCampaign(v.organization_id, entry.campaign_guid);
+      if (!campaign || campaign.group_guid !== groupGuid)
         throw new InputError('INVALID_ARG_CAMPAIGN_GUID', `No campaign ${entry.campaign_guid} in the group.`);
     }
   }
@@ -95,7 +93,7 @@ export async function saveChannel(
   for (const s of shortlinks ?? [])
     if (s.campaign_guid) byCampaign.set(s.campaign_guid, [...(byCampaign.get(s.campaign_guid) ?? []), s.shortlink_id]);
   for (const [campaign, ids] of byCampaign) {
-    await deps.writer.addLinksToCampaign(campaign, ids, v.channel_guid);
+    await deps.writer.addLinksToCampaign(v.organization_id, campaign, ids, v.channel_guid);
   }
   return { channel_guid: v.channel_guid };
 }

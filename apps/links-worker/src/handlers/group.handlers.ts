@@ -12,8 +12,8 @@ export async function updateGroup(
   message: IncomingMessage<N['UpdateLinksGroup']>,
 ): Promise<{ group_guid: string }> {
   const v = message.value;
-  const group = await deps.store.getGroup(v.group_guid);
-  if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
+  const group = await deps.store.getGroup(v.organization_id, v.group_guid);
+  if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const changes: Partial<Pick<GroupDoc, 'name' | 'bsds' | 'domain_preference'>> = {};
   if (v.name !== null) changes.name = v.name;
   if (v.bsds !== null) {
@@ -34,7 +34,7 @@ export async function updateGroup(
   // A domain taken away from the group stops being its preference.
   if (changes.bsds && preference !== null && preference !== v.default_domain && !changes.bsds.includes(preference))
     changes.domain_preference = null;
-  await deps.writer.updateGroup(group._id, changes, new Date(v.requested_at));
+  await deps.writer.updateGroup(v.organization_id, group._id, changes, new Date(v.requested_at));
   return { group_guid: group._id };
 }
 
@@ -44,15 +44,16 @@ export async function updateUser(
   message: IncomingMessage<N['UpdateLinksUser']>,
 ): Promise<{ user_id: string }> {
   const v = message.value;
-  const profile = await deps.store.getProfile(v.user_id);
-  if (!profile || profile.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such user.');
+  const profile = await deps.store.getProfile(v.organization_id, v.user_id);
+  if (!profile) throw new NotFoundError('NOT_FOUND', 'No such user.');
   if (v.default_group_guid !== null) {
-    const group = await deps.store.getGroup(v.default_group_guid);
-    if (!group || group.organization_id !== v.organization_id || !group.members.some((m) => m.user_id === v.user_id)) {
+    const group = await deps.store.getGroup(v.organization_id, v.default_group_guid);
+    if (!group?.members.some((m) => m.user_id === v.user_id)) {
       throw new InputError('INVALID_ARG_DEFAULT_GROUP_GUID', 'default_group_guid must be a group the user is in.');
     }
   }
   await deps.writer.updateProfile(
+    v.organization_id,
     v.user_id,
     {
       ...(v.name !== null ? { name: v.name } : {}),

@@ -31,17 +31,17 @@ export async function addGroupMember(
     throw new InputError('INVALID_ARG_ROLE', `role is one of ${GROUP_ROLES.join(', ')}`);
   if (!(await deps.members.get(v.organization_id, v.member_user_id)))
     throw new NotFoundError('NOT_FOUND', 'No such user in the organization.');
-  const group = await deps.store.getGroup(v.group_guid);
-  if (group && group.organization_id !== v.organization_id)
-    throw new NotFoundError('NOT_FOUND', 'No such group in the organization.');
+  const group = await deps.store.getGroup(v.organization_id, v.group_guid);
   if (!group && v.group_name === null) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const at = new Date(v.requested_at);
-  await deps.writer.upsertGroupMember(
+  const joined = await deps.writer.upsertGroupMember(
     { guid: v.group_guid, organization_id: v.organization_id, name: v.group_name },
     v.member_user_id,
     v.role as GroupRole,
     at,
   );
+  // The guid is another organization's group.
+  if (!joined) throw new NotFoundError('NOT_FOUND', 'No such group in the organization.');
   await deps.writer.ensureProfile(v.member_user_id, v.organization_id, v.group_guid, at);
   return { group_guid: v.group_guid };
 }
@@ -58,8 +58,7 @@ export async function addBrandedDomain(
   if (taken && taken.organization_id !== v.organization_id)
     throw new InputError('INVALID_ARG_DOMAIN', 'The domain belongs to another organization.');
   for (const guid of v.group_guids) {
-    const group = await deps.store.getGroup(guid);
-    if (!group || group.organization_id !== v.organization_id)
+    if (!(await deps.store.getGroup(v.organization_id, guid)))
       throw new NotFoundError('NOT_FOUND', `No group ${guid} in the organization.`);
   }
   await deps.writer.addDomain({

@@ -12,8 +12,8 @@ type Stored = Omit<LinkDoc, 'outbox' | 'has_outbox'>;
 const noQrCode = () => new NotFoundError('NOT_FOUND', 'No such QR code.');
 
 async function qrCodeOf(deps: HandlerDeps, organizationId: string, id: string): Promise<QrCodeDoc> {
-  const qr = await deps.store.getQrCode(id);
-  if (!qr || qr.organization_id !== organizationId) throw noQrCode();
+  const qr = await deps.store.getQrCode(organizationId, id);
+  if (!qr) throw noQrCode();
   return qr;
 }
 
@@ -23,12 +23,13 @@ async function qrCodeOf(deps: HandlerDeps, organizationId: string, id: string): 
  */
 async function changeLink(
   deps: HandlerDeps,
+  organizationId: string,
   linkId: string,
   at: Date,
   change: { addQrCode?: string; expiration?: Date | null },
 ): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const doc = await deps.store.getLink(linkId);
+    const doc = await deps.store.getLink(organizationId, linkId);
     if (!doc) return;
     const codes = doc.qr_code_ids ?? [];
     const adds = change.addQrCode !== undefined && !codes.includes(change.addQrCode);
@@ -69,18 +70,17 @@ export async function createQrCode(
   message: IncomingMessage<N['CreateQrCode']>,
 ): Promise<{ qrcode_id: string; shortlink_id: string }> {
   const v = message.value;
-  const existing = await deps.store.getQrCode(v.qrcode_id);
+  const existing = await deps.store.getQrCode(v.organization_id, v.qrcode_id);
   if (existing) {
-    if (existing.organization_id !== v.organization_id) throw noQrCode();
     return { qrcode_id: existing._id, shortlink_id: existing.shortlink_id };
   }
-  const group = await deps.store.getGroup(v.group_guid);
-  if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
+  const group = await deps.store.getGroup(v.organization_id, v.group_guid);
+  if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const at = new Date(v.requested_at);
   let link: Stored;
   if (v.shortlink_id !== null) {
-    const found = await deps.store.getLink(v.shortlink_id);
-    if (!found || found.organization_id !== v.organization_id || found.group_guid !== v.group_guid) {
+    const found = await deps.store.getLink(v.organization_id, v.shortlink_id);
+    if (!found || found.group_guid !== v.group_guid) {
       const message = 'No such short link in the group.';
       throw new InputError('INVALID_ARG_SHORTLINK_ID', message, {
         issues: [{ field: 'destination.shortlink_id', code: 'invalid', message }],
@@ -132,7 +132,7 @@ export async function createQrCode(
     modified_at: at,
     command_id: message.meta.id,
   });
-  await changeLink(deps, link._id, at, {
+  await changeLink(deps, v.organization_id, link._id, at, {
     addQrCode: v.qrcode_id,
     ...(v.expiration_at !== null ? { expiration: new Date(v.expiration_at) } : {}),
   });
@@ -153,10 +153,10 @@ export async function updateQrCode(
   if (v.is_customized !== null) changes.is_customized = v.is_customized;
   if (v.archived !== null) changes.archived = v.archived;
   if (v.tags !== null) changes.tags = [...new Set(v.tags)];
-  await deps.writer.updateQrCode(qr._id, changes);
-  if (v.clear_expiration) await changeLink(deps, qr.shortlink_id, at, { expiration: null });
+  await deps.writer.updateQrCode(qr.organization_id, qr._id, changes);
+  if (v.clear_expiration) await changeLink(deps, qr.organization_id, qr.shortlink_id, at, { expiration: null });
   else if (v.expiration_at !== null)
-    await changeLink(deps, qr.shortlink_id, at, { expiration: new Date(v.expiration_at) });
+    await changeLink(deps, qr.organization_id, qr.shortlink_id, at, { expiration: new Date(v.expiration_at) });
   return { qrcode_id: qr._id };
 }
 
@@ -170,7 +170,7 @@ export async function deleteQrCode(
 ): Promise<{ qrcodes_deleted: Array<{ id: string }>; links_deleted: Array<{ id: string }> }> {
   const v = message.value;
   const qr = await qrCodeOf(deps, v.organization_id, v.qrcode_id);
-  const link = await deps.store.getLink(qr.shortlink_id);
+  const link = await deps.store.getLink(qr.organization_id, qr.shortlink_id);
   if (link?.custom)
     throw new ConflictError(
       'QR_CODE_OF_CUSTOM_SHORTLINK',
@@ -198,7 +198,7 @@ export async function deleteQrCode(
       deps.touched(deps.writer.links.source, link._id);
     }
   }
-  await deps.writer.deleteQrCode(qr._id);
+  await deps.writer.deleteQrCode(qr.organization_id, qr._id);
   return { qrcodes_deleted: [{ id: qr._id }], links_deleted: link ? [{ id: link._id }] : [] };
 }
 

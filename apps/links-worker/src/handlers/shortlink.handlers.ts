@@ -30,9 +30,9 @@ export function stateOf(doc: Stored) {
  * Tags new to a group may be added while its links carry at most MAX_TAGS_PER_GROUP distinct tags. Commands of a
  * group are handled one at a time (keyed by group), so the count cannot change between the check and the write.
  */
-async function assertTagsFit(deps: HandlerDeps, groupGuid: string, adding: readonly string[]) {
+async function assertTagsFit(deps: HandlerDeps, organizationId: string, groupGuid: string, adding: readonly string[]) {
   if (adding.length === 0) return;
-  if ((await deps.store.groupTagCountWith(groupGuid, adding)) <= MAX_TAGS_PER_GROUP) return;
+  if ((await deps.store.groupTagCountWith(organizationId, groupGuid, adding)) <= MAX_TAGS_PER_GROUP) return;
   const message = `A group's links may carry at most ${MAX_TAGS_PER_GROUP} distinct tags.`;
   throw new InputError('TOO_MANY_TAGS_PER_GROUP', message, { issues: [{ field: 'tags', code: 'invalid', message }] });
 }
@@ -60,14 +60,14 @@ export async function makeShortlink(
   v: Omit<MessageTypes[N['CreateShortlink']], 'requested_at'> & { requested_at: number },
   commandId: string,
 ): Promise<ShortlinkReply> {
-  const group = await deps.store.getGroup(v.group_guid);
-  if (!group || group.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such group.');
+  const group = await deps.store.getGroup(v.organization_id, v.group_guid);
+  if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const reusable = !v.force_new_link && v.keyword === null;
   if (reusable) {
-    const existing = await deps.store.reusable(v.group_guid, v.long_url);
+    const existing = await deps.store.reusable(v.organization_id, v.group_guid, v.long_url);
     if (existing) return { link: strip(existing), created: existing.command_id === commandId };
   }
-  await assertTagsFit(deps, v.group_guid, v.tags);
+  await assertTagsFit(deps, v.organization_id, v.group_guid, v.tags);
   const branded = await deps.store.getDomain(v.domain);
   const user = await deps.members.get(v.organization_id, v.user_id);
   const now = new Date(v.requested_at);
@@ -104,7 +104,7 @@ export async function makeShortlink(
       deps.touched(deps.writer.links.source, doc._id);
       return { link: doc, created: true };
     }
-    const holder = await deps.store.getLink(doc._id);
+    const holder = await deps.store.getLink(v.organization_id, doc._id);
     if (holder?.command_id === commandId) return { link: strip(holder), created: true };
   }
   if (v.keyword !== null)
@@ -118,9 +118,9 @@ export async function updateShortlink(
 ): Promise<ShortlinkReply> {
   const v = message.value;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const doc = await deps.store.getLink(v.id);
-    if (!doc || doc.organization_id !== v.organization_id) throw new NotFoundError('NOT_FOUND', 'No such short link.');
-    if (v.tags !== null) await assertTagsFit(deps, doc.group_guid, v.tags);
+    const doc = await deps.store.getLink(v.organization_id, v.id);
+    if (!doc) throw new NotFoundError('NOT_FOUND', 'No such short link.');
+    if (v.tags !== null) await assertTagsFit(deps, v.organization_id, doc.group_guid, v.tags);
     const changes: Partial<Stored> = { modified_at: new Date(Math.max(v.requested_at, doc.modified_at.getTime() + 1)) };
     if (v.title !== null) changes.title = v.title;
     if (v.archived !== null) changes.archived = v.archived;
@@ -152,8 +152,8 @@ export async function deleteShortlink(
   message: IncomingMessage<N['DeleteShortlink']>,
 ): Promise<{ id: string }> {
   const v = message.value;
-  const doc = await deps.store.getLink(v.id);
-  if (!doc || doc.organization_id !== v.organization_id) {
+  const doc = await deps.store.getLink(v.organization_id, v.id);
+  if (!doc) {
     // Deleted before (a redelivered command) or never there: the same answer the first time would have had.
     throw new NotFoundError('NOT_FOUND', 'No such short link.');
   }
@@ -192,12 +192,12 @@ export async function bulkEditShortlinks(
   const login = v.own_links_only
     ? ((await deps.members.get(v.organization_id, v.user_id))?.username ?? v.user_id)
     : null;
-  if (v.action !== 'archive') await assertTagsFit(deps, v.group_guid, v.add_tags);
+  if (v.action !== 'archive') await assertTagsFit(deps, v.organization_id, v.group_guid, v.add_tags);
   const updated: string[] = [];
   for (const id of [...new Set(v.ids)]) {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const doc = await deps.store.getLink(id);
-      if (!doc || doc.organization_id !== v.organization_id || doc.group_guid !== v.group_guid) break;
+      const doc = await deps.store.getLink(v.organization_id, id);
+      if (!doc || doc.group_guid !== v.group_guid) break;
       if (login !== null && doc.created_by !== login) break;
       const changes: Partial<Stored> = {};
       if (v.action === 'archive') {

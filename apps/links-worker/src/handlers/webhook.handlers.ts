@@ -12,8 +12,8 @@ type N = typeof MessageTypeNames;
 const noWebhook = () => new NotFoundError('NOT_FOUND', 'No such webhook.');
 
 async function webhookOf(deps: HandlerDeps, organizationId: string, guid: string): Promise<WebhookDoc> {
-  const webhook = await deps.store.getWebhook(guid);
-  if (!webhook || webhook.organization_id !== organizationId) throw noWebhook();
+  const webhook = await deps.store.getWebhook(organizationId, guid);
+  if (!webhook) throw noWebhook();
   return webhook;
 }
 
@@ -30,8 +30,7 @@ export async function saveWebhook(
   if (v.event !== null && !(WEBHOOK_EVENTS as readonly string[]).includes(v.event))
     throw new InputError('INVALID_ARG_EVENT', `event is one of ${WEBHOOK_EVENTS.join(', ')}`);
   if (v.group_guid) {
-    const group = await deps.store.getGroup(v.group_guid);
-    if (!group || group.organization_id !== v.organization_id)
+    if (!(await deps.store.getGroup(v.organization_id, v.group_guid)))
       throw new InputError('INVALID_ARG_GROUP_GUID', 'No such group in the organization.');
   }
   const user = await deps.members.get(v.organization_id, v.user_id);
@@ -41,9 +40,8 @@ export async function saveWebhook(
     : null;
 
   if (v.create) {
-    const existing = await deps.store.getWebhook(v.webhook_guid);
+    const existing = await deps.store.getWebhook(v.organization_id, v.webhook_guid);
     if (existing) {
-      if (existing.organization_id !== v.organization_id) throw noWebhook();
       return { webhook_guid: existing._id, signing_secret: deps.sealer.open(existing.sealed_signing_secret) };
     }
     const secret = generateSecret('whsec_', 40);
@@ -91,7 +89,7 @@ export async function saveWebhook(
     // Turned back on, it is no longer deactivated; it stays alerted until a delivery gets through.
     if (v.is_active && !current.is_active) changes.deactivated_at = null;
   }
-  await deps.writer.updateWebhook(current._id, changes);
+  await deps.writer.updateWebhook(v.organization_id, current._id, changes);
   return { webhook_guid: current._id, signing_secret: null };
 }
 
@@ -100,10 +98,9 @@ export async function deleteWebhook(
   message: IncomingMessage<N['DeleteWebhook']>,
 ): Promise<{ webhook_guid: string }> {
   const v = message.value;
-  const webhook = await deps.store.getWebhook(v.webhook_guid);
-  if (webhook && webhook.organization_id !== v.organization_id) throw noWebhook();
+  const webhook = await deps.store.getWebhook(v.organization_id, v.webhook_guid);
   // Deleting one that is gone is done: a redelivered delete answers as the first did.
-  if (webhook) await deps.writer.deleteWebhook(webhook._id);
+  if (webhook) await deps.writer.deleteWebhook(v.organization_id, webhook._id);
   return { webhook_guid: v.webhook_guid };
 }
 
@@ -128,7 +125,7 @@ export async function verifyWebhook(
       references: references(deps.apiBase, webhook, webhook.group_guid),
     },
   });
-  await deps.writer.queueWebhookEvents(webhook._id, [
+  await deps.writer.queueWebhookEvents(webhook.organization_id, webhook._id, [
     { ...outboxEvent(MessageTypeNames.RequestDelivery, request.key, request.value, at), id: request.id },
   ]);
   return { webhook_guid: webhook._id };

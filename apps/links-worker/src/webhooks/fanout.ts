@@ -69,9 +69,9 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     return hooks.filter((w) => (w.group_guid === null || w.group_guid === groupGuid) && w.created_at.getTime() <= at);
   }
 
-  async function tagsOf(hooks: WebhookDoc[], id: string): Promise<string[] | null> {
+  async function tagsOf(hooks: WebhookDoc[], organizationId: string, id: string): Promise<string[] | null> {
     if (!hooks.some((w) => w.fetch_tags)) return null;
-    return (await options.store.getLink(id))?.tags ?? [];
+    return (await options.store.getLink(organizationId, id))?.tags ?? [];
   }
 
   async function send(
@@ -117,7 +117,7 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
       userAgent: click.user_agent,
       referrer: click.referrer,
     });
-    const tags = await tagsOf(hooks, click.id);
+    const tags = await tagsOf(hooks, click.organization_id, click.id);
     const eventId = eventUuid(click.click_id);
     await send(hooks, eventId, 'decodes', (w) => ({
       event_id: eventId,

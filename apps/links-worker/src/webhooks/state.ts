@@ -10,8 +10,8 @@ interface Deps {
 }
 
 async function activeWebhook(deps: Deps, tenantId: string, targetId: string) {
-  const webhook = await deps.store.getWebhook(targetId);
-  return webhook && webhook.organization_id === tenantId && webhook.is_active ? webhook : null;
+  const webhook = await deps.store.getWebhook(tenantId, targetId);
+  return webhook?.is_active ? webhook : null;
 }
 
 /**
@@ -23,7 +23,7 @@ async function activeWebhook(deps: Deps, tenantId: string, targetId: string) {
 export function createWebhookState(deps: Deps) {
   /** Turned off by the platform: alerted too, if it was not yet. */
   const deactivate = (webhook: WebhookDoc, at: number) =>
-    deps.writer.updateWebhook(webhook._id, {
+    deps.writer.updateWebhook(webhook.organization_id, webhook._id, {
       is_active: false,
       is_alert: true,
       deactivated_at: new Date(at),
@@ -36,7 +36,10 @@ export function createWebhookState(deps: Deps) {
       if (v.producer !== WEBHOOK_PRODUCER) return;
       const webhook = await activeWebhook(deps, v.tenant_id, v.target_id);
       if (!webhook || webhook.is_alert) return;
-      await deps.writer.updateWebhook(webhook._id, { is_alert: true, alerted_at: new Date(v.occurred_at) });
+      await deps.writer.updateWebhook(webhook.organization_id, webhook._id, {
+        is_alert: true,
+        alerted_at: new Date(v.occurred_at),
+      });
       deps.logger.warn(
         { webhook: webhook._id, status: v.last_status, error: v.error },
         'links webhook failing; alerted',
@@ -49,7 +52,8 @@ export function createWebhookState(deps: Deps) {
       const webhook = await activeWebhook(deps, v.tenant_id, v.target_id);
       if (!webhook) return;
       if (v.outcome === 'delivered') {
-        if (webhook.is_alert) await deps.writer.updateWebhook(webhook._id, { is_alert: false });
+        if (webhook.is_alert)
+          await deps.writer.updateWebhook(webhook.organization_id, webhook._id, { is_alert: false });
         return;
       }
       await deactivate(webhook, v.occurred_at);

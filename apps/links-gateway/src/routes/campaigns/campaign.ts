@@ -31,15 +31,12 @@ export const campaignJson = (deps: RouteDeps, c: CampaignDoc) => ({
 /** The groups a listing covers: the one asked for (if the caller is in it) or all of the caller's. */
 export async function groupsToList(deps: RouteDeps, caller: MemberRecord, groupGuid: string | undefined) {
   if (groupGuid) return [(await accessTo(deps, caller, groupGuid)).group._id];
-  return (await deps.store.groupsOfUser(caller._id))
-    .filter((g) => g.organization_id === caller.environment_id)
-    .map((g) => g._id);
+  return (await deps.store.groupsOfUser(caller.environment_id, caller._id)).map((g) => g._id);
 }
 
 export async function campaignFor(deps: RouteDeps, caller: MemberRecord, guid: string) {
-  const campaign = await deps.store.getCampaign(guid);
-  if (!campaign || campaign.organization_id !== caller.environment_id)
-    throw new NotFoundError('NOT_FOUND', 'No such campaign.');
+  const campaign = await deps.store.getCampaign(caller.environment_id, guid);
+  if (!campaign) throw new NotFoundError('NOT_FOUND', 'No such campaign.');
   return { campaign, access: await accessTo(deps, caller, campaign.group_guid) };
 }
 
@@ -68,5 +65,5 @@ export async function saveCampaign(
     },
     send,
   );
-  return campaignJson(deps, (await deps.store.getCampaign(guid))!);
+  return campaignJson(deps, (await deps.store.getCampaign(caller.environment_id, guid))!);
 }

@@ -20,9 +20,8 @@ export const channelJson = (deps: RouteDeps, c: ChannelDoc) => ({
 });
 
 export async function channelFor(deps: RouteDeps, caller: MemberRecord, guid: string) {
-  const channel = await deps.store.getChannel(guid);
-  if (!channel || channel.organization_id !== caller.environment_id)
-    throw new NotFoundError('NOT_FOUND', 'No such channel.');
+  const channel = await deps.store.getChannel(caller.environment_id, guid);
+  if (!channel) throw new NotFoundError('NOT_FOUND', 'No such channel.');
   return { channel, access: await accessTo(deps, caller, channel.group_guid) };
 }
 
@@ -66,5 +65,5 @@ export async function saveChannel(
     },
     send,
   );
-  return channelJson(deps, (await deps.store.getChannel(guid))!);
+  return channelJson(deps, (await deps.store.getChannel(caller.environment_id, guid))!);
 }

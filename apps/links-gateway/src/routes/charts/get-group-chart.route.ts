@@ -1,6 +1,7 @@
 import type { Scope } from '@platform/analytics';
 import { Type, type HttpApp } from '@platform/http';
 import { escapeHtml, renderMessagePage, type TopList } from '../../charts/render.js';
+import { roleIn } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { LIST_SIZE, RangeQuery, html, page, readRange, renderChartPage, requestCaller, toLogin } from './pages.js';
 
@@ -18,12 +19,8 @@ export function getGroupChartRoute(app: HttpApp, deps: RouteDeps) {
     async (request, reply) => {
       const caller = await requestCaller(deps, request);
       if (!caller) return toLogin(request, reply);
-      const group = await deps.store.getGroup(request.params.group_guid);
-      if (
-        !group ||
-        group.organization_id !== caller.environment_id ||
-        !group.members.some((m) => m.user_id === caller._id)
-      ) {
+      const group = await deps.store.getGroup(caller.environment_id, request.params.group_guid);
+      if (!group || !roleIn(group, caller)) {
         return html(reply, 403, renderMessagePage('Not yours', '<p>You are not a member of this group.</p>'));
       }
       const query = readRange(request.query);

@@ -10,7 +10,7 @@ export function getGroupsPageRoute(app: HttpApp, deps: RouteDeps) {
     async (request, reply) => {
       const caller = await requestCaller(deps, request);
       if (!caller) return toLogin(request, reply);
-      const groups = await deps.store.groupsOfUser(caller._id);
+      const groups = await deps.store.groupsOfUser(caller.environment_id, caller._id);
       const items = groups
         .map((g) => `<li><a href="/charts/groups/${encodeURIComponent(g._id)}">${escapeHtml(g.name)}</a></li>`)
         .join('');

@@ -1,6 +1,7 @@
 import { Type, type HttpApp } from '@platform/http';
 import { parseShortlinkId } from '@platform/links';
 import { escapeHtml, renderMessagePage } from '../../charts/render.js';
+import { roleIn } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { RangeQuery, html, page, readRange, renderChartPage, requestCaller, toLogin } from './pages.js';
 
@@ -19,10 +20,9 @@ export function getShortlinkChartRoute(app: HttpApp, deps: RouteDeps) {
       const caller = await requestCaller(deps, request);
       if (!caller) return toLogin(request, reply);
       const id = parseShortlinkId(`${request.params.domain}/${request.params.hash}`);
-      const link = id ? await deps.store.getLink(`${id.domain}/${id.hash}`) : null;
-      const group =
-        link && link.organization_id === caller.environment_id ? await deps.store.getGroup(link.group_guid) : null;
-      if (!link || !group || !group.members.some((m) => m.user_id === caller._id))
+      const link = id ? await deps.store.getLink(caller.environment_id, `${id.domain}/${id.hash}`) : null;
+      const group = link ? await deps.store.getGroup(caller.environment_id, link.group_guid) : null;
+      if (!link || !group || !roleIn(group, caller))
         return html(
           reply,
           404,

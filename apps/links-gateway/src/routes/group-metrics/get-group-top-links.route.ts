@@ -13,9 +13,9 @@ export const getGroupTopLinksRoute = groupMetric({
       Type.Object({ clicks: Type.Integer({ description: 'Its engagements' }), id: Type.String() }),
     ),
   }),
-  answer: async ({ scope, query, since }, deps) => {
+  answer: async ({ organizationId, scope, query, since }, deps) => {
     const ranked = (await deps.analytics.topLinks(scope, query, since)).slice(0, query.size);
-    const docs = await Promise.all(ranked.map((r) => deps.store.getLink(r.value)));
+    const docs = await Promise.all(ranked.map((r) => deps.store.getLink(organizationId, r.value)));
     // A link deleted since its clicks is left out.
     const present = ranked.flatMap((r, i) => (docs[i] ? [{ rank: r, doc: docs[i] }] : []));
     const view = { apiBase: deps.publicBaseUrl, scheme: deps.scheme };

@@ -10,7 +10,11 @@ export function groupMetric(spec: MetricSpec): LinksRoute {
   return (app, deps) => {
     app.get(`/v4/groups/:group_guid${spec.suffix}`, { schema: metricSchema(spec, GroupParams) }, async (request) => {
       const { group } = await metricLookups(deps.store).access(request.caller!, request.params.group_guid);
-      const target = { scope: { kind: 'group' as const, key: group._id }, began: group.created_at.getTime() };
+      const target = {
+        organizationId: group.organization_id,
+        scope: { kind: 'group' as const, key: group._id },
+        began: group.created_at.getTime(),
+      };
       return answerMetric(spec, target, request.query, deps);
     });
   };

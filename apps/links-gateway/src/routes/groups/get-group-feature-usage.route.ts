@@ -30,7 +30,7 @@ export function getGroupFeatureUsageRoute(app: HttpApp, deps: RouteDeps) {
       const from = unitStart(new Date(), 'month');
       const to = nextUnit(from, 'month');
       const counts = await Promise.all(
-        limits.map((l) => deps.store.countLinksCreated(group._id, from, to, l.customOnly)),
+        limits.map((l) => deps.store.countLinksCreated(group.organization_id, group._id, from, to, l.customOnly)),
       );
       return {
         group_guid: group._id,

@@ -58,7 +58,13 @@ export function getGroupHistoricalUsageRoute(app: HttpApp, deps: RouteDeps) {
           name: l.name,
           usage: await Promise.all(
             starts.map(async (at) => ({
-              count: await deps.store.countLinksCreated(group._id, at, nextUnit(at, unit), l.customOnly),
+              count: await deps.store.countLinksCreated(
+                group.organization_id,
+                group._id,
+                at,
+                nextUnit(at, unit),
+                l.customOnly,
+              ),
               unit_start: bitlyTime(at),
             })),
           ),

@@ -48,7 +48,7 @@ export async function updateGroup(
     clear_domain_preference: false,
     default_domain: deps.defaultDomain,
   });
-  return (await deps.store.getGroup(group._id))!;
+  return (await deps.store.getGroup(group.organization_id, group._id))!;
 }
 
 /** The limits a `name` query asks for (the schema admits only known names), all of them when none. */

@@ -29,8 +29,8 @@ export function listGroupTagsRoute(app: HttpApp, deps: RouteDeps) {
       return {
         tags:
           request.query.type === 'qr_code'
-            ? await deps.store.qrTagsOfGroup(group._id)
-            : await deps.store.tagsOfGroup(group._id),
+            ? await deps.store.qrTagsOfGroup(group.organization_id, group._id)
+            : await deps.store.tagsOfGroup(group.organization_id, group._id),
       };
     },
   );

@@ -19,8 +19,8 @@ export function listGroupsRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const wanted = request.query.organization_guid;
-      const groups = (await deps.store.groupsOfUser(caller._id)).filter(
-        (g) => g.organization_id === caller.environment_id && (!wanted || g.organization_id === wanted),
+      const groups = (await deps.store.groupsOfUser(caller.environment_id, caller._id)).filter(
+        (g) => !wanted || g.organization_id === wanted,
       );
       return { groups: groups.map((g) => groupJson(deps, g, caller._id)) };
     },

@@ -11,11 +11,14 @@ export function qrCodeMetric(spec: MetricSpec): LinksRoute {
   return (app, deps) => {
     app.get(`/v4/qr-codes/:qrcode_id${spec.suffix}`, { schema: metricSchema(spec, QrCodeParams) }, async (request) => {
       const lookups = metricLookups(deps.store);
-      const qr = await lookups.qrCode(request.params.qrcode_id);
-      if (!qr || qr.organization_id !== request.caller!.environment_id)
-        throw new NotFoundError('NOT_FOUND', 'No such QR code.');
+      const qr = await lookups.qrCode(request.caller!, request.params.qrcode_id);
+      if (!qr) throw new NotFoundError('NOT_FOUND', 'No such QR code.');
       await lookups.access(request.caller!, qr.group_guid);
-      const target = { scope: { kind: 'qr' as const, key: qr._id }, began: qr.created_at.getTime() };
+      const target = {
+        organizationId: qr.organization_id,
+        scope: { kind: 'qr' as const, key: qr._id },
+        began: qr.created_at.getTime(),
+      };
       return answerMetric(spec, target, request.query, deps);
     });
   };

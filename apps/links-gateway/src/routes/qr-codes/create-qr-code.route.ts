@@ -112,7 +112,7 @@ export function createQrCodeRoute(app: HttpApp, deps: RouteDeps) {
         },
         { commandId },
       );
-      return reply.code(201).send(await summaryOf(deps, qrcodeId));
+      return reply.code(201).send(await summaryOf(deps, caller, qrcodeId));
     },
   );
 }

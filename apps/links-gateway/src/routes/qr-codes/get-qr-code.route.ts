@@ -19,7 +19,7 @@ export function getQrCodeRoute(app: HttpApp, deps: RouteDeps) {
     },
     async (request) => {
       const { qr } = await qrFor(deps, request.caller!, request.params.qrcode_id);
-      return qrFullJson(qr, await deps.store.getLink(qr.shortlink_id), viewOf(deps));
+      return qrFullJson(qr, await deps.store.getLink(qr.organization_id, qr.shortlink_id), viewOf(deps));
     },
   );
 }

@@ -33,8 +33,8 @@ export function listGroupQrCodesRoute(app: HttpApp, deps: RouteDeps) {
           issues: read.problems.map((p) => ({ field: p.field, code: 'invalid', message: p.message })),
         });
       }
-      const page = await deps.store.listQrCodes(access.group._id, read.value);
-      const links = await Promise.all(page.map((qr) => deps.store.getLink(qr.shortlink_id)));
+      const page = await deps.store.listQrCodes(access.group.organization_id, access.group._id, read.value);
+      const links = await Promise.all(page.map((qr) => deps.store.getLink(qr.organization_id, qr.shortlink_id)));
       const last = page.length === read.value.size ? page.at(-1) : undefined;
       const searchAfter = last ? encodeSearchAfter({ createdAt: last.created_at.getTime(), id: last._id }) : '';
       let next = '';

@@ -21,8 +21,8 @@ export async function qrFor(
   caller: MemberRecord,
   id: string,
 ): Promise<{ qr: QrCodeDoc; access: GroupAccess }> {
-  const qr = await deps.store.getQrCode(id);
-  if (!qr || qr.organization_id !== caller.environment_id) throw new NotFoundError('NOT_FOUND', 'No such QR code.');
+  const qr = await deps.store.getQrCode(caller.environment_id, id);
+  if (!qr) throw new NotFoundError('NOT_FOUND', 'No such QR code.');
   return { qr, access: await accessTo(deps, caller, qr.group_guid) };
 }
 
@@ -47,15 +47,14 @@ export function customizationsOf(raw: unknown, allowed: 'full' | 'static'): Rend
 export async function assertLogo(deps: RouteDeps, caller: MemberRecord, customizations: RenderCustomizations) {
   const guid = customizations.logo?.image_guid;
   if (!guid) return;
-  const logo = await deps.store.getQrLogo(guid);
-  if (!logo || logo.organization_id !== caller.environment_id)
-    throw invalid('render_customizations.logo.image_guid', 'No such uploaded image.', 'INVALID_ARG_LOGO');
+  const logo = await deps.store.getQrLogo(caller.environment_id, guid);
+  if (!logo) throw invalid('render_customizations.logo.image_guid', 'No such uploaded image.', 'INVALID_ARG_LOGO');
 }
 
 /** The summary form of a code just written. */
-export async function summaryOf(deps: RouteDeps, id: string) {
-  const qr = (await deps.store.getQrCode(id))!;
-  return qrSummaryJson(qr, await deps.store.getLink(qr.shortlink_id), viewOf(deps));
+export async function summaryOf(deps: RouteDeps, caller: MemberRecord, id: string) {
+  const qr = (await deps.store.getQrCode(caller.environment_id, id))!;
+  return qrSummaryJson(qr, await deps.store.getLink(qr.organization_id, qr.shortlink_id), viewOf(deps));
 }
 
 /** Sends an image as the request wants it: raw with its media type, or JSON (`key` a data: URI or bare base64). */

@@ -62,7 +62,7 @@ export function updateQrCodeRoute(app: HttpApp, deps: RouteDeps) {
         clear_expiration: expiration.clear,
         tags: body.tags ?? null,
       });
-      return summaryOf(deps, qr._id);
+      return summaryOf(deps, caller, qr._id);
     },
   );
 }

@@ -15,11 +15,15 @@ const LinkParams = Type.Object({
 export async function linkTarget(deps: RouteDeps, caller: MemberRecord, raw: string, custom: boolean): Promise<Target> {
   const lookups = metricLookups(deps.store);
   const id = parseShortlinkId(raw);
-  const link = id ? await lookups.link(`${id.domain}/${id.hash}`) : null;
-  if (!link || link.organization_id !== caller.environment_id || (custom && !link.custom))
+  const link = id ? await lookups.link(caller, `${id.domain}/${id.hash}`) : null;
+  if (!link || (custom && !link.custom))
     throw new NotFoundError('NOT_FOUND', custom ? 'No such custom short link.' : 'No such short link.');
   await lookups.access(caller, link.group_guid);
-  return { scope: { kind: 'link', key: link._id }, began: link.created_at.getTime() };
+  return {
+    organizationId: link.organization_id,
+    scope: { kind: 'link', key: link._id },
+    began: link.created_at.getTime(),
+  };
 }
 
 /** A metric of a short link's clicks, under `/v4/shortlinks` and its alias `/v4/bitlinks`. */

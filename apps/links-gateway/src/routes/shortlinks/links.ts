@@ -21,8 +21,7 @@ export async function linkFor(
   raw: string,
 ): Promise<{ link: LinkDoc; access: GroupAccess }> {
   const id = parseShortlinkId(raw);
-  const link = id ? await deps.store.getLink(`${id.domain}/${id.hash}`) : null;
-  if (!link || link.organization_id !== caller.environment_id)
-    throw new NotFoundError('NOT_FOUND', 'No such short link.');
+  const link = id ? await deps.store.getLink(caller.environment_id, `${id.domain}/${id.hash}`) : null;
+  if (!link) throw new NotFoundError('NOT_FOUND', 'No such short link.');
   return { link, access: await accessTo(deps, caller, link.group_guid) };
 }

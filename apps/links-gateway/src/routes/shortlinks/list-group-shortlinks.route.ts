@@ -82,11 +82,16 @@ export function listGroupShortlinksRoute(app: HttpApp, deps: RouteDeps) {
         let linkIds: string[] | undefined;
         if (query.value.channelGuid) {
           // channel_guid overrides every other filter: the channel's links, newest first.
-          const channel = await deps.store.getChannel(query.value.channelGuid);
+          const channel = await deps.store.getChannel(access.group.organization_id, query.value.channelGuid);
           linkIds =
             channel && channel.group_guid === access.group._id ? channel.shortlinks.map((s) => s.shortlink_id) : [];
         }
-        const { links, total, more } = await deps.store.listLinks(access.group._id, query.value, linkIds);
+        const { links, total, more } = await deps.store.listLinks(
+          access.group.organization_id,
+          access.group._id,
+          query.value,
+          linkIds,
+        );
         const { page, size } = query.value;
         const last = more ? links.at(-1) : undefined;
         const searchAfter = last ? encodeSearchAfter({ createdAt: last.created_at.getTime(), id: last._id }) : '';

@@ -4,7 +4,7 @@ import type { RouteDeps } from '../../deps.js';
 
 /** The user of the token, with the profile the links worker keeps (name, default group). */
 export async function userJson(deps: RouteDeps, caller: MemberRecord) {
-  const profile = await deps.store.getProfile(caller._id);
+  const profile = await deps.store.getProfile(caller.environment_id, caller._id);
   return {
     login: caller.username,
     name: profile?.name ?? caller.name,

@@ -57,7 +57,7 @@ export function createWebhookRoute(app: HttpApp, deps: RouteDeps) {
         },
         { commandId },
       );
-      const webhook = (await deps.store.getWebhook(guid))!;
+      const webhook = (await deps.store.getWebhook(caller.environment_id, guid))!;
       // Deliveries carry Standard Webhooks signatures made with this secret.
       return reply.code(201).send({ ...webhookJson(webhook, viewOf(deps)), signing_secret: saved.signing_secret });
     },

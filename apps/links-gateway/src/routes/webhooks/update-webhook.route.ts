@@ -59,7 +59,7 @@ export function updateWebhookRoute(app: HttpApp, deps: RouteDeps) {
         create: false,
         ...members,
       });
-      return webhookJson((await deps.store.getWebhook(current._id))!, viewOf(deps));
+      return webhookJson((await deps.store.getWebhook(caller.environment_id, current._id))!, viewOf(deps));
     },
   );
 }

@@ -28,7 +28,7 @@ export function verifyWebhookRoute(app: HttpApp, deps: RouteDeps) {
         webhook_guid: webhook._id,
         ping_id: randomUUID(),
       });
-      return webhookJson((await deps.store.getWebhook(webhook._id))!, viewOf(deps));
+      return webhookJson((await deps.store.getWebhook(caller.environment_id, webhook._id))!, viewOf(deps));
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { MemberRecord } from '@platform/accounts';
 import { InputError, NotAllowedError, NotFoundError } from '@platform/errors';
 import type { WebhookDoc } from '@platform/links';
+import { roleIn } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { EVENT_ALIASES } from './schemas.js';
 
@@ -16,18 +17,13 @@ export const viewOf = (deps: RouteDeps) => ({ apiBase: deps.publicBaseUrl });
 export async function mayManage(deps: RouteDeps, caller: MemberRecord, groupGuid: string | null): Promise<boolean> {
   if (caller.role === 'owner') return true;
   if (!groupGuid) return false;
-  const group = await deps.store.getGroup(groupGuid);
-  return (
-    group?.organization_id === caller.environment_id &&
-    group.members.some((m) => m.user_id === caller._id && m.role === 'GROUP_ADMIN')
-  );
+  return roleIn(await deps.store.getGroup(caller.environment_id, groupGuid), caller) === 'GROUP_ADMIN';
 }
 
 /** A webhook of the caller's organization (404 otherwise) that the caller may manage (403 otherwise). */
 export async function webhookFor(deps: RouteDeps, caller: MemberRecord, guid: string): Promise<WebhookDoc> {
-  const webhook = await deps.store.getWebhook(guid);
-  if (!webhook || webhook.organization_id !== caller.environment_id)
-    throw new NotFoundError('NOT_FOUND', 'No such webhook.');
+  const webhook = await deps.store.getWebhook(caller.environment_id, guid);
+  if (!webhook) throw new NotFoundError('NOT_FOUND', 'No such webhook.');
   if (!(await mayManage(deps, caller, webhook.group_guid))) throw forbidden();
   return webhook;
 }
@@ -35,8 +31,7 @@ export async function webhookFor(deps: RouteDeps, caller: MemberRecord, guid: st
 /** A group named by a create or patch must be one of the organization's ('' is the whole organization). */
 export async function checkGroup(deps: RouteDeps, caller: MemberRecord, groupGuid: string | null) {
   if (!groupGuid) return;
-  const group = await deps.store.getGroup(groupGuid);
-  if (!group || group.organization_id !== caller.environment_id)
+  if (!(await deps.store.getGroup(caller.environment_id, groupGuid)))
     throw invalid('group_guid', 'No such group in the organization.');
 }
 
