@@ -46,9 +46,26 @@ export async function requestedGroup(
   return accessTo(deps, caller, profile.default_group_guid);
 }
 
-/** Editing or deleting a link: its group's admins and editors, or the user who made it. */
-export function assertMayEdit(access: GroupAccess, caller: MemberRecord, link: LinkDoc): void {
-  if (access.role === 'GROUP_USER' && link.created_by !== caller.username) throw forbidden();
+/** Editing or deleting a link or a QR code: its group's admins and editors, or the user who made it. */
+export function assertMayEdit(access: GroupAccess, caller: MemberRecord, record: Pick<LinkDoc, 'created_by'>): void {
+  if (access.role === 'GROUP_USER' && record.created_by !== caller.username) throw forbidden();
+}
+
+/** Creating or editing a campaign or channel: the group's admins and editors. */
+export function assertMayOrganize(access: GroupAccess): void {
+  if (access.role === 'GROUP_USER')
+    throw new NotAllowedError('FORBIDDEN', 'Only admins and editors of the group may change campaigns and channels.');
+}
+
+/** Managing webhooks: an organization's owners all of them, a group's admins those of their group. */
+export async function mayManageWebhooks(
+  deps: GatewayDeps,
+  caller: MemberRecord,
+  groupGuid: string | null,
+): Promise<boolean> {
+  if (caller.role === 'owner') return true;
+  if (!groupGuid) return false;
+  return roleIn(await deps.store.getGroup(caller.environment_id, groupGuid), caller) === 'GROUP_ADMIN';
 }
 
 /** The domains a group may shorten on: the default short domain and its branded ones. */

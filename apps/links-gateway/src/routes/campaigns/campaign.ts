@@ -2,18 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { MemberRecord } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import type { SendOptions } from '@platform/kafka';
-import { NotAllowedError, NotFoundError } from '@platform/errors';
+import { NotFoundError } from '@platform/errors';
 import { bitlyTime, type CampaignDoc } from '@platform/links';
 import { accessTo, type GroupAccess } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 
 /** A new campaign's or channel's guid (`Cm…`, `Ch…`), chosen here so that a redelivered create makes one. */
 export const newGuid = (prefix: 'Cm' | 'Ch') => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 9)}`;
-
-export const mayOrganize = (access: GroupAccess) => {
-  if (access.role === 'GROUP_USER')
-    throw new NotAllowedError('FORBIDDEN', 'Only admins and editors of the group may change campaigns and channels.');
-};
 
 export const groupRef = (deps: RouteDeps, guid: string) => `${deps.publicBaseUrl}/v4/groups/${guid}`;
 

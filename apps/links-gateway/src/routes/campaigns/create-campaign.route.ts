@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpApp } from '@platform/http';
-import { requestedGroup } from '../../access.js';
+import { assertMayOrganize, requestedGroup } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, idempotentCreate, security } from '../../schemas.js';
-import { mayOrganize, newGuid, saveCampaign } from './campaign.js';
+import { newGuid, saveCampaign } from './campaign.js';
 import { Campaign, CreateCampaignBody } from './schemas.js';
 
 export function createCampaignRoute(app: HttpApp, deps: RouteDeps) {
@@ -22,7 +22,7 @@ export function createCampaignRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const access = await requestedGroup(deps, caller, request.body.group_guid);
-      mayOrganize(access);
+      assertMayOrganize(access);
       const { guid, commandId } = await deps.idempotency.ids(request, () => ({
         guid: newGuid('Cm'),
         commandId: randomUUID(),

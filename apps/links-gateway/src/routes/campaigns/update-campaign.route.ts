@@ -1,8 +1,9 @@
 import { bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
+import { assertMayOrganize } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { invalid } from '../../input.js';
 import { errorResponses, security } from '../../schemas.js';
-import { campaignFor, mayOrganize, saveCampaign } from './campaign.js';
+import { campaignFor, saveCampaign } from './campaign.js';
 import { Campaign, CampaignParams, UpdateCampaignBody } from './schemas.js';
 
 const checkBody = bodyChecker(UpdateCampaignBody);
@@ -25,7 +26,7 @@ export function updateCampaignRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const { access } = await campaignFor(deps, caller, request.params.campaign_guid);
-      mayOrganize(access);
+      assertMayOrganize(access);
       checkBody(request.body);
       const moved = request.body.group_guid;
       if (moved && moved !== access.group._id)

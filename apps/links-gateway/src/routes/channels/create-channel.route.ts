@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpApp } from '@platform/http';
-import { requestedGroup } from '../../access.js';
+import { assertMayOrganize, requestedGroup } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, idempotentCreate, security } from '../../schemas.js';
-import { mayOrganize, newGuid } from '../campaigns/campaign.js';
+import { newGuid } from '../campaigns/campaign.js';
 import { saveChannel } from './channel.js';
 import { Channel, CreateChannelBody } from './schemas.js';
 
@@ -23,7 +23,7 @@ export function createChannelRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const access = await requestedGroup(deps, caller, request.body.group_guid);
-      mayOrganize(access);
+      assertMayOrganize(access);
       const { guid, commandId } = await deps.idempotency.ids(request, () => ({
         guid: newGuid('Ch'),
         commandId: randomUUID(),

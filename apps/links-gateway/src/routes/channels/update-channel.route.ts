@@ -1,7 +1,8 @@
 import { bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
+import { assertMayOrganize } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, security } from '../../schemas.js';
-import { mayOrganize } from '../campaigns/campaign.js';
+
 import { channelFor, saveChannel } from './channel.js';
 import { Channel, ChannelParams, UpdateChannelBody } from './schemas.js';
 
@@ -25,7 +26,7 @@ export function updateChannelRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const { access } = await channelFor(deps, caller, request.params.channel_guid);
-      mayOrganize(access);
+      assertMayOrganize(access);
       checkBody(request.body);
       return saveChannel(deps, caller, access, request.params.channel_guid, false, request.body);
     },

@@ -1,8 +1,9 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
+import { assertMayEdit } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { BitlyError, errorResponses, security } from '../../schemas.js';
-import { assertMayEditQr, qrFor } from './qr-code.js';
+import { qrFor } from './qr-code.js';
 import { QrCodeParams } from './schemas.js';
 
 const Ids = Type.Array(Type.Object({ id: Type.String() }));
@@ -28,7 +29,7 @@ export function deleteQrCodeRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const { qr, access } = await qrFor(deps, caller, request.params.qrcode_id);
-      assertMayEditQr(access, caller, qr);
+      assertMayEdit(access, caller, qr);
       return deps.commands.send(MessageTypeNames.DeleteQrCode, qr.group_guid, {
         organization_id: caller.environment_id,
         user_id: caller._id,

@@ -26,11 +26,6 @@ export async function qrFor(
   return { qr, access: await accessTo(deps, caller, qr.group_guid) };
 }
 
-/** As with links: a group's users change only the codes they made; editors and admins any of the group's. */
-export function assertMayEditQr(access: GroupAccess, caller: MemberRecord, qr: QrCodeDoc) {
-  if (access.role === 'GROUP_USER' && qr.created_by !== caller.username) throw forbidden();
-}
-
 /** The customizations read by @platform/qr: every member checked, defaults filled in, unreadable codes refused. */
 export function customizationsOf(raw: unknown, allowed: 'full' | 'static'): RenderCustomizations {
   const read = readRenderCustomizations(raw ?? {}, { allowed });

@@ -1,9 +1,10 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
 import { isCustomized } from '@platform/qr';
+import { assertMayEdit } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, security } from '../../schemas.js';
-import { assertLogo, assertMayEditQr, customizationsOf, expirationOf, qrFor, summaryOf } from './qr-code.js';
+import { assertLogo, customizationsOf, expirationOf, qrFor, summaryOf } from './qr-code.js';
 import {
   Archived,
   ExpirationAt,
@@ -43,7 +44,7 @@ export function updateQrCodeRoute(app: HttpApp, deps: RouteDeps) {
     async (request) => {
       const caller = request.caller!;
       const { qr, access } = await qrFor(deps, caller, request.params.qrcode_id);
-      assertMayEditQr(access, caller, qr);
+      assertMayEdit(access, caller, qr);
       checkBody(request.body);
       const body = request.body;
       const customizations =

@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, type HttpApp } from '@platform/http';
 import { webhookJson } from '@platform/links';
+import { mayManageWebhooks } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, idempotentCreate, security } from '../../schemas.js';
 import { CreatedWebhook, Event, HttpUrl, Name, webhookInput } from './schemas.js';
-import { checkGroup, forbidden, invalid, mayManage, viewOf, webhookMembers } from './webhook.js';
+import { checkGroup, forbidden, invalid, viewOf, webhookMembers } from './webhook.js';
 
 const Body = Type.Object({
   organization_guid: Type.String({ minLength: 1, maxLength: 100 }),
@@ -39,7 +40,7 @@ export function createWebhookRoute(app: HttpApp, deps: RouteDeps) {
       if (!body.oauth_url && (body.client_id || body.client_secret))
         throw invalid('oauth_url', 'client_id and client_secret need an oauth_url');
       const members = webhookMembers(deps, body);
-      if (!(await mayManage(deps, caller, members.group_guid || null))) throw forbidden();
+      if (!(await mayManageWebhooks(deps, caller, members.group_guid || null))) throw forbidden();
       await checkGroup(deps, caller, members.group_guid);
       const { guid, commandId } = await deps.idempotency.ids(request, () => ({
         guid: `W${randomBytes(5).toString('hex')}`,

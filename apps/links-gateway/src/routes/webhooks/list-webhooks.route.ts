@@ -1,9 +1,10 @@
 import { Type, type HttpApp } from '@platform/http';
 import { webhookJson, type WebhookDoc } from '@platform/links';
+import { mayManageWebhooks } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { errorResponses, security } from '../../schemas.js';
 import { Webhook } from './schemas.js';
-import { forbidden, mayManage, viewOf } from './webhook.js';
+import { forbidden, viewOf } from './webhook.js';
 
 export function listWebhooksRoute(app: HttpApp, deps: RouteDeps) {
   app.get(
@@ -23,7 +24,7 @@ export function listWebhooksRoute(app: HttpApp, deps: RouteDeps) {
       if (request.params.organization_guid !== caller.environment_id) throw forbidden();
       const all = await deps.store.webhooksOfOrganization(caller.environment_id);
       const visible: WebhookDoc[] = [];
-      for (const w of all) if (await mayManage(deps, caller, w.group_guid)) visible.push(w);
+      for (const w of all) if (await mayManageWebhooks(deps, caller, w.group_guid)) visible.push(w);
       return { webhooks: visible.map((w) => webhookJson(w, viewOf(deps))) };
     },
   );

@@ -1,10 +1,11 @@
 import { MessageTypeNames } from '@platform/contracts';
 import { Type, bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
 import { WEBHOOK_EVENTS, webhookJson } from '@platform/links';
+import { mayManageWebhooks } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { OptionalNullableSaying, errorResponses, security } from '../../schemas.js';
 import { EVENT_ALIASES, Event, HttpUrl, Name, Webhook, WebhookParams, webhookInput } from './schemas.js';
-import { checkGroup, forbidden, invalid, mayManage, viewOf, webhookFor, webhookMembers } from './webhook.js';
+import { checkGroup, forbidden, invalid, viewOf, webhookFor, webhookMembers } from './webhook.js';
 
 /** Each member absent or null leaves that field as it is. */
 const Body = Type.Object({
@@ -49,7 +50,7 @@ export function updateWebhookRoute(app: HttpApp, deps: RouteDeps) {
       if (body.organization_guid != null && body.organization_guid !== current.organization_id)
         throw invalid('organization_guid', 'A webhook cannot move to another organization.');
       const members = webhookMembers(deps, body);
-      if (members.group_guid !== null && !(await mayManage(deps, caller, members.group_guid || null)))
+      if (members.group_guid !== null && !(await mayManageWebhooks(deps, caller, members.group_guid || null)))
         throw forbidden();
       await checkGroup(deps, caller, members.group_guid);
       await deps.commands.send(MessageTypeNames.SaveWebhook, current._id, {

@@ -1,7 +1,7 @@
 import type { MemberRecord } from '@platform/accounts';
 import { InputError, NotAllowedError, NotFoundError } from '@platform/errors';
 import type { WebhookDoc } from '@platform/links';
-import { roleIn } from '../../access.js';
+import { mayManageWebhooks } from '../../access.js';
 import type { RouteDeps } from '../../deps.js';
 import { EVENT_ALIASES } from './schemas.js';
 
@@ -13,18 +13,11 @@ export const invalid = (field: string, message: string) =>
 
 export const viewOf = (deps: RouteDeps) => ({ apiBase: deps.publicBaseUrl });
 
-/** An organization's owners manage all its webhooks, a group's admins those of their group. */
-export async function mayManage(deps: RouteDeps, caller: MemberRecord, groupGuid: string | null): Promise<boolean> {
-  if (caller.role === 'owner') return true;
-  if (!groupGuid) return false;
-  return roleIn(await deps.store.getGroup(caller.environment_id, groupGuid), caller) === 'GROUP_ADMIN';
-}
-
 /** A webhook of the caller's organization (404 otherwise) that the caller may manage (403 otherwise). */
 export async function webhookFor(deps: RouteDeps, caller: MemberRecord, guid: string): Promise<WebhookDoc> {
   const webhook = await deps.store.getWebhook(caller.environment_id, guid);
   if (!webhook) throw new NotFoundError('NOT_FOUND', 'No such webhook.');
-  if (!(await mayManage(deps, caller, webhook.group_guid))) throw forbidden();
+  if (!(await mayManageWebhooks(deps, caller, webhook.group_guid))) throw forbidden();
   return webhook;
 }
 
