@@ -1,4 +1,4 @@
-import type { Connection, OutboxCollection } from '@platform/mongo';
+import type { Connection, Model, OutboxCollection } from '@platform/mongo';
 import type { LinkListQuery, QrListQuery } from './list-query.js';
 import {
   MAX_TAGS_PER_GROUP,
@@ -51,6 +51,16 @@ function searchFilters(
 function after(position: { createdAt: number; id: string }): Record<string, unknown> {
   const at = new Date(position.createdAt);
   return { $or: [{ created_at: { $lt: at } }, { created_at: at, _id: { $lt: position.id } }] };
+}
+
+/** An organization's campaigns or channels in the groups, newest first (at most 1 000). */
+function ofGroups<T>(model: Model<T>, organizationId: string, groupGuids: string[]): Promise<T[]> {
+  return model
+    .find({ organization_id: organizationId, group_guid: { $in: groupGuids } } as never)
+    .sort({ created_at: -1, _id: -1 })
+    .limit(1000)
+    .lean<T[]>()
+    .exec();
 }
 
 /**
@@ -168,10 +178,7 @@ export function createLinksStore(connection: Connection) {
         .lean<CampaignDoc>()
         .then((c) => (c ? { ...c, channel_guids: c.channel_guids ?? [] } : null)),
     async campaignsOf(organizationId: string, groupGuids: string[]): Promise<CampaignDoc[]> {
-      const found = await m.Campaign.find({ organization_id: organizationId, group_guid: { $in: groupGuids } })
-        .sort({ created_at: -1, _id: -1 })
-        .limit(1000)
-        .lean<CampaignDoc[]>();
+      const found = await ofGroups<CampaignDoc>(m.Campaign, organizationId, groupGuids);
       return found.map((c) => ({ ...c, channel_guids: c.channel_guids ?? [] }));
     },
     getChannel: (organizationId: string, guid: string) =>
@@ -179,10 +186,7 @@ export function createLinksStore(connection: Connection) {
         .lean<ChannelDoc>()
         .then((c) => (c ? { ...c, shortlinks: c.shortlinks ?? [] } : null)),
     async channelsOf(organizationId: string, groupGuids: string[]): Promise<ChannelDoc[]> {
-      const found = await m.Channel.find({ organization_id: organizationId, group_guid: { $in: groupGuids } })
-        .sort({ created_at: -1, _id: -1 })
-        .limit(1000)
-        .lean<ChannelDoc[]>();
+      const found = await ofGroups<ChannelDoc>(m.Channel, organizationId, groupGuids);
       return found.map((c) => ({ ...c, shortlinks: c.shortlinks ?? [] }));
     },
     async tagsOfGroup(organizationId: string, groupGuid: string): Promise<string[]> {

@@ -1,4 +1,10 @@
-import { aggregateWriter, isDuplicateKeyError, type Connection, type StoredOutboxEntry } from '@platform/mongo';
+import {
+  aggregateWriter,
+  isDuplicateKeyError,
+  type Connection,
+  type Model,
+  type StoredOutboxEntry,
+} from '@platform/mongo';
 import {
   linkModels,
   type CampaignDoc,
@@ -12,6 +18,28 @@ import {
   type QrLogoDoc,
   type WebhookDoc,
 } from './models.js';
+
+/** A campaign or channel: created under its guid if missing (a redelivered create finds it), or edited. */
+async function createOrSet<T extends { _id: string; organization_id: string; modified_at: Date }>(
+  model: Model<T>,
+  doc: T,
+  changes: Partial<T>,
+  create: boolean,
+): Promise<void> {
+  if (create) {
+    const { _id, ...fields } = doc;
+    await model
+      .updateOne({ _id } as never, { $setOnInsert: fields } as never, { upsert: true })
+      .catch((error: unknown) => {
+        if (!isDuplicateKeyError(error)) throw error;
+      });
+  } else {
+    await model.updateOne(
+      { _id: doc._id, organization_id: doc.organization_id } as never,
+      { $set: { ...changes, modified_at: doc.modified_at } } as never,
+    );
+  }
+}
 
 /**
  * The links writes: owned by links-worker (a lint rule keeps other apps to the store and to commands). As with the
@@ -175,41 +203,14 @@ export function createLinksWriter(connection: Connection) {
         { $set: { ...changes, modified_at: at } },
       );
     },
-    /** Creates the campaign if missing (a redelivered create finds it), then sets the given fields. */
-    async saveCampaign(
+    /** Creates the campaign if missing (a redelivered create finds it), or sets the given fields of the organization's. */
+    saveCampaign: (
       doc: CampaignDoc,
       changes: Partial<Pick<CampaignDoc, 'name' | 'description' | 'channel_guids'>>,
       create: boolean,
-    ): Promise<void> {
-      if (create) {
-        const { _id, ...fields } = doc;
-        await m.Campaign.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
-          if (!isDuplicateKeyError(error)) throw error;
-        });
-      } else {
-        await m.Campaign.updateOne(
-          { _id: doc._id, organization_id: doc.organization_id },
-          { $set: { ...changes, modified_at: doc.modified_at } },
-        );
-      }
-    },
-    async saveChannel(
-      doc: ChannelDoc,
-      changes: Partial<Pick<ChannelDoc, 'name' | 'shortlinks'>>,
-      create: boolean,
-    ): Promise<void> {
-      if (create) {
-        const { _id, ...fields } = doc;
-        await m.Channel.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }).catch((error: unknown) => {
-          if (!isDuplicateKeyError(error)) throw error;
-        });
-      } else {
-        await m.Channel.updateOne(
-          { _id: doc._id, organization_id: doc.organization_id },
-          { $set: { ...changes, modified_at: doc.modified_at } },
-        );
-      }
-    },
+    ) => createOrSet<CampaignDoc>(m.Campaign, doc, changes, create),
+    saveChannel: (doc: ChannelDoc, changes: Partial<Pick<ChannelDoc, 'name' | 'shortlinks'>>, create: boolean) =>
+      createOrSet<ChannelDoc>(m.Channel, doc, changes, create),
     /** Links of a channel enter a campaign (what `campaign_guid` filters and `campaign_ids` shows), and the channel with them. */
     async addLinksToCampaign(
       organizationId: string,
