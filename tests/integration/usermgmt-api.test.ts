@@ -281,6 +281,31 @@ describe('webhook endpoints', () => {
       as(own.key),
     );
     expect(dup).toMatchObject({ status: 409, body: { code: 'duplicate_endpoint_url' } });
+
+    // A PATCH onto another endpoint's URL is the same conflict, answered at once (not retried into a dead letter).
+    const other = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: 'https://elsewhere.example.com/h', events: ['user.created'] },
+      as(own.key),
+    );
+    for (const url of ['https://dup.example.com/h', 'https://DUP.Example.com/h']) {
+      const started = Date.now();
+      const patched = await call(
+        'PATCH',
+        `/webhook_endpoints/${other.body!['id'] as string}`,
+        { endpoint_url: url },
+        as(own.key),
+      );
+      expect(patched, url).toMatchObject({ status: 409, body: { code: 'duplicate_endpoint_url' } });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    const listed = await call('GET', '/webhook_endpoints?limit=100', undefined, as(own.key));
+    expect(
+      (listed.body!['data'] as Array<{ id: string; endpoint_url: string }>).find((e) => e.id === other.body!['id']),
+    ).toMatchObject({
+      endpoint_url: 'https://elsewhere.example.com/h',
+    });
   });
 
   it("never shows or changes another environment's endpoints", async () => {

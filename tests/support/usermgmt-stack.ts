@@ -34,7 +34,13 @@ export interface UsermgmtStack {
  * prefix.
  */
 export async function startUsermgmtStack(
-  options: { retryScale?: number; commandTimeoutMs?: number; disableAfterMs?: number } = {},
+  options: {
+    retryScale?: number;
+    commandTimeoutMs?: number;
+    disableAfterMs?: number;
+    /** Settings over the defaults below (a REDIS_URL through a proxy the test can cut). */
+    extraEnv?: Record<string, string>;
+  } = {},
 ): Promise<UsermgmtStack> {
   const name = uniqueName('um');
   const env = isolatedAppEnv(name, {
@@ -50,6 +56,7 @@ export async function startUsermgmtStack(
     WEBHOOK_RETRY_SCALE: String(options.retryScale ?? 0.001),
     WEBHOOK_POLL_INTERVAL_MS: '50',
     ...(options.disableAfterMs ? { WEBHOOK_DISABLE_AFTER_MS: String(options.disableAfterMs) } : {}),
+    ...options.extraEnv,
   });
   const logger = testLogger(name);
   const worker = await startService('usermgmt-worker', buildWorker, { settings: workerConfig.read(env), logger });

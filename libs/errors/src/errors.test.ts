@@ -4,6 +4,7 @@ import {
   InputError,
   InternalError,
   deserializeError,
+  isUniqueKeyViolation,
   serializeError,
   toPlatformError,
 } from './index.js';
@@ -31,8 +32,45 @@ describe('errors', () => {
     const wrapped = toPlatformError(dropped);
     expect(wrapped).toMatchObject({ kind: 'unavailable', retriable: true, retryAfterSeconds: 1 });
     expect(wrapped.message).not.toContain('27017');
-    const refused = Object.assign(new Error('E11000 duplicate key'), { name: 'MongoServerError' });
+    const refused = Object.assign(new Error('not authorized on platform'), { name: 'MongoServerError', code: 13 });
     expect(toPlatformError(refused)).toBeInstanceOf(InternalError);
+  });
+
+  it("answers a store's unique-key violation as a conflict at once, in MongoDB's form and FerretDB's", () => {
+    const mongo = Object.assign(new Error('E11000 duplicate key error collection: db.users index: email_1'), {
+      name: 'MongoServerError',
+      code: 11000,
+    });
+    const ferretUpdate = Object.assign(
+      new Error(
+        '[update.go:165 common.updateOne] ERROR: duplicate key value violates unique constraint "x_idx" (SQLSTATE 23505)',
+      ),
+      { name: 'MongoServerError', code: 1 },
+    );
+    for (const error of [mongo, ferretUpdate]) {
+      expect(isUniqueKeyViolation(error)).toBe(true);
+      const mapped = toPlatformError(error);
+      expect(mapped).toMatchObject({ kind: 'conflict', code: 'duplicate_key', retriable: false });
+      expect(mapped.message).not.toContain('users');
+    }
+    expect(isUniqueKeyViolation(Object.assign(new Error('boom'), { code: 1 }))).toBe(false);
+  });
+
+  it('answers a Redis it cannot reach as unavailable (503, try again)', () => {
+    const outages = [
+      Object.assign(new Error('Reached the max retries per request limit (which is 3).'), {
+        name: 'MaxRetriesPerRequestError',
+      }),
+      new Error('Command timed out'),
+      new Error('Connection is closed.'),
+    ];
+    for (const error of outages)
+      expect(toPlatformError(error)).toMatchObject({
+        kind: 'unavailable',
+        code: 'cache_unavailable',
+        retriable: true,
+        retryAfterSeconds: 1,
+      });
   });
 
   it('keeps domain errors as they are', () => {

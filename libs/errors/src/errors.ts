@@ -150,12 +150,45 @@ const STORE_CONNECTION_ERRORS = new Set([
 
 export function toPlatformError(error: unknown): PlatformError {
   if (isPlatformError(error)) return error;
+  if (isUniqueKeyViolation(error))
+    return new ConflictError('duplicate_key', 'Another record already has this unique value.', { cause: error });
   if (error instanceof Error && STORE_CONNECTION_ERRORS.has(error.name))
     return new UnavailableError('store_unavailable', 'The store is briefly unavailable; try again.', {
       cause: error,
       retryAfterSeconds: 1,
     });
+  if (error instanceof Error && isRedisOutage(error))
+    return new UnavailableError('cache_unavailable', 'The cache is briefly unavailable; try again.', {
+      cause: error,
+      retryAfterSeconds: 1,
+    });
   return new InternalError('internal_error', 'An internal error occurred.', { cause: error });
+}
+
+/**
+ * A store's unique-key violation: MongoDB's E11000 (code 11000), or the PostgreSQL unique violation (SQLSTATE
+ * 23505) that FerretDB passes on, with code 1, when an update makes two documents collide. The request is at
+ * fault and a retry cannot succeed, so it is a conflict (409), answered at once; never a retry or a dead letter.
+ */
+export function isUniqueKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if ((error as { code?: unknown }).code === 11000) return true;
+  const message = (error as { message?: unknown }).message;
+  return (
+    typeof message === 'string' && (message.includes('SQLSTATE 23505') || message.includes('E11000 duplicate key'))
+  );
+}
+
+/**
+ * ioredis's failures of a Redis it cannot reach: a command that ran out of reconnection attempts, timed out, or
+ * met a closed connection. Matched by name and message, as this library depends on no client.
+ */
+function isRedisOutage(error: Error): boolean {
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    error.message === 'Command timed out' ||
+    error.message === 'Connection is closed.'
+  );
 }
 
 export function serializeError(error: PlatformError): SerializedError {

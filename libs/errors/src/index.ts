@@ -16,6 +16,7 @@ export {
   InternalError,
   isPlatformError,
   toPlatformError,
+  isUniqueKeyViolation,
   serializeError,
   deserializeError,
 } from './errors.js';

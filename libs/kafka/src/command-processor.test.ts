@@ -3,7 +3,7 @@ import { createLogger } from '@platform/telemetry';
 import { createCommandProcessor, type StoredReply } from './command-processor.js';
 import type { IncomingMessage } from './consumer.js';
 
-function harness(expired?: 'run' | 'skip') {
+function harness(expired?: 'run' | 'skip', fails?: () => Error) {
   const saved = new Map<string, StoredReply>();
   const published: string[] = [];
   const processor = createCommandProcessor({
@@ -16,6 +16,7 @@ function harness(expired?: 'run' | 'skip') {
   let runs = 0;
   const handler = processor.wrap(async () => {
     runs += 1;
+    if (fails) throw fails();
     return { done: true };
   });
   const message = (id: string, deadline: number) =>
@@ -42,5 +43,32 @@ describe('command processor and deadlines', () => {
     expect(h.saved.get('b')).toMatchObject({ ok: false, error: { kind: 'deadline', code: 'deadline_exceeded' } });
     await h.handler(h.message('c', 20_000));
     expect(h.runs()).toBe(1);
+  });
+});
+
+describe('command processor and store failures', () => {
+  it("answers a store's unique-key violation as a conflict at once: no retry, no dead letter", async () => {
+    const h = harness(undefined, () =>
+      Object.assign(new Error('ERROR: duplicate key value violates unique constraint "u" (SQLSTATE 23505)'), {
+        code: 1,
+      }),
+    );
+    await h.handler(h.message('d', 20_000));
+    expect(h.saved.get('d')).toMatchObject({ ok: false, error: { kind: 'conflict', code: 'duplicate_key' } });
+    expect(h.published).toHaveLength(1);
+    // A redelivery answers from the stored reply.
+    await h.handler(h.message('d', 20_000));
+    expect(h.runs()).toBe(1);
+  });
+
+  it('leaves an unknown fault and an unreachable store to the consumer to retry', async () => {
+    for (const fails of [
+      () => new Error('boom'),
+      () => Object.assign(new Error('connection closed'), { name: 'MongoNetworkError' }),
+    ]) {
+      const h = harness(undefined, fails);
+      await expect(h.handler(h.message('e', 20_000))).rejects.toThrow();
+      expect(h.saved.size).toBe(0);
+    }
   });
 });

@@ -85,8 +85,11 @@ export function createCommandProcessor(options: {
         try {
           outcome = { ok: true, result: (await handler(message)) ?? null };
         } catch (error) {
-          if (!isPlatformError(error) || error.retriable) throw error;
-          outcome = { ok: false, error: serializeError(toPlatformError(error)) };
+          // A domain rejection, or a store's unique-key violation (a conflict), is the command's answer; anything
+          // else is retried by the consumer (and dead-lettered if it keeps failing).
+          const known = toPlatformError(error);
+          if (known.retriable || (!isPlatformError(error) && known.kind === 'internal')) throw error;
+          outcome = { ok: false, error: serializeError(known) };
         }
         await options.store.save(message.meta.id, outcome);
         await reply(message, outcome);

@@ -1,3 +1,6 @@
+import { isUniqueKeyViolation } from '@platform/errors';
+
+/** A unique-key violation of the store (MongoDB's E11000, or FerretDB's on an update): see isUniqueKeyViolation. */
 export function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 11000;
+  return isUniqueKeyViolation(error);
 }

@@ -1,5 +1,5 @@
 export { createRedis, pingRedis } from './client.js';
-export type { Redis } from './client.js';
+export type { Redis, RedisLog } from './client.js';
 export { createRedisReplyTransport } from './reply-transport.js';
 export { createFailureLimiter } from './failure-limiter.js';
 export type { FailureLimiter, FailureCounter } from './failure-limiter.js';

@@ -73,7 +73,7 @@ export async function startService<S extends RuntimeSettings, X extends Service>
     redis() {
       if (!redis) {
         if (!settings.redisUrl) throw new Error(`${name} has no Redis URL in its settings`);
-        const client = createRedis(settings.redisUrl, { name });
+        const client = createRedis(settings.redisUrl, { name, log: logger });
         readiness.push({ name: 'redis', check: () => pingRedis(client) });
         redis = client;
       }
@@ -88,7 +88,11 @@ export async function startService<S extends RuntimeSettings, X extends Service>
         const redis = context.redis(); // throws, naming the service, when it has no Redis URL
         commands = createCommandBus({
           publisher: context.publisher(),
-          transport: createRedisReplyTransport(settings.redisUrl!, { name: `${name}-replies`, publisher: redis }),
+          transport: createRedisReplyTransport(settings.redisUrl!, {
+            name: `${name}-replies`,
+            publisher: redis,
+            log: logger,
+          }),
           replicaId,
           defaultTimeoutMs: timeoutMs,
           component: name,
