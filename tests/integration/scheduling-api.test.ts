@@ -637,6 +637,112 @@ describe('scope enforcement, from the route table', () => {
   });
 });
 
+describe('team roles, as Cal.com has them', () => {
+  type Acting = 'MEMBER' | 'ADMIN' | 'OWNER';
+  /**
+   * A team made by its founder (its first owner), with the acting user in the given role, a plain member and a
+   * user who is not in it yet; each action is tried on a team of its own, so that none depends on another.
+   */
+  async function teamWith(role: Acting) {
+    const [founder, actor, plain, newcomer] = await Promise.all([
+      stack.newUser(),
+      stack.newUser(),
+      stack.newUser(),
+      stack.newUser(),
+    ]);
+    const founderToken = tokenFor(founder, ALL);
+    const team = await api('POST', '/v2/teams', founderToken, { name: `Roles ${role} ${founder._id.slice(-6)}` });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const teamId = team.body.data.id;
+    const memberships: Record<string, number> = {};
+    for (const [user, userRole] of [
+      [actor, role],
+      [plain, 'MEMBER'],
+    ] as const) {
+      const added = await api('POST', `/v2/teams/${teamId}/memberships`, founderToken, {
+        userId: user._id,
+        role: userRole,
+        accepted: true,
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      memberships[user._id] = added.body.data.id;
+    }
+    const listed = await api('GET', `/v2/teams/${teamId}/memberships`, founderToken);
+    const founderMembership = (listed.body.data as unknown as Array<{ id: number; userId: string }>).find(
+      (m) => m.userId === founder._id,
+    )!.id;
+    return {
+      teamId,
+      founderToken,
+      token: tokenFor(actor, ALL),
+      actorMembership: memberships[actor._id]!,
+      plainMembership: memberships[plain._id]!,
+      founderMembership,
+      newcomer,
+    };
+  }
+
+  const actions: Record<string, (t: Awaited<ReturnType<typeof teamWith>>) => Promise<number>> = {
+    'rename the team': async (t) => (await api('PATCH', `/v2/teams/${t.teamId}`, t.token, { name: 'Renamed' })).status,
+    'delete the team': async (t) => (await api('DELETE', `/v2/teams/${t.teamId}`, t.token)).status,
+    'add a member': async (t) =>
+      (await api('POST', `/v2/teams/${t.teamId}/memberships`, t.token, { userId: t.newcomer._id, accepted: true }))
+        .status,
+    'add an owner': async (t) =>
+      (
+        await api('POST', `/v2/teams/${t.teamId}/memberships`, t.token, {
+          userId: t.newcomer._id,
+          role: 'OWNER',
+          accepted: true,
+        })
+      ).status,
+    'make a member admin': async (t) =>
+      (await api('PATCH', `/v2/teams/${t.teamId}/memberships/${t.plainMembership}`, t.token, { role: 'ADMIN' })).status,
+    'make themself owner': async (t) =>
+      (await api('PATCH', `/v2/teams/${t.teamId}/memberships/${t.actorMembership}`, t.token, { role: 'OWNER' })).status,
+    'demote the founding owner': async (t) =>
+      (await api('PATCH', `/v2/teams/${t.teamId}/memberships/${t.founderMembership}`, t.token, { role: 'MEMBER' }))
+        .status,
+    'remove the founding owner': async (t) =>
+      (await api('DELETE', `/v2/teams/${t.teamId}/memberships/${t.founderMembership}`, t.token)).status,
+    'remove a member': async (t) =>
+      (await api('DELETE', `/v2/teams/${t.teamId}/memberships/${t.plainMembership}`, t.token)).status,
+  };
+  // Expected status per acting role: MEMBER, ADMIN, OWNER.
+  const table: Record<string, [number, number, number]> = {
+    'rename the team': [403, 403, 200],
+    'delete the team': [403, 403, 200],
+    'add a member': [403, 201, 201],
+    'add an owner': [403, 403, 201],
+    'make a member admin': [403, 200, 200],
+    'make themself owner': [403, 403, 200],
+    'demote the founding owner': [403, 403, 200],
+    'remove the founding owner': [403, 403, 200],
+    'remove a member': [403, 200, 200],
+  };
+
+  it('lets owners alone rename or delete a team, make owners and change owners; admins manage members', async () => {
+    const roles: Acting[] = ['MEMBER', 'ADMIN', 'OWNER'];
+    const seen: Record<string, number[]> = {};
+    for (const [action, run] of Object.entries(actions)) {
+      seen[action] = [];
+      for (const role of roles) seen[action].push(await run(await teamWith(role)));
+    }
+    expect(seen).toEqual(table);
+  }, 240_000);
+
+  it('keeps at least one owner', async () => {
+    const t = await teamWith('ADMIN');
+    for (const [method, body] of [
+      ['DELETE', undefined],
+      ['PATCH', { role: 'ADMIN' }],
+    ] as const) {
+      const last = await api(method, `/v2/teams/${t.teamId}/memberships/${t.founderMembership}`, t.founderToken, body);
+      expect(last, method).toMatchObject({ status: 409, body: { error: { code: 'LAST_OWNER' } } });
+    }
+  });
+});
+
 describe('request bodies', () => {
   it('are checked against the documented schema once access is settled, before any command is sent', async () => {
     const token = tokenFor(owner, ALL);

@@ -22,6 +22,8 @@ const isAdmin = (role: Role | undefined) => role === 'ADMIN' || role === 'OWNER'
 export const notFound = (what: string) => new NotFoundError('not_found', `${what} not found.`);
 const notAllowed = (what: string) =>
   new NotAllowedError('forbidden', `Only an admin or owner of the ${what} may do this.`);
+const notOwner = () =>
+  new NotAllowedError('forbidden', 'Only an owner of the team (or an admin of its organization) may do this.');
 
 /** A team seen by the user: a member of it, or an admin of its organization. */
 export function canSeeTeam(reach: Reach, team: TeamDoc): boolean {
@@ -35,6 +37,15 @@ export function canManageTeam(reach: Reach, team: TeamDoc): boolean {
   return team.parent_id !== null && isAdmin(reach.roles.get(team.parent_id));
 }
 
+/**
+ * What only a team's owners may do, as Cal.com has it: rename or delete the team, make someone an owner, and
+ * change or remove an owner's membership. An organization's admins and owners may do it for its teams.
+ */
+export function canOwnTeam(reach: Reach, team: TeamDoc): boolean {
+  if (reach.roles.get(team.id) === 'OWNER') return true;
+  return team.parent_id !== null && isAdmin(reach.roles.get(team.parent_id));
+}
+
 export function assertSeesTeam(reach: Reach, team: TeamDoc | null, orgId?: number): TeamDoc {
   if (!team || team.is_organization || (orgId !== undefined && team.parent_id !== orgId) || !canSeeTeam(reach, team))
     throw notFound('Team');
@@ -45,6 +56,21 @@ export function assertManagesTeam(reach: Reach, team: TeamDoc | null, orgId?: nu
   const seen = assertSeesTeam(reach, team, orgId);
   if (!canManageTeam(reach, seen)) throw notAllowed('team');
   return seen;
+}
+
+export function assertOwnsTeam(reach: Reach, team: TeamDoc | null, orgId?: number): TeamDoc {
+  const managed = assertManagesTeam(reach, team, orgId);
+  if (!canOwnTeam(reach, managed)) throw notOwner();
+  return managed;
+}
+
+/** A membership change that makes an owner, or touches one, is an owner's to make. */
+export function assertMayChangeMembership(
+  reach: Reach,
+  team: TeamDoc,
+  change: { currentRole: Role | null; nextRole: Role | null },
+): void {
+  if ((change.currentRole === 'OWNER' || change.nextRole === 'OWNER') && !canOwnTeam(reach, team)) throw notOwner();
 }
 
 export function assertMemberOfOrganization(reach: Reach, org: TeamDoc | null): TeamDoc {

@@ -3,6 +3,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import {
   assertManagesTeam,
+  assertMayChangeMembership,
   input,
   insertMembership,
   membershipChanged,
@@ -39,6 +40,7 @@ export async function membershipCommand(
       const userId = input.requiredString(body, 'userId', 100);
       if (!(await deps.users.get(userId))) throw new NotFoundError('user_not_found', `User ${userId} not found.`);
       const role = input.optionalRole(body) ?? 'MEMBER';
+      assertMayChangeMembership(reach, team, { currentRole: null, nextRole: role });
       const accepted = input.optionalBoolean(body, 'accepted') ?? false;
       const membership = await createOnce(
         () => deps.store.membershipByCommand(message.meta.id),
@@ -66,6 +68,7 @@ export async function membershipCommand(
       const accepted = input.optionalBoolean(body, 'accepted');
       if (role === undefined && accepted === undefined)
         throw new InputError('bad_request', 'Give role or accepted to change.');
+      assertMayChangeMembership(reach, team, { currentRole: m.role, nextRole: role ?? null });
       if (role !== undefined) await assertNotLastOwner(deps, m, role);
       const fields = { ...(role !== undefined ? { role } : {}), ...(accepted !== undefined ? { accepted } : {}) };
       const updated = { ...m, ...fields };
@@ -83,6 +86,7 @@ export async function membershipCommand(
     case 'delete': {
       const m = await deps.store.membership(input.positiveId(v.target_id, 'membershipId'));
       if (!m || m.team_id !== team.id) throw new NotFoundError('not_found', 'Membership not found.');
+      assertMayChangeMembership(reach, team, { currentRole: m.role, nextRole: null });
       await assertNotLastOwner(deps, m, null);
       await change(
         deps,

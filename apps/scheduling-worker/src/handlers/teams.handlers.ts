@@ -4,6 +4,7 @@ import { ConflictError, InputError } from '@platform/errors';
 import {
   assertAdminOfOrganization,
   assertManagesTeam,
+  assertOwnsTeam,
   input,
   insertMembership,
   presentTeam,
@@ -100,7 +101,7 @@ export async function teamCommand(
       return presentTeam(team);
     }
     case 'update': {
-      const team = assertManagesTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
+      const team = assertOwnsTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
       const fields = Object.fromEntries(
         Object.entries(teamFields(body, false)).filter(([, value]) => value !== undefined),
       );
@@ -120,7 +121,7 @@ export async function teamCommand(
       return presentTeam(updated);
     }
     case 'delete': {
-      const team = assertManagesTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
+      const team = assertOwnsTeam(reach, await deps.store.team(input.positiveId(v.target_id, 'teamId')), orgId);
       await change(
         deps,
         deps.writer.teams,
