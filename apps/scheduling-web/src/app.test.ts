@@ -454,6 +454,12 @@ describe('scheduling web app', () => {
     expect(unknown.body).toMatch(/data-testid="authorize-error">No OAuth client exists/);
     const noScope = await authorize({ client_id: 'cal_client_1', redirect_uri: CALLBACK });
     expect(noScope.body).toContain('data-testid="authorize-error">scope parameter is required for this OAuth client<');
+    // A legacy client's URL from before scopes: the consent page, not an error.
+    clients.set('cal_legacy', client({ _id: 'cal_legacy', scopes: [] }));
+    const legacy = await authorize({ client_id: 'cal_legacy', redirect_uri: CALLBACK, state: 'old' });
+    expect(legacy.statusCode).toBe(200);
+    expect(legacy.body).toContain('registered before scopes existed');
+    expect(legacy.body).toContain('<input type="hidden" name="client_id" value="cal_legacy">');
     const repeated = await app.inject({
       method: 'GET',
       url: `/auth/oauth2/authorize?client_id=cal_client_1&client_id=x`,

@@ -32,6 +32,18 @@ describe('authorization request', () => {
     }
   });
 
+  it('lets a legacy client authorize without scope (its URLs predate scopes), asking for what it has', () => {
+    const { scope: _scope, ...noScope } = base;
+    for (const scopes of [[], ['READ_BOOKING'], ['READ_BOOKING', 'READ_PROFILE']]) {
+      expect(decideAuthorize({ ...confidential, scopes }, noScope)).toMatchObject({
+        kind: 'consent',
+        legacy: true,
+        scopes,
+        state: 'xyz',
+      });
+    }
+  });
+
   it('shows the spec message when scope is missing', () => {
     const { scope: _scope, ...noScope } = base;
     expect(decideAuthorize(confidential, noScope)).toEqual({ kind: 'show_error', message: SCOPE_REQUIRED_MESSAGE });

@@ -71,10 +71,12 @@ export function decideAuthorize(
   }
   const redirectUri = params.redirect_uri;
   const withState = <T extends object>(d: T) => (params.state === undefined ? d : { ...d, state: params.state });
-  if (params.scope === undefined || splitScopeList(params.scope).length === 0) {
-    return { kind: 'show_error', message: SCOPE_REQUIRED_MESSAGE };
-  }
-  const requested = splitScopeList(params.scope);
+  const legacy = isLegacyScopeSet(client.scopes);
+  const given = params.scope === undefined ? [] : splitScopeList(params.scope);
+  // A legacy client's authorization URLs predate scopes (the spec's migration adds `scope` to them first): without
+  // one, it asks for what it was registered with, and its tokens reach what its user reaches, as before.
+  if (given.length === 0 && !legacy) return { kind: 'show_error', message: SCOPE_REQUIRED_MESSAGE };
+  const requested = given.length > 0 ? given : [...client.scopes];
   const unknown = requested.filter((s) => !isScope(s));
   if (unknown.length > 0) {
     return withState({
@@ -84,7 +86,6 @@ export function decideAuthorize(
       description: `The requested scope is not a recognized scope: ${unknown.join(', ')}`,
     });
   }
-  const legacy = isLegacyScopeSet(client.scopes);
   const beyond = requested.filter((s) => !client.scopes.includes(s));
   if (!legacy && beyond.length > 0) {
     return withState({

@@ -21,7 +21,11 @@ export function consentPage(options: {
 <p>Signed in as <strong>${viewer.email}</strong>.</p>
 ${client.website_url && html`<p>Website: ${externalLink(client.website_url)}</p>`}
 <p><strong>${client.name}</strong> asks for permission to:</p>
-<ul>${scopes.map((s) => html`<li>${scopeLabel(s)}</li>`)}</ul>
+${
+  scopes.length > 0
+    ? html`<ul>${scopes.map((s) => html`<li>${scopeLabel(s)}</li>`)}</ul>`
+    : html`<ul><li>Use your account: your profile, event types, schedules and bookings, and those of your teams</li></ul>`
+}
 ${legacy && html`<p class="note">This client was registered before scopes existed; its access is not limited to the scopes listed above.</p>`}
 <form id="consent" method="post" action="/auth/oauth2/authorize">
 ${csrfInput(viewer.csrf)}
