@@ -464,6 +464,43 @@ describe('token endpoint: refresh', () => {
   });
 });
 
+describe('approval after issuance', () => {
+  it('refuses to refresh for a client back in review, and stops every token of a rejected client', async () => {
+    const client = await registerClient();
+    const issued = await exchange(client, await authorize(client, ['BOOKING_READ']));
+    const refresh = (refreshToken: string) =>
+      token({
+        client_id: client.id,
+        client_secret: client.secret,
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+      });
+    // Back in review (a reviewed field changed): no new tokens until it is accepted again.
+    const current = (await stack.store.getClient(client.id))!;
+    await stack.send('UpdateClient', {
+      client_id: client.id,
+      owner_user_id: developer._id,
+      name: current.name,
+      logo_url: current.logo_url,
+      website_url: current.website_url,
+      purpose: `${current.purpose} And more.`,
+      redirect_uris: current.redirect_uris,
+      scopes: current.scopes,
+    });
+    expect((await stack.store.getClient(client.id))?.status).toBe('pending');
+    const waiting = await refresh(issued.body['refresh_token'] as string);
+    expect([waiting.status, waiting.body['error']]).toEqual([400, 'unauthorized_client']);
+    // Its access tokens live out their short life meanwhile; a rejection ends them and its grants at once.
+    expect((await me(issued.body['access_token'] as string)).status).toBe(200);
+    await review(client.id, 'rejected', 'Not what it says.');
+    await waitFor(async () => (await me(issued.body['access_token'] as string)).status === 401 || undefined, {
+      what: "a rejected client's access token refused",
+    });
+    const grant = (await stack.store.liveGrantIdsOfClient(client.id)).length;
+    expect(grant).toBe(0);
+  });
+});
+
 describe('secret rotation', () => {
   it('allows two active secrets, refuses a third, revokes immediately, and keeps issued tokens valid', async () => {
     const client = await registerClient();

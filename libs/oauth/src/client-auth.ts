@@ -5,8 +5,9 @@ import type { OAuthClientDoc } from './store.js';
 /**
  * Client authentication at the token, revocation and introspection endpoints (RFC 6749 2.3). The secret
  * arrives as its keyed hash and is compared in constant time against every active secret (at most two, so
- * rotation needs no downtime). `purpose` 'issue' needs an accepted client; a client back in review keeps
- * refreshing the grants users already gave it; a rejected client is cut off.
+ * rotation needs no downtime). Obtaining tokens, by a code or a refresh, needs an accepted client (as Cal.com
+ * checks approval at refresh): a client back in review waits for its review; a rejected client is cut off
+ * (its grants are revoked too, so its access tokens stop at once). Revoking and introspecting stay open to it.
  */
 export function authenticateClient(
   client: OAuthClientDoc | null,
@@ -36,7 +37,10 @@ export function authenticateClient(
       'Client authentication failed: public clients use PKCE and send no client_secret.',
     );
   }
-  if (client.status === 'rejected' || (client.status !== 'accepted' && purpose === 'issue')) {
+  if (
+    client.status === 'rejected' ||
+    (client.status !== 'accepted' && (purpose === 'issue' || purpose === 'refresh'))
+  ) {
     throw new InputError(
       'unauthorized_client',
       `This client is ${client.status === 'rejected' ? 'rejected' : 'not approved'} and cannot obtain tokens.`,

@@ -81,12 +81,13 @@ describe('client authentication', () => {
     );
   });
 
-  it('issues only to accepted clients; a client in re-review keeps refreshing; a rejected one is cut off', () => {
+  it('issues and refreshes only for accepted clients (a client in re-review waits); revoking stays open', () => {
     const pending = client({ kind: 'public', status: 'pending' });
-    expect(() => authenticateClient(pending, null, 'issue')).toThrow(
-      expect.objectContaining({ code: 'unauthorized_client' }),
-    );
-    expect(authenticateClient(pending, null, 'refresh')).toBe(pending);
+    for (const purpose of ['issue', 'refresh'] as const)
+      expect(() => authenticateClient(pending, null, purpose)).toThrow(
+        expect.objectContaining({ code: 'unauthorized_client' }),
+      );
+    expect(authenticateClient(pending, null, 'revoke')).toBe(pending);
     expect(() => authenticateClient(client({ kind: 'public', status: 'rejected' }), null, 'refresh')).toThrow(
       expect.objectContaining({ code: 'unauthorized_client' }),
     );

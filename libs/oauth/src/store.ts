@@ -145,7 +145,7 @@ function oauthModels(connection: Connection) {
       ...outboxSchemaFields,
     },
     { ...options, collection: 'oauth_grants' },
-  );
+  ).index({ client_id: 1, revoked_at: 1 });
 
   const refresh = new Schema<RefreshTokenDoc>(
     {
@@ -189,6 +189,13 @@ export function createOAuthStore(connection: Connection) {
     },
     async getGrant(id: string): Promise<GrantDoc | null> {
       return models.Grant.findById(id).lean<GrantDoc>();
+    },
+    /** The ids of a client's grants that are not revoked (what a rejection cuts off). */
+    async liveGrantIdsOfClient(clientId: string): Promise<string[]> {
+      const grants = await models.Grant.find({ client_id: clientId, revoked_at: null }, { _id: 1 }).lean<
+        Array<Pick<GrantDoc, '_id'>>
+      >();
+      return grants.map((g) => g._id);
     },
     async getAuthorizationCode(codeHash: string): Promise<AuthorizationCodeDoc | null> {
       return models.AuthorizationCode.findById(codeHash).lean<AuthorizationCodeDoc>();

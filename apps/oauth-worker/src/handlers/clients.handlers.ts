@@ -11,6 +11,7 @@ import {
 } from '@platform/oauth';
 import type { HandlerDeps } from './deps.js';
 import { mutateClient, presentClient } from './client-mutation.js';
+import { revokeGrant } from './grants.js';
 
 type Msg<T extends keyof typeof MessageTypeNames> = IncomingMessage<(typeof MessageTypeNames)[T]>;
 
@@ -172,6 +173,12 @@ export async function reviewClient(deps: HandlerDeps, message: Msg<'ReviewClient
       ],
     };
   });
+  // A rejected client's tokens stop: every grant users gave it is revoked (also on a redelivered review, which
+  // finishes an interrupted run).
+  if (v.decision === 'rejected' && client.status === 'rejected') {
+    for (const grantId of await deps.store.liveGrantIdsOfClient(client._id))
+      await revokeGrant(deps, grantId, 'client rejected');
+  }
   return presentClient(client);
 }
 
