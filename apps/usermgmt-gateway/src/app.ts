@@ -7,7 +7,9 @@ import { createCorsOriginRoute } from './routes/cors-origins/create-cors-origin.
 import { updateJwtTemplateRoute } from './routes/jwt-template/update-jwt-template.route.js';
 import { createRedirectUriRoute } from './routes/redirect-uris/create-redirect-uri.route.js';
 import { createUserRoute } from './routes/users/create-user.route.js';
+import { getUserByExternalIdRoute } from './routes/users/get-user-by-external-id.route.js';
 import { getUserRoute } from './routes/users/get-user.route.js';
+import { listUsersRoute } from './routes/users/list-users.route.js';
 import { createWebhookEndpointRoute } from './routes/webhook-endpoints/create-webhook-endpoint.route.js';
 import { deleteWebhookEndpointRoute } from './routes/webhook-endpoints/delete-webhook-endpoint.route.js';
 import { listWebhookEndpointsRoute } from './routes/webhook-endpoints/list-webhook-endpoints.route.js';
@@ -54,7 +56,9 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
       listWebhookDeliveriesRoute,
       redeliverWebhooksRoutes,
       createUserRoute,
+      listUsersRoute,
       getUserRoute,
+      getUserByExternalIdRoute,
     ]) {
       route(api as HttpApp, options);
     }

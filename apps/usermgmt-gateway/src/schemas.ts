@@ -1,4 +1,4 @@
-import { Type, ref } from '@platform/http';
+import { STORE_SAFE_KEY, Type, ref } from '@platform/http';
 
 export const ErrorBodyComponent = Type.Object(
   {
@@ -134,6 +134,20 @@ export const PaginationQuery = Type.Object(
 );
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** A user's id in the caller's own system (WorkOS: at most 64 characters). */
+export const ExternalId = Type.String({ minLength: 1, maxLength: 64, description: "The user's id in your system." });
+
+/** WorkOS's metadata: at most 10 pairs, names of at most 40 characters, ASCII values of at most 600. */
+export const UserMetadata = Type.Record(
+  Type.String(),
+  Type.String({ maxLength: 600, pattern: '^[\\x00-\\x7F]*$', errorMessage: 'must be ASCII, at most 600 characters' }),
+  {
+    maxProperties: 10,
+    // A record's key schema is not a check: the names' own limits are.
+    propertyNames: { maxLength: 40, pattern: STORE_SAFE_KEY },
+  },
+);
 
 export const security = [{ apiKey: [] }];
 

@@ -139,6 +139,7 @@ export function usermgmtModels(connection: Connection) {
     { ...options, collection: 'usermgmt_users' },
   );
   user.index({ environment_id: 1, email: 1 }, { unique: true });
+  user.index({ environment_id: 1, external_id: 1 });
 
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
 

@@ -52,7 +52,7 @@ export function createUsermgmtStore(connection: Connection) {
       list: webhookEndpoints.list,
       subscribedTo: webhookEndpoints.subscribedTo,
     },
-    users: { get: usersRepository(models).get },
+    users: (({ get, getByExternalId, list }) => ({ get, getByExternalId, list }))(usersRepository(models)),
     /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
     sources: sourcesOf(models),
     /** Collections of documents with an `expires_at` (deleted webhook endpoints), for the expiry sweeper. */

@@ -1,5 +1,6 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
+import { isDuplicateKeyError, outboxEvent, paginate, withEvents, type PageRequest } from '@platform/mongo';
+import { presentUser } from '../presenters.js';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UserDoc, UsermgmtModels } from '../models.js';
 
@@ -65,6 +66,28 @@ export function usersRepository(models: UsermgmtModels) {
 
     async get(environmentId: string, id: string): Promise<UserDoc | null> {
       return User.findOne({ _id: id, environment_id: environmentId }).lean<UserDoc>();
+    },
+
+    async getByExternalId(environmentId: string, externalId: string): Promise<UserDoc | null> {
+      return User.findOne({ environment_id: environmentId, external_id: externalId }).lean<UserDoc>();
+    },
+
+    /** A page of the environment's users (newest first by default), by e-mail address if one is given. */
+    async list(environmentId: string, page: PageRequest, filters: { email?: string | undefined } = {}) {
+      return paginate(
+        page,
+        (filter, sort, limit) =>
+          User.find({
+            ...filter,
+            environment_id: environmentId,
+            ...(filters.email !== undefined ? { email: filters.email.toLowerCase() } : {}),
+          })
+            .sort({ _id: sort })
+            .limit(limit)
+            .lean<UserDoc[]>()
+            .exec(),
+        (doc) => presentUser(doc),
+      );
     },
   };
 }

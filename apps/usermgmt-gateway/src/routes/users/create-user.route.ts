@@ -1,9 +1,9 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { type HttpApp, IdempotencyKeyHeader, STORE_SAFE_KEY, Type } from '@platform/http';
+import { type HttpApp, IdempotencyKeyHeader, Type } from '@platform/http';
 import { generateId, hashPassword } from '@platform/secrets';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
-import { User, errorResponses, security } from '../../schemas.js';
+import { ExternalId, User, UserMetadata, errorResponses, security } from '../../schemas.js';
 
 export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
@@ -22,14 +22,8 @@ export function createUserRoute(app: HttpApp, deps: GatewayDeps) {
             first_name: Type.Optional(Type.String({ maxLength: 256 })),
             last_name: Type.Optional(Type.String({ maxLength: 256 })),
             email_verified: Type.Optional(Type.Boolean()),
-            external_id: Type.Optional(Type.String({ maxLength: 128 })),
-            metadata: Type.Optional(
-              Type.Record(Type.String(), Type.String({ maxLength: 600 }), {
-                maxProperties: 10,
-                // A record's key schema is not a check: the names' own limits are.
-                propertyNames: { maxLength: 40, pattern: STORE_SAFE_KEY },
-              }),
-            ),
+            external_id: Type.Optional(ExternalId),
+            metadata: Type.Optional(UserMetadata),
           },
           { additionalProperties: false },
         ),
