@@ -266,6 +266,16 @@ describe('scheduling web app', () => {
     const ok = await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: PUBLIC_URL });
     expect(ok.statusCode).toBe(303);
     expect(sent.map((s) => s.type)).toEqual([MessageTypeNames.CreateClient]);
+    // A kind that is neither is refused on the form, not registered as a confidential client.
+    const odd = await post(
+      jar,
+      '/settings/developer/oauth',
+      { ...form, kind: 'hybrid', _csrf: csrf },
+      { origin: PUBLIC_URL },
+    );
+    expect(odd.statusCode).toBe(400);
+    expect(odd.body).toContain('must be confidential or public');
+    expect(sent).toHaveLength(1);
   });
 
   it('refuses every other form post without a valid CSRF token, changing nothing', async () => {

@@ -8,6 +8,7 @@ export const AUTHORIZE_PARAM_NAMES = [
   'scope',
   'code_challenge',
   'code_challenge_method',
+  'response_type',
 ] as const;
 
 /**

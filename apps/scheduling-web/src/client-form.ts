@@ -3,6 +3,8 @@ import { listField, textField, type Fields } from './form.js';
 
 export type ClientKind = 'confidential' | 'public';
 
+const KINDS: readonly string[] = ['confidential', 'public'];
+
 /** The client form's values exactly as typed, so a form with errors comes back as the user left it. */
 export interface ClientFormValues {
   name: string;
@@ -13,6 +15,8 @@ export interface ClientFormValues {
   redirectUris: string;
   kind: ClientKind;
   scopes: string[];
+  /** A kind sent that is neither (refused rather than taken as confidential). */
+  unknownKind?: string;
 }
 
 export const EMPTY_CLIENT_FORM: ClientFormValues = {
@@ -26,13 +30,15 @@ export const EMPTY_CLIENT_FORM: ClientFormValues = {
 };
 
 export function clientFormFromBody(fields: Fields): ClientFormValues {
+  const kind = textField(fields, 'kind', 100);
   return {
+    ...(kind !== '' && !KINDS.includes(kind) ? { unknownKind: kind } : {}),
     name: textField(fields, 'name', 1000),
     logoUrl: textField(fields, 'logo_url', 4096).trim(),
     websiteUrl: textField(fields, 'website_url', 4096).trim(),
     purpose: textField(fields, 'purpose', 10_000),
     redirectUris: textField(fields, 'redirect_uris', 40_000),
-    kind: textField(fields, 'kind') === 'public' ? 'public' : 'confidential',
+    kind: kind === 'public' ? 'public' : 'confidential',
     scopes: listField(fields, 'scopes').slice(0, 100),
   };
 }

@@ -44,6 +44,17 @@ describe('authorization request', () => {
     }
   });
 
+  it('refuses a response_type other than code with unsupported_response_type (no consent, no code)', () => {
+    expect(decideAuthorize(confidential, { ...base, response_type: 'token' })).toEqual({
+      kind: 'redirect_error',
+      redirectUri: 'https://app.example.com/cb',
+      error: 'unsupported_response_type',
+      description: expect.stringContaining('response_type=code'),
+      state: 'xyz',
+    });
+    expect(decideAuthorize(confidential, { ...base, response_type: 'code' })).toMatchObject({ kind: 'consent' });
+  });
+
   it('shows the spec message when scope is missing', () => {
     const { scope: _scope, ...noScope } = base;
     expect(decideAuthorize(confidential, noScope)).toEqual({ kind: 'show_error', message: SCOPE_REQUIRED_MESSAGE });

@@ -18,6 +18,7 @@ export interface AuthorizeParams {
   scope?: string | undefined;
   code_challenge?: string | undefined;
   code_challenge_method?: string | undefined;
+  response_type?: string | undefined;
 }
 
 /**
@@ -30,7 +31,7 @@ export type AuthorizeDecision =
   | {
       kind: 'redirect_error';
       redirectUri: string;
-      error: 'invalid_scope' | 'invalid_request' | 'access_denied';
+      error: 'invalid_scope' | 'invalid_request' | 'access_denied' | 'unsupported_response_type';
       description: string;
       state?: string;
     }
@@ -71,6 +72,15 @@ export function decideAuthorize(
   }
   const redirectUri = params.redirect_uri;
   const withState = <T extends object>(d: T) => (params.state === undefined ? d : { ...d, state: params.state });
+  // The authorization code flow only (RFC 6749 4.1); an implicit-flow request is refused, not answered with a code.
+  if (params.response_type !== undefined && params.response_type !== 'code') {
+    return withState({
+      kind: 'redirect_error' as const,
+      redirectUri,
+      error: 'unsupported_response_type' as const,
+      description: 'Only response_type=code is supported (the authorization code flow).',
+    });
+  }
   const legacy = isLegacyScopeSet(client.scopes);
   const given = params.scope === undefined ? [] : splitScopeList(params.scope);
   // A legacy client's authorization URLs predate scopes (the spec's migration adds `scope` to them first): without

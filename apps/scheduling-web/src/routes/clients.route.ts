@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { isPlatformError, type FieldIssue } from '@platform/errors';
+import { InputError, isPlatformError, type FieldIssue } from '@platform/errors';
 import { Type, type FastifyReply, type FastifyRequest, type HttpApp } from '@platform/http';
 import { validateClientInput, type OAuthClientDoc } from '@platform/oauth';
 import { generateId } from '@platform/secrets';
@@ -76,6 +76,10 @@ export function clientRoutes(app: HttpApp, ctx: WebContext) {
       sendPage(reply, 400, newClientPage({ values, issues, viewer: pageViewer(viewer)! }));
     const clientId = generateId('cal_client');
     try {
+      if (values.unknownKind !== undefined)
+        throw new InputError('invalid_client_kind', 'kind is confidential or public.', {
+          issues: [{ field: 'kind', code: 'invalid_kind', message: 'must be confidential or public' }],
+        });
       const input = validateClientInput(clientInput(values));
       await deps.commands.send(MessageTypeNames.CreateClient, clientId, {
         client_id: clientId,
