@@ -230,6 +230,12 @@ describe('teams, memberships, event types, schedules and bookings', () => {
       attendee,
     });
     expect(adjacent.status).toBe(201);
+    // A cancellation without a body (its reason is optional) is a cancellation.
+    const bare = await api('POST', `/v2/bookings/${adjacent.body.data.uid}/cancel`, null);
+    expect(bare.status, JSON.stringify(bare.body)).toBe(200);
+    expect(bare.body.data).toMatchObject({ status: 'cancelled' });
+    // So is an invite link without one.
+    expect((await api('POST', `/v2/organizations/${orgId}/teams/${teamId}/invite`, token)).status).toBe(200);
 
     const moved = await api('POST', `/v2/bookings/${uid}/reschedule`, null, {
       start: nextMondayAt(14).toISOString(),

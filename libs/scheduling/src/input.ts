@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { InputError } from '@platform/errors';
 import { ROLES, type Role, type SchedulingType } from './store.js';
 
@@ -45,14 +46,21 @@ export function optionalUrl(body: Record<string, unknown>, field: string): strin
   return url.toString();
 }
 
+/**
+ * A slug from a name: ASCII letters and digits (accents dropped) joined by single hyphens. A name with none
+ * (written in another script, or symbols only) gets a short digest of itself instead of an empty slug, so
+ * that distinct names get distinct slugs (and the same name the same slug, as ASCII names do).
+ */
 export function slugify(value: string): string {
-  return value
+  const ascii = value
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
+    .slice(0, 100)
+    .replace(/-+$/, '');
+  return ascii || createHash('sha256').update(value.normalize('NFC').trim()).digest('hex').slice(0, 12);
 }
 
 export function optionalSlug(body: Record<string, unknown>, field = 'slug'): string | undefined {

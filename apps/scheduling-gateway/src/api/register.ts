@@ -60,6 +60,9 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
     const hasBody = spec.method === 'POST' || spec.method === 'PATCH';
     const body = schemas.body ?? AnyBody;
     const checkBody = hasBody ? bodyChecker(body) : () => undefined;
+    // A body whose members are all optional (a cancellation's reason, an invite's none) may be left out.
+    const optionalBody = hasBody && ((body as { required?: string[] }).required?.length ?? 0) === 0;
+    const bodyOf = (given: unknown) => (given === undefined && optionalBody ? {} : given);
     app.route({
       method: spec.method,
       url: spec.url,
@@ -90,8 +93,8 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
         const ctx = createContext(deps, {
           params: request.params as Record<string, string>,
           query: request.query as Record<string, unknown>,
-          body: request.body,
-          checkBody: () => checkBody(request.body),
+          body: bodyOf(request.body),
+          checkBody: () => checkBody(bodyOf(request.body)),
           userId: request.oauth?.sub,
         });
         const data = await handler(ctx);
