@@ -145,11 +145,14 @@ describe('client review', () => {
     expect((await stack.store.getClient(client.id))?.status).toBe('pending');
     await expect(authorize(client, ['BOOKING_READ'])).rejects.toMatchObject({ code: 'unauthorized_client' });
 
-    await review(client.id, 'accepted');
+    await review(client.id, 'accepted', 'Approved for the CRM sync only.');
     expect((await stack.store.getClient(client.id))?.status).toBe('accepted');
     const mail = await waitForMail(developer.email, 'was accepted');
     expect(mail.Subject).toBe('Your OAuth client "Booking Sync" was accepted');
-    expect(await messageText(mail.ID)).toContain(client.id);
+    const text = await messageText(mail.ID);
+    expect(text).toContain(client.id);
+    // The reviewer's note goes with an acceptance too.
+    expect(text).toContain('Approved for the CRM sync only.');
     await expect(review(client.id, 'rejected')).rejects.toMatchObject({ code: 'not_pending' });
   });
 

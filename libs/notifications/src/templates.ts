@@ -68,7 +68,7 @@ export const TEMPLATES: readonly TemplateDefinition[] = [
     name: 'OAuth client accepted',
     title_template: 'Your OAuth client "{{.Labels.client_name}}" was accepted',
     body_template:
-      'The OAuth client **{{.Labels.client_name}}** ({{.Labels.client_id}}) passed review and may now ask users for access.',
+      'The OAuth client **{{.Labels.client_name}}** ({{.Labels.client_id}}) passed review and may now ask users for access.{{if .Labels.reason}}\n\nNote from the reviewer: {{.Labels.reason}}{{end}}',
     actions: actions([{ label: 'View client', url: '{{.Labels.client_url}}' }]),
     group: 'OAuth Events',
     method: 'smtp',

@@ -27,7 +27,7 @@ export async function notifyClientReviewed(
     client_name: v.name,
     client_url: new URL(`/settings/developer/oauth/${encodeURIComponent(v.client_id)}`, deps.webPublicUrl).toString(),
   };
-  if (!accepted && 'reason' in v && v.reason) labels['reason'] = v.reason;
+  if (v.reason) labels['reason'] = v.reason;
   for (const [i, recipient] of recipients.entries()) {
     await enqueueNotification(deps, {
       causeId: message.meta.id,

@@ -168,7 +168,7 @@ export async function reviewClient(deps: HandlerDeps, message: Msg<'ReviewClient
       set: { status: v.decision, reviewed_by: v.reviewer_user_id, reviewed_at: new Date(now), review_reason: v.reason },
       events: [
         v.decision === 'accepted'
-          ? outboxEvent(MessageTypeNames.ClientAccepted, current._id, common)
+          ? outboxEvent(MessageTypeNames.ClientAccepted, current._id, { ...common, reason: v.reason })
           : outboxEvent(MessageTypeNames.ClientRejected, current._id, { ...common, reason: v.reason }),
       ],
     };

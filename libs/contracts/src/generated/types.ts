@@ -619,6 +619,8 @@ export interface ClientAccepted {
   name: string;
   reviewer_user_id: string;
   occurred_at: number;
+  /** What the reviewer wrote with the decision, if anything. */
+  reason: null | string;
 }
 
 /** The owner changed a client. */
