@@ -94,6 +94,14 @@ describe('OAuth events on Kafka', () => {
       redirect_uris: [REDIRECT],
       scopes: ['BOOKING_READ'],
     });
+    // A rotation: the new secret first (a confidential client keeps at least one), then the old one revoked.
+    await stack.send('GenerateClientSecret', {
+      client_id: id,
+      owner_user_id: owner._id,
+      secret_id: 'sec_2',
+      secret_hash: stack.credentials.hashClientSecret(stack.credentials.newClientSecret()),
+      hint: 'efgh',
+    });
     await stack.send('RevokeClientSecret', { client_id: id, owner_user_id: owner._id, secret_id: 'sec_1' });
     await stack.send('ReviewClient', {
       client_id: id,
@@ -109,6 +117,7 @@ describe('OAuth events on Kafka', () => {
       N.ClientAccepted,
       N.ClientChanged,
       N.ClientSubmittedForReview,
+      N.ClientSecretGenerated,
       N.ClientSecretRevoked,
       N.ClientRejected,
     ];

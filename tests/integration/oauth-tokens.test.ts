@@ -534,6 +534,15 @@ describe('secret rotation', () => {
     const stored = await stack.store.getClient(client.id);
     expect(stored?.secrets.map((s) => s.hash)).toEqual([stack.credentials.hashClientSecret(secondSecret)]);
     expect(JSON.stringify(stored)).not.toContain(secondSecret);
+
+    const revoke = (secretId: string) =>
+      stack.send('RevokeClientSecret', { client_id: client.id, owner_user_id: developer._id, secret_id: secretId });
+    // The same revocation again is done already; an id the client never had is not found, not "done".
+    await expect(revoke(client.secretIds[0]!)).resolves.toBeDefined();
+    await expect(revoke('sec_never')).rejects.toMatchObject({ kind: 'not_found', code: 'secret_not_found' });
+    // The last secret of a confidential client stays until another is made (it could not get tokens without one).
+    await expect(revoke(client.secretIds[1]!)).rejects.toMatchObject({ kind: 'conflict', code: 'last_secret' });
+    expect((await stack.store.getClient(client.id))?.secrets).toHaveLength(1);
   });
 });
 

@@ -37,6 +37,8 @@ export interface OAuthClientDoc extends Outboxed {
   kind: ClientKind;
   status: ClientStatus;
   secrets: ClientSecretEntry[];
+  /** Ids of secrets revoked so far: a second revocation of one is done already, an id never seen is unknown. */
+  revoked_secret_ids?: string[];
   reviewed_by: string | null;
   reviewed_at: Date | null;
   review_reason: string | null;
@@ -103,6 +105,7 @@ function oauthModels(connection: Connection) {
       kind: { type: String, required: true },
       status: { type: String, required: true, index: true },
       secrets: { type: [{ _id: false, id: String, hash: String, hint: String, created_at: Date }], default: [] },
+      revoked_secret_ids: { type: [String], default: [] },
       reviewed_by: { type: String, default: null },
       reviewed_at: { type: Date, default: null },
       review_reason: { type: String, default: null },

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { ConflictError, InputError } from '@platform/errors';
+import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import type { IncomingMessage } from '@platform/kafka';
 import { isDuplicateKeyError, outboxEvent } from '@platform/mongo';
 import {
@@ -217,10 +217,21 @@ export async function generateClientSecret(deps: HandlerDeps, message: Msg<'Gene
 export async function revokeClientSecret(deps: HandlerDeps, message: Msg<'RevokeClientSecret'>) {
   const v = message.value;
   const client = await mutateClient(deps, v.client_id, v.owner_user_id, (current) => {
-    // Already gone (or a replay): revocation is idempotent.
-    if (!current.secrets.some((s) => s.id === v.secret_id)) return null;
+    if (!current.secrets.some((s) => s.id === v.secret_id)) {
+      // Revoked already (a second click, a redelivery): done. Never this client's: not found, not "done".
+      if ((current.revoked_secret_ids ?? []).includes(v.secret_id)) return null;
+      throw new NotFoundError('secret_not_found', 'This client has no such secret.');
+    }
+    if (current.kind === 'confidential' && current.secrets.length === 1)
+      throw new ConflictError(
+        'last_secret',
+        'This is the last secret of a confidential client, which cannot obtain tokens without one: generate another first.',
+      );
     return {
-      set: { secrets: current.secrets.filter((s) => s.id !== v.secret_id) },
+      set: {
+        secrets: current.secrets.filter((s) => s.id !== v.secret_id),
+        revoked_secret_ids: [...(current.revoked_secret_ids ?? []), v.secret_id].slice(-100),
+      },
       events: [
         outboxEvent(MessageTypeNames.ClientSecretRevoked, current._id, {
           client_id: current._id,
