@@ -557,6 +557,7 @@ describe("notifications from the platform's events", () => {
         name: 'Lonely App',
         reviewer_user_id: 'admin',
         occurred_at: Date.now(),
+        reason: null,
       },
     });
     await waitForMail(email, 'was accepted');

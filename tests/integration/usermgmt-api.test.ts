@@ -117,11 +117,40 @@ describe('JWT template', () => {
     const before = await stack.store.jwtTemplates.get((await stack.accounts.verifyKey('usermgmt', key))!.environmentId);
     const unknown = await call('PUT', '/user_management/jwt_template', { content: '{"a": {{user.password}}}' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body?.['message']).toBe('content uses an unknown placeholder {{user.password}}');
+    expect(unknown.body?.['message']).toBe('content uses an unknown placeholder {{user.password}} at line 1, column 9');
     const invalid = await call('PUT', '/user_management/jwt_template', { content: '{"a": {{user.id}}' });
     expect(invalid.status).toBe(422);
     const after = await stack.store.jwtTemplates.get(before!._id);
     expect(after?.content).toBe(before?.content);
+  });
+});
+
+describe('JWT template: fallbacks and preview', () => {
+  it("takes WorkOS's || fallbacks and string literals, and previews the claims for a user without saving", async () => {
+    const content = `{"name": "{{ user.first_name || 'Guest' }}", "id": {{ user.external_id || user.id }}, "plan": {{ user.metadata.plan || "free" }}}`;
+    const saved = await call('PUT', '/user_management/jwt_template', { content });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const user = await call('POST', '/user_management/users', { email: `preview-${Date.now()}@example.com` });
+    const userId = user.body!['id'] as string;
+    const preview = await call('POST', '/user_management/jwt_template/preview', { user_id: userId });
+    expect(preview).toMatchObject({
+      status: 200,
+      body: { object: 'jwt_template_preview', claims: { name: 'Guest', id: userId, plan: 'free' } },
+    });
+    // A draft is rendered as given, and not stored.
+    const draft = await call('POST', '/user_management/jwt_template/preview', {
+      user_id: userId,
+      content: '{"mail": {{ user.email }}}',
+    });
+    expect(draft.body).toMatchObject({ claims: { mail: user.body!['email'] } });
+    const stored = await stack.store.jwtTemplates.get((await stack.accounts.verifyKey('usermgmt', key))!.environmentId);
+    expect(stored?.content).toBe(content);
+    const broken = await call('POST', '/user_management/jwt_template/preview', {
+      user_id: userId,
+      content: '{\n  "a": {{ user.id user.email }}\n}',
+    });
+    expect(broken).toMatchObject({ status: 422, body: { message: expect.stringContaining('line 2, column 19') } });
+    expect((await call('POST', '/user_management/jwt_template/preview', { user_id: 'user_none' })).status).toBe(404);
   });
 });
 

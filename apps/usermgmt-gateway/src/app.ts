@@ -4,6 +4,7 @@ import { apiKeyAuth } from './auth.js';
 import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
 import { createCorsOriginRoute } from './routes/cors-origins/create-cors-origin.route.js';
+import { previewJwtTemplateRoute } from './routes/jwt-template/preview-jwt-template.route.js';
 import { updateJwtTemplateRoute } from './routes/jwt-template/update-jwt-template.route.js';
 import { createRedirectUriRoute } from './routes/redirect-uris/create-redirect-uri.route.js';
 import { createUserRoute } from './routes/users/create-user.route.js';
@@ -47,6 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     for (const route of [
       createCorsOriginRoute,
       updateJwtTemplateRoute,
+      previewJwtTemplateRoute,
       createRedirectUriRoute,
       listWebhookEndpointsRoute,
       createWebhookEndpointRoute,

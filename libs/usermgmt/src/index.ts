@@ -3,7 +3,13 @@ export type { UsermgmtStore, UsermgmtWriter } from './store.js';
 export type { CorsOriginDoc, RedirectUriDoc, JwtTemplateDoc, WebhookEndpointDoc, UserDoc } from './models.js';
 export * from './presenters.js';
 export { USERMGMT_TOPICS } from './topics.js';
-export { validateJwtTemplate, JWT_TEMPLATE_PLACEHOLDERS, JWT_TEMPLATE_MAX_LENGTH } from './rules/jwt-template.js';
+export {
+  renderJwtTemplate,
+  validateJwtTemplate,
+  JWT_TEMPLATE_PLACEHOLDERS,
+  JWT_TEMPLATE_MAX_LENGTH,
+} from './rules/jwt-template.js';
+export type { JwtTemplateContext } from './rules/jwt-template.js';
 export { normaliseOrigin, validateRedirectUri } from './rules/urls.js';
 export { validateEventTypes, WEBHOOK_EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './rules/events.js';
 export type { WebhookEventType, WebhookEndpointStatus } from './rules/events.js';
