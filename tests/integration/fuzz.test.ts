@@ -77,7 +77,7 @@ const targets: Target[] = [
           'a URL of the right form may still be refused for what it names: an origin with a path, a redirect URI over http to a non-local host, a webhook target on a private address',
       },
       {
-        operations: ['PUT /user_management/jwt_template'],
+        operations: ['PUT /user_management/jwt_template', 'POST /user_management/jwt_template/preview'],
         checks: ['positive_data_acceptance'],
         reason: 'the template must be JSON once its placeholders are filled in, which no schema can say',
       },

@@ -72,6 +72,26 @@ export interface HttpAppOptions {
   rewriteUrl?: (url: string) => string;
 }
 
+/** The route schema key that documents its body as optional (the route treats an absent body as `{}`). */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+type OpenApiDocument = { paths?: Record<string, Record<string, Record<string, unknown>>> };
+
+/**
+ * @fastify/swagger marks every request body required; an operation whose schema carries OPTIONAL_BODY takes none
+ * as well, and says so (`requestBody.required: false`), so that clients and fuzzers may leave it out.
+ */
+function optionalBodies(document: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(operations)) {
+      if (operation[OPTIONAL_BODY] !== true) continue;
+      delete operation[OPTIONAL_BODY];
+      const body = operation['requestBody'] as { required?: boolean } | undefined;
+      if (body) body.required = false;
+    }
+  return document;
+}
+
 /** A route's JSON body schema (the `application/json` one where it names several media types). */
 function bodySchemaOf(schema: unknown): unknown {
   const body = (schema as { body?: { content?: Record<string, { schema?: unknown }> } } | undefined)?.body;
@@ -271,6 +291,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       info: { title: options.name, version: options.version ?? '1.0.0', description: options.description ?? '' },
       components: { securitySchemes: options.securitySchemes ?? {} },
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? optionalBodies(document.openapiObject as OpenApiDocument) : document.swaggerObject,
   });
 
   // Hooks that run on every request are callback-style: no promise per request.

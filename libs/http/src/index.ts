@@ -1,4 +1,4 @@
-export { NoContent, bodyChecker, createHttpApp, deferredBodyValidation, ref } from './create-app.js';
+export { NoContent, OPTIONAL_BODY, bodyChecker, createHttpApp, deferredBodyValidation, ref } from './create-app.js';
 export { HTTP_ROUTE_CHANNEL, UNMATCHED_ROUTE } from './route-label.js';
 export type { HttpRouteMessage } from './route-label.js';
 export { startHealthServer } from './health-server.js';

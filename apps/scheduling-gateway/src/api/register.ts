@@ -1,4 +1,4 @@
-import { Type, bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
+import { OPTIONAL_BODY, Type, bodyChecker, deferredBodyValidation, type HttpApp } from '@platform/http';
 import { requireScope, type BearerCheck } from '@platform/oauth';
 import { createContext, type ApiDeps } from './context.js';
 import { HANDLERS } from './handlers.js';
@@ -84,6 +84,7 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
         ...(params ? { params } : {}),
         ...(schemas.query ? { querystring: schemas.query } : {}),
         ...(hasBody ? { body } : {}),
+        ...(optionalBody ? { [OPTIONAL_BODY]: true } : {}),
         response: {
           [status]: success(schemas.data),
           ...Object.fromEntries(errorStatuses(spec).map((s) => [s, errorSchema(s)])),

@@ -79,6 +79,11 @@ describe('renderJwtTemplate', () => {
     });
   });
 
+  it('refuses a draft that is not a template as the template it is not (422), never as a crash', () => {
+    for (const content of ['\u009f\u009aD]', '[{{ user.id }}]', '{"sub": {{ user.id }}}'])
+      expect(() => renderJwtTemplate(content, context()), content).toThrow(InputError);
+  });
+
   it('escapes what it splices into a string', () => {
     expect(renderJwtTemplate('{"n": "<{{ user.first_name }}>"}', context({ first_name: 'a"b\\c' }))).toEqual({
       n: '<a"b\\c>',

@@ -207,7 +207,10 @@ function valueOf(name: string, context: JwtTemplateContext): unknown {
 
 /** The claims a template gives for a user: each expression's first operand with a value, or null. */
 export function renderJwtTemplate(content: string, context: JwtTemplateContext): Record<string, unknown> {
-  const { parts } = parseTemplate(content);
+  const parsed = parseTemplate(content);
+  // A draft is checked like a saved template first: its errors are the template's (422), with line and column.
+  assertClaims(parseJson(content, parsed));
+  const { parts } = parsed;
   let json = '';
   for (const part of parts) {
     if (typeof part === 'string') {
