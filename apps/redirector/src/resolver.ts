@@ -32,6 +32,8 @@ interface Entry {
   refreshAt: number;
   /** The end of the entry's life: past it, a request waits for a read (ms on `clock`). */
   until: number;
+  /** Its background read is on its way: the hits meanwhile start none (and allocate nothing). */
+  refreshing?: boolean;
 }
 
 /** Why a link is read: a request waits for it, or it is in use and near the end of its entry's life. */
@@ -152,7 +154,11 @@ export function createResolver(store: Pick<LinksStore, 'getRedirectTargets'>, op
     if (entry === undefined) return undefined;
     const now = clock();
     if (entry.until <= now) return undefined;
-    if (entry.refreshAt <= now) void cache.fetch(id, REFRESH);
+    if (entry.refreshAt <= now && !entry.refreshing) {
+      entry.refreshing = true;
+      // A successful read replaces the entry; after a failed one the next hit tries again.
+      void cache.fetch(id, REFRESH).finally(() => (entry.refreshing = false));
+    }
     return live(entry.target, now);
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from '@platform/redis';
 import { ConflictError } from '@platform/errors';
-import { createIdempotency } from '@platform/http';
+import { createIdempotency, type Idempotency } from '@platform/http';
 
 /**
  * `Idempotency-Key` (as the real service accepts), per environment: a retry with the same key reuses the first
@@ -13,10 +13,18 @@ export async function idempotentIds(
   request: FastifyRequest,
   fresh: () => { commandId: string; resourceId: string },
 ): Promise<{ commandId: string; resourceId: string }> {
-  return createIdempotency({
-    store: redis,
-    scopeOf: (r) => r.environmentId,
-    reused: () =>
-      new ConflictError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'),
-  }).ids(request, fresh);
+  let idempotency = byRedis.get(redis);
+  if (!idempotency) {
+    idempotency = createIdempotency({
+      store: redis,
+      scopeOf: (r) => r.environmentId,
+      reused: () =>
+        new ConflictError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'),
+    });
+    byRedis.set(redis, idempotency);
+  }
+  return idempotency.ids(request, fresh);
 }
+
+// One per Redis client (one per app), not one per request.
+const byRedis = new WeakMap<Redis, Idempotency>();
