@@ -29,6 +29,9 @@ async function call(
   };
 }
 
+const user = (email: string, more: Record<string, unknown> = {}, k = key) =>
+  call('POST', '/user_management/users', { email, ...more }, auth(k));
+
 beforeAll(async () => {
   stack = await startUsermgmtStack();
   ({ key } = await stack.newKey());
@@ -180,7 +183,7 @@ describe('webhook endpoints', () => {
   });
   const as = (k: string) => ({ authorization: `Bearer ${k}` });
 
-  it('creates an endpoint with a secret shown once, then lists it without the secret', async () => {
+  it('creates an endpoint with its signing secret, which every read returns as WorkOS does', async () => {
     const created = await call(
       'POST',
       '/webhook_endpoints',
@@ -201,8 +204,7 @@ describe('webhook endpoints', () => {
     const listed = (list.body?.['data'] as Array<Record<string, unknown>>).find(
       (e) => e['id'] === created.body?.['id'],
     );
-    expect(listed).toBeDefined();
-    expect(listed).not.toHaveProperty('secret');
+    expect(listed).toEqual(created.body);
   });
 
   it('paginates with limit, after, before and order', async () => {
@@ -253,7 +255,7 @@ describe('webhook endpoints', () => {
     );
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id, status: 'disabled', events: ['user.created', 'dsync.user.created'] });
-    expect(patched.body).not.toHaveProperty('secret');
+    expect(patched.body?.['secret']).toBe(created.body?.['secret']);
     const unknown = await call('PATCH', '/webhook_endpoints/we_UNKNOWN', { status: 'enabled' }, as(own.key));
     expect(unknown).toMatchObject({ status: 404, body: { code: 'entity_not_found' } });
     // The official SDK sends Content-Type: application/json with an empty body on DELETE.
@@ -460,6 +462,218 @@ describe('users and the user.created webhook', () => {
     const r = await call('POST', '/user_management/users', { email: 'not-an-email' });
     expect(r.status).toBe(422);
     expect((r.body?.['errors'] as Array<{ field: string }>)[0]?.field).toBe('email');
+  });
+});
+
+describe('users: update, delete, external ids and their webhooks', () => {
+  it('updates the members given, merges metadata (null removes a key) and delivers user.updated', async () => {
+    const tenant = await stack.newKey();
+    await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: `${receiver.url}/updated`, events: ['user.updated'] },
+      auth(tenant.key),
+    );
+    const created = await user(
+      'lin@example.com',
+      { first_name: 'Lin', metadata: { plan: 'free', team: 'a' } },
+      tenant.key,
+    );
+    const id = created.body?.['id'] as string;
+    const updated = await call(
+      'PUT',
+      `/user_management/users/${id}`,
+      { last_name: 'Wu', email: 'Lin.Wu@Example.com', metadata: { plan: 'pro', team: null } },
+      auth(tenant.key),
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      id,
+      email: 'lin.wu@example.com',
+      first_name: 'Lin',
+      last_name: 'Wu',
+      metadata: { plan: 'pro' },
+      created_at: created.body?.['created_at'],
+    });
+    expect(updated.body?.['updated_at']).not.toBe(created.body?.['updated_at']);
+    expect(await call('GET', `/user_management/users/${id}`, undefined, auth(tenant.key))).toMatchObject({
+      status: 200,
+      body: updated.body,
+    });
+    const delivered = await waitFor(
+      () => receiver.requests.find((r) => r.path === '/webhooks/updated' && r.body.includes(id)),
+      { what: 'user.updated webhook' },
+    );
+    expect(JSON.parse(delivered.body)).toMatchObject({ event: 'user.updated', data: updated.body });
+  });
+
+  it('refuses an e-mail or external id another user holds with 409, and changes nothing', async () => {
+    const tenant = await stack.newKey();
+    await user('one@example.com', { external_id: 'crm-1' }, tenant.key);
+    const two = await user('two@example.com', { external_id: 'crm-2' }, tenant.key);
+    const id = two.body?.['id'] as string;
+    expect(await user('three@example.com', { external_id: 'crm-1' }, tenant.key)).toMatchObject({
+      status: 409,
+      body: { code: 'external_id_not_available' },
+    });
+    expect(await call('PUT', `/user_management/users/${id}`, { external_id: 'crm-1' }, auth(tenant.key))).toMatchObject(
+      { status: 409, body: { code: 'external_id_not_available' } },
+    );
+    expect(
+      await call('PUT', `/user_management/users/${id}`, { email: 'one@example.com' }, auth(tenant.key)),
+    ).toMatchObject({ status: 409, body: { code: 'email_not_available' } });
+    expect((await call('GET', `/user_management/users/${id}`, undefined, auth(tenant.key))).body).toEqual(two.body);
+    // Another environment may use the same external id.
+    expect((await user('one@example.com', { external_id: 'crm-1' })).status).toBe(201);
+    const tooMany = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 'v']));
+    await call('PUT', `/user_management/users/${id}`, { metadata: tooMany }, auth(tenant.key));
+    expect(
+      await call('PUT', `/user_management/users/${id}`, { metadata: { one_more: 'v' } }, auth(tenant.key)),
+    ).toMatchObject({ status: 422, body: { code: 'invalid_request_parameters' } });
+    expect((await call('PUT', '/user_management/users/user_UNKNOWN', { first_name: 'x' })).status).toBe(404);
+  });
+
+  it('deletes a user for good: 404 after, user.deleted delivered, its e-mail and external id free again', async () => {
+    const tenant = await stack.newKey();
+    await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: `${receiver.url}/deleted`, events: ['user.deleted'] },
+      auth(tenant.key),
+    );
+    const created = await user('gone@example.com', { external_id: 'crm-gone' }, tenant.key);
+    const id = created.body?.['id'] as string;
+    const headers = { ...auth(tenant.key), 'idempotency-key': `delete-${id}` };
+    expect((await call('DELETE', `/user_management/users/${id}`, undefined, headers)).status).toBe(204);
+    // A retried request with the same key is answered as the first was.
+    expect((await call('DELETE', `/user_management/users/${id}`, undefined, headers)).status).toBe(204);
+    expect((await call('GET', `/user_management/users/${id}`, undefined, auth(tenant.key))).status).toBe(404);
+    expect((await call('DELETE', `/user_management/users/${id}`, undefined, auth(tenant.key))).status).toBe(404);
+    const delivered = await waitFor(
+      () => receiver.requests.find((r) => r.path === '/webhooks/deleted' && r.body.includes(id)),
+      { what: 'user.deleted webhook' },
+    );
+    const payload = JSON.parse(delivered.body) as { event: string; data: Record<string, unknown> };
+    expect(payload.event).toBe('user.deleted');
+    expect(payload.data).toMatchObject({ id, email: 'gone@example.com', external_id: 'crm-gone' });
+    expect((await user('gone@example.com', { external_id: 'crm-gone' }, tenant.key)).status).toBe(201);
+  });
+});
+
+describe('the Events API', () => {
+  it('serves user events from the log the webhooks use, filtered, in order, after a cursor', async () => {
+    const tenant = await stack.newKey();
+    const as = auth(tenant.key);
+    const endpoint = await call(
+      'POST',
+      '/webhook_endpoints',
+      { endpoint_url: `${receiver.url}/events`, events: ['user.created'] },
+      as,
+    );
+    expect(endpoint.status).toBe(201);
+    const a = await user('ev-a@example.com', {}, tenant.key);
+    const ida = a.body?.['id'] as string;
+    await call('PUT', `/user_management/users/${ida}`, { first_name: 'A' }, as);
+    const b = await user('ev-b@example.com', {}, tenant.key);
+    await call('DELETE', `/user_management/users/${ida}`, undefined, as);
+    const all = await waitFor(
+      async () => {
+        const r = await call('GET', '/events?limit=100', undefined, as);
+        const data = r.body?.['data'] as Array<{ event: string }>;
+        return data.length === 4 ? r : undefined;
+      },
+      { what: 'four events in the log', timeoutMs: 20_000 },
+    );
+    const events = all.body?.['data'] as Array<{
+      object: string;
+      id: string;
+      event: string;
+      data: { id: string };
+      created_at: string;
+    }>;
+    expect(events.map((e) => [e.event, e.data.id]).sort()).toEqual(
+      [
+        ['user.created', ida],
+        ['user.created', b.body?.['id']],
+        ['user.deleted', ida],
+        ['user.updated', ida],
+      ].sort(),
+    );
+    // A user's own events keep their order.
+    expect(events.filter((e) => e.data.id === ida).map((e) => e.event)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.deleted',
+    ]);
+    expect(events[0]).toMatchObject({ object: 'event' });
+    expect(all.body?.['list_metadata']).toEqual({ before: null, after: events[3]!.id });
+
+    // The webhook carried the same event id as the log.
+    const hook = await waitFor(
+      () => receiver.requests.find((r) => r.path === '/webhooks/events' && r.body.includes(ida)),
+      {
+        what: 'user.created webhook',
+      },
+    );
+    expect(events.map((e) => e.id)).toContain(hook.headers['webhook-id']);
+
+    const created = await call('GET', '/events?events[]=user.created&events[]=user.deleted', undefined, as);
+    expect((created.body?.['data'] as Array<{ event: string }>).map((e) => e.event).sort()).toEqual([
+      'user.created',
+      'user.created',
+      'user.deleted',
+    ]);
+    const page1 = await call('GET', '/events?limit=2', undefined, as);
+    const page2 = await call(
+      'GET',
+      `/events?limit=2&after=${(page1.body?.['list_metadata'] as { after: string }).after}`,
+      undefined,
+      as,
+    );
+    expect(
+      [...(page1.body?.['data'] as Array<{ id: string }>), ...(page2.body?.['data'] as Array<{ id: string }>)].map(
+        (e) => e.id,
+      ),
+    ).toEqual(events.map((e) => e.id));
+    const end = await call('GET', `/events?after=${events[3]!.id}`, undefined, as);
+    expect(end.body).toEqual({ object: 'list', data: [], list_metadata: { before: null, after: events[3]!.id } });
+    const desc = await call('GET', '/events?order=desc&limit=1', undefined, as);
+    expect((desc.body?.['data'] as Array<{ id: string }>)[0]?.id).toBe(events[3]!.id);
+
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(
+      ((await call('GET', `/events?range_start=${future}`, undefined, as)).body?.['data'] as unknown[]).length,
+    ).toBe(0);
+    const past = new Date(Date.now() - 60 * 60_000).toISOString();
+    expect(
+      (
+        (await call('GET', `/events?range_start=${past}&range_end=${future}`, undefined, as)).body?.[
+          'data'
+        ] as unknown[]
+      ).length,
+    ).toBe(4);
+    // Another environment sees none of them.
+    expect(
+      ((await call('GET', '/events')).body?.['data'] as Array<{ id: string }>).some((e) =>
+        events.some((x) => x.id === e.id),
+      ),
+    ).toBe(false);
+  });
+
+  it('refuses bad queries with 422', async () => {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'events[]=user.nope',
+      'range_start=yesterday',
+      `after=event_X&range_start=${new Date().toISOString()}`,
+      'after=event_UNKNOWN',
+      'color=red',
+    ]) {
+      const r = await call('GET', `/events?${query}`);
+      expect([query, r.status]).toEqual([query, 422]);
+      expect(r.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    }
   });
 });
 

@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundException, UnprocessableEntityException, WorkOS } from '@workos-inc/node';
+import { ConflictException, NotFoundException, UnprocessableEntityException, WorkOS } from '@workos-inc/node';
+import { waitFor } from '@platform/testing';
 import { startUsermgmtStack, type UsermgmtStack } from '../support/usermgmt-stack.js';
 
 let stack: UsermgmtStack;
 let workos: WorkOS;
 
+/** The official SDK, unmodified: only where it sends its requests differs. */
+function sdkFor(key: string) {
+  const url = new URL(stack.url);
+  return new WorkOS(key, { apiHostname: url.hostname, port: Number(url.port), https: false });
+}
+
 beforeAll(async () => {
   stack = await startUsermgmtStack();
-  const { key } = await stack.newKey();
-  const url = new URL(stack.url);
-  // The official SDK, unmodified: only where it sends its requests differs.
-  workos = new WorkOS(key, { apiHostname: url.hostname, port: Number(url.port), https: false });
+  workos = sdkFor((await stack.newKey()).key);
 }, 120_000);
 
 afterAll(async () => {
@@ -61,5 +65,51 @@ describe('the WorkOS Node SDK', () => {
         JSON.stringify(bad),
       ).rejects.toBeInstanceOf(UnprocessableEntityException);
     }
+  });
+
+  it('updates and deletes users, and a reader catches up on their events through events.listEvents', async () => {
+    const sdk = sdkFor((await stack.newKey()).key);
+    const user = await sdk.userManagement.createUser({
+      email: 'events@example.com',
+      externalId: 'crm-ev',
+      metadata: { a: '1', b: '2' },
+    });
+    const updated = await sdk.userManagement.updateUser({
+      userId: user.id,
+      firstName: 'Eve',
+      metadata: { a: '9', b: null } as never,
+    });
+    expect(updated).toMatchObject({ id: user.id, firstName: 'Eve', externalId: 'crm-ev', metadata: { a: '9' } });
+    const other = await sdk.userManagement.createUser({ email: 'other@example.com' });
+    await expect(sdk.userManagement.updateUser({ userId: other.id, externalId: 'crm-ev' })).rejects.toBeInstanceOf(
+      ConflictException,
+    );
+    await sdk.userManagement.deleteUser(user.id);
+    await expect(sdk.userManagement.getUser(user.id)).rejects.toBeInstanceOf(NotFoundException);
+    await expect(sdk.userManagement.deleteUser(user.id)).rejects.toBeInstanceOf(NotFoundException);
+
+    const seen = await waitFor(
+      async () => {
+        const page = await sdk.events.listEvents({ events: ['user.created', 'user.updated', 'user.deleted'] });
+        return page.data.length === 4 ? page : undefined;
+      },
+      { what: 'four events through the SDK', timeoutMs: 20_000 },
+    );
+    expect(seen.data.map((e) => e.event)).toEqual(['user.created', 'user.updated', 'user.created', 'user.deleted']);
+    expect(seen.data[1]).toMatchObject({ event: 'user.updated', data: { id: user.id, firstName: 'Eve' } });
+    expect(seen.data[3]).toMatchObject({ event: 'user.deleted', data: { id: user.id, email: 'events@example.com' } });
+
+    // Page by page from a stored cursor, as WorkOS's data-syncing guide does.
+    const first = await sdk.events.listEvents({ events: ['user.created', 'user.updated', 'user.deleted'], limit: 3 });
+    const rest = await sdk.events.listEvents({
+      events: ['user.created', 'user.updated', 'user.deleted'],
+      after: first.listMetadata.after!,
+    });
+    expect([...first.data, ...rest.data].map((e) => e.id)).toEqual(seen.data.map((e) => e.id));
+    const deletions = await sdk.events.listEvents({ events: ['user.deleted'] });
+    expect(deletions.data.map((e) => e.id)).toEqual([seen.data[3]!.id]);
+    await expect(sdk.events.listEvents({ events: ['user.created'], limit: 101 })).rejects.toBeInstanceOf(
+      UnprocessableEntityException,
+    );
   });
 });

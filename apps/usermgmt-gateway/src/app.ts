@@ -11,6 +11,9 @@ import { createUserRoute } from './routes/users/create-user.route.js';
 import { getUserByExternalIdRoute } from './routes/users/get-user-by-external-id.route.js';
 import { getUserRoute } from './routes/users/get-user.route.js';
 import { listUsersRoute } from './routes/users/list-users.route.js';
+import { updateUserRoute } from './routes/users/update-user.route.js';
+import { deleteUserRoute } from './routes/users/delete-user.route.js';
+import { listEventsRoute } from './routes/events/list-events.route.js';
 import { createWebhookEndpointRoute } from './routes/webhook-endpoints/create-webhook-endpoint.route.js';
 import { deleteWebhookEndpointRoute } from './routes/webhook-endpoints/delete-webhook-endpoint.route.js';
 import { listWebhookEndpointsRoute } from './routes/webhook-endpoints/list-webhook-endpoints.route.js';
@@ -32,7 +35,8 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
   const app = await createHttpApp({
     name: 'User management API',
     version: '1.0.0',
-    description: 'CORS origins, JWT template, redirect URIs, webhook endpoints and users of one environment.',
+    description:
+      'CORS origins, JWT template, redirect URIs, webhook endpoints, users and the event log of one environment.',
     logger: options.logger,
     renderError,
     readiness: options.readiness,
@@ -61,6 +65,9 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
       listUsersRoute,
       getUserRoute,
       getUserByExternalIdRoute,
+      updateUserRoute,
+      deleteUserRoute,
+      listEventsRoute,
     ]) {
       route(api as HttpApp, options);
     }

@@ -69,7 +69,10 @@ const WebhookEndpointComponent = Type.Object(
     endpoint_url: Type.String(),
     events: Type.Array(Type.String()),
     status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
-    secret: Type.Optional(Type.String({ description: 'Shown once, in the response that creates the endpoint.' })),
+    secret: Type.String({
+      description:
+        'The signing secret (whsec_…), as WorkOS returns it on every read. Stored sealed; rotate it with rotate_secret.',
+    }),
     ...timestamps,
   },
   { $id: 'WebhookEndpoint' },
@@ -138,16 +141,31 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 /** A user's id in the caller's own system (WorkOS: at most 64 characters). */
 export const ExternalId = Type.String({ minLength: 1, maxLength: 64, description: "The user's id in your system." });
 
+const MetadataValue = Type.String({
+  maxLength: 600,
+  pattern: '^[\\x00-\\x7F]*$',
+  errorMessage: 'must be ASCII, at most 600 characters',
+});
+// A record's key schema is not a check: the names' own limits are.
+const metadataLimits = { maxProperties: 10, propertyNames: { maxLength: 40, pattern: STORE_SAFE_KEY } };
+
 /** WorkOS's metadata: at most 10 pairs, names of at most 40 characters, ASCII values of at most 600. */
-export const UserMetadata = Type.Record(
-  Type.String(),
-  Type.String({ maxLength: 600, pattern: '^[\\x00-\\x7F]*$', errorMessage: 'must be ASCII, at most 600 characters' }),
+export const UserMetadata = Type.Record(Type.String(), MetadataValue, metadataLimits);
+
+/** An update's metadata: the same limits; a null value removes its key. */
+export const UserMetadataChanges = Type.Record(Type.String(), Type.Union([MetadataValue, Type.Null()]), metadataLimits);
+
+const EventComponent = Type.Object(
   {
-    maxProperties: 10,
-    // A record's key schema is not a check: the names' own limits are.
-    propertyNames: { maxLength: 40, pattern: STORE_SAFE_KEY },
+    object: Type.Literal('event'),
+    id: Type.String(),
+    event: Type.String({ description: 'The event type, dotted (user.created).' }),
+    data: Type.Record(Type.String(), Type.Unknown(), { description: 'The object the event is about, as it was.' }),
+    created_at: Type.String({ format: 'date-time' }),
   },
+  { $id: 'Event' },
 );
+export const Event = ref(EventComponent);
 
 export const security = [{ apiKey: [] }];
 
@@ -159,6 +177,7 @@ export const components = [
   JwtTemplateComponent,
   WebhookEndpointComponent,
   UserComponent,
+  EventComponent,
   DeliveryAttemptComponent,
   ListMetadataComponent,
 ];

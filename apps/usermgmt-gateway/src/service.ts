@@ -3,6 +3,7 @@ import { ensureTopics } from '@platform/kafka';
 import type { ServiceContext } from '@platform/runtime';
 import { USERMGMT_TOPICS, createUsermgmtStore } from '@platform/usermgmt';
 import { WEBHOOK_TOPICS, createDeliveryStore } from '@platform/webhooks';
+import { createSealer } from '@platform/secrets';
 import { buildApp } from './app.js';
 import type { GatewayConfig } from './config.js';
 
@@ -19,6 +20,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     publisher: ctx.publisher(),
     deliveries: createDeliveryStore(mongo),
     redis,
+    sealer: createSealer(settings.sealingKey),
     bodyLimit: settings.http.bodyLimit,
     readiness: ctx.readiness,
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),

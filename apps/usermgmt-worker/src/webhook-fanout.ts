@@ -1,24 +1,43 @@
-import { MessageTypeNames } from '@platform/contracts';
+import { MessageTypeNames, type UserCreated, type UserDeleted, type UserUpdated } from '@platform/contracts';
 import type { IncomingMessage, Publisher } from '@platform/kafka';
-import { userCreatedPayload, webhookEventId, type UsermgmtStore } from '@platform/usermgmt';
+import {
+  userEvent,
+  webhookEventId,
+  type UserEventType,
+  type UsermgmtStore,
+  type UsermgmtWriter,
+} from '@platform/usermgmt';
 import { WEBHOOK_TOPICS, deliveryIdFor } from '@platform/webhooks';
 
+type UserEventRecord = UserCreated | UserUpdated | UserDeleted;
+
 /**
- * user.created -> one delivery request per enabled endpoint subscribed to it. Delivery ids are derived from
- * (event, endpoint), so a redelivered event re-publishes the same requests and the dispatcher ignores them.
+ * A user event, recorded in the log the Events API serves, then one delivery request per enabled endpoint
+ * subscribed to it. The event id and delivery ids are derived from the Kafka event (and the endpoint), so a
+ * redelivered event finds itself in the log and re-publishes the same requests, which the dispatcher ignores.
  */
-export async function fanOutUserCreated(
-  deps: { store: UsermgmtStore; publisher: Publisher },
-  message: IncomingMessage<'platform.usermgmt.events.UserCreated'>,
+export async function publishUserEvent(
+  deps: { store: UsermgmtStore; writer: UsermgmtWriter; publisher: Publisher },
+  type: UserEventType,
+  message: IncomingMessage<
+    typeof MessageTypeNames.UserCreated | typeof MessageTypeNames.UserUpdated | typeof MessageTypeNames.UserDeleted
+  >,
 ): Promise<void> {
-  const event = message.value;
-  const endpoints = await deps.store.webhookEndpoints.subscribedTo(event.environment_id, 'user.created');
+  const record: UserEventRecord = message.value;
+  const event = userEvent(webhookEventId(message.meta.id), type, record);
+  await deps.writer.events.record({
+    id: event.id,
+    environmentId: record.environment_id,
+    event: type,
+    data: { ...event.data },
+    createdAt: new Date(event.created_at),
+  });
+  const endpoints = await deps.store.webhookEndpoints.subscribedTo(record.environment_id, type);
   if (endpoints.length === 0) return;
-  const eventId = webhookEventId(message.meta.id);
-  const payload = JSON.stringify(userCreatedPayload(eventId, event));
+  const payload = JSON.stringify(event);
   await deps.publisher.publishMany(
     endpoints.map((endpoint) => {
-      const deliveryId = deliveryIdFor('usermgmt', eventId, endpoint._id);
+      const deliveryId = deliveryIdFor('usermgmt', event.id, endpoint._id);
       return {
         topic: WEBHOOK_TOPICS.deliveries,
         key: endpoint._id,
@@ -27,7 +46,7 @@ export async function fanOutUserCreated(
         value: {
           delivery_id: deliveryId,
           producer: 'usermgmt',
-          tenant_id: event.environment_id,
+          tenant_id: record.environment_id,
           target: {
             id: endpoint._id,
             url: endpoint.endpoint_url,
@@ -37,8 +56,8 @@ export async function fanOutUserCreated(
             previous_secret_expires_at: endpoint.previous_secret_expires_at?.getTime() ?? null,
             oauth: null,
           },
-          event_id: eventId,
-          event_type: 'user.created',
+          event_id: event.id,
+          event_type: type,
           payload,
           requested_at: Date.now(),
         },

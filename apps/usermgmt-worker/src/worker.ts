@@ -6,6 +6,7 @@ import {
   type CommandResultStore,
   type CommandWorker,
   type KafkaClient,
+  type Publisher,
   type ReplyTransport,
 } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
@@ -15,7 +16,7 @@ import { USERMGMT_TOPICS, type UsermgmtStore, type UsermgmtWriter } from '@platf
 import { WEBHOOK_TOPICS } from '@platform/webhooks';
 import { commandHandlers, type UsermgmtCommand } from './handlers/index.js';
 import { disableEndpointOnTargetDisabled } from './target-disabled.js';
-import { fanOutUserCreated } from './webhook-fanout.js';
+import { publishUserEvent } from './webhook-fanout.js';
 
 export interface WorkerDeps {
   kafka: KafkaClient;
@@ -42,9 +43,10 @@ export const USERMGMT_WORKER_TOPICS = [
 /**
  * The user-management worker in the shape every worker has (createCommandWorker): commands in one group, each
  * deduplicated and answered, events published from the documents each command touched; plus two reactions:
- * user.created fanned out to subscribed endpoints, and endpoints disabled when the dispatcher gives up on them.
+ * user events logged for the Events API and fanned out to subscribed endpoints, and endpoints disabled when the dispatcher gives up on them.
  */
 export function createWorker(deps: WorkerDeps): Worker {
+  const fanOut = (publisher: Publisher) => ({ store: deps.store, writer: deps.writer, publisher });
   return createCommandWorker<UsermgmtCommand>({
     kafka: deps.kafka,
     name: 'usermgmt-worker',
@@ -58,12 +60,16 @@ export function createWorker(deps: WorkerDeps): Worker {
     handle: (type, message, touched) =>
       runHandler(commandHandlers, { store: deps.store, writer: deps.writer, sealer: deps.sealer, touched }, message),
     reactions: ({ publisher, relay }) => [
-      reaction<typeof MessageTypeNames.UserCreated>({
+      reaction<
+        typeof MessageTypeNames.UserCreated | typeof MessageTypeNames.UserUpdated | typeof MessageTypeNames.UserDeleted
+      >({
         groupId: 'usermgmt-webhook-fanout',
         topics: [USERMGMT_TOPICS.events],
         partitionsConsumedConcurrently: deps.partitionsConcurrency ?? 4,
         handlers: {
-          [MessageTypeNames.UserCreated]: (message) => fanOutUserCreated({ store: deps.store, publisher }, message),
+          [MessageTypeNames.UserCreated]: (message) => publishUserEvent(fanOut(publisher), 'user.created', message),
+          [MessageTypeNames.UserUpdated]: (message) => publishUserEvent(fanOut(publisher), 'user.updated', message),
+          [MessageTypeNames.UserDeleted]: (message) => publishUserEvent(fanOut(publisher), 'user.deleted', message),
         },
       }),
       reaction<typeof MessageTypeNames.TargetDisabled>({

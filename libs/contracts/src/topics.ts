@@ -94,7 +94,7 @@ const entries: Entry[] = [
       {
         group: 'usermgmt-webhook-fanout',
         app: 'usermgmt-worker',
-        purpose: 'turns UserCreated into webhook deliveries',
+        purpose: 'logs user events for the Events API and turns them into webhook deliveries',
       },
     ],
     partitions: 4,

@@ -1,6 +1,13 @@
 export { createUsermgmtStore, createUsermgmtWriter } from './store.js';
 export type { UsermgmtStore, UsermgmtWriter } from './store.js';
-export type { CorsOriginDoc, RedirectUriDoc, JwtTemplateDoc, WebhookEndpointDoc, UserDoc } from './models.js';
+export type {
+  CorsOriginDoc,
+  RedirectUriDoc,
+  JwtTemplateDoc,
+  WebhookEndpointDoc,
+  UserDoc,
+  EventLogDoc,
+} from './models.js';
 export * from './presenters.js';
 export { USERMGMT_TOPICS } from './topics.js';
 export {
@@ -16,5 +23,9 @@ export type { WebhookEventType, WebhookEndpointStatus } from './rules/events.js'
 export type { Page, PageRequest } from '@platform/mongo';
 export { MAX_WEBHOOK_ENDPOINTS } from './repositories/webhook-endpoints.js';
 export { MAX_REDIRECT_URIS } from './repositories/redirect-uris.js';
-export { webhookEventId, userCreatedPayload } from './webhook-payload.js';
+export { webhookEventId, userEvent } from './webhook-payload.js';
+export type { UserEvent, UserEventType } from './webhook-payload.js';
+export { EVENT_RETENTION_MS, EVENT_SETTLE_MS } from './repositories/event-log.js';
+export type { EventQuery, LoggedEvent } from './repositories/event-log.js';
+export { MAX_METADATA_KEYS } from './repositories/users.js';
 export type {} from './replies.js';

@@ -58,10 +58,40 @@ export interface UserDoc extends Outboxed {
   last_name: string | null;
   email_verified: boolean;
   external_id: string | null;
+  /** external_id, or the user's own id when it has none: unique per environment without partial indexes. */
+  external_key: string;
   metadata: Record<string, string>;
   password_hash: string | null;
   created_at: Date;
   updated_at: Date;
+  /** The command that made the last change, so a redelivered update is answered, not applied twice. */
+  updated_by?: string;
+}
+
+/**
+ * A deleted user, kept until the events of its deletion (and any of its changes still waiting) are relayed:
+ * the user's own document goes at once, so its e-mail and external id are free again.
+ */
+export interface DeletedUserDoc extends Outboxed {
+  _id: string;
+  environment_id: string;
+  deleted_by: string;
+  deleted_at: Date;
+  expires_at: Date;
+}
+
+/** One event as the Events API serves it and the webhooks deliver it; the log keeps 30 days. */
+export interface EventLogDoc {
+  /** The event id receivers see (webhook-id and the payload's id). */
+  _id: string;
+  environment_id: string;
+  event: string;
+  data: Record<string, unknown>;
+  /** When the event happened (the payload's created_at). */
+  created_at: Date;
+  /** When the log recorded it: the order of the Events API, which never changes once a reader saw it. */
+  logged_at: Date;
+  expires_at: Date;
 }
 
 const options = { versionKey: false as const, minimize: false };
@@ -130,16 +160,44 @@ export function usermgmtModels(connection: Connection) {
       last_name: { type: String, default: null },
       email_verified: { type: Boolean, default: false },
       external_id: { type: String, default: null },
+      external_key: { type: String, required: true },
       metadata: { type: Schema.Types.Mixed, default: {} },
       password_hash: { type: String, default: null },
       created_at: Date,
       updated_at: Date,
+      updated_by: { type: String },
       ...outboxSchemaFields,
     },
     { ...options, collection: 'usermgmt_users' },
   );
   user.index({ environment_id: 1, email: 1 }, { unique: true });
-  user.index({ environment_id: 1, external_id: 1 });
+  user.index({ environment_id: 1, external_key: 1 }, { unique: true });
+
+  const deletedUser = new Schema<DeletedUserDoc>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true },
+      deleted_by: { type: String, required: true },
+      deleted_at: Date,
+      expires_at: Date,
+      ...outboxSchemaFields,
+    },
+    { ...options, collection: 'usermgmt_deleted_users' },
+  );
+
+  const eventLog = new Schema<EventLogDoc>(
+    {
+      _id: String,
+      environment_id: { type: String, required: true },
+      event: { type: String, required: true },
+      data: { type: Schema.Types.Mixed, required: true },
+      created_at: Date,
+      logged_at: Date,
+      expires_at: Date,
+    },
+    { ...options, collection: 'usermgmt_events' },
+  );
+  eventLog.index({ environment_id: 1, logged_at: 1, _id: 1 });
 
   const model = <T>(name: string, schema: Schema<T>) => defineModel(connection, name, schema);
 
@@ -149,6 +207,8 @@ export function usermgmtModels(connection: Connection) {
     JwtTemplate: model('UsermgmtJwtTemplate', jwt),
     WebhookEndpoint: model('UsermgmtWebhookEndpoint', webhook),
     User: model('UsermgmtUser', user),
+    DeletedUser: model('UsermgmtDeletedUser', deletedUser),
+    EventLog: model('UsermgmtEventLog', eventLog),
   };
 }
 

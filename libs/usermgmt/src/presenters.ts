@@ -31,8 +31,8 @@ export interface WebhookEndpointObject {
   endpoint_url: string;
   events: string[];
   status: 'enabled' | 'disabled';
-  /** Present only in the response that created the endpoint. */
-  secret?: string;
+  /** The signing secret, opened from its sealed form (WorkOS returns it on every read). */
+  secret: string;
   created_at: string;
   updated_at: string;
 }
@@ -84,22 +84,21 @@ export function presentJwtTemplate(doc: JwtTemplateDoc): JwtTemplateObject {
   };
 }
 
-export function presentWebhookEndpoint(doc: WebhookEndpointDoc, secret?: string): WebhookEndpointObject {
-  const out: WebhookEndpointObject = {
+export function presentWebhookEndpoint(doc: WebhookEndpointDoc, secret: string): WebhookEndpointObject {
+  return {
     object: 'webhook_endpoint',
     id: doc._id,
     endpoint_url: doc.endpoint_url,
     events: doc.events,
     status: doc.status,
+    secret,
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
   };
-  if (secret !== undefined) out.secret = secret;
-  return out;
 }
 
 export function presentUser(
-  doc: Pick<UserDoc, Exclude<keyof UserDoc, 'outbox' | 'has_outbox' | 'password_hash'>>,
+  doc: Omit<UserDoc, 'outbox' | 'has_outbox' | 'password_hash' | 'external_key' | 'updated_by'>,
 ): UserObject {
   return {
     object: 'user',

@@ -10,6 +10,8 @@ import type {
 declare module '@platform/contracts' {
   interface CommandReplies {
     'platform.usermgmt.commands.CreateUser': UserObject;
+    'platform.usermgmt.commands.UpdateUser': UserObject;
+    'platform.usermgmt.commands.DeleteUser': null;
     'platform.usermgmt.commands.CreateCorsOrigin': CorsOriginObject;
     'platform.usermgmt.commands.CreateRedirectUri': RedirectUriObject;
     'platform.usermgmt.commands.UpdateJwtTemplate': JwtTemplateObject;

@@ -4,6 +4,7 @@ import { corsOriginsRepository } from './repositories/cors-origins.js';
 import { jwtTemplatesRepository } from './repositories/jwt-templates.js';
 import { redirectUrisRepository } from './repositories/redirect-uris.js';
 import { usersRepository } from './repositories/users.js';
+import { eventLogRepository } from './repositories/event-log.js';
 import { webhookEndpointsRepository } from './repositories/webhook-endpoints.js';
 
 function sourcesOf(models: ReturnType<typeof usermgmtModels>) {
@@ -13,6 +14,7 @@ function sourcesOf(models: ReturnType<typeof usermgmtModels>) {
     jwtTemplates: models.JwtTemplate.collection.collectionName,
     webhookEndpoints: models.WebhookEndpoint.collection.collectionName,
     users: models.User.collection.collectionName,
+    deletedUsers: models.DeletedUser.collection.collectionName,
   };
 }
 
@@ -23,11 +25,14 @@ function sourcesOf(models: ReturnType<typeof usermgmtModels>) {
 export function createUsermgmtWriter(connection: Connection) {
   const models = usermgmtModels(connection);
   const webhookEndpoints = webhookEndpointsRepository(models);
+  const users = usersRepository(models);
   return {
     corsOrigins: { create: corsOriginsRepository(models).create },
     redirectUris: { create: redirectUrisRepository(models).create },
     jwtTemplates: { put: jwtTemplatesRepository(models).put },
-    users: { create: usersRepository(models).create },
+    users: { create: users.create, update: users.update, delete: users.delete },
+    /** The Events API's log, written by the reaction that also fans the events out to webhook endpoints. */
+    events: { record: eventLogRepository(models).record },
     webhookEndpoints: {
       create: webhookEndpoints.create,
       update: webhookEndpoints.update,
@@ -45,6 +50,7 @@ export type UsermgmtWriter = ReturnType<typeof createUsermgmtWriter>;
 export function createUsermgmtStore(connection: Connection) {
   const models = usermgmtModels(connection);
   const webhookEndpoints = webhookEndpointsRepository(models);
+  const users = usersRepository(models);
   return {
     jwtTemplates: { get: jwtTemplatesRepository(models).get },
     webhookEndpoints: {
@@ -52,19 +58,26 @@ export function createUsermgmtStore(connection: Connection) {
       list: webhookEndpoints.list,
       subscribedTo: webhookEndpoints.subscribedTo,
     },
-    users: (({ get, getByExternalId, list }) => ({ get, getByExternalId, list }))(usersRepository(models)),
+    users: { get: users.get, getByExternalId: users.getByExternalId, list: users.list },
+    events: { list: eventLogRepository(models).list },
     /** The outbox source (collection) of each repository: a command handler names the documents it gave events. */
     sources: sourcesOf(models),
-    /** Collections of documents with an `expires_at` (deleted webhook endpoints), for the expiry sweeper. */
+    /** Collections of documents with an `expires_at` (tombstones, the event log), for the expiry sweeper. */
     expiringCollections() {
-      return [models.WebhookEndpoint.collection];
+      return [models.WebhookEndpoint.collection, models.DeletedUser.collection, models.EventLog.collection];
     },
-    /** Collections whose documents carry outbox entries, for the relay. */
+    /** Collections whose documents carry outbox entries, for the relay (the event log has none). */
     outboxCollections(): OutboxCollection[] {
-      return Object.values(models).map((m) => connection.db!.collection(m.collection.collectionName));
+      return Object.values(models)
+        .filter((m) => m !== models.EventLog)
+        .map((m) => connection.db!.collection(m.collection.collectionName));
     },
     async ensureIndexes() {
-      await Promise.all(Object.values(models).map((m) => m.init()));
+      // The automatic index build may already have failed on users stored before external ids were unique:
+      // give them their key, then build what is missing.
+      await Promise.all(Object.values(models).map((m) => m.init().catch(() => undefined)));
+      await users.backfillExternalKeys();
+      await Promise.all(Object.values(models).map((m) => m.createIndexes()));
     },
   };
 }

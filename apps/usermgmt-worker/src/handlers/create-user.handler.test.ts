@@ -29,6 +29,7 @@ describe('createUser handler', () => {
         last_name: input.lastName,
         email_verified: input.emailVerified,
         external_id: input.externalId,
+        external_key: `id:${input.id}`,
         metadata: input.metadata,
         password_hash: input.passwordHash,
         created_at: createdAt,

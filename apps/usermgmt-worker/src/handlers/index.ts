@@ -3,6 +3,8 @@ import type { CommandHandlerMap } from '@platform/kafka';
 import { createCorsOrigin } from './create-cors-origin.handler.js';
 import { createRedirectUri } from './create-redirect-uri.handler.js';
 import { createUser } from './create-user.handler.js';
+import { deleteUser } from './delete-user.handler.js';
+import { updateUser } from './update-user.handler.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.handler.js';
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint.handler.js';
 import type { HandlerDeps } from './deps.js';
@@ -19,7 +21,9 @@ export type UsermgmtCommand =
   | N['UpdateWebhookEndpoint']
   | N['DeleteWebhookEndpoint']
   | N['RotateWebhookEndpointSecret']
-  | N['CreateUser'];
+  | N['CreateUser']
+  | N['UpdateUser']
+  | N['DeleteUser'];
 
 /** Every user-management command has exactly one handler: a missing entry is a type error. */
 export const commandHandlers: CommandHandlerMap<UsermgmtCommand, HandlerDeps> = {
@@ -31,4 +35,6 @@ export const commandHandlers: CommandHandlerMap<UsermgmtCommand, HandlerDeps> = 
   'platform.usermgmt.commands.DeleteWebhookEndpoint': deleteWebhookEndpoint,
   'platform.usermgmt.commands.RotateWebhookEndpointSecret': rotateWebhookEndpointSecret,
   'platform.usermgmt.commands.CreateUser': createUser,
+  'platform.usermgmt.commands.UpdateUser': updateUser,
+  'platform.usermgmt.commands.DeleteUser': deleteUser,
 };

@@ -35,5 +35,5 @@ export async function updateWebhookEndpoint(
     status: status(v.status),
   });
   deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
-  return presentWebhookEndpoint(doc);
+  return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }

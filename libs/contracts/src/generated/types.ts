@@ -1201,6 +1201,11 @@ export interface CreateWebhookEndpoint {
   events: Array<string>;
 }
 
+export interface DeleteUser {
+  environment_id: string;
+  user_id: string;
+}
+
 export interface DeleteWebhookEndpoint {
   environment_id: string;
   webhook_endpoint_id: string;
@@ -1216,6 +1221,21 @@ export interface RotateWebhookEndpointSecret {
 export interface UpdateJwtTemplate {
   environment_id: string;
   content: string;
+}
+
+/** Changes the members that are not null; the rest stay as they are. */
+export interface UpdateUser {
+  environment_id: string;
+  user_id: string;
+  email: null | string;
+  first_name: null | string;
+  last_name: null | string;
+  email_verified: null | boolean;
+  external_id: null | string;
+  /** Merged into the user's metadata; a key whose value is null is removed. */
+  metadata: null | Record<string, null | string>;
+  /** scrypt hash computed at the gateway; the password itself never travels. */
+  password_hash: null | string;
 }
 
 /** Partial update: a null field is left as it is. */
@@ -1257,6 +1277,34 @@ export interface UserCreated {
   external_id: null | string;
   metadata: Record<string, string>;
   created_at: number;
+}
+
+/** A user was deleted (webhook event user.deleted). The user as it was when deleted. */
+export interface UserDeleted {
+  environment_id: string;
+  user_id: string;
+  email: string;
+  first_name: null | string;
+  last_name: null | string;
+  email_verified: boolean;
+  external_id: null | string;
+  metadata: Record<string, string>;
+  created_at: number;
+  deleted_at: number;
+}
+
+/** A user's profile changed (webhook event user.updated). The user as it is after the change. */
+export interface UserUpdated {
+  environment_id: string;
+  user_id: string;
+  email: string;
+  first_name: null | string;
+  last_name: null | string;
+  email_verified: boolean;
+  external_id: null | string;
+  metadata: Record<string, string>;
+  created_at: number;
+  updated_at: number;
 }
 
 /** A webhook endpoint was created, updated, disabled or deleted. The signing secret never travels here. */
@@ -1436,14 +1484,18 @@ export interface MessageTypes {
   'platform.usermgmt.commands.CreateRedirectUri': CreateRedirectUri;
   'platform.usermgmt.commands.CreateUser': CreateUser;
   'platform.usermgmt.commands.CreateWebhookEndpoint': CreateWebhookEndpoint;
+  'platform.usermgmt.commands.DeleteUser': DeleteUser;
   'platform.usermgmt.commands.DeleteWebhookEndpoint': DeleteWebhookEndpoint;
   'platform.usermgmt.commands.RotateWebhookEndpointSecret': RotateWebhookEndpointSecret;
   'platform.usermgmt.commands.UpdateJwtTemplate': UpdateJwtTemplate;
+  'platform.usermgmt.commands.UpdateUser': UpdateUser;
   'platform.usermgmt.commands.UpdateWebhookEndpoint': UpdateWebhookEndpoint;
   'platform.usermgmt.events.CorsOriginCreated': CorsOriginCreated;
   'platform.usermgmt.events.JwtTemplateUpdated': JwtTemplateUpdated;
   'platform.usermgmt.events.RedirectUriCreated': RedirectUriCreated;
   'platform.usermgmt.events.UserCreated': UserCreated;
+  'platform.usermgmt.events.UserDeleted': UserDeleted;
+  'platform.usermgmt.events.UserUpdated': UserUpdated;
   'platform.usermgmt.events.WebhookEndpointChanged': WebhookEndpointChanged;
   'platform.webhooks.commands.RedeliverDeliveries': RedeliverDeliveries;
   'platform.webhooks.commands.RequestDelivery': RequestDelivery;
@@ -1547,14 +1599,18 @@ export const MessageTypeNames = {
   CreateRedirectUri: 'platform.usermgmt.commands.CreateRedirectUri',
   CreateUser: 'platform.usermgmt.commands.CreateUser',
   CreateWebhookEndpoint: 'platform.usermgmt.commands.CreateWebhookEndpoint',
+  DeleteUser: 'platform.usermgmt.commands.DeleteUser',
   DeleteWebhookEndpoint: 'platform.usermgmt.commands.DeleteWebhookEndpoint',
   RotateWebhookEndpointSecret: 'platform.usermgmt.commands.RotateWebhookEndpointSecret',
   UpdateJwtTemplate: 'platform.usermgmt.commands.UpdateJwtTemplate',
+  UpdateUser: 'platform.usermgmt.commands.UpdateUser',
   UpdateWebhookEndpoint: 'platform.usermgmt.commands.UpdateWebhookEndpoint',
   CorsOriginCreated: 'platform.usermgmt.events.CorsOriginCreated',
   JwtTemplateUpdated: 'platform.usermgmt.events.JwtTemplateUpdated',
   RedirectUriCreated: 'platform.usermgmt.events.RedirectUriCreated',
   UserCreated: 'platform.usermgmt.events.UserCreated',
+  UserDeleted: 'platform.usermgmt.events.UserDeleted',
+  UserUpdated: 'platform.usermgmt.events.UserUpdated',
   WebhookEndpointChanged: 'platform.usermgmt.events.WebhookEndpointChanged',
   RedeliverDeliveries: 'platform.webhooks.commands.RedeliverDeliveries',
   RequestDelivery: 'platform.webhooks.commands.RequestDelivery',

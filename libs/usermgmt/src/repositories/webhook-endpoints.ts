@@ -193,7 +193,8 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       return WebhookEndpoint.findOne(live(environmentId, id)).lean<WebhookEndpointDoc>();
     },
 
-    async list(environmentId: string, page: PageRequest) {
+    /** A page of endpoints, each with its secret (`openSecret` unseals it). */
+    async list(environmentId: string, page: PageRequest, openSecret: (sealed: string) => string) {
       return paginate(
         page,
         (filter, sort, limit) =>
@@ -202,7 +203,7 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
             .limit(limit)
             .lean<WebhookEndpointDoc[]>()
             .exec(),
-        (doc) => presentWebhookEndpoint(doc),
+        (doc) => presentWebhookEndpoint(doc, openSecret(doc.sealed_secret)),
       );
     },
 

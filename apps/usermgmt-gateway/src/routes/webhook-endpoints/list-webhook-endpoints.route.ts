@@ -17,6 +17,7 @@ export function listWebhookEndpointsRoute(app: HttpApp, deps: GatewayDeps) {
         },
       },
     },
-    async (request) => deps.store.webhookEndpoints.list(request.environmentId, request.query),
+    async (request) =>
+      deps.store.webhookEndpoints.list(request.environmentId, request.query, (sealed) => deps.sealer.open(sealed)),
   );
 }

@@ -1,0 +1,23 @@
+import type { IncomingMessage } from '@platform/kafka';
+import { presentUser } from '@platform/usermgmt';
+import type { HandlerDeps } from './deps.js';
+
+export async function updateUser(deps: HandlerDeps, message: IncomingMessage<'platform.usermgmt.commands.UpdateUser'>) {
+  const v = message.value;
+  const doc = await deps.writer.users.update({
+    environmentId: v.environment_id,
+    id: v.user_id,
+    commandId: message.meta.id,
+    changes: {
+      email: v.email,
+      firstName: v.first_name,
+      lastName: v.last_name,
+      emailVerified: v.email_verified,
+      externalId: v.external_id,
+      metadata: v.metadata,
+      passwordHash: v.password_hash,
+    },
+  });
+  deps.touched(deps.writer.sources.users, doc._id);
+  return presentUser(doc);
+}
