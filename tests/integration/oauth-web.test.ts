@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { HttpApp } from '@platform/http';
 import type { SchedulingUserDoc } from '@platform/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,10 @@ const REDIRECT = 'https://app.example.com/callback';
 class Browser {
   private cookies = new Map<string, string>();
   csrf = '';
+
+  cookie(name: string) {
+    return this.cookies.get(name);
+  }
 
   private header() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -258,5 +263,26 @@ describe('team invite links', () => {
       payload: `token=${String(invite['token'])}`,
     });
     expect(forged.statusCode).toBe(403);
+  });
+});
+
+describe('sessions', () => {
+  it('live in Redis under the SHA-256 of their id, their idle time renewed on every request, until logout', async () => {
+    const browser = await Browser.loggedIn(user);
+    const signed = decodeURIComponent(browser.cookie('sid')!);
+    const id = signed.slice(0, signed.lastIndexOf('.'));
+    const key = `${stack.name}:web:session:${createHash('sha256').update(id).digest('hex')}`;
+    const stored = await stack.redis.get(key);
+    expect(stored).not.toContain(id);
+    expect(JSON.parse(stored!)).toEqual({ userId: user._id, _csrf: expect.any(String) });
+
+    await stack.redis.expire(key, 5);
+    expect((await browser.get('/settings/developer/oauth')).statusCode).toBe(200);
+    expect(await stack.redis.ttl(key)).toBeGreaterThan(3000);
+
+    expect((await browser.post('/logout', {})).statusCode).toBe(303);
+    expect(await stack.redis.exists(key)).toBe(0);
+    expect(browser.cookie('sid')).toBeUndefined();
+    expect((await browser.get('/settings/developer/oauth')).statusCode).toBe(303);
   });
 });

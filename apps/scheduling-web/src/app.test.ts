@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Signer } from '@fastify/cookie';
 import { MessageTypeNames } from '@platform/contracts';
 import { ConflictError } from '@platform/errors';
@@ -7,7 +8,7 @@ import { createOAuthCredentials, NO_REACH, type OAuthClientDoc, type UserReach }
 import { createLogger } from '@platform/telemetry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
-import { newRandomToken, type Session, type SessionStore } from './session.js';
+import { createRedisSessionStore, type SessionRedis } from './session.js';
 
 const PUBLIC_URL = 'https://app.example.com';
 const ISSUER = 'https://api.example.com';
@@ -55,6 +56,28 @@ function client(overrides: Partial<OAuthClientDoc> = {}): OAuthClientDoc {
   };
 }
 
+const SESSION_TTL = 3600;
+
+/** Redis as the session store uses it: values with their time to live, in seconds. */
+function fakeRedis() {
+  const entries = new Map<string, { value: string; ttl: number }>();
+  const redis: SessionRedis = {
+    async getex(key, _expiry, seconds) {
+      const entry = entries.get(key);
+      if (entry) entry.ttl = seconds;
+      return entry?.value ?? null;
+    },
+    async set(key, value, _expiry, seconds) {
+      entries.set(key, { value, ttl: seconds });
+      return 'OK';
+    },
+    async del(key) {
+      return entries.delete(key) ? 1 : 0;
+    },
+  };
+  return { redis, entries };
+}
+
 /** Cookies as a browser keeps them, from Set-Cookie headers. */
 class Jar {
   cookies = new Map<string, string>();
@@ -78,6 +101,7 @@ describe('scheduling web app', () => {
   let failNext: Error | null;
   let failures: Map<string, number>;
   let reach: Map<string, UserReach>;
+  let redis: ReturnType<typeof fakeRedis>;
   const credentials = createOAuthCredentials('p'.repeat(32));
   const users = new Map([
     ['usr_dev', user('usr_dev')],
@@ -90,21 +114,7 @@ describe('scheduling web app', () => {
     failures = new Map();
     reach = new Map();
     clients = new Map([['cal_client_1', client()]]);
-    const sessions = new Map<string, Session>();
-    const sessionStore: SessionStore = {
-      async create(userId) {
-        const sid = newRandomToken();
-        const session = { userId, csrf: newRandomToken() };
-        sessions.set(sid, session);
-        return { sid, session };
-      },
-      async load(sid) {
-        return sessions.get(sid) ?? null;
-      },
-      async destroy(sid) {
-        sessions.delete(sid);
-      },
-    };
+    redis = fakeRedis();
     app = await buildApp({
       logger: createLogger({ name: 'test', level: 'silent' }),
       readiness: [],
@@ -129,7 +139,7 @@ describe('scheduling web app', () => {
       userReach: async (userId) => reach.get(userId) ?? NO_REACH,
       teamInvites: { describe: async () => null },
       credentials,
-      sessions: sessionStore,
+      sessions: createRedisSessionStore(redis.redis, { ttlSeconds: SESSION_TTL }),
       loginFailures: {
         check: async (counters) => {
           if (counters.some((c) => (failures.get(c.key) ?? 0) >= c.limit))
@@ -198,7 +208,7 @@ describe('scheduling web app', () => {
     return hidden(page.body, '_csrf')!;
   }
 
-  it('sends visitors to log in and back, with a rotated HttpOnly Lax session cookie', async () => {
+  it('sends visitors to log in and back, with a rotated HttpOnly Lax session cookie for the browser session', async () => {
     const first = await app.inject({ method: 'GET', url: '/settings/developer/oauth/new?a=1' });
     expect(first.statusCode).toBe(303);
     expect(first.headers.location).toBe(`/login?return_to=${encodeURIComponent('/settings/developer/oauth/new?a=1')}`);
@@ -210,6 +220,8 @@ describe('scheduling web app', () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/Path=\/(;|$)/);
+    expect(cookie).not.toMatch(/Expires|Max-Age/i);
     const sid = jar.cookies.get('sid');
     await logIn(jar, 'usr_dev@example.com');
     expect(jar.cookies.get('sid')).not.toBe(sid);
@@ -641,5 +653,183 @@ describe('scheduling web app', () => {
       (await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } }))
         .statusCode,
     ).toBe(303);
+  });
+  /** The session id in a `sid` cookie value (`<id>.<signature>`, URL-encoded). */
+  const sessionId = (cookie: string) => {
+    const signed = decodeURIComponent(cookie);
+    return signed.slice(0, signed.lastIndexOf('.'));
+  };
+  const storeKey = (id: string) => `web:session:${createHash('sha256').update(id).digest('hex')}`;
+  const settingsPage = (jar: Jar) =>
+    app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: jar.header() } });
+
+  it('keeps sessions in the store under the SHA-256 of their id, renews them on every read, and ends them at login and logout', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const first = sessionId(jar.cookies.get('sid')!);
+    expect([...redis.entries.keys()]).toEqual([storeKey(first)]);
+    const stored = redis.entries.get(storeKey(first))!;
+    expect(stored.value).not.toContain(first);
+    expect(JSON.parse(stored.value)).toEqual({ userId: 'usr_dev' });
+
+    // Sliding expiry: every request that reads the session gives it its full idle time again.
+    stored.ttl = 5;
+    expect((await settingsPage(jar)).statusCode).toBe(200);
+    expect(redis.entries.get(storeKey(first))!.ttl).toBe(SESSION_TTL);
+    // The page's forms needed the session's CSRF secret: made then, and kept in the session only.
+    expect(Object.keys(JSON.parse(redis.entries.get(storeKey(first))!.value))).toEqual(['userId', '_csrf']);
+
+    // Logging in again destroys the previous session (a stolen copy of its cookie is worth nothing).
+    const stale = jar.header();
+    await logIn(jar, 'usr_dev@example.com');
+    const second = sessionId(jar.cookies.get('sid')!);
+    expect(second).not.toBe(first);
+    expect([...redis.entries.keys()]).toEqual([storeKey(second)]);
+    expect(
+      (await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: stale } })).statusCode,
+    ).toBe(303);
+
+    const before = jar.header();
+    const out = await post(jar, '/logout', { _csrf: await csrfOf(jar) });
+    expect(out.statusCode).toBe(303);
+    expect([out.headers['set-cookie']].flat().find((c) => c?.startsWith('sid='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(redis.entries.size).toBe(0);
+    // Revoked on the server: the cookie as it was before logging out no longer opens a page.
+    expect(
+      (await app.inject({ method: 'GET', url: '/settings/developer/oauth', headers: { cookie: before } })).statusCode,
+    ).toBe(303);
+  });
+
+  it('binds form tokens to their session: a token of an ended session is refused in the next one', async () => {
+    const form = { name: 'Mine', purpose: 'x', redirect_uris: CALLBACK, kind: 'public', scopes: 'BOOKING_READ' };
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const old = await csrfOf(jar);
+    await logIn(jar, 'usr_dev@example.com');
+    const relogged = await post(jar, '/settings/developer/oauth', { ...form, _csrf: old });
+    expect([relogged.statusCode, relogged.headers['content-type']]).toEqual([403, 'text/html; charset=utf-8']);
+    expect(relogged.body).toContain('Invalid or missing CSRF token.');
+    const current = await csrfOf(jar);
+    await post(jar, '/logout', { _csrf: current });
+    await logIn(jar, 'usr_dev@example.com');
+    expect((await post(jar, '/settings/developer/oauth', { ...form, _csrf: current })).statusCode).toBe(403);
+    expect(sent).toEqual([]);
+    // Any page of the session makes tokens that work, as many as it likes.
+    const [a, b] = [await csrfOf(jar), await csrfOf(jar)];
+    expect(a).not.toBe(b);
+    for (const token of [a, b])
+      expect((await post(jar, '/settings/developer/oauth', { ...form, _csrf: token })).statusCode).toBe(303);
+  });
+
+  it('checks the token field only, once, and the Origin when the browser names one', async () => {
+    const form = { name: 'Mine', purpose: 'x', redirect_uris: CALLBACK, kind: 'public', scopes: 'BOOKING_READ' };
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const csrf = await csrfOf(jar);
+    const refused = [
+      await post(jar, '/settings/developer/oauth', { ...form, _csrf: [csrf, csrf] }),
+      await post(jar, '/settings/developer/oauth', form, { 'x-csrf-token': csrf }),
+      await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: 'http://app.example.com' }),
+    ];
+    for (const response of refused) {
+      expect([response.statusCode, response.headers['content-type']]).toEqual([403, 'text/html; charset=utf-8']);
+      expect(response.body).toContain('Invalid or missing CSRF token.');
+    }
+    expect(sent).toEqual([]);
+    // `Origin: null` (every post from a no-referrer page) says nothing; the token decides.
+    expect(
+      (await post(jar, '/settings/developer/oauth', { ...form, _csrf: csrf }, { origin: 'null' })).statusCode,
+    ).toBe(303);
+  });
+
+  it('protects the login form with a signed, Strict double-submit cookie that every tab shares, kept nowhere else', async () => {
+    const jar = new Jar();
+    const firstTab = await app.inject({ method: 'GET', url: '/login' });
+    const cookie = [firstTab.headers['set-cookie']].flat().find((c) => c?.startsWith('csrf='));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/Path=\/(;|$)/);
+    jar.take(firstTab.headers['set-cookie']);
+    const secondTab = await app.inject({ method: 'GET', url: '/login', headers: { cookie: jar.header() } });
+    expect(secondTab.headers['set-cookie']).toBeUndefined();
+    const tokens = [hidden(firstTab.body, '_csrf')!, hidden(secondTab.body, '_csrf')!];
+    const attempt = (browser: Jar, token: string, password = 'nope') =>
+      post(browser, '/login', { email: 'usr_dev@example.com', password, _csrf: token });
+    for (const token of tokens) expect((await attempt(jar, token)).statusCode).toBe(401);
+    // Another browser's cookie, or one this app did not sign, does not go with these tokens.
+    const other = new Jar();
+    other.take((await app.inject({ method: 'GET', url: '/login' })).headers['set-cookie']);
+    const forged = new Jar();
+    forged.cookies.set('csrf', sessionId(jar.cookies.get('csrf')!));
+    for (const browser of [other, forged, new Jar()]) {
+      const response = await attempt(browser, tokens[0]!, 'right password');
+      expect([response.statusCode, response.headers['content-type']]).toEqual([403, 'text/html; charset=utf-8']);
+      expect(response.body).toContain('Invalid or missing CSRF token.');
+    }
+    // No session is kept for visitors who have not logged in.
+    expect(redis.entries.size).toBe(0);
+    const login = await attempt(jar, tokens[1]!, 'right password');
+    expect(login.statusCode).toBe(303);
+    jar.take(login.headers['set-cookie']);
+    expect(jar.cookies.has('csrf')).toBe(false);
+    expect(redis.entries.size).toBe(1);
+  });
+
+  it('logs out without a token when there is no session (nothing to end)', async () => {
+    const out = await post(new Jar(), '/logout', {});
+    expect([out.statusCode, out.headers.location]).toEqual([303, '/login']);
+  });
+
+  it('sends the security headers it always sent, and no others', async () => {
+    const jar = new Jar();
+    await logIn(jar, 'usr_dev@example.com');
+    const csp = (response: { headers: Record<string, unknown> }) =>
+      String(response.headers['content-security-policy'])
+        .split(';')
+        .map((directive) => directive.trim());
+    const PAGE_CSP = [
+      "default-src 'none'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' https: data:",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ];
+    const responses = [
+      await settingsPage(jar),
+      await app.inject({ method: 'GET', url: '/login' }),
+      await app.inject({ method: 'GET', url: '/nope' }),
+      await app.inject({ method: 'GET', url: '/settings/developer/oauth' }),
+      await post(jar, '/settings/developer/oauth', {}),
+    ];
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 404, 303, 403]);
+    for (const response of responses) {
+      expect(csp(response)).toEqual(PAGE_CSP);
+      expect(response.headers).toMatchObject({
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      });
+      for (const name of [
+        'strict-transport-security',
+        'cross-origin-opener-policy',
+        'cross-origin-resource-policy',
+        'cross-origin-embedder-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+      ])
+        expect(response.headers[name]).toBeUndefined();
+    }
+    // Logging in on the way to a redirect URI that no CSP source can name: form-action is dropped, not guessed.
+    const unnamed = await app.inject({
+      method: 'GET',
+      url: `/login?return_to=${encodeURIComponent('/auth/oauth2/authorize?redirect_uri=https%3A%2F%2Fexa_mple.com%2Fcb')}`,
+    });
+    expect(csp(unnamed)).toEqual(PAGE_CSP.filter((directive) => !directive.startsWith('form-action')));
   });
 });

@@ -1,86 +1,74 @@
 import type { FastifyReply, FastifyRequest } from '@platform/http';
 import type { SchedulingUserDoc } from '@platform/identity';
 import type { WebDeps } from './deps.js';
+import { CSRF_FAILURE_MESSAGE, LOGIN_CSRF_COOKIE } from './form-protection.js';
 import { errorPage } from './pages/error.page.js';
 import type { PageViewer } from './pages/layout.js';
 import { sendPage } from './respond.js';
-import { newRandomToken } from './session.js';
 
 export const SESSION_COOKIE = 'sid';
-/** The login form's double-submit token, before any session exists. */
-export const LOGIN_CSRF_COOKIE = 'csrf';
-export const CSRF_FAILURE_MESSAGE = 'Invalid or missing CSRF token.';
 
 export interface Viewer {
-  sid: string;
-  csrf: string;
   user: SchedulingUserDoc;
+  /**
+   * The session's form token, on the pages whose forms are checked against the session. The login pages have
+   * none: their form is checked against the login cookie, so they show no account header (and no log-out form).
+   */
+  csrf: string | null;
 }
 
 export function pageViewer(viewer: Viewer | null): PageViewer | null {
-  return viewer && { email: viewer.user.email, csrf: viewer.csrf };
+  return viewer?.csrf ? { email: viewer.user.email, csrf: viewer.csrf } : null;
 }
 
 export type Auth = ReturnType<typeof createAuth>;
 
-export function createAuth(deps: WebDeps) {
+/**
+ * Who is logged in, on @fastify/session. A session is written only here, and explicitly: @fastify/session
+ * saves on its own only over a connection it sees as https when the cookie is Secure, and TLS ends in front
+ * of the app (the cookie is Secure because PUBLIC_URL is https, whatever the last hop).
+ */
+export function createAuth(deps: Pick<WebDeps, 'users' | 'publicUrl'>) {
   const viewers = new WeakMap<FastifyRequest, Viewer>();
   const secure = deps.publicUrl.startsWith('https:');
-  const base = { path: '/', httpOnly: true, secure, signed: true } as const;
-
-  function signedCookie(request: FastifyRequest, name: string): string | null {
-    const value = request.cookies[name];
-    if (!value) return null;
-    const result = request.unsignCookie(value);
-    return result.valid && result.value ? result.value : null;
-  }
 
   function forbidden(request: FastifyRequest, reply: FastifyReply, message: string) {
     return sendPage(reply, 403, errorPage({ status: 403, message, viewer: pageViewer(viewers.get(request) ?? null) }));
   }
 
   return {
-    /** onRequest: who is logged in, from the signed `sid` cookie; a user that no longer exists is logged out. */
+    /** onRequest: who is logged in, from the session; a user that no longer exists is logged out. */
     async load(request: FastifyRequest): Promise<void> {
-      const sid = signedCookie(request, SESSION_COOKIE);
-      if (!sid) return;
-      const session = await deps.sessions.load(sid);
-      if (!session) return;
-      const user = await deps.users.get(session.userId);
-      if (user) viewers.set(request, { sid, csrf: session.csrf, user });
+      const userId = request.session.userId;
+      if (typeof userId !== 'string') return;
+      const user = await deps.users.get(userId);
+      if (user) viewers.set(request, { user, csrf: null });
+    },
+
+    /** onRequest of the session's pages: the token for their forms (a session's first one makes its secret). */
+    async issueCsrf(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const viewer = viewers.get(request);
+      if (!viewer) return;
+      viewer.csrf = reply.generateCsrf();
+      if (request.session.isModified()) await request.session.save();
     },
 
     viewer(request: FastifyRequest): Viewer | null {
       return viewers.get(request) ?? null;
     },
 
-    /** Login: any previous session is destroyed and a new id issued. */
+    /** Login: any previous session is destroyed and a new id issued (no session fixation). */
     async startSession(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
-      const previous = signedCookie(request, SESSION_COOKIE);
-      if (previous) await deps.sessions.destroy(previous);
-      const { sid } = await deps.sessions.create(userId);
-      reply.setCookie(SESSION_COOKIE, sid, { ...base, sameSite: 'lax' });
+      await request.session.regenerate();
+      request.session.userId = userId;
+      await request.session.save();
       reply.clearCookie(LOGIN_CSRF_COOKIE, { path: '/' });
     },
 
     async endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const sid = signedCookie(request, SESSION_COOKIE);
-      if (sid) await deps.sessions.destroy(sid);
+      await request.session.destroy();
       viewers.delete(request);
       reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure, sameSite: 'lax' });
-    },
-
-    loginCsrf(request: FastifyRequest): string | null {
-      return signedCookie(request, LOGIN_CSRF_COOKIE);
-    },
-
-    /** The login form's token: the one the browser already holds (other tabs keep working), else a new one. */
-    ensureLoginCsrf(request: FastifyRequest, reply: FastifyReply): string {
-      const existing = signedCookie(request, LOGIN_CSRF_COOKIE);
-      if (existing && existing.length <= 256) return existing;
-      const token = newRandomToken();
-      reply.setCookie(LOGIN_CSRF_COOKIE, token, { ...base, sameSite: 'strict' });
-      return token;
     },
 
     forbidden,

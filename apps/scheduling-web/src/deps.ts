@@ -14,6 +14,7 @@ export interface WebDeps {
   /** Team invite links: the team a valid token leads to (the scheduling model's read side). */
   teamInvites: { describe(token: string): Promise<{ teamId: number; teamName: string } | null> };
   credentials: OAuthCredentials;
+  /** @fastify/session's store (createRedisSessionStore). */
   sessions: SessionStore;
   /** Brute-force protection of the login form (failed logins per client IP and per e-mail address). */
   loginFailures: {

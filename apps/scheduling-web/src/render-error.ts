@@ -8,13 +8,15 @@ import {
 } from '@platform/errors';
 import { defaultStatusFor, type ErrorRenderer, type FastifyReply, type FastifyRequest } from '@platform/http';
 import { pageViewer, type Auth } from './auth.js';
+import { csrfFailure } from './form-protection.js';
 import { errorPage } from './pages/error.page.js';
 import { sendPage } from './respond.js';
-import { contentSecurityPolicy, SECURITY_HEADERS } from './security-headers.js';
 
-/** Fastify's own errors (body limits, unreadable bodies) as domain errors. */
+/** Fastify's own errors (body limits, unreadable bodies) and the CSRF plugin's as domain errors. */
 function toPageError(error: unknown): PlatformError {
   if (isPlatformError(error)) return error;
+  const refused = csrfFailure(error);
+  if (refused) return refused;
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
   if (statusCode === 413) return new PayloadTooLargeError('payload_too_large', 'The form is too large.');
   if (statusCode === 415) return new UnsupportedMediaTypeError('unsupported_media_type', 'Unsupported form encoding.');
@@ -47,17 +49,17 @@ export function htmlErrorHandler(auth: Auth) {
   };
 }
 
-/** For the http lib's own not-found handler: the same page, without a session (unknown routes load none). */
+/**
+ * For the http lib's own not-found handler: the same page, without a session (unknown routes load none), with
+ * helmet's headers (its onRequest hooks run first). The 405 and malformed-URL answers that the http lib sends
+ * before any hook, as JSON, use it too: they carry no page headers.
+ */
 export const renderNotFound: ErrorRenderer = (error) => {
   const status = defaultStatusFor(error.kind);
   const message = error.kind === 'not_found' ? 'There is no page at this address.' : pageMessage(error);
   return {
     statusCode: status,
-    headers: {
-      ...SECURITY_HEADERS,
-      'content-security-policy': contentSecurityPolicy(),
-      'content-type': 'text/html; charset=utf-8',
-    },
+    headers: { 'content-type': 'text/html; charset=utf-8' },
     body: errorPage({ status, message, viewer: null }).value,
   };
 };

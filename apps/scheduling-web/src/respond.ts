@@ -1,6 +1,6 @@
 import type { FastifyReply } from '@platform/http';
 import type { SafeHtml } from './html.js';
-import { contentSecurityPolicy } from './security-headers.js';
+import { widenFormAction } from './page-headers.js';
 
 /** Sends a rendered page; `formAction` widens the page's CSP form-action (see formActionSource). */
 export function sendPage(
@@ -9,11 +9,8 @@ export function sendPage(
   page: SafeHtml,
   formAction: string[] | null = [],
 ): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-security-policy', contentSecurityPolicy(formAction))
-    .type('text/html; charset=utf-8')
-    .send(page.value);
+  widenFormAction(reply, formAction);
+  return reply.code(status).type('text/html; charset=utf-8').send(page.value);
 }
 
 /** 303 See Other: after a form post the browser follows with a GET. */

@@ -1,59 +1,61 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from '@platform/redis';
+import { createHash } from 'node:crypto';
+import type { SessionStore } from '@fastify/session';
+import type { Session } from 'fastify';
 
-export interface Session {
-  userId: string;
-  /** The per-session token every logged-in form carries as `_csrf`. */
-  csrf: string;
+declare module 'fastify' {
+  interface Session {
+    /** Who logged in: set at login, on a new session id. */
+    userId?: string;
+  }
 }
 
-export interface SessionStore {
-  /** A new session under a new random id (login always rotates the id: no session fixation). */
-  create(userId: string): Promise<{ sid: string; session: Session }>;
-  /** The session, its lifetime renewed (sliding expiry), or null. */
-  load(sid: string): Promise<Session | null>;
-  destroy(sid: string): Promise<void>;
+export type { SessionStore };
+
+/** The Redis commands the store uses (ioredis' client has them). */
+export interface SessionRedis {
+  getex(key: string, expiry: 'EX', seconds: number): Promise<string | null>;
+  set(key: string, value: string, expiry: 'EX', seconds: number): Promise<unknown>;
+  del(key: string): Promise<number>;
 }
 
-export function newRandomToken(): string {
-  return randomBytes(32).toString('base64url');
-}
+const MAX_ID_LENGTH = 128;
 
-function isSession(value: unknown): value is Session {
-  const v = value as Partial<Session> | null;
-  return typeof v === 'object' && v !== null && typeof v.userId === 'string' && typeof v.csrf === 'string';
+/**
+ * What was stored, as @fastify/session restores it. It has no `cookie` member: the cookie's options then come from
+ * the app's configuration on every request, not from the day the session began.
+ */
+function restore(stored: string | null): Session | null {
+  if (stored === null) return null;
+  try {
+    const data: unknown = JSON.parse(stored);
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Session) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Sessions in Redis under the SHA-256 of their id, so a dump of Redis holds no usable cookie values.
+ * @fastify/session's store in Redis. Each session lies under the SHA-256 of its id, so a dump of Redis holds no
+ * usable cookie values; every read renews its lifetime (sliding expiry, one GETEX), and only a write from the
+ * app (login, a session's first CSRF secret) stores it whole.
  */
 export function createRedisSessionStore(
-  redis: Redis,
+  redis: SessionRedis,
   options: { ttlSeconds: number; keyPrefix?: string },
 ): SessionStore {
   const prefix = options.keyPrefix ?? 'web:session:';
-  const key = (sid: string) => `${prefix}${createHash('sha256').update(sid).digest('hex')}`;
+  const key = (sessionId: string) => `${prefix}${createHash('sha256').update(sessionId).digest('hex')}`;
   return {
-    async create(userId) {
-      const sid = newRandomToken();
-      const session: Session = { userId, csrf: newRandomToken() };
-      await redis.set(key(sid), JSON.stringify(session), 'EX', options.ttlSeconds);
-      return { sid, session };
+    get(sessionId, callback) {
+      if (sessionId.length === 0 || sessionId.length > MAX_ID_LENGTH) return callback(null, null);
+      redis.getex(key(sessionId), 'EX', options.ttlSeconds).then((stored) => callback(null, restore(stored)), callback);
     },
-    async load(sid) {
-      if (sid.length === 0 || sid.length > 128) return null;
-      const results = await redis.multi().get(key(sid)).expire(key(sid), options.ttlSeconds).exec();
-      const stored = results?.[0]?.[1];
-      if (typeof stored !== 'string') return null;
-      try {
-        const session: unknown = JSON.parse(stored);
-        return isSession(session) ? session : null;
-      } catch {
-        return null;
-      }
+    set(sessionId, session, callback) {
+      const { cookie: _cookie, ...data } = session;
+      redis.set(key(sessionId), JSON.stringify(data), 'EX', options.ttlSeconds).then(() => callback(), callback);
     },
-    async destroy(sid) {
-      await redis.del(key(sid));
+    destroy(sessionId, callback) {
+      redis.del(key(sessionId)).then(() => callback(), callback);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { CSRF_FIELD } from '../csrf.js';
+import { CSRF_FIELD } from '../form-protection.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** Who is looking at a page: enough for the header's e-mail and its log-out form. */

@@ -1,17 +1,12 @@
 import { html, type SafeHtml } from '../html.js';
-import { csrfInput, layout, type PageViewer } from './layout.js';
+import { csrfInput, layout } from './layout.js';
 
-export function loginPage(options: {
-  csrf: string;
-  returnTo: string;
-  email: string;
-  error: string | null;
-  viewer: PageViewer | null;
-}): SafeHtml {
-  const { csrf, returnTo, email, error, viewer } = options;
+export function loginPage(options: { csrf: string; returnTo: string; email: string; error: string | null }): SafeHtml {
+  const { csrf, returnTo, email, error } = options;
+  // No account header: the login form's token is the login cookie's, not a session's (see Viewer.csrf).
   return layout({
     title: 'Log in',
-    viewer,
+    viewer: null,
     body: html`<h1>Log in</h1>
 ${error && html`<p role="alert" id="login-error">${error}</p>`}
 <form id="login" method="post" action="/login">

@@ -10,10 +10,10 @@ import {
 import { pageViewer } from '../auth.js';
 import { codeRedirect, readAuthorizeParams, withIssuer } from '../authorize-params.js';
 import { fieldsOf, textField, type Fields } from '../form.js';
+import { formActionSource } from '../page-headers.js';
 import { consentPage } from '../pages/consent.page.js';
 import { errorPage } from '../pages/error.page.js';
 import { sendPage, seeOther } from '../respond.js';
-import { formActionSource } from '../security-headers.js';
 import type { WebContext } from '../web-context.js';
 
 const AUTHORIZE_PATH = '/auth/oauth2/authorize';
