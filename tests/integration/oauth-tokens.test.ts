@@ -349,10 +349,18 @@ describe('token endpoint: authorization code', () => {
         'invalid_request',
       ],
     ];
+    // Cal.com's reason codes where it has them; a sentence elsewhere.
+    const reasons: Record<string, string> = {
+      'unknown client': 'client_not_found',
+      'secret mismatch': 'invalid_client_credentials',
+      'missing secret': 'invalid_client_credentials',
+      'invalid code': 'code_invalid_or_expired',
+      'invalid refresh token': 'invalid_refresh_token',
+    };
     for (const [what, body, status, error] of rows) {
       const response = await token(body);
       expect({ what, status: response.status, error: response.body['error'] }).toEqual({ what, status, error });
-      expect(typeof response.body['error_description']).toBe('string');
+      expect(response.body['error_description'], what).toEqual(reasons[what] ?? expect.stringMatching(/ /));
     }
     // None of the failures consumed the code.
     expect((await exchange(client, code)).status).toBe(200);
@@ -492,7 +500,11 @@ describe('approval after issuance', () => {
     });
     expect((await stack.store.getClient(client.id))?.status).toBe('pending');
     const waiting = await refresh(issued.body['refresh_token'] as string);
-    expect([waiting.status, waiting.body['error']]).toEqual([400, 'unauthorized_client']);
+    expect([waiting.status, waiting.body['error'], waiting.body['error_description']]).toEqual([
+      400,
+      'unauthorized_client',
+      'client_not_approved',
+    ]);
     // Its access tokens live out their short life meanwhile; a rejection ends them and its grants at once.
     expect((await me(issued.body['access_token'] as string)).status).toBe(200);
     await review(client.id, 'rejected', 'Not what it says.');

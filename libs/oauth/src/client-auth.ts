@@ -3,6 +3,18 @@ import { matchesAnySecret } from './credentials.js';
 import type { OAuthClientDoc } from './store.js';
 
 /**
+ * Cal.com's reason codes, which the token endpoint gives as `error_description` beside RFC 6749's `error`: a
+ * client can branch on them (re-authorize, fix its credentials) where prose would need parsing.
+ */
+export const TOKEN_ERROR_REASONS = {
+  clientNotFound: 'client_not_found',
+  invalidClientCredentials: 'invalid_client_credentials',
+  clientNotApproved: 'client_not_approved',
+  codeInvalidOrExpired: 'code_invalid_or_expired',
+  invalidRefreshToken: 'invalid_refresh_token',
+} as const;
+
+/**
  * Client authentication at the token, revocation and introspection endpoints (RFC 6749 2.3). The secret
  * arrives as its keyed hash and is compared in constant time against every active secret (at most two, so
  * rotation needs no downtime). Obtaining tokens, by a code or a refresh, needs an accepted client (as Cal.com
@@ -14,23 +26,10 @@ export function authenticateClient(
   secretHash: string | null,
   purpose: 'issue' | 'refresh' | 'revoke' | 'introspect',
 ): OAuthClientDoc {
-  if (!client)
-    throw new UnauthenticatedError(
-      'invalid_client',
-      'Client authentication failed: no client exists for this client_id.',
-    );
+  if (!client) throw new UnauthenticatedError('invalid_client', TOKEN_ERROR_REASONS.clientNotFound);
   if (client.kind === 'confidential') {
-    if (!secretHash)
-      throw new UnauthenticatedError(
-        'invalid_client',
-        'Client authentication failed: client_secret is required for this client.',
-      );
-    if (!matchesAnySecret(secretHash, client.secrets)) {
-      throw new UnauthenticatedError(
-        'invalid_client',
-        'Client authentication failed: client_secret does not match client_id.',
-      );
-    }
+    if (!secretHash || !matchesAnySecret(secretHash, client.secrets))
+      throw new UnauthenticatedError('invalid_client', TOKEN_ERROR_REASONS.invalidClientCredentials);
   } else if (secretHash) {
     throw new UnauthenticatedError(
       'invalid_client',
@@ -41,10 +40,7 @@ export function authenticateClient(
     client.status === 'rejected' ||
     (client.status !== 'accepted' && (purpose === 'issue' || purpose === 'refresh'))
   ) {
-    throw new InputError(
-      'unauthorized_client',
-      `This client is ${client.status === 'rejected' ? 'rejected' : 'not approved'} and cannot obtain tokens.`,
-    );
+    throw new InputError('unauthorized_client', TOKEN_ERROR_REASONS.clientNotApproved);
   }
   return client;
 }

@@ -38,5 +38,5 @@ export type { GrantRevocations } from './revocations.js';
 export { createBearerCheck, requireScope, tokenHasScope } from './bearer.js';
 export type { BearerCheck } from './bearer.js';
 export { SCOPE_DESCRIPTIONS } from './scope-descriptions.js';
-export { authenticateClient } from './client-auth.js';
+export { authenticateClient, TOKEN_ERROR_REASONS } from './client-auth.js';
 export type { ClientReply, IssuedGrant } from './replies.js';

@@ -8,6 +8,7 @@ import {
   isLegacyScopeSet,
   isScope,
   MAX_CODE_TTL_SECONDS,
+  TOKEN_ERROR_REASONS,
   type AuthorizationCodeDoc,
   type GrantDoc,
   type IssuedGrant,
@@ -19,8 +20,8 @@ import { revokeGrant } from './grants.js';
 
 type Msg<T extends keyof typeof MessageTypeNames> = IncomingMessage<(typeof MessageTypeNames)[T]>;
 
-const invalidCode = () => new InputError('invalid_grant', 'The authorization code is invalid or expired.');
-const invalidRefresh = () => new InputError('invalid_grant', 'The refresh token is invalid, expired or revoked.');
+const invalidCode = () => new InputError('invalid_grant', TOKEN_ERROR_REASONS.codeInvalidOrExpired);
+const invalidRefresh = () => new InputError('invalid_grant', TOKEN_ERROR_REASONS.invalidRefreshToken);
 
 export async function issueAuthorizationCode(deps: HandlerDeps, message: Msg<'IssueAuthorizationCode'>) {
   const v = message.value;
