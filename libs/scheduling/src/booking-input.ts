@@ -9,7 +9,7 @@ import { asObject, attendeeOf, lengthInMinutes, optionalString, positiveId, requ
 export function createBookingFields(body: unknown): Omit<CreateBooking, 'requested_at'> {
   const b = asObject(body);
   const eventTypeId = positiveId(b['eventTypeId'], 'eventTypeId');
-  const length = lengthInMinutes(b, false);
+  const length = lengthInMinutes(b['lengthInMinutes'], false);
   const start = requiredString(b, 'start', 40);
   const attendee = attendeeOf(b);
   return {

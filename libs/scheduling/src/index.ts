@@ -49,3 +49,15 @@ export type { TeamView, MembershipView, EventTypeView, ScheduleView, BookingView
 export { createBookingFields, cancelBookingFields, rescheduleBookingFields } from './booking-input.js';
 export { readsFor } from './user-reads.js';
 export type { UserReads } from './user-reads.js';
+export { reserveHostTime, releaseHostTime } from './host-calendars.js';
+export type { HostCalendars } from './host-calendars.js';
+export {
+  allocateHosts,
+  eventTypeHosts,
+  isAvailable,
+  roundRobinOrder,
+  collectiveHosts,
+  takeFirstFree,
+  takeAll,
+} from './host-allocation.js';
+export type { HostAllocationDeps, HostBooking, HostCandidate, RoundRobinCandidate } from './host-allocation.js';

@@ -18,32 +18,40 @@ function codePoints(value: string): number {
   return value.length <= 1 ? value.length : [...value].length;
 }
 
-export function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
-  const value = body[field];
+/** A string value, trimmed; undefined when not given (null or undefined). `field` names it in the error. */
+export function text(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.trim().length === 0 || codePoints(value) > max)
     throw bad(`${field} must be a non-empty string of at most ${max} characters.`);
   return value.trim();
 }
 
-export function requiredString(body: Record<string, unknown>, field: string, max: number): string {
-  const value = optionalString(body, field, max);
-  if (value === undefined) throw bad(`${field} is required.`);
-  return value;
+export function requiredText(value: unknown, field: string, max: number): string {
+  const checked = text(value, field, max);
+  if (checked === undefined) throw bad(`${field} is required.`);
+  return checked;
 }
 
-export function optionalUrl(body: Record<string, unknown>, field: string): string | null | undefined {
-  if (body[field] === null) return null;
-  const value = optionalString(body, field, 2048);
-  if (value === undefined) return undefined;
-  let url: URL;
+export function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
+  return text(body[field], field, max);
+}
+
+export function requiredString(body: Record<string, unknown>, field: string, max: number): string {
+  return requiredText(body[field], field, max);
+}
+
+export function url(value: unknown, field: string): string | undefined {
+  const given = text(value, field, 2048);
+  if (given === undefined) return undefined;
+  let parsed: URL;
   try {
-    url = new URL(value);
+    parsed = new URL(given);
   } catch {
     throw bad(`${field} must be an absolute http(s) URL.`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(`${field} must be an absolute http(s) URL.`);
-  return url.toString();
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw bad(`${field} must be an absolute http(s) URL.`);
+  return parsed.toString();
 }
 
 /**
@@ -63,12 +71,12 @@ export function slugify(value: string): string {
   return ascii || createHash('sha256').update(value.normalize('NFC').trim()).digest('hex').slice(0, 12);
 }
 
-export function optionalSlug(body: Record<string, unknown>, field = 'slug'): string | undefined {
-  const value = optionalString(body, field, 100);
-  if (value === undefined) return undefined;
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value))
+export function slug(value: unknown, field = 'slug'): string | undefined {
+  const given = text(value, field, 100);
+  if (given === undefined) return undefined;
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(given))
     throw bad(`${field} may contain only lowercase letters, digits and single hyphens.`);
-  return value;
+  return given;
 }
 
 export function optionalRole(body: Record<string, unknown>): Role | undefined {
@@ -86,8 +94,7 @@ export function optionalBoolean(body: Record<string, unknown>, field: string): b
   return value;
 }
 
-export function lengthInMinutes(body: Record<string, unknown>, required: boolean): number | undefined {
-  const value = body['lengthInMinutes'];
+export function lengthInMinutes(value: unknown, required: boolean): number | undefined {
   if (value === undefined && !required) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1440)
     throw bad('lengthInMinutes must be an integer from 1 to 1440.');
@@ -101,18 +108,26 @@ export function optionalSchedulingType(body: Record<string, unknown>): Schedulin
   return value;
 }
 
-/** `hosts: [{userId}]` (the real API's shape) or `hostUserIds: [...]`; at most 100. */
-export function optionalHosts(body: Record<string, unknown>): string[] | undefined {
-  const raw = body['hosts'];
-  if (raw === undefined) return undefined;
-  if (!Array.isArray(raw) || raw.length > 100) throw bad('hosts must be a list of at most 100 {userId} objects.');
-  const ids = raw.map((h, i) => {
-    const userId = typeof h === 'object' && h !== null ? (h as { userId?: unknown }).userId : undefined;
+const tooManyHosts = () => bad('hosts must be a list of at most 100 {userId} objects.');
+
+/** The user ids of `hosts: [{userId}]` (the real API's shape), at most 100, each once. */
+export function hostIds(ids: readonly unknown[]): string[] {
+  if (ids.length > 100) throw tooManyHosts();
+  const checked = ids.map((userId, i) => {
     if (typeof userId !== 'string' || userId.length === 0 || userId.length > 100)
       throw bad(`hosts[${i}].userId must be a user id.`);
     return userId;
   });
-  return [...new Set(ids)];
+  return [...new Set(checked)];
+}
+
+export function optionalHosts(body: Record<string, unknown>): string[] | undefined {
+  const raw = body['hosts'];
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) throw tooManyHosts();
+  return hostIds(
+    raw.map((h) => (typeof h === 'object' && h !== null ? (h as { userId?: unknown }).userId : undefined)),
+  );
 }
 
 export function attendeeOf(body: Record<string, unknown>): { name: string; email: string; timeZone: string } {

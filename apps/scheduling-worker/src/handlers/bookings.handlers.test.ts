@@ -8,7 +8,8 @@ import type {
   SchedulingWriter,
 } from '@platform/scheduling';
 import { fake, fakeClock, fakeMessage } from '@platform/testing';
-import { bookingCommand, cancelBooking, createBooking } from './bookings.handlers.js';
+import { cancelBooking, createBooking } from './bookings.handlers.js';
+import { bookingCommand } from './deprecated/booking-command.js';
 import type { HandlerDeps } from './deps.js';
 
 const at = new Date('2030-01-07T09:00:00Z');

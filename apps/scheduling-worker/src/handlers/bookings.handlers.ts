@@ -1,90 +1,24 @@
 import { createHash } from 'node:crypto';
 import { MessageTypeNames } from '@platform/contracts';
-import { ConflictError, InputError, NotFoundError } from '@platform/errors';
+import { InputError, NotFoundError } from '@platform/errors';
+import { outboxEvent } from '@platform/mongo';
 import {
+  allocateHosts,
   bookingInterval,
-  cancelBookingFields,
-  createBookingFields,
-  rescheduleBookingFields,
-  isWithinAvailability,
   presentBooking,
+  releaseHostTime,
   type BookingDoc,
   type BookingView,
   type EventTypeDoc,
   type Interval,
 } from '@platform/scheduling';
-import { change, createOnce, insert, payloadOf, userLookup, type Fields, type Msg } from './common.js';
+import { change, createOnce, insert, userLookup, type Fields, type Msg } from './common.js';
 import type { HandlerDeps } from './deps.js';
-import { release, reserve } from './host-calendars.js';
-import { outboxEvent } from '@platform/mongo';
-
-type BookingMsg = Msg<(typeof MessageTypeNames)['BookingCommand']>;
 
 /** The booking a command makes has a uid derived from the command: a redone command makes the same one. */
 const uidOf = (commandId: string) => createHash('sha256').update(commandId).digest('base64url').slice(0, 22);
 
-const outOfHours = () =>
-  new InputError('outside_availability', "The requested time is outside the availability of the event type's hosts.");
-const taken = () => new ConflictError('time_taken', 'The requested time is already booked.');
 const bookingNotFound = (uid: string) => new NotFoundError('not_found', `Booking ${uid} not found.`);
-
-async function candidateHosts(deps: HandlerDeps, eventType: EventTypeDoc): Promise<string[]> {
-  if (eventType.team_id === null) return [eventType.owner_user_id!];
-  const members = (await deps.store.membershipsOfTeam(eventType.team_id))
-    .filter((m) => m.accepted)
-    .map((m) => m.user_id);
-  const hosts =
-    eventType.host_user_ids.length > 0 ? eventType.host_user_ids.filter((h) => members.includes(h)) : members;
-  if (hosts.length === 0) throw new InputError('no_hosts', 'The event type has no hosts.');
-  return hosts;
-}
-
-/** Whether a host's default schedule covers the interval (a host without a schedule is never available). */
-async function available(deps: HandlerDeps, hostId: string, interval: Interval): Promise<boolean> {
-  const schedules = await deps.store.schedulesOfUsers([hostId]);
-  const schedule = schedules.find((s) => s.is_default) ?? schedules[0];
-  if (!schedule) return false;
-  return isWithinAvailability(
-    { timeZone: schedule.time_zone, weekly: schedule.availability, overrides: schedule.overrides },
-    interval,
-  );
-}
-
-/**
- * Collective event types need every host free and available; round-robin ones the first such host, the
- * least booked first. Returns the hosts whose calendars now hold the interval for `uid`.
- */
-async function takeHosts(
-  deps: HandlerDeps,
-  eventType: EventTypeDoc,
-  uid: string,
-  interval: Interval,
-  ignoreUid?: string,
-): Promise<string[]> {
-  const hosts = await candidateHosts(deps, eventType);
-  if (eventType.scheduling_type === 'ROUND_ROBIN') {
-    const load = new Map<string, number>();
-    for (const h of hosts) load.set(h, (await deps.store.hostCalendar(h))?.busy.length ?? 0);
-    let anyAvailable = false;
-    for (const host of [...hosts].sort((a, b) => load.get(a)! - load.get(b)!)) {
-      if (!(await available(deps, host, interval))) continue;
-      anyAvailable = true;
-      if (await reserve(deps, host, uid, interval, ignoreUid)) return [host];
-    }
-    throw anyAvailable ? taken() : outOfHours();
-  }
-  for (const host of hosts) if (!(await available(deps, host, interval))) throw outOfHours();
-  const reserved: string[] = [];
-  for (const host of hosts) {
-    if (await reserve(deps, host, uid, interval, ignoreUid)) {
-      reserved.push(host);
-      continue;
-    }
-    for (const r of reserved) await release(deps, r, uid);
-    throw taken();
-  }
-  return reserved;
-}
 
 function startOf(deps: HandlerDeps, start: string, lengthInMinutes: number): Interval {
   const interval = bookingInterval(start, lengthInMinutes);
@@ -164,7 +98,7 @@ export async function createBooking(deps: HandlerDeps, message: Create): Promise
   const interval = startOf(deps, v.start, eventType.length_in_minutes);
   const attendee = { name: v.attendee.name, email: v.attendee.email, timeZone: v.attendee.time_zone };
   const uid = uidOf(commandId);
-  const hosts = await takeHosts(deps, eventType, uid, interval);
+  const hosts = await allocateHosts(deps, eventType, { uid, interval });
   const booking = await insertBooking(deps, commandId, {
     uid,
     event_type_id: eventType.id,
@@ -212,7 +146,7 @@ export async function cancelBooking(deps: HandlerDeps, message: Cancel): Promise
     { status: 'accepted' },
   );
   if (!cancelled) throw new InputError('already_cancelled', `Booking ${uid} is already cancelled.`);
-  for (const host of booking.host_user_ids) await release(deps, host, uid);
+  for (const host of booking.host_user_ids) await releaseHostTime(deps, host, uid);
   return presentBooking(
     { ...booking, status: 'cancelled', cancellation_reason: reason },
     await userLookup(deps, booking.host_user_ids),
@@ -234,7 +168,9 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
   const interval = done
     ? { start: done.start, end: done.end }
     : startOf(deps, message.value.start, Math.round((old.end.getTime() - old.start.getTime()) / 60_000));
-  const hosts = done ? done.host_user_ids : await takeHosts(deps, eventType, newUid, interval, uid);
+  const hosts = done
+    ? done.host_user_ids
+    : await allocateHosts(deps, eventType, { uid: newUid, interval, ignoreUid: uid });
   const created = await insertBooking(deps, commandId, {
     uid: newUid,
     event_type_id: old.event_type_id,
@@ -271,38 +207,6 @@ export async function rescheduleBooking(deps: HandlerDeps, message: Reschedule):
       { status: 'accepted' },
     );
   }
-  for (const host of old.host_user_ids) await release(deps, host, uid);
+  for (const host of old.host_user_ids) await releaseHostTime(deps, host, uid);
   return presentBooking(created, await userLookup(deps, created.host_user_ids));
-}
-
-/**
- * The deprecated BookingCommand (an action and a JSON body) from a gateway of the previous release: read into
- * the record of its intent, with the checks that gateway left to the worker, and handled the same way.
- */
-export async function bookingCommand(deps: HandlerDeps, message: BookingMsg): Promise<BookingView> {
-  const v = message.value;
-  const body = payloadOf(message);
-  const requested_at = v.requested_at;
-  switch (v.action) {
-    case 'create':
-      return createBooking(deps, {
-        ...message,
-        type: MessageTypeNames.CreateBooking,
-        value: { ...createBookingFields(body), requested_at },
-      });
-    case 'cancel':
-      return cancelBooking(deps, {
-        ...message,
-        type: MessageTypeNames.CancelBooking,
-        value: { ...cancelBookingFields(v.target_id ?? '', body), requested_at },
-      });
-    case 'reschedule':
-      return rescheduleBooking(deps, {
-        ...message,
-        type: MessageTypeNames.RescheduleBooking,
-        value: { ...rescheduleBookingFields(v.target_id ?? '', body), requested_at },
-      });
-    default:
-      throw new InputError('bad_request', `Unknown booking action ${v.action}.`);
-  }
 }

@@ -7,20 +7,31 @@ import type { HandlerDeps } from './deps.js';
 
 export type Msg<T extends MessageType> = IncomingMessage<T>;
 
-export function payloadOf(message: { value: { payload: string } }): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(message.value.payload);
-  } catch {
-    parsed = undefined;
-  }
-  return input.asObject(parsed);
+/** The authorizing user of a command; a command without one is refused as a request without a token is. */
+export function signedIn(actor: string | null): string {
+  if (!actor) throw new UnauthenticatedError('missing_token', 'An access token is required.');
+  return actor;
 }
 
 /** The authorizing user's reach, read fresh for each command (a membership change applies at once). */
 export async function actorReach(deps: HandlerDeps, actor: string | null): Promise<Reach> {
-  if (!actor) throw new UnauthenticatedError('missing_token', 'An access token is required.');
-  return reachOf(actor, await deps.store.membershipsOfUser(actor));
+  const userId = signedIn(actor);
+  return reachOf(userId, await deps.store.membershipsOfUser(userId));
+}
+
+/**
+ * The id a record names, checked as the path parameter it came from is (at most 15 digits), so a record and
+ * the deprecated family record it replaces answer a bad id alike.
+ */
+export function recordId(id: number, field: string): number {
+  return input.positiveId(String(id), field);
+}
+
+/** The fields a change names: a checked field that was not given is undefined, and is left out. */
+export function definedOnly<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 export function userLookup(deps: HandlerDeps, ids: Iterable<string>): Promise<UserLookup> {
@@ -80,8 +91,4 @@ export async function change<T extends MessageType>(
   );
   if (changed) deps.touched?.(aggregate.source, id);
   return changed;
-}
-
-export function now(): Date {
-  return new Date();
 }

@@ -1,29 +1,17 @@
 import type { MessageTypeNames } from '@platform/contracts';
 import type { CommandHandlerMap } from '@platform/kafka';
-import { bookingCommand, cancelBooking, createBooking, rescheduleBooking } from './bookings.handlers.js';
+import { cancelBooking, createBooking, rescheduleBooking } from './bookings.handlers.js';
+import { bookingCommand } from './deprecated/booking-command.js';
+import { eventTypeCommand } from './deprecated/event-type-command.js';
+import { membershipCommand } from './deprecated/membership-command.js';
+import { scheduleCommand } from './deprecated/schedule-command.js';
+import { teamCommand } from './deprecated/team-command.js';
 import type { HandlerDeps } from './deps.js';
-import { eventTypeCommand } from './event-types.handlers.js';
-import {
-  acceptTeamInvite,
-  addTeamMember,
-  createEventType,
-  createSchedule,
-  createTeam,
-  createTeamInvite,
-  deleteEventType,
-  deleteSchedule,
-  deleteTeam,
-  removeTeamMember,
-  requestPhoneCall,
-  updateEventType,
-  updateSchedule,
-  updateTeam,
-  updateTeamMembership,
-} from './intents.handlers.js';
-import { membershipCommand } from './memberships.handlers.js';
+import { createEventType, deleteEventType, requestPhoneCall, updateEventType } from './event-types.handlers.js';
+import { acceptTeamInvite, addTeamMember, removeTeamMember, updateTeamMembership } from './memberships.handlers.js';
 import { addOrganizationMemberHandler, createOrganizationHandler } from './organizations.handlers.js';
-import { scheduleCommand } from './schedules.handlers.js';
-import { teamCommand } from './teams.handlers.js';
+import { createSchedule, deleteSchedule, updateSchedule } from './schedules.handlers.js';
+import { createTeam, createTeamInvite, deleteTeam, updateTeam } from './teams.handlers.js';
 
 type N = typeof MessageTypeNames;
 export type SchedulingCommand =
@@ -53,7 +41,11 @@ export type SchedulingCommand =
   | N['CreateOrganization']
   | N['AddOrganizationMember'];
 
-/** Every scheduling command has exactly one handler: a missing entry is a type error. */
+/**
+ * Every scheduling command has exactly one handler: a missing entry is a type error. The deprecated family
+ * records (TeamCommand, MembershipCommand, EventTypeCommand, ScheduleCommand, BookingCommand) are read into
+ * the records of their intents and handled by those records' handlers.
+ */
 export const commandHandlers: CommandHandlerMap<SchedulingCommand, HandlerDeps> = {
   'platform.scheduling.commands.CreateTeam': createTeam,
   'platform.scheduling.commands.UpdateTeam': updateTeam,

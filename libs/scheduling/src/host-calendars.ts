@@ -1,6 +1,11 @@
-import { findConflict, type Interval, type SchedulingStore, type SchedulingWriter } from '@platform/scheduling';
+import { findConflict } from './availability/index.js';
+import type { Interval } from './availability/index.js';
+import type { SchedulingStore, SchedulingWriter } from './store.js';
 
-type Calendars = { store: Pick<SchedulingStore, 'hostCalendar'>; writer: Pick<SchedulingWriter, 'hostCalendars'> };
+export type HostCalendars = {
+  store: Pick<SchedulingStore, 'hostCalendar'>;
+  writer: Pick<SchedulingWriter, 'hostCalendars'>;
+};
 
 const MAX_ATTEMPTS = 8;
 /** Entries that ended this long ago cannot conflict any more and are dropped on the next write. */
@@ -11,8 +16,8 @@ const KEEP_PAST_MS = 24 * 3600 * 1000;
  * A compare-and-set on the calendar's version: of two concurrent bookings of one host, one wins and the
  * other sees the conflict. Taking the same uid again (a redone command) is a no-op that succeeds.
  */
-export async function reserve(
-  { store, writer }: Calendars,
+export async function reserveHostTime(
+  { store, writer }: HostCalendars,
   hostId: string,
   uid: string,
   interval: Interval,
@@ -39,7 +44,7 @@ export async function reserve(
 }
 
 /** Frees a booking's time in a host's calendar (cancel, reschedule, or a collective booking that failed). */
-export async function release({ store, writer }: Calendars, hostId: string, uid: string): Promise<void> {
+export async function releaseHostTime({ store, writer }: HostCalendars, hostId: string, uid: string): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const calendar = await store.hostCalendar(hostId);
     if (!calendar || !calendar.busy.some((b) => b.uid === uid)) return;
