@@ -760,9 +760,9 @@ describe('request bodies', () => {
     const before = await handled();
     const wrong = await api('POST', `/v2/teams/${teamId}/event-types`, token, { title: 42, lengthInMinutes: 30 });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toEqual({ code: 'VALIDATION_FAILED', message: 'title must be a string' });
+    expect(wrong.body.error).toEqual({ code: 'BAD_REQUEST', message: 'title must be a string' });
     const missing = await api('POST', '/v2/schedules', token, { timeZone: 'Europe/Berlin' });
-    expect(missing.body.error).toEqual({ code: 'VALIDATION_FAILED', message: 'name is required' });
+    expect(missing.body.error).toEqual({ code: 'BAD_REQUEST', message: 'name is required' });
     const stranger = tokenFor(await stack.newUser(), ALL);
     expect((await api('POST', `/v2/teams/${teamId}/event-types`, stranger, { title: 42 })).status).toBe(404);
     // Valid commands on the same keys follow the refused ones through the worker, so once they are answered a
@@ -775,6 +775,27 @@ describe('request bodies', () => {
         .status,
     ).toBe(201);
     expect(await handled()).toBe(before + 2);
+  });
+
+  it('answer every fault of their form with one code, wherever it is found, and a message naming it', async () => {
+    const token = tokenFor(owner, ALL);
+    const faults = [
+      // The schema.
+      await api('POST', '/v2/schedules', token, { timeZone: 'Europe/Berlin' }),
+      // A member's rule, checked by the worker.
+      await api('POST', '/v2/teams', token, { name: `Faults ${Date.now()}`, timeZone: 'Mars/Olympus_Mons' }),
+      // The availability's rules.
+      await api('POST', '/v2/schedules', token, {
+        name: 'Backwards',
+        timeZone: 'Europe/Berlin',
+        availability: [{ days: ['Monday'], startTime: '17:00', endTime: '09:00' }],
+      }),
+    ];
+    for (const fault of faults) {
+      expect(fault.status).toBe(400);
+      expect(fault.body.error.code).toBe('BAD_REQUEST');
+      expect(fault.body.error.message).toMatch(/[a-z]/);
+    }
   });
 
   it('become one command per intent, telling a field sent as null from one left out', async () => {

@@ -4,6 +4,23 @@ import { defaultStatusFor } from '@platform/http';
 const OAUTH_ENDPOINTS = /^\/v2\/auth\/oauth2\//;
 
 /**
+ * Faults of the request's own form, wherever they are found (the schema, a member's rule, the availability or
+ * booking checks): one code for a client to branch on, as Cal.com answers them all as a bad request; the message
+ * names what is wrong.
+ */
+const BAD_REQUEST_CODES = new Set([
+  'validation_failed',
+  'invalid_query',
+  'invalid_params',
+  'invalid_headers',
+  'invalid_json',
+  'bad_request',
+  'bad_url',
+  'invalid_availability',
+  'invalid_booking',
+]);
+
+/**
  * Two error shapes: the OAuth endpoints answer RFC 6749 `{error, error_description}`; the `/v2` API answers
  * the scheduling API's `{status: "error", error: {code, message}}`. 401s from the bearer check carry
  * `WWW-Authenticate` (RFC 6750).
@@ -50,6 +67,10 @@ export const renderError: ErrorRenderer = (error, request) => {
   } else if (error.code === 'insufficient_scope') {
     headers['www-authenticate'] = `Bearer realm="api", error="insufficient_scope"`;
   }
-  const code = internal ? 'INTERNAL_SERVER_ERROR' : error.code.toUpperCase();
+  const code = internal
+    ? 'INTERNAL_SERVER_ERROR'
+    : error.kind === 'input' && BAD_REQUEST_CODES.has(error.code)
+      ? 'BAD_REQUEST'
+      : error.code.toUpperCase();
   return { statusCode, headers, body: { status: 'error', error: { code, message } } };
 };

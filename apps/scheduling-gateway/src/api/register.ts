@@ -60,8 +60,9 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
     const hasBody = spec.method === 'POST' || spec.method === 'PATCH';
     const body = schemas.body ?? AnyBody;
     const checkBody = hasBody ? bodyChecker(body) : () => undefined;
-    // A body whose members are all optional (a cancellation's reason, an invite's none) may be left out.
-    const optionalBody = hasBody && ((body as { required?: string[] }).required?.length ?? 0) === 0;
+    // A body that an empty object satisfies (a cancellation's reason, an invite's none) may be left out; one that
+    // must name a member or at least one change may not.
+    const optionalBody = hasBody && acceptsEmpty(checkBody);
     const bodyOf = (given: unknown) => (given === undefined && optionalBody ? {} : given);
     app.route({
       method: spec.method,
@@ -102,5 +103,14 @@ export function registerSchedulingApi(app: HttpApp, deps: ApiDeps & { bearer: Be
         return reply.code(status).send({ status: 'success', data });
       },
     });
+  }
+}
+
+function acceptsEmpty(check: (body: unknown) => void): boolean {
+  try {
+    check({});
+    return true;
+  } catch {
+    return false;
   }
 }
