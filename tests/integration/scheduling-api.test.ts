@@ -793,8 +793,8 @@ describe('request bodies', () => {
     ];
     for (const fault of faults) {
       expect(fault.status).toBe(400);
-      expect(fault.body.error.code).toBe('BAD_REQUEST');
-      expect(fault.body.error.message).toMatch(/[a-z]/);
+      expect(fault.body.error?.code).toBe('BAD_REQUEST');
+      expect(fault.body.error?.message).toMatch(/[a-z]/);
     }
   });
 
