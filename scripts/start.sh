@@ -9,7 +9,9 @@ state="${PLATFORM_STATE_DIR:-$HOME/.local/state/platform}/apps"
 mkdir -p "$state"
 
 bash scripts/ensure-node-modules.sh
-bash deploy/local/up.sh
+# Only the servers the running apps use: the tools (promtool, the OpenTelemetry collector) and the schema
+# registry serve the tests, which provision them themselves.
+bash deploy/local/up.sh kafka ferretdb redis smtp s3 gcs
 echo "[start] building"
 npx turbo run build --output-logs=errors-only >/dev/null
 eval "$(bash scripts/local-env.sh)"

@@ -8,6 +8,17 @@ bash scripts/ensure-node-modules.sh
 echo "[test] generated contracts are current"
 node libs/contracts/scripts/generate-types.mjs --check
 
+# Dependencies are provisioned (downloaded, built, started) while the code builds and is checked.
+provision_log="${PLATFORM_STATE_DIR:-$HOME/.local/state/platform}/test-provision.log"
+mkdir -p "$(dirname "$provision_log")"
+echo "[test] provisioning Kafka, FerretDB, Redis, SMTP, S3, GCS, the schema registry and the test tools, Chromium for the browser tests, Schemathesis for the fuzz gate (log: $provision_log)"
+(
+  bash deploy/local/chromium.sh install
+  bash deploy/local/schemathesis.sh install >/dev/null
+  bash deploy/local/up.sh
+) >"$provision_log" 2>&1 &
+provision=$!
+
 echo "[test] build"
 npx turbo run build --output-logs=errors-only
 
@@ -19,10 +30,13 @@ typecheck=$!
 wait $lint
 wait $typecheck
 
-echo "[test] provisioning Kafka, FerretDB, Redis and SMTP, Chromium for the browser tests, Schemathesis for the fuzz gate"
-bash deploy/local/chromium.sh install
-bash deploy/local/schemathesis.sh install >/dev/null
-bash deploy/local/up.sh
+echo "[test] waiting for the dependencies"
+if ! wait $provision; then
+  tail -n 80 "$provision_log" >&2
+  echo "[test] provisioning failed (log: $provision_log)" >&2
+  exit 1
+fi
+tail -n 12 "$provision_log"
 eval "$(bash deploy/local/env.sh)"
 
 echo "[test] vitest"

@@ -29,6 +29,20 @@ for c in "${components[@]}"; do
   component_of[$!]=$c
 done
 
+# Say what is still on its way while a cold cache downloads and builds (minutes): each running component's
+# log is still named *.log.<pid> until it finishes.
+(
+  # The sleep holds no output open, so a pipe reading this script ends when it does.
+  while sleep 20 >/dev/null 2>&1; do
+    pending=("$run_dir"/*.log.$$)
+    [[ -e ${pending[0]} ]] || break
+    names=("${pending[@]##*/}")
+    log "still provisioning after $((SECONDS - start_all))s: ${names[*]%%.log.*}"
+  done
+) &
+ticker=$!
+trap 'kill "$ticker" 2>/dev/null || true' EXIT
+
 # Report each component as it finishes.
 failed=()
 while ((${#component_of[@]})); do
