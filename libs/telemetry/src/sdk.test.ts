@@ -9,6 +9,7 @@ const telemetry = startTelemetry({
   exporter,
   autoInstrument: false,
   asyncContext: false,
+  traceSampleRatio: 1,
 });
 
 afterAll(() => telemetry.shutdown());

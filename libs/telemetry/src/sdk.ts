@@ -7,7 +7,13 @@ import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK, metrics } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -29,6 +35,25 @@ export interface TelemetryOptions {
    * it off: spans started in a callback then have no implicit parent, and logs written there no trace id.
    */
   asyncContext?: boolean;
+  /**
+   * The share of new traces that are recorded; a request or message that arrives with a trace follows its
+   * sender's decision, so a trace is recorded whole or not at all. Unrecorded spans still carry trace ids into
+   * logs, reply headers and Kafka headers. Default DEFAULT_TRACE_SAMPLE_RATIO; the standard OTEL_TRACES_SAMPLER
+   * (with OTEL_TRACES_SAMPLER_ARG) overrides it.
+   */
+  traceSampleRatio?: number;
+}
+
+/**
+ * Recording every span of every request costs the command path a measurable share of its CPU (issue 41); one
+ * trace in twenty still shows every path under load, and an error's trace id is in its log line either way.
+ */
+export const DEFAULT_TRACE_SAMPLE_RATIO = 0.05;
+
+function samplerFor(options: TelemetryOptions) {
+  if (process.env['OTEL_TRACES_SAMPLER']) return undefined; // the SDK reads the standard variables
+  const ratio = Math.min(1, Math.max(0, options.traceSampleRatio ?? DEFAULT_TRACE_SAMPLE_RATIO));
+  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
 }
 
 /** Keeps no context across callbacks: `with` runs its function, and the active context is always the root. */
@@ -100,7 +125,9 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   }
   // Metrics are pulled by Prometheus from the process's own HTTP server, not from a second port.
   const prometheus = new PrometheusExporter({ preventServerStart: true });
+  const sampler = samplerFor(options);
   const sdk = new NodeSDK({
+    ...(sampler ? { sampler } : {}),
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: processors,
     ...(options.asyncContext === false ? { contextManager: explicitContextOnly } : {}),
