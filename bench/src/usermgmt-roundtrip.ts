@@ -8,6 +8,7 @@ import { closedLoop } from './load.js';
 import type { LatencyStats } from './stats.js';
 import { benchStores, round1, round2, type Store } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
+import { cpuPerRequest, cpuSeconds } from './cpu.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -19,12 +20,19 @@ const env = isolatedAppEnv(name, {
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
 });
 
+interface Measured {
+  latency: LatencyStats;
+  /** CPU microseconds per request of each process (user and system, all threads), warm-up included. */
+  cpu_us_per_request: { gateway: number; worker: number };
+}
+
 /** The platform's processes on one store, measured under the same load as the baseline. */
 async function measureStore(
   store: Store,
   load: Omit<Parameters<typeof closedLoop>[0], 'origin' | 'request'>,
-): Promise<LatencyStats> {
-  const storeEnv = { ...env, MONGO_URL: store.mongoUrl };
+  extraEnv: Record<string, string> = {},
+): Promise<Measured> {
+  const storeEnv = { ...env, ...extraEnv, MONGO_URL: store.mongoUrl };
   const processes: ManagedProcess[] = [];
   try {
     const gatewayPort = await freePort();
@@ -52,7 +60,17 @@ async function measureStore(
       },
     );
     const key = stdout.trim();
-    return await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}`, request: request(key) });
+    const [worker, gateway] = processes.map((p) => p.child.pid);
+    const before = [cpuSeconds(gateway), cpuSeconds(worker)];
+    const latency = await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}`, request: request(key) });
+    const requests = latency.requests + latency.errors + load.warmup;
+    return {
+      latency,
+      cpu_us_per_request: {
+        gateway: cpuPerRequest(before[0]!, cpuSeconds(gateway), requests),
+        worker: cpuPerRequest(before[1]!, cpuSeconds(worker), requests),
+      },
+    };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     await cleanUpStack(storeEnv).catch((error: unknown) =>
@@ -83,8 +101,11 @@ async function main() {
   } finally {
     await bare.kill('SIGTERM');
   }
-  const byStore: Record<string, LatencyStats> = {};
-  for (const store of stores) byStore[store.name] = await measureStore(store, load);
+  const measured: Record<string, Measured> = {};
+  for (const store of stores) measured[store.name] = await measureStore(store, load);
+  // The same path with every trace recorded (the default before issue 41), in the same run.
+  const allTraced = await measureStore(stores[0]!, load, { OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
+  const byStore = Object.fromEntries(Object.entries(measured).map(([k, v]) => [k, v.latency]));
   const platform = byStore[stores[0]!.name]!;
   const versusBaseline = (p: LatencyStats) => ({
     p50: round1(p.p50_ms / baseline.p50_ms),
@@ -106,6 +127,13 @@ async function main() {
     by_store: byStore,
     ratio: versusBaseline(platform),
     ratio_by_store: Object.fromEntries(Object.entries(byStore).map(([k, v]) => [k, versusBaseline(v)])),
+    cpu_us_per_request: measured[stores[0]!.name]!.cpu_us_per_request,
+    cpu_targets_us: { gateway: 1000, worker: 2000 },
+    every_trace_recorded: {
+      note: 'the first store with OTEL_TRACES_SAMPLER=parentbased_always_on (every span recorded, as before sampling)',
+      latency: allTraced.latency,
+      cpu_us_per_request: allTraced.cpu_us_per_request,
+    },
     store_ratio: other
       ? {
           throughput: round2(platform.requests_per_second / other.requests_per_second),
