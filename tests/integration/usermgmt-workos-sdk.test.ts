@@ -112,4 +112,20 @@ describe('the WorkOS Node SDK', () => {
       UnprocessableEntityException,
     );
   });
+
+  it("manages webhook endpoints through its webhooks methods, each endpoint with the secret WorkOS's type requires", async () => {
+    const sdk = sdkFor((await stack.newKey()).key);
+    const created = await sdk.webhooks.createWebhookEndpoint({
+      endpointUrl: 'https://hooks.example.com/sdk',
+      events: ['user.created', 'user.deleted'],
+    });
+    expect(created).toMatchObject({ endpointUrl: 'https://hooks.example.com/sdk', status: 'enabled' });
+    expect(created.secret).toMatch(/^whsec_/);
+    const listed = await sdk.webhooks.listWebhookEndpoints();
+    expect(listed.data).toEqual([created]);
+    const updated = await sdk.webhooks.updateWebhookEndpoint({ id: created.id, status: 'disabled' });
+    expect(updated).toMatchObject({ id: created.id, status: 'disabled', secret: created.secret });
+    await sdk.webhooks.deleteWebhookEndpoint({ id: created.id });
+    expect((await sdk.webhooks.listWebhookEndpoints()).data).toEqual([]);
+  });
 });
