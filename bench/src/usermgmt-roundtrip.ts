@@ -36,12 +36,19 @@ async function measureStore(
   const processes: ManagedProcess[] = [];
   try {
     const gatewayPort = await freePort();
-    processes.push(startProcess('usermgmt-worker', path.join(root, 'apps/usermgmt-worker/dist/main.js'), storeEnv));
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway and the worker
+    // (bench/dist/profile-top.js summarizes a profile).
+    const nodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
     processes.push(
-      startProcess('usermgmt-gateway', path.join(root, 'apps/usermgmt-gateway/dist/main.js'), {
-        ...storeEnv,
-        PORT: String(gatewayPort),
-      }),
+      startProcess('usermgmt-worker', path.join(root, 'apps/usermgmt-worker/dist/main.js'), storeEnv, { nodeArgs }),
+    );
+    processes.push(
+      startProcess(
+        'usermgmt-gateway',
+        path.join(root, 'apps/usermgmt-gateway/dist/main.js'),
+        { ...storeEnv, PORT: String(gatewayPort) },
+        { nodeArgs },
+      ),
     );
     await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status < 500, {
       what: `usermgmt-gateway on ${store.name}`,
