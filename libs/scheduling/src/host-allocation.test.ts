@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WeeklyRange } from './availability/index.js';
+import { storedAggregate } from './testing.js';
 import {
   allocateHosts,
   collectiveHosts,
@@ -13,14 +14,7 @@ import {
 import type { EventTypeDoc, HostCalendarDoc, MembershipDoc, ScheduleDoc } from './store.js';
 
 const created = new Date('2030-01-01T00:00:00Z');
-const base = {
-  command_id: 'c',
-  created_at: created,
-  updated_at: created,
-  deleted_at: null,
-  outbox: [],
-  has_outbox: false,
-};
+const base = storedAggregate(created);
 
 const WEEKDAYS: WeeklyRange = {
   days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],

@@ -7,20 +7,14 @@ import type {
   SchedulingStore,
   SchedulingWriter,
 } from '@platform/scheduling';
+import { storedAggregate } from '@platform/scheduling/testing';
 import { fake, fakeClock, fakeMessage } from '@platform/testing';
 import { cancelBooking, createBooking } from './bookings.handlers.js';
 import { bookingCommand } from './deprecated/booking-command.js';
 import type { HandlerDeps } from './deps.js';
 
 const at = new Date('2030-01-07T09:00:00Z');
-const aggregate = {
-  command_id: 'cmd-0',
-  created_at: at,
-  updated_at: at,
-  deleted_at: null,
-  outbox: [],
-  has_outbox: false,
-};
+const aggregate = storedAggregate(at);
 const eventType: EventTypeDoc = {
   ...aggregate,
   _id: '7',

@@ -7,20 +7,14 @@ import {
   type SchedulingWriter,
   type TeamDoc,
 } from '@platform/scheduling';
+import { storedAggregate } from '@platform/scheduling/testing';
 import { fake, fakeClock, fakeMessage } from '@platform/testing';
 import type { HandlerDeps } from '../deps.js';
 import { dateOverrides, familyRecordHandler, number, requiredText, text, weeklyRanges } from './family-record.js';
 import { teamCommand } from './team-command.js';
 
 const at = new Date('2030-01-07T09:00:00Z');
-const aggregate = {
-  command_id: 'cmd-0',
-  created_at: at,
-  updated_at: at,
-  deleted_at: null,
-  outbox: [],
-  has_outbox: false,
-};
+const aggregate = storedAggregate(at);
 
 const teamRecord = (action: string, payload: unknown, target_id: string | null = '5') =>
   fakeMessage(MessageTypeNames.TeamCommand, {
