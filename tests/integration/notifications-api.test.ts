@@ -135,6 +135,20 @@ function watchSse(base: string, who: NotificationsUser, lastEventId?: string) {
   return { events, done, close: () => controller.abort() };
 }
 
+/**
+ * The barrier before sending to watchers: the gateways hold this many streams of the user (a stream counts once
+ * the hub has it, so a notification sent after this reaches it).
+ */
+async function streamsOpen(who: NotificationsUser, expected: [number, number]) {
+  await waitFor(
+    async () => {
+      const open = stack.watchStreams(who);
+      return open[0] === expected[0] && open[1] === expected[1] ? open : undefined;
+    },
+    { timeoutMs: 10_000, what: `watch streams ${expected.join(' and ')} on the replicas` },
+  );
+}
+
 beforeAll(async () => {
   receiver = await startWebhookReceiver('/notifications');
   stack = await startNotificationsStack({ webhookUrl: receiver.url, maxFramesBehind: 24 });
@@ -420,7 +434,7 @@ describe('notifications API: watch streams', () => {
     const plain = watchSocket(b, user, '?format=plaintext');
     const sse = watchSse(b, user);
     await Promise.all([ws.opened, plain.opened]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await streamsOpen(user, [0, 3]);
     expect((await custom(user, '# Heads up', 'This is the __content__.', a)).status).toBe(204);
     expect((await custom(user, 'Second', '', a)).status).toBe(204);
     await waitFor(
@@ -447,7 +461,7 @@ describe('notifications API: watch streams', () => {
   it('resumes an SSE stream with Last-Event-ID: exactly the missed notifications, in order', async () => {
     const user = await stack.addUser(deploymentId, 'member');
     const first = watchSse(b, user);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await streamsOpen(user, [0, 1]);
     await custom(user, 'Seen');
     await waitFor(async () => first.events.length === 1 || undefined, { what: 'the first event' });
     first.close();
@@ -458,12 +472,20 @@ describe('notifications API: watch streams', () => {
     await waitFor(async () => resumed.events.length >= 3 || undefined, { what: 'the missed events' });
     await custom(user, 'Live');
     await waitFor(async () => resumed.events.length >= 4 || undefined, { what: 'the live event' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A user's events arrive in order: once a later one is there, a duplicate of any before it would be too.
+    await custom(user, 'Later');
+    await waitFor(
+      async () => resumed.events.some((e) => (e.data['notification'] as InboxItem).title === 'Later') || undefined,
+      {
+        what: 'the later event',
+      },
+    );
     expect(resumed.events.map((e) => (e.data['notification'] as InboxItem).title)).toEqual([
       'Missed 1',
       'Missed 2',
       'Missed 3',
       'Live',
+      'Later',
     ]);
     resumed.close();
   });
@@ -473,8 +495,8 @@ describe('notifications API: watch streams', () => {
     const slow = watchSocket(a, user);
     const fast = watchSocket(a, user);
     await Promise.all([slow.opened, fast.opened]);
+    await streamsOpen(user, [2, 0]);
     (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const total = 40;
     for (let i = 0; i < total; i++) expect((await custom(user, `Burst ${i}`, 'x'.repeat(1500))).status).toBe(204);
     await waitFor(async () => fast.frames.length === total || undefined, {
@@ -495,6 +517,143 @@ describe('notifications API: watch streams', () => {
       Array.from({ length: slow.frames.length }, (_, i) => `Burst ${i}`),
     );
     fast.socket.close();
+  });
+});
+
+describe('notifications API: what browsers and Coder clients send (issue 40)', () => {
+  it('marks a notification read on a read-status PUT with no body (the spec defines none)', async () => {
+    const user = await stack.addUser(deploymentId, 'member');
+    await custom(user, 'Read me');
+    const [item] = (await waitForInbox(user, 1)).notifications;
+    const r = await call(a, user, 'PUT', `/notifications/inbox/${item!.id}/read-status`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ message: 'Notification marked as read.', unread_count: 0 });
+    expect((await inbox(user)).notifications[0]!.read_at).not.toBeNull();
+  });
+
+  it('refuses unknown query parameters on mark-all-as-read as the list and the watch do, marking nothing', async () => {
+    const user = await stack.addUser(deploymentId, 'member');
+    await custom(user, 'Still unread');
+    await waitForInbox(user, 1);
+    const r = await call(a, user, 'PUT', '/notifications/inbox/mark-all-as-read?read_status=unread');
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      message: 'Query parameters have invalid values.',
+      validations: [{ field: 'read_status', detail: expect.any(String) }],
+    });
+    expect((await inbox(user)).unread_count).toBe(1);
+  });
+
+  it('answers a custom notification sent as text/plain 415 in the standard response object', async () => {
+    const r = await call(a, member, 'POST', '/notifications/custom', JSON.stringify({ content: { title: 'x' } }), {
+      'content-type': 'text/plain',
+    });
+    expect(r.status).toBe(415);
+    expect(Object.keys(r.body).sort()).toEqual(['message']);
+  });
+
+  it("gives the e-mail of a custom notification without a title the template's name as its Subject", async () => {
+    const user = await stack.addUser(deploymentId, 'member');
+    const message = `Only a message ${uniqueName('m')}`;
+    expect((await custom(user, '', message)).status).toBe(204);
+    const mail = await waitFor(async () => (await messagesTo(user.user.email!))[0], { what: 'the e-mail' });
+    expect(mail.Subject).toBe('Custom Notification');
+    expect(await messageText(mail.ID)).toContain(message);
+    expect((await inbox(user)).notifications[0]).toMatchObject({ title: '', content: message });
+  });
+
+  it("answers another user's notification as a cursor 404, exactly as an unknown one (starting_before, Last-Event-ID)", async () => {
+    const user = await stack.addUser(deploymentId, 'member');
+    const other = await stack.addUser(deploymentId, 'member');
+    await custom(user, 'Mine');
+    await custom(other, 'Theirs');
+    const mine = (await waitForInbox(user, 1)).notifications[0]!;
+    const theirs = (await waitForInbox(other, 1)).notifications[0]!;
+    const unknown = '0190c5a8-0000-7000-8000-000000000000';
+    const pages = await Promise.all(
+      [theirs.id, unknown].map((id) => call(a, user, 'GET', `/notifications/inbox?starting_before=${id}`)),
+    );
+    for (const page of pages) {
+      expect(page.status).toBe(404);
+      expect(page.body).toEqual({
+        message: 'Notification not found.',
+        validations: [{ field: 'starting_before', detail: 'must be the id of one of your notifications' }],
+      });
+    }
+    expect((await call(a, user, 'GET', `/notifications/inbox?starting_before=${mine.id}`)).status).toBe(200);
+    const resumes = await Promise.all(
+      [theirs.id, unknown].map((id) =>
+        call(a, user, 'GET', '/notifications/inbox/watch', undefined, {
+          accept: 'text/event-stream',
+          'last-event-id': id,
+        }),
+      ),
+    );
+    for (const resume of resumes) {
+      expect(resume.status).toBe(404);
+      expect(resume.body).toEqual({
+        message: 'Notification not found.',
+        validations: [{ field: 'last-event-id', detail: 'must be the id of one of your notifications' }],
+      });
+    }
+  });
+
+  it("answers GET /users/me (what Coder's Go SDK calls first) with the caller as a codersdk.User", async () => {
+    const me = await call(a, owner, 'GET', '/users/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      id: owner.user._id,
+      username: owner.user.username,
+      name: owner.user.name,
+      email: owner.user.email,
+      created_at: new Date(owner.user.created_at).toISOString(),
+      updated_at: expect.any(String),
+      last_seen_at: expect.any(String),
+      status: 'active',
+      login_type: 'none',
+      organization_ids: [],
+      roles: [{ name: 'owner', display_name: 'Owner' }],
+    });
+    expect((await call(a, member, 'GET', '/users/me')).body).toMatchObject({ id: member.user._id, roles: [] });
+    expect((await call(a, member, 'GET', `/users/${owner.user.username}`)).status).toBe(403);
+    expect((await call(a, null, 'GET', '/users/me')).status).toBe(401);
+  });
+
+  it('takes the session token of a watch from the platform_session_token cookie or query parameter', async () => {
+    const user = await stack.addUser(deploymentId, 'member');
+    const byQuery = new WebSocket(
+      `${a.replace('http', 'ws')}/api/v2/notifications/inbox/watch?platform_session_token=${encodeURIComponent(user.token)}`,
+    );
+    const byCookie = new WebSocket(`${a.replace('http', 'ws')}/api/v2/notifications/inbox/watch`, {
+      headers: { cookie: `platform_session_token=${encodeURIComponent(user.token)}` },
+    });
+    const frames: string[] = [];
+    for (const socket of [byQuery, byCookie]) socket.on('message', (data) => frames.push(data.toString()));
+    await Promise.all(
+      [byQuery, byCookie].map(
+        (socket) =>
+          new Promise<void>((resolve, reject) => {
+            socket.once('open', () => resolve());
+            socket.once('unexpected-response', (_req, res) => reject(new Error(`watch answered ${res.statusCode}`)));
+          }),
+      ),
+    );
+    await streamsOpen(user, [2, 0]);
+    await custom(user, 'To both');
+    await waitFor(async () => frames.length === 2 || undefined, { what: 'a frame on each socket' });
+    byQuery.close();
+    byCookie.close();
+    const refused = await call(
+      a,
+      null,
+      'GET',
+      '/notifications/inbox/watch?platform_session_token=ntf_nope',
+      undefined,
+      {
+        accept: 'text/event-stream',
+      },
+    );
+    expect(refused.status).toBe(401);
   });
 });
 

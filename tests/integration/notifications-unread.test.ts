@@ -49,7 +49,7 @@ function user() {
       read_at: read ? new Date() : null,
       created_at: new Date(),
     };
-    return writer.insertInbox(doc, []).then((inserted) => ({ _id, inserted }));
+    return writer.inbox.insertOnce(doc, []).then((inserted) => ({ _id, inserted }));
   };
   /** What counting the inbox says, and what the count document states (null: it does not state one). */
   const truth = () =>
@@ -73,7 +73,7 @@ function user() {
 describe('the stored unread count', () => {
   it('follows inserts, read and unread changes and mark-all-read, and is read from its document', async () => {
     const u = user();
-    expect(await store.unreadCount(u.deployment, u.id)).toBe(0);
+    expect(await store.inbox.unreadCount(u.deployment, u.id)).toBe(0);
     // Never counted before: the first change counts the inbox (0) and stores the count it ends with.
     expect(await u.countedInsert()).toBe(0);
     expect(await u.stated()).toBe(1);
@@ -99,12 +99,12 @@ describe('the stored unread count', () => {
     expect(await u.stated()).toBe(2);
 
     const all = await writer.unread.begin(u.lane);
-    const marked = await writer.markAllRead(u.deployment, u.id, new Date());
+    const marked = await writer.inbox.markAllRead(u.deployment, u.id, new Date());
     await writer.unread.end(u.lane, all.token, -marked);
     expect(marked).toBe(2);
     expect(await u.stated()).toBe(0);
     expect(await u.truth()).toBe(0);
-    expect(await store.unreadCount(u.deployment, u.id)).toBe(0);
+    expect(await store.inbox.unreadCount(u.deployment, u.id)).toBe(0);
   });
 
   it('adds nothing for a redone insert or a repeated end', async () => {
@@ -115,7 +115,7 @@ describe('the stored unread count', () => {
     await writer.unread.end(u.lane, change.token, 1);
     await writer.unread.end(u.lane, change.token, 1);
     const again = await writer.unread.begin(u.lane);
-    const redone = await writer.insertInbox(
+    const redone = await writer.inbox.insertOnce(
       {
         _id,
         deployment_id: u.deployment,
@@ -144,11 +144,11 @@ describe('the stored unread count', () => {
     const b = await writer.unread.begin(u.lane);
     expect(b.before).toBeNull();
     await u.insert();
-    expect(await store.unreadCount(u.deployment, u.id)).toBe(2);
+    expect(await store.inbox.unreadCount(u.deployment, u.id)).toBe(2);
     await writer.unread.end(u.lane, a.token, 1);
     expect(await u.stated()).toBeNull();
     await u.insert();
-    expect(await store.unreadCount(u.deployment, u.id)).toBe(3);
+    expect(await store.inbox.unreadCount(u.deployment, u.id)).toBe(3);
     await writer.unread.end(u.lane, b.token, 1);
     expect(await u.stated()).toBe(3);
   });
@@ -160,11 +160,11 @@ describe('the stored unread count', () => {
     await writer.unread.begin(u.lane);
     await u.insert();
     expect(await u.stated()).toBeNull();
-    expect(await store.unreadCount(u.deployment, u.id)).toBe(2);
+    expect(await store.inbox.unreadCount(u.deployment, u.id)).toBe(2);
     // A live token is never overridden: the next change ends, but the count stays unstated.
     await u.countedInsert();
     expect(await u.stated()).toBeNull();
-    expect(await store.unreadCount(u.deployment, u.id)).toBe(3);
+    expect(await store.inbox.unreadCount(u.deployment, u.id)).toBe(3);
     // Once the cut-off token is stale (its time is in it), the next change counts the inbox and states it.
     await mongo
       .collection<{ _id: string; pending: string[] }>('notif_unread')

@@ -40,6 +40,8 @@ export interface NotificationsStack {
   /** A deployment with its owner; `addUser` adds more to it. */
   newDeployment(email?: string): Promise<{ deploymentId: string; owner: NotificationsUser }>;
   addUser(deploymentId: string, role: MemberRole, email?: string): Promise<NotificationsUser>;
+  /** The user's open watch streams on each gateway replica (the barrier before sending to a watcher). */
+  watchStreams(user: NotificationsUser): [number, number];
   close(): Promise<void>;
 }
 
@@ -133,6 +135,8 @@ export async function startNotificationsStack(options: NotificationsStackOptions
       return { deploymentId: deployment._id, owner: await addUser(deployment._id, 'owner', email) };
     },
     addUser,
+    watchStreams: (user) =>
+      gateways.map((g) => g.started.service.watchStreams(user.user.environment_id, user.user._id)) as [number, number],
     async close() {
       await publisher.disconnect();
       for (const g of gateways) await g.started.stop();

@@ -88,3 +88,9 @@ export const InboxFilterQuery = {
 export const NotificationIdParams = Type.Object({ id: Uuid });
 
 export const security = [{ session: [] }];
+/** The watch stream also takes the token a browser can send: the `platform_session_token` cookie or query parameter. */
+export const browserSecurity: Array<Record<string, string[]>> = [
+  { session: [] },
+  { sessionCookie: [] },
+  { sessionQuery: [] },
+];

@@ -65,6 +65,8 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
       void consumer.ready.then(() => (joined = true));
     },
     ready: () => consumer?.ready ?? Promise.resolve(),
+    /** A user's open watch streams on this replica. */
+    watchStreams: (deploymentId: string, userId: string) => hub.streamsOf(deploymentId, userId),
     async closeStreams() {
       hub.closeAll('the server is shutting down; reconnect');
     },

@@ -74,6 +74,10 @@ export function createWatchHub(metrics?: { open: Gauge; delivered: Counter }) {
     get size() {
       return total;
     },
+    /** The open streams of one user on this replica (what a test waits for before it sends). */
+    streamsOf(deploymentId: string, userId: string): number {
+      return byUser.get(keyOf(deploymentId, userId))?.size ?? 0;
+    },
   };
 }
 

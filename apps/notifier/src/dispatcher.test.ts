@@ -45,26 +45,28 @@ function lane() {
   /** The store reads of the lane, in order. */
   const reads: string[] = [];
   const store = {
-    settings: async () => ({ notifier_paused: false }),
-    laneHead: async (_lane: string, method: DispatchMethod) => {
-      reads.push(`head:${method}`);
-      return (
-        docs
-          .filter((d) => d.pending_methods.includes(method))
-          .sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null
-      );
+    settings: { get: async () => ({ notifier_paused: false }) },
+    outgoing: {
+      laneHead: async (_lane: string, method: DispatchMethod) => {
+        reads.push(`head:${method}`);
+        return (
+          docs
+            .filter((d) => d.pending_methods.includes(method))
+            .sort((a, b) => a.notification_id.localeCompare(b.notification_id))[0] ?? null
+        );
+      },
+      lanePending: async (_lane: string, limit: number) => {
+        reads.push('lane');
+        // Copies, as a store's read gives: the dispatcher's view of the lane is not the store's documents.
+        return structuredClone(
+          docs
+            .filter((d) => d.pending_methods.length > 0)
+            .sort((a, b) => a.notification_id.localeCompare(b.notification_id))
+            .slice(0, limit),
+        );
+      },
     },
-    lanePending: async (_lane: string, limit: number) => {
-      reads.push('lane');
-      // Copies, as a store's read gives: the dispatcher's view of the lane is not the store's documents.
-      return structuredClone(
-        docs
-          .filter((d) => d.pending_methods.length > 0)
-          .sort((a, b) => a.notification_id.localeCompare(b.notification_id))
-          .slice(0, limit),
-      );
-    },
-  } as unknown as NotificationsStore;
+  };
   /** Unread changes begun and not yet ended (by the dispatcher, or by the inbox method it hands one to). */
   const openChanges = new Set<string>();
   let changes = 0;
@@ -77,8 +79,7 @@ function lane() {
       },
       end: async (_lane: string, token: string) => void openChanges.delete(token),
     },
-    leaseLane: async () => true,
-    releaseLane: async () => undefined,
+    lanes: { lease: async () => true, release: async () => undefined },
     outgoing: {
       source: 'notif_outgoing',
       change: async (
@@ -97,7 +98,7 @@ function lane() {
       },
     },
   } as unknown as NotificationsWriter;
-  return { docs, store, writer, openChanges, reads };
+  return { docs, store: store as unknown as NotificationsStore, writer, openChanges, reads };
 }
 
 function dispatcherOn(
@@ -217,9 +218,9 @@ describe('dispatcher', () => {
     const l = lane();
     const renewals: number[] = [];
     let taken = false;
-    l.writer.leaseLane = async () => (renewals.push(Date.now()), !taken);
+    l.writer.lanes.lease = async () => (renewals.push(Date.now()), !taken);
     let released = false;
-    l.writer.releaseLane = async () => void (released = true);
+    l.writer.lanes.release = async () => void (released = true);
     const sent: string[] = [];
     let slowDone!: () => void;
     const slow = new Promise<void>((resolve) => (slowDone = resolve));
@@ -285,16 +286,16 @@ describe('dispatcher', () => {
     done.pending_methods = [];
     done.pending = 0;
     l.docs.push(done);
-    const store = l.store as unknown as { lanePending: (lane: string, limit: number) => Promise<OutgoingDoc[]> };
+    const store = l.store.outgoing as unknown as {
+      lanePending: (lane: string, limit: number) => Promise<OutgoingDoc[]>;
+    };
     const read = store.lanePending;
     store.lanePending = async (lane, limit) => {
       if (l.reads.length > 0) return read(lane, limit);
       l.reads.push('lane (stale)');
       return [structuredClone(stale)];
     };
-    const released = new Promise<void>(
-      (resolve) => ((l.writer as unknown as { releaseLane: () => Promise<void> }).releaseLane = async () => resolve()),
-    );
+    const released = new Promise<void>((resolve) => (l.writer.lanes.release = async () => resolve()));
     dispatcher.start();
     dispatcher.kick(LANE);
     await released;

@@ -127,7 +127,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // insert is stored, and then the new notification is the head (a concurrent insert of an older one would
     // be missed as much after the insert as before). The unread count comes with the change of it that the
     // first inbox notification makes (begun here, ended by the inbox method; with 0 if none is sent).
-    const state = () => Promise.all([store.settings(deploymentId), store.lanePending(lane, LANE_READ)]);
+    const state = () => Promise.all([store.settings.get(deploymentId), store.outgoing.lanePending(lane, LANE_READ)]);
     const beginning = writer.unread.begin(lane);
     let unread: UnreadChange | undefined;
     const endUnused = async () => {
@@ -149,7 +149,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let fresh: OutgoingDoc | null;
     try {
       [leased, [settings, waiting], unread, fresh] = await Promise.all([
-        writer.leaseLane(lane, options.holder, options.leaseMs),
+        writer.lanes.lease(lane, options.holder, options.leaseMs),
         state(),
         beginning,
         queued?.catch(() => null) ?? null,
@@ -169,7 +169,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // taken (this process could not reach the store in time) stops the drain after the try in hand.
     let lost = false;
     const renewal = setInterval(() => {
-      writer.leaseLane(lane, options.holder, options.leaseMs).then(
+      writer.lanes.lease(lane, options.holder, options.leaseMs).then(
         (kept) => {
           if (!kept) lost = true;
         },
@@ -204,12 +204,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           continue;
         }
         if (m > 0 && !leasedView) {
-          view = wholeLane(await store.lanePending(lane, LANE_READ));
+          view = wholeLane(await store.outgoing.lanePending(lane, LANE_READ));
           leasedView = true;
         }
         let head: OutgoingDoc | null;
         if (prefetched !== undefined) head = prefetched;
-        else head = view ? headOf(view, method) : await store.laneHead(lane, method);
+        else head = view ? headOf(view, method) : await store.outgoing.laneHead(lane, method);
         prefetched = undefined;
         // None left, or the oldest waits for its retry (later ones keep the order): the next method.
         if (!head) {
@@ -232,7 +232,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       clearInterval(renewal);
       await endUnused();
       // A lane lost to another holder is not released: the delete only matches this holder's lease anyway.
-      await writer.releaseLane(lane, options.holder).catch(() => undefined);
+      await writer.lanes.release(lane, options.holder).catch(() => undefined);
     }
   }
 
@@ -309,9 +309,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function sweep(): Promise<void> {
-    const due = await store.dueLanes(new Date(), 200);
+    const due = await store.outgoing.dueLanes(new Date(), 200);
     if (due.length === 0) return;
-    const paused = await store.pausedAmong([...new Set(due.map((d) => d.deployment_id))]);
+    const paused = await store.settings.pausedAmong([...new Set(due.map((d) => d.deployment_id))]);
     for (const { lane, deployment_id } of due) if (!paused.has(deployment_id)) kick(lane);
   }
 
@@ -329,7 +329,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return {
     kick,
     async kickDeployment(deploymentId) {
-      for (const lane of await store.pendingLanes(deploymentId)) kick(lane);
+      for (const lane of await store.outgoing.pendingLanes(deploymentId)) kick(lane);
     },
     start() {
       stopped = false;

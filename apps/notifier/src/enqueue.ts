@@ -55,8 +55,8 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
   const id = `${request.causeId}:${ref._id}`;
   const [recipient, disabled, existing] = await Promise.all([
     'read' in ref ? ref.read() : ref,
-    deps.store.disabledTemplate(ref.environment_id, ref._id, template.id),
-    deps.store.getOutgoing(id),
+    deps.store.preferences.disabledTemplate(ref.environment_id, ref._id, template.id),
+    deps.store.outgoing.get(ref.environment_id, ref._id, id),
   ]);
   const lane = laneOf(ref.environment_id, ref._id);
   if (existing) {
@@ -104,7 +104,7 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
     next_attempt_at: now,
     created_at: now,
   };
-  const insert = deps.writer.enqueue(doc);
+  const insert = deps.writer.outgoing.enqueue(doc);
   // The dispatch reads the lease, the pause flag and the unread count while the insert is on its way: the
   // first frame on a watch stream waits for one round trip less.
   // A failed insert fails this enqueue below; the dispatch then reads the lane as usual.
@@ -116,5 +116,5 @@ export async function enqueueNotification(deps: EnqueueDeps, request: EnqueueReq
     ),
   );
   if (await insert) return notificationId;
-  return (await deps.store.getOutgoing(id))?.notification_id ?? null;
+  return (await deps.store.outgoing.get(ref.environment_id, ref._id, id))?.notification_id ?? null;
 }

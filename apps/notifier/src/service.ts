@@ -6,9 +6,9 @@ import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
 import type { NotifierConfig } from './config.js';
 import { createDispatcher } from './dispatcher.js';
-import { createInboxMethod } from './methods/inbox.js';
-import { createSmtpMethod } from './methods/smtp.js';
-import { createWebhookMethod } from './methods/webhook.js';
+import { createInboxMethod } from './channels/inbox.js';
+import { createSmtpMethod } from './channels/smtp.js';
+import { createWebhookMethod } from './channels/webhook.js';
 import { createWorker } from './worker.js';
 
 export async function build(ctx: ServiceContext<NotifierConfig>) {

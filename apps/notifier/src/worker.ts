@@ -18,8 +18,8 @@ import { WEBHOOK_TOPICS } from '@platform/webhooks';
 import type { Dispatcher } from './dispatcher.js';
 import type { Kicker } from './handlers/deps.js';
 import { commandHandlers, type NotificationCommand } from './handlers/index.js';
-import { notifyQuotaNearlyUsed } from './producers/image-quota.js';
-import { notifyClientReviewed } from './producers/oauth-review.js';
+import { notifyQuotaNearlyUsed } from './reactions/image-quota.js';
+import { notifyClientReviewed } from './reactions/oauth-review.js';
 
 export interface WorkerDeps {
   kafka: KafkaClient;

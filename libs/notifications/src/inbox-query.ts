@@ -28,6 +28,9 @@ export interface Validation {
 /** What the API answers for a query it cannot read: 400 with this message and the validations. */
 export const INVALID_QUERY_MESSAGE = 'Query parameters have invalid values.';
 
+/** A cursor (`starting_before`, `Last-Event-ID`) that is not one of the caller's notifications, unknown or someone else's alike. */
+export const NOT_YOUR_NOTIFICATION = 'must be the id of one of your notifications';
+
 export type QueryResult<T> = { ok: true; value: T } | { ok: false; validations: Validation[] };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,7 @@
 export {
   INBOX_PAGE_SIZE,
   INVALID_QUERY_MESSAGE,
+  NOT_YOUR_NOTIFICATION,
   matchesFilter,
   readInboxListQuery,
   readWatchQuery,
@@ -33,18 +34,18 @@ export { renderActions, renderTemplate } from './render.js';
 export type { RenderData } from './render.js';
 export { markdownToPlaintext } from './plaintext.js';
 export { NOTIFICATIONS_TOPICS } from './topics.js';
-export { createNotificationsStore, createNotificationsWriter, laneOf } from './store.js';
+export { createNotificationsStore, createNotificationsWriter } from './store.js';
+export type { NotificationsStore, NotificationsWriter } from './store.js';
+export { laneOf } from './models.js';
 export type {
   DeliveryStatus,
   DispatchMethod,
   InboxAction,
   InboxDoc,
   MethodDelivery,
-  NotificationsStore,
-  NotificationsWriter,
   OutgoingDoc,
   PreferenceDoc,
-} from './store.js';
+} from './models.js';
 export type { UnreadChange } from './unread.js';
 export { inboxNotificationFromEvent, inboxNotificationJson, preferenceJson } from './presenters.js';
 export type { InboxNotificationJson, PreferenceJson } from './presenters.js';

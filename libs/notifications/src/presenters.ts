@@ -1,7 +1,7 @@
 import type { InboxNotificationCreated } from '@platform/contracts';
 
 type InboxNotification = InboxNotificationCreated['notification'];
-import type { PreferenceDoc } from './store.js';
+import type { PreferenceDoc } from './models.js';
 import { iconOf } from './templates.js';
 
 /** An inbox notification as the API shows it (`read_at` null while unread; the icon falls back per template family). */

@@ -12,6 +12,7 @@ import { updateNotificationPreferencesRoute } from './preferences/update-notific
 import { getNotificationSettingsRoute } from './settings/get-notification-settings.route.js';
 import { updateNotificationSettingsRoute } from './settings/update-notification-settings.route.js';
 import { listTemplatesRoute } from './templates/list-templates.route.js';
+import { getUserRoute } from './users/get-user.route.js';
 
 /** Every operation of the API (`/api/v2`), one route per file. */
 export const routes: Array<(app: HttpApp, deps: GatewayDeps) => void> = [
@@ -27,4 +28,5 @@ export const routes: Array<(app: HttpApp, deps: GatewayDeps) => void> = [
   listTemplatesRoute,
   getNotificationPreferencesRoute,
   updateNotificationPreferencesRoute,
+  getUserRoute,
 ];

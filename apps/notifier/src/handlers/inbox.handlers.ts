@@ -15,12 +15,12 @@ export async function setReadStatus(
   const v = message.value;
   const notFound = () => new NotFoundError('notification_not_found', 'Notification not found.');
   for (let attempt = 0; attempt < 5; attempt++) {
-    const doc = await deps.store.getInbox(v.deployment_id, v.user_id, v.notification_id);
+    const doc = await deps.store.inbox.get(v.deployment_id, v.user_id, v.notification_id);
     if (!doc) throw notFound();
     if (v.is_read === (doc.read_at !== null)) {
       return {
         notification: inboxNotificationJson(doc),
-        unread_count: await deps.store.unreadCount(v.deployment_id, v.user_id),
+        unread_count: await deps.store.inbox.unreadCount(v.deployment_id, v.user_id),
       };
     }
     const readAt = v.is_read ? new Date(v.requested_at) : null;
@@ -42,7 +42,7 @@ export async function setReadStatus(
       deps.touched(deps.writer.inbox.source, doc._id);
       return {
         notification: inboxNotificationJson({ ...doc, read_at: readAt }),
-        unread_count: await deps.store.unreadCount(v.deployment_id, v.user_id),
+        unread_count: await deps.store.inbox.unreadCount(v.deployment_id, v.user_id),
       };
     }
   }
@@ -57,7 +57,7 @@ export async function markAllRead(
   // read_at is the request's time, so a redelivered command marks nothing new after it.
   const readAt = new Date(v.requested_at);
   const marked = await deps.writer.unread.counted(laneOf(v.deployment_id, v.user_id), async () => {
-    const count = await deps.writer.markAllRead(v.deployment_id, v.user_id, readAt);
+    const count = await deps.writer.inbox.markAllRead(v.deployment_id, v.user_id, readAt);
     return { result: count, delta: -count };
   });
   if (marked > 0) {
@@ -70,7 +70,7 @@ export async function markAllRead(
     });
     deps.touched(
       deps.writer.readMarks.source,
-      await deps.writer.recordReadMark(v.deployment_id, v.user_id, readAt, [event]),
+      await deps.writer.readMarks.record(v.deployment_id, v.user_id, readAt, [event]),
     );
   }
   return { marked };

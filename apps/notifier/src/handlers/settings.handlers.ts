@@ -15,7 +15,7 @@ export async function updateSettings(
   const user = await deps.members.get(v.deployment_id, v.user_id);
   if (!user || user.role !== 'owner')
     throw new NotAllowedError('forbidden', 'Only owners may change the notification settings.');
-  const current = await deps.store.settings(v.deployment_id);
+  const current = await deps.store.settings.get(v.deployment_id);
   if (current.notifier_paused === v.notifier_paused) return { notifier_paused: v.notifier_paused, changed: false };
   const event = outboxEvent(MessageTypeNames.NotificationSettingsChanged, v.deployment_id, {
     deployment_id: v.deployment_id,
@@ -23,7 +23,9 @@ export async function updateSettings(
     notifier_paused: v.notifier_paused,
     occurred_at: Date.now(),
   });
-  const changed = await deps.writer.setPaused(v.deployment_id, v.notifier_paused, new Date(v.requested_at), [event]);
+  const changed = await deps.writer.settings.setPaused(v.deployment_id, v.notifier_paused, new Date(v.requested_at), [
+    event,
+  ]);
   if (changed) deps.touched(deps.writer.settings.source, v.deployment_id);
   // What waited while paused goes out now, each lane in its order.
   if (!v.notifier_paused) await deps.dispatcher.kickDeployment(v.deployment_id);
@@ -47,6 +49,6 @@ export async function updatePreferences(
       })),
     });
   }
-  await deps.writer.setPreferences(v.deployment_id, v.user_id, v.template_disabled_map, new Date(v.requested_at));
-  return (await deps.store.preferences(v.deployment_id, v.user_id)).map(preferenceJson);
+  await deps.writer.preferences.set(v.deployment_id, v.user_id, v.template_disabled_map, new Date(v.requested_at));
+  return (await deps.store.preferences.list(v.deployment_id, v.user_id)).map(preferenceJson);
 }

@@ -1,5 +1,6 @@
 import { Type, ref, type HttpApp } from '@platform/http';
 import { inboxNotificationJson, readInboxListQuery } from '@platform/notifications';
+import { requireOwnCursor } from '../../cursor.js';
 import type { GatewayDeps } from '../../deps.js';
 import { filtersOf } from '../../inbox-query.js';
 import { InboxFilterQuery, InboxNotification, errorResponses, security } from '../../schemas.js';
@@ -10,7 +11,8 @@ export function listInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
     {
       schema: {
         summary: 'List inbox notifications, newest first',
-        description: 'At most 25 a page; page back with `starting_before` (the oldest id of the page).',
+        description:
+          'At most 25 a page; page back with `starting_before` (the oldest id of the page; one that is not the caller’s own notification is 404).',
         tags: ['inbox'],
         security,
         querystring: Type.Object(
@@ -26,9 +28,11 @@ export function listInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
     async (request) => {
       const caller = request.caller!;
       const query = filtersOf(readInboxListQuery(request.query));
+      const cursor = query.startingBefore ?? undefined;
+      if (cursor) await requireOwnCursor(deps, caller, 'starting_before', cursor);
       const [docs, unread] = await Promise.all([
-        deps.store.listInbox(caller.environment_id, caller._id, query, query.startingBefore ?? undefined),
-        deps.store.unreadCount(caller.environment_id, caller._id),
+        deps.store.inbox.list(caller.environment_id, caller._id, query, cursor),
+        deps.store.inbox.unreadCount(caller.environment_id, caller._id),
       ]);
       return { notifications: docs.map(inboxNotificationJson), unread_count: unread };
     },

@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import { NoContent, type HttpApp } from '@platform/http';
+import { NoContent, Type, type HttpApp } from '@platform/http';
 import type { GatewayDeps } from '../../deps.js';
 import { errorResponses, security } from '../../schemas.js';
 
@@ -11,6 +11,8 @@ export function markAllInboxNotificationsReadRoute(app: HttpApp, deps: GatewayDe
         summary: 'Mark every notification read',
         tags: ['inbox'],
         security,
+        // No parameters, and unknown ones refused as the list and the watch refuse them.
+        querystring: Type.Object({}, { additionalProperties: false }),
         response: { 204: NoContent('Every notification created so far is read.'), ...errorResponses },
       },
     },

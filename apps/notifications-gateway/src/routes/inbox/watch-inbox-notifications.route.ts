@@ -3,9 +3,11 @@ import { InputError } from '@platform/errors';
 import { NoContent, Type, type HttpApp } from '@platform/http';
 import { inboxNotificationJson, readWatchQuery, type WatchQuery } from '@platform/notifications';
 import type { WebSocket } from 'ws';
+import { requireOwnCursor } from '../../cursor.js';
 import type { GatewayDeps } from '../../deps.js';
 import { filtersOf } from '../../inbox-query.js';
-import { InboxFilterQuery, errorResponses, security } from '../../schemas.js';
+import { SESSION_PARAMETER } from '../../auth.js';
+import { InboxFilterQuery, browserSecurity, errorResponses } from '../../schemas.js';
 import type { WatchEvent } from '../../watch-hub.js';
 import { sseSubscriber, webSocketSubscriber } from '../../watch-streams.js';
 
@@ -22,17 +24,27 @@ const schema = {
   description:
     'Upgrade to a WebSocket (frames: `{notification, unread_count}`), or ask for Server-Sent Events with `Accept: text/event-stream` (resume with `Last-Event-ID`). A slow reader is closed with a reason.',
   tags: ['inbox'],
-  security,
+  security: browserSecurity,
   querystring: Type.Object(
     {
       ...InboxFilterQuery,
       format: Type.Optional(Type.String({ maxLength: 20, description: '`plaintext`; anything else is markdown.' })),
+      [SESSION_PARAMETER]: Type.Optional(
+        Type.String({
+          maxLength: 512,
+          description: 'The session token, for a browser’s `EventSource` or `WebSocket` (never logged).',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
   headers: Type.Object({
     'last-event-id': Type.Optional(
-      Type.String({ pattern: `^\\s*(?:${UUID})?\\s*$`, errorMessage: 'must be the id of a notification' }),
+      Type.String({
+        pattern: `^\\s*(?:${UUID})?\\s*$`,
+        errorMessage: 'must be the id of a notification',
+        description: 'Resume after this notification (SSE); one that is not the caller’s own is 400.',
+      }),
     ),
   }),
   response: {
@@ -56,8 +68,10 @@ export function watchInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
     method: 'GET',
     url: '/api/v2/notifications/inbox/watch',
     schema,
+    config: { browserSession: true },
     preValidation: async (request) => {
-      request.watch = filtersOf(readWatchQuery(request.query));
+      const { [SESSION_PARAMETER]: _token, ...filters } = request.query as Record<string, string | string[]>;
+      request.watch = filtersOf(readWatchQuery(filters));
     },
     handler: (request, reply) => serveSse(deps, request, reply),
     wsHandler: (socket, request) => serveWebSocket(deps, socket, request),
@@ -92,6 +106,7 @@ async function serveSse(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
   }
   const lastEventId = request.headers['last-event-id'];
   const resumeFrom = typeof lastEventId === 'string' && lastEventId.trim() ? lastEventId.trim().toLowerCase() : null;
+  if (resumeFrom !== null) await requireOwnCursor(deps, caller, 'last-event-id', resumeFrom);
 
   reply.hijack();
   const response = reply.raw;
@@ -117,7 +132,7 @@ async function serveSse(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
   if (resumeFrom === null) return;
   try {
     subscriber.lastId = resumeFrom;
-    const missed = await deps.store.inboxAfter(
+    const missed = await deps.store.inbox.after(
       caller.environment_id,
       caller._id,
       query,
@@ -128,7 +143,7 @@ async function serveSse(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
       subscriber.end(`more than ${deps.watch.resumeLimit} notifications were missed; list the inbox, then watch again`);
       return;
     }
-    const unread = await deps.store.unreadCount(caller.environment_id, caller._id);
+    const unread = await deps.store.inbox.unreadCount(caller.environment_id, caller._id);
     for (const doc of missed)
       subscriber.write({
         deploymentId: caller.environment_id,

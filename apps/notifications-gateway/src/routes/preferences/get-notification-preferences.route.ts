@@ -20,7 +20,7 @@ export function getNotificationPreferencesRoute(app: HttpApp, deps: GatewayDeps)
     },
     async (request) => {
       const user = await targetUser(deps, request.caller!, request.params.user);
-      return (await deps.store.preferences(user.environment_id, user._id)).map(preferenceJson);
+      return (await deps.store.preferences.list(user.environment_id, user._id)).map(preferenceJson);
     },
   );
 }

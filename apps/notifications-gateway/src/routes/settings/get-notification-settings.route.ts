@@ -13,6 +13,6 @@ export function getNotificationSettingsRoute(app: HttpApp, deps: GatewayDeps) {
         response: { 200: ref(NotificationSettings), ...errorResponses },
       },
     },
-    async (request) => deps.store.settings(request.caller!.environment_id),
+    async (request) => deps.store.settings.get(request.caller!.environment_id),
   );
 }

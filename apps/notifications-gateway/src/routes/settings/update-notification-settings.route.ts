@@ -24,7 +24,8 @@ export function updateNotificationSettingsRoute(app: HttpApp, deps: GatewayDeps)
     async (request, reply) => {
       const caller = request.caller!;
       const paused = request.body.notifier_paused;
-      if ((await deps.store.settings(caller.environment_id)).notifier_paused === paused) return reply.code(304).send();
+      if ((await deps.store.settings.get(caller.environment_id)).notifier_paused === paused)
+        return reply.code(304).send();
       if (caller.role !== 'owner') throw new NotAllowedError('forbidden', 'Forbidden.');
       const result = await deps.commands.send(MessageTypeNames.UpdateNotificationSettings, caller.environment_id, {
         deployment_id: caller.environment_id,

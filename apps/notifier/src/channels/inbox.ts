@@ -40,7 +40,7 @@ export function createInboxMethod(deps: { writer: NotificationsWriter; touched: 
       unread_count: unread,
       occurred_at: createdAt.getTime(),
     });
-    const inserted = await deps.writer.insertInbox(
+    const inserted = await deps.writer.inbox.insertOnce(
       {
         _id: doc.notification_id,
         deployment_id: doc.deployment_id,

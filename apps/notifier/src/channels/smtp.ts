@@ -1,10 +1,19 @@
-import { markdownToPlaintext, type OutgoingDoc } from '@platform/notifications';
+import { TEMPLATES, markdownToPlaintext, type OutgoingDoc } from '@platform/notifications';
 import nodemailer from 'nodemailer';
 
 export interface SmtpOptions {
   smtpUrl: string;
   from: string;
   timeoutMs: number;
+}
+
+/**
+ * The Subject: the title as plain text, or, when that is blank (a custom notification may have a message and
+ * no title), the template's name: a mail with an empty Subject looks broken and is often filtered.
+ */
+export function subjectOf(doc: Pick<OutgoingDoc, 'title' | 'template_id'>): string {
+  const title = markdownToPlaintext(doc.title).trim();
+  return title || (TEMPLATES.find((t) => t.id === doc.template_id)?.name ?? 'Notification');
 }
 
 /**
@@ -37,7 +46,7 @@ export function createSmtpMethod(options: SmtpOptions) {
       await transport.sendMail({
         from: options.from,
         to: doc.email,
-        subject: markdownToPlaintext(doc.title),
+        subject: subjectOf(doc),
         text: `${body}${actions ? `\n\n${actions}` : ''}\n`,
         messageId: `<${doc.notification_id}@${domain}>`,
         headers: { 'X-Notification-Template-Id': doc.template_id },
