@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { Agent, request } from 'undici';
@@ -84,8 +85,20 @@ beforeAll(async () => {
   ({ key } = await stack.newKey());
   const photo = await buildTestImage({ type: 'image/jpeg', photo: true, width: 400, height: 300 });
   imageHost = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const hops = Number(url.searchParams.get('hops') ?? 0);
     if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
     else if (req.url === '/huge') res.writeHead(200).end(Buffer.alloc(2 * 1024 * 1024, 1));
+    // `hops` redirects, through each redirect status in turn, then the photo.
+    else if (url.pathname === '/redirect')
+      res
+        .writeHead([301, 302, 303, 307, 308][hops % 5]!, {
+          location: hops > 1 ? `/redirect?hops=${hops - 1}` : '/photo.jpg',
+        })
+        .end();
+    else if (url.pathname === '/loop') res.writeHead(302, { location: '/loop' }).end();
+    else if (url.pathname === '/to-metadata') res.writeHead(302, { location: 'http://169.254.169.254/latest' }).end();
+    else if (url.pathname === '/to-huge') res.writeHead(307, { location: '/huge' }).end();
     else res.writeHead(404).end('no');
   });
   await new Promise<void>((resolve) => imageHost.listen(0, '127.0.0.1', resolve));
@@ -217,6 +230,100 @@ describe('POST /shrink and GET /output', () => {
   });
 });
 
+describe('source URLs that redirect', () => {
+  const fromUrl = (path: string) => call('POST', '/shrink', { source: { url: `${imageHostUrl}${path}` } });
+  const cannot = (detail: string) => ({
+    error: 'BadRequest',
+    message: `The image at the source URL could not be downloaded: ${detail}.`,
+  });
+
+  it('follows up to 5 redirects of every kind (301, 302, 303, 307, 308)', async () => {
+    const once = await fromUrl('/redirect?hops=1');
+    expect(once.status, once.body.toString()).toBe(201);
+    const five = await fromUrl('/redirect?hops=5');
+    expect(five.status, five.body.toString()).toBe(201);
+    expect(five.json()['input']).toMatchObject({ type: 'image/jpeg' });
+  });
+
+  it('refuses a 6th redirect and a loop with 400, counting nothing', async () => {
+    const { key: fresh } = await stack.newKey();
+    const six = await call('POST', '/shrink', { source: { url: `${imageHostUrl}/redirect?hops=6` } }, fresh);
+    expect(six.status).toBe(400);
+    expect(six.json()).toEqual(cannot('it redirects more than 5 times'));
+    expect(count(six)).toBe(0);
+    const loop = await fromUrl('/loop');
+    expect(loop.status).toBe(400);
+    expect(loop.json()).toEqual(cannot('its redirects go round in a loop'));
+  });
+
+  it('applies the SSRF guard to every hop and the size limit to the final response', async () => {
+    const metadata = await fromUrl('/to-metadata');
+    expect(metadata.status).toBe(400);
+    expect(metadata.json()).toEqual({
+      error: 'BadRequest',
+      message: 'The source URL points to a private or reserved address.',
+    });
+    const huge = await fromUrl('/to-huge');
+    expect(huge.status).toBe(413);
+    expect(huge.json()['error']).toBe('PayloadTooLarge');
+  });
+});
+
+describe('limits on the work one image makes', () => {
+  /** A real 1 × 1 PNG whose header is rewritten to declare other dimensions (CRC made valid again). */
+  async function pngDeclaring(width: number, height: number): Promise<Buffer> {
+    const png = Buffer.from(await buildTestImage({ width: 1, height: 1 }));
+    png.writeUInt32BE(width, 16);
+    png.writeUInt32BE(height, 20);
+    png.writeUInt32BE(crc32(png.subarray(12, 29)) >>> 0, 29);
+    return png;
+  }
+
+  it('answers absurd dimensions with 413 from the header, before decoding', async () => {
+    const answer = await call('POST', '/shrink', await pngDeclaring(2 ** 31 - 1, 1));
+    expect(answer.status).toBe(413);
+    expect(answer.json()).toEqual({
+      error: 'PayloadTooLarge',
+      message: 'The image has more than 50000000 pixels; it cannot be processed.',
+    });
+    expect(answer.headers['compression-count']).toBeDefined();
+  });
+
+  it('refuses work over the budget with 413 at once, counting nothing', async () => {
+    const { key: fresh } = await stack.newKey();
+    const started = Date.now();
+    const answer = await call('POST', '/shrink', await pngDeclaring(7_000, 7_000), fresh);
+    expect(answer.status).toBe(413);
+    expect(answer.json()).toEqual({
+      error: 'PayloadTooLarge',
+      message: 'The image is too large to process with these options; send a smaller image or ask for fewer types.',
+    });
+    expect(count(answer)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('an identical upload', () => {
+  it('is answered from the earlier output: same Location, nothing counted; another account gets its own', async () => {
+    const { key: first } = await stack.newKey();
+    const { key: second } = await stack.newKey();
+    const image = await buildTestImage({ photo: true, width: 120, height: 90 });
+    const one = await shrink(image, first);
+    const again = await shrink(image, first);
+    expect(count(one.answer)).toBe(1);
+    expect(count(again.answer)).toBe(1);
+    expect(again.location).toBe(one.location);
+    expect(again.answer.json()).toEqual(one.answer.json());
+    const other = await shrink(image, second);
+    expect(other.location).not.toBe(one.location);
+    expect(count(other.answer)).toBe(1);
+    expect((await call('GET', one.location, undefined, second)).status).toBe(404);
+    // A different upload is compressed and counted as usual.
+    const different = await shrink(await buildTestImage({ photo: true, width: 121, height: 90 }), first);
+    expect(count(different.answer)).toBe(2);
+  });
+});
+
 describe('POST /output', () => {
   it('resizes with each method and never enlarges', async () => {
     const { location } = await shrink(await buildTestImage({ photo: true, width: 400, height: 300 }));
@@ -298,7 +405,7 @@ describe('POST /output', () => {
     expect(onlyCopyright['latitude']).toBeUndefined();
   });
 
-  it('preserves into a PNG as XMP, never the location; absent metadata adds nothing', async () => {
+  it('preserves into a PNG as a small eXIf chunk, never the location; absent metadata adds nothing', async () => {
     const original = await buildTestImage({
       type: 'image/jpeg',
       photo: true,
@@ -309,10 +416,13 @@ describe('POST /output', () => {
       preserve: ['copyright', 'creation', 'location'],
       convert: { type: 'image/png' },
     });
-    const xmp = (await exifr.parse(png.body, { xmp: true, gps: true })) as Record<string, unknown>;
-    expect(JSON.stringify(xmp['rights'])).toContain('CC BY 4.0 Grace Hopper');
-    expect(String(xmp['CreateDate'])).toMatch(/^2025-12-31/);
-    expect(xmp['latitude']).toBeUndefined();
+    const tags = (await exifr.parse(png.body, { gps: true, reviveValues: false })) as Record<string, unknown>;
+    expect(tags['Copyright']).toBe('CC BY 4.0 Grace Hopper');
+    expect(tags['DateTimeOriginal']).toBe('2025:12:31 23:59:58');
+    expect(tags['latitude']).toBeUndefined();
+    // Spec: copyright up to 90 bytes plus its text, creation about 70.
+    const plain = await call('POST', location, { convert: { type: 'image/png' } });
+    expect(png.body.length - plain.body.length).toBeLessThanOrEqual(90 + 'CC BY 4.0 Grace Hopper'.length + 70);
 
     const { location: bare } = await shrink(await buildTestImage({ photo: true }));
     const base = (await call('GET', bare)).body.length;
@@ -450,8 +560,11 @@ describe('compression counting', () => {
 
   it('stays exact under concurrent requests', async () => {
     const { key: fresh, accountId } = await stack.newKey();
-    const image = await buildTestImage({ photo: true, width: 64, height: 64 });
-    const answers = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/shrink', image, fresh)));
+    // Distinct images: an identical upload would be answered from the first one's output, uncounted.
+    const images = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => buildTestImage({ photo: true, width: 64 + i, height: 64 })),
+    );
+    const answers = await Promise.all(images.map((image) => call('POST', '/shrink', image, fresh)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
     expect(answers.map(count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await stack.counts.current(accountId)).toBe(8);
@@ -463,7 +576,7 @@ describe('monthly quota and SSRF guard', () => {
   let limitedAgent: Agent;
 
   beforeAll(async () => {
-    limited = await startImagesStack({ monthlyQuota: 2 });
+    limited = await startImagesStack({ monthlyQuota: 2, avifBudgetMs: 1 });
     limitedAgent = new Agent({ connect: { ca: limited.certificate } });
   }, 120_000);
   afterAll(async () => {
@@ -488,11 +601,11 @@ describe('monthly quota and SSRF guard', () => {
 
   it('answers 429 TooManyRequests once the month is used up, with the count', async () => {
     const { key: k } = await limited.newKey();
-    const image = await buildTestImage({ photo: true, width: 32, height: 32 });
-    expect((await post(k, '/shrink', image)).status).toBe(201);
-    const second = await post(k, '/shrink', image);
+    const image = (width: number) => buildTestImage({ photo: true, width, height: 32 });
+    expect((await post(k, '/shrink', await image(32))).status).toBe(201);
+    const second = await post(k, '/shrink', await image(33));
     expect(second.status).toBe(201);
-    const third = await post(k, '/shrink', image);
+    const third = await post(k, '/shrink', await image(34));
     expect(third.status).toBe(429);
     expect(third.body).toEqual({
       error: 'TooManyRequests',
@@ -503,6 +616,22 @@ describe('monthly quota and SSRF guard', () => {
       resize: { method: 'scale', width: 10 },
     });
     expect(resize.status).toBe(429);
+  });
+
+  it('makes WebP when AVIF takes longer than its budget (IMAGE_AVIF_BUDGET_MS, 1 ms here)', async () => {
+    const { key: k } = await limited.newKey();
+    const upload = await post(k, '/shrink', await buildTestImage({ photo: true, width: 64, height: 48 }));
+    const path = new URL(String(upload.headers['location'] ?? '')).pathname;
+    const response = await request(`${limited.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: basic(k), 'content-type': 'application/json' },
+      body: JSON.stringify({ convert: { type: 'image/avif' } }),
+      dispatcher: limitedAgent,
+    });
+    const data = Buffer.from(await response.body.arrayBuffer());
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/webp');
+    expect((await sharp(data).metadata()).format).toBe('webp');
   });
 
   it('refuses a source URL on a loopback address unless allowlisted', async () => {
@@ -517,10 +646,14 @@ describe('monthly quota and SSRF guard', () => {
 });
 
 describe('a path parameter longer than the router allows', () => {
-  it('is 414 with the error JSON of the API', async () => {
+  it("is 414 in Tinify's shape, with the account's Compression-Count", async () => {
     const answer = await call('GET', `/output/${'x'.repeat(8193)}`);
     expect(answer.status).toBe(414);
-    expect(answer.json()).toEqual({ error: 'BadRequest', message: 'A path parameter is longer than 8192 characters.' });
+    expect(answer.json()).toEqual({ error: 'URITooLong', message: 'A path parameter is longer than 8192 characters.' });
+    expect(answer.headers['compression-count']).toMatch(/^\d+$/);
+    const anonymous = await call('POST', `/output/${'x'.repeat(8193)}`, { preserve: ['copyright'] }, null);
+    expect(anonymous.status).toBe(414);
+    expect(anonymous.headers['compression-count']).toBeUndefined();
   });
 });
 

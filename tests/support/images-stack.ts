@@ -37,6 +37,8 @@ export interface ImagesStackOptions {
   /** CIDRs source URLs and store endpoints may reach although private (the local S3/GCS servers). */
   egressAllow?: string[];
   sourceMaxBytes?: number;
+  workBudgetSeconds?: number;
+  avifBudgetMs?: number;
 }
 
 /**
@@ -59,6 +61,8 @@ export async function startImagesStack(options: ImagesStackOptions = {}): Promis
     IMAGE_RETENTION_SECONDS: '600',
     IMAGE_MONTHLY_QUOTA: String(options.monthlyQuota ?? 0),
     IMAGE_MAX_PIXELS: String(options.maxPixels ?? 50_000_000),
+    IMAGE_WORK_BUDGET_SECONDS: String(options.workBudgetSeconds ?? 60),
+    IMAGE_AVIF_BUDGET_MS: String(options.avifBudgetMs ?? 15_000),
     SOURCE_URL_MAX_BYTES: String(options.sourceMaxBytes ?? 5 * 1024 * 1024),
     SOURCE_URL_TIMEOUT_MS: '5000',
     EGRESS_ALLOW: (options.egressAllow ?? []).join(','),

@@ -8,6 +8,13 @@ const schema = Type.Object({
   IMAGE_RETENTION_SECONDS: Type.Integer({ default: 86_400, minimum: 60 }),
   /** Decoded width × height above which an input is refused (decompression bombs). */
   IMAGE_MAX_PIXELS: Type.Integer({ default: 100_000_000, minimum: 1 }),
+  /**
+   * Estimated seconds of work one request may make (pixels × types × detail, libs/images work-budget.ts); more is
+   * 413 before decoding, so that no request holds a worker near the gateway's 90 s deadline. 0: no bound.
+   */
+  IMAGE_WORK_BUDGET_SECONDS: Type.Number({ default: 60, minimum: 0 }),
+  /** An AVIF encode still running after this is given up for WebP. 0: no bound. */
+  IMAGE_AVIF_BUDGET_MS: Type.Integer({ default: 15_000, minimum: 0 }),
   /** Compressions per account and calendar month (UTC); 0 means no quota. */
   IMAGE_MONTHLY_QUOTA: Type.Integer({ default: 0, minimum: 0 }),
   SOURCE_URL_MAX_BYTES: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
@@ -25,7 +32,11 @@ export const config = createConfigLoader(schema, (env) => ({
   ...commonSettings(env),
   sealingKey: env.SECRETS_SEALING_KEY,
   retentionSeconds: env.IMAGE_RETENTION_SECONDS,
-  limits: { maxPixels: env.IMAGE_MAX_PIXELS },
+  limits: {
+    maxPixels: env.IMAGE_MAX_PIXELS,
+    workBudgetSeconds: env.IMAGE_WORK_BUDGET_SECONDS,
+    avifBudgetMs: env.IMAGE_AVIF_BUDGET_MS,
+  },
   monthlyQuota: env.IMAGE_MONTHLY_QUOTA,
   source: { maxBytes: env.SOURCE_URL_MAX_BYTES, timeoutMs: env.SOURCE_URL_TIMEOUT_MS },
   egressAllow: csv(env.EGRESS_ALLOW),

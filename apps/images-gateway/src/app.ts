@@ -1,7 +1,7 @@
 import { createHttpApp, type HttpApp, type ReadinessCheck } from '@platform/http';
 import type { Logger, MetricsHandler } from '@platform/telemetry';
 import { basicAuth } from './auth.js';
-import { compressionCountHeader } from './compression-count.js';
+import { compressionCountHeader, frameworkErrorCount } from './compression-count.js';
 import type { GatewayDeps } from './deps.js';
 import { renderError } from './render-error.js';
 import { getOutputRoute } from './routes/output/get-output.route.js';
@@ -33,6 +33,7 @@ export async function buildApp(options: BuildAppOptions): Promise<HttpApp> {
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     errorBody: (_url, status) => errorSchema(status),
+    frameworkErrorHeaders: frameworkErrorCount(options.accounts, options.counts),
     securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'User name api, password the API key' } },
   });
 

@@ -24,11 +24,13 @@ export const renderError: ErrorRenderer = (error) => {
   const headers: Record<string, string> = {};
   if (error.kind === 'unauthenticated') headers['www-authenticate'] = 'Basic realm="images"';
   if (error.kind === 'unavailable' || error.kind === 'deadline') headers['retry-after'] = '1';
+  // The router's 414 (libs/http) is an input error by kind; Tinify names each status by its reason phrase.
+  const category = error.code === 'uri_too_long' ? 'URITooLong' : CATEGORY[error.kind];
   const message =
     error.kind === 'internal'
       ? 'An internal error occurred. Please try again later.'
       : error.kind === 'deadline'
         ? 'The image took too long to process. Please try again later.'
         : error.message;
-  return { statusCode, headers, body: { error: CATEGORY[error.kind], message } };
+  return { statusCode, headers, body: { error: category, message } };
 };

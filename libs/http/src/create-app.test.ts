@@ -36,6 +36,24 @@ async function app() {
 }
 
 describe('createHttpApp', () => {
+  it("answers an over-long path parameter 414 in the API's shape, with the API's own framework-error headers", async () => {
+    const app = await createHttpApp({
+      name: 'Test API',
+      logger: silent,
+      renderError: (error) => ({ statusCode: defaultStatusFor(error.kind), body: { code: error.code } }),
+      frameworkErrorHeaders: async (request) => ({ 'x-caller': String(request.headers['x-who'] ?? 'nobody') }),
+    });
+    app.get('/things/:id', async () => ({ ok: true }));
+    const response = await app.inject({
+      method: 'GET',
+      url: `/things/${'x'.repeat(8193)}`,
+      headers: { 'x-who': 'ada' },
+    });
+    expect(response.statusCode).toBe(414);
+    expect(response.json()).toEqual({ code: 'uri_too_long' });
+    expect(response.headers['x-caller']).toBe('ada');
+  });
+
   it('answers a known path asked with another method 405, naming the methods in Allow', async () => {
     const response = await (await app()).inject({ method: 'DELETE', url: '/things/1' });
     expect(response.statusCode).toBe(405);

@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type preHandlerHookHandler,
   type preValidationHookHandler,
 } from 'fastify';
@@ -52,6 +53,11 @@ export interface HttpAppOptions {
    * status the API's renderer answers as another.
    */
   errorBody?: (url: string, status: number) => unknown;
+  /**
+   * Headers an API adds to the router's own rejections (414, a malformed URL), which no route hook sees: the
+   * images API's Compression-Count for a caller it can identify. A failure adds nothing.
+   */
+  frameworkErrorHeaders?: (request: FastifyRequest) => Promise<Record<string, string>>;
   /**
    * Shapes the routes share, each with an `$id`: they are the document's named components
    * (`#/components/schemas/<$id>`), referenced from route schemas with `ref(schema)`.
@@ -245,11 +251,17 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
           : new InputError('bad_url', 'The URL is not valid.'),
         request,
       );
-      void (reply as unknown as FastifyReply)
-        .code(tooLong ? 414 : rendered.statusCode)
-        .headers(rendered.headers ?? {})
-        .type('application/json; charset=utf-8')
-        .send(rendered.body);
+      const send = (extra: Record<string, string>) =>
+        (reply as unknown as FastifyReply)
+          .code(tooLong ? 414 : rendered.statusCode)
+          .headers({ ...rendered.headers, ...extra })
+          .type('application/json; charset=utf-8')
+          .send(rendered.body);
+      if (!options.frameworkErrorHeaders) return void send({});
+      void options
+        .frameworkErrorHeaders(request as unknown as FastifyRequest)
+        .catch(() => ({}))
+        .then(send);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

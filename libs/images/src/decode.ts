@@ -1,6 +1,7 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { detectImageType } from './detect-type.js';
 import { IMAGE_ERRORS } from './errors.js';
+import { declaredDimensions } from './header-dimensions.js';
 import type { ImageType } from './media-types.js';
 
 export interface DecodeLimits {
@@ -60,13 +61,17 @@ export function openImage(input: Buffer, limits: DecodeLimits): Sharp {
 }
 
 /**
- * Checks an input before any pixel work: its type from the bytes, that libvips agrees, that the
- * dimensions stay under the pixel limit (read from the header, so a bomb is refused before it is decoded).
+ * Checks an input before any pixel work: its type from the bytes, that the dimensions its header declares stay
+ * under the pixel limit (read here first, so that dimensions libvips itself refuses are still a 413, not an
+ * undecodable file), that libvips agrees, and the limit again on the dimensions libvips reads.
  */
 export async function inspectImage(input: Buffer, limits: DecodeLimits): Promise<InspectedImage> {
   if (input.length === 0) throw IMAGE_ERRORS.inputMissing();
   const type = detectImageType(input);
   if (!type) throw IMAGE_ERRORS.unsupportedType();
+  const declared = declaredDimensions(input, type);
+  if (declared && declared.width * declared.height > limits.maxPixels)
+    throw IMAGE_ERRORS.tooManyPixels(limits.maxPixels);
   restrictDecoders();
   let metadata: Metadata;
   try {

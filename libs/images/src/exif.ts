@@ -87,3 +87,103 @@ function parse(raw: Buffer): ExifFacts {
   }
   return facts;
 }
+
+/** What preserve writes: only these tags, nothing libvips would add (resolution, orientation, versions). */
+export interface ExifToWrite {
+  copyright?: string | undefined;
+  /** EXIF `YYYY:MM:DD HH:MM:SS`. */
+  created?: string | undefined;
+  gps?: ExifFacts['gps'] | undefined;
+}
+
+interface WriteEntry {
+  tag: number;
+  type: 2 | 4 | 5;
+  count: number;
+  /** Bytes of the value: inline when 4 or fewer, else placed after the IFD. */
+  value: Buffer;
+}
+
+/** EXIF ASCII is bytes: Latin-1 when the text fits (as it was read), UTF-8 otherwise. */
+function asciiValue(text: string): Buffer {
+  const bytes = [...text].every((c) => c.charCodeAt(0) <= 0xff)
+    ? Buffer.from(text, 'latin1')
+    : Buffer.from(text, 'utf8');
+  return Buffer.concat([bytes, Buffer.from([0])]);
+}
+
+function rationalsValue(values: number[]): Buffer {
+  const out = Buffer.alloc(values.length * 8);
+  values.forEach((v, i) => {
+    // Degrees and minutes are whole; seconds keep four decimals.
+    const den = Number.isInteger(v) ? 1 : 10_000;
+    out.writeUInt32BE(Math.max(0, Math.round(v * den)), i * 8);
+    out.writeUInt32BE(den, i * 8 + 4);
+  });
+  return out;
+}
+
+const ascii = (tag: number, text: string): WriteEntry => {
+  const value = asciiValue(text);
+  return { tag, type: 2, count: value.length, value };
+};
+const pointer = (tag: number): WriteEntry => ({ tag, type: 4, count: 1, value: Buffer.alloc(4) });
+
+/**
+ * The smallest TIFF structure (big-endian) holding the given facts: IFD0 with Copyright and the pointers it
+ * needs, an EXIF IFD with DateTimeOriginal, a GPS IFD with the two references and coordinates. Empty when there
+ * is nothing to write. JPEG wraps it in APP1 (`Exif\0\0` first), PNG in an eXIf chunk as it is.
+ */
+export function writeExif(facts: ExifToWrite): Buffer {
+  const exifIfd = facts.created ? [ascii(TAG.dateTimeOriginal, facts.created)] : [];
+  const gpsIfd = facts.gps
+    ? [
+        ascii(GPS.latitudeRef, facts.gps.latitudeRef),
+        { tag: GPS.latitude, type: 5 as const, count: 3, value: rationalsValue(facts.gps.latitude) },
+        ascii(GPS.longitudeRef, facts.gps.longitudeRef),
+        { tag: GPS.longitude, type: 5 as const, count: 3, value: rationalsValue(facts.gps.longitude) },
+      ]
+    : [];
+  const ifd0 = [
+    ...(facts.copyright ? [ascii(TAG.copyright, facts.copyright)] : []),
+    ...(exifIfd.length ? [pointer(TAG.exifIfd)] : []),
+    ...(gpsIfd.length ? [pointer(TAG.gpsIfd)] : []),
+  ];
+  if (ifd0.length === 0) return Buffer.alloc(0);
+
+  const ifdSize = (entries: WriteEntry[]) =>
+    2 + entries.length * 12 + 4 + entries.reduce((n, e) => n + (e.value.length > 4 ? e.value.length : 0), 0);
+  const ifd0At = 8;
+  const exifAt = ifd0At + ifdSize(ifd0);
+  const gpsAt = exifAt + (exifIfd.length ? ifdSize(exifIfd) : 0);
+  for (const entry of ifd0) {
+    if (entry.tag === TAG.exifIfd) entry.value.writeUInt32BE(exifAt);
+    if (entry.tag === TAG.gpsIfd) entry.value.writeUInt32BE(gpsAt);
+  }
+
+  const out = Buffer.alloc(gpsAt + (gpsIfd.length ? ifdSize(gpsIfd) : 0));
+  out.write('MM', 0, 'latin1');
+  out.writeUInt16BE(42, 2);
+  out.writeUInt32BE(ifd0At, 4);
+  const writeIfd = (at: number, entries: WriteEntry[]) => {
+    out.writeUInt16BE(entries.length, at);
+    let data = at + 2 + entries.length * 12 + 4;
+    entries.forEach((e, i) => {
+      const slot = at + 2 + i * 12;
+      out.writeUInt16BE(e.tag, slot);
+      out.writeUInt16BE(e.type, slot + 2);
+      out.writeUInt32BE(e.count, slot + 4);
+      if (e.value.length <= 4) e.value.copy(out, slot + 8);
+      else {
+        out.writeUInt32BE(data, slot + 8);
+        e.value.copy(out, data);
+        data += e.value.length;
+      }
+    });
+    // The next-IFD offset stays 0: no thumbnail IFD.
+  };
+  writeIfd(ifd0At, ifd0);
+  if (exifIfd.length) writeIfd(exifAt, exifIfd);
+  if (gpsIfd.length) writeIfd(gpsAt, gpsIfd);
+  return out;
+}

@@ -3,6 +3,8 @@ export type { ImageType } from './media-types.js';
 export { detectImageType } from './detect-type.js';
 export { inspectImage, liftDecoderRestriction, restrictDecoders } from './decode.js';
 export type { DecodeLimits, InspectedImage } from './decode.js';
+export { ENCODE_SECONDS_PER_MP, estimateWorkSeconds } from './work-budget.js';
+export type { ImageLimits } from './work-budget.js';
 export type { EncodedImage } from './encode.js';
 export { compressImage, renderOutput } from './process.js';
 export { compressionsFor, parseOutputOptions } from './options.js';

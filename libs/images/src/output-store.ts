@@ -33,6 +33,10 @@ export interface OutputStore {
   getOutputData(outputId: string): Promise<Buffer | null>;
   putResult(key: string, result: RenderedResult, data: Buffer): Promise<void>;
   getResult(key: string): Promise<{ result: RenderedResult; data: Buffer } | null>;
+  /** Notes that the account's upload with this content digest made this output (kept as long as outputs are). */
+  rememberUpload(accountId: string, digest: string, outputId: string): Promise<void>;
+  /** The output an earlier identical upload of the account made, if it is still there. */
+  findUpload(accountId: string, digest: string): Promise<OutputRecord | null>;
   retentionSeconds: number;
 }
 
@@ -42,6 +46,7 @@ const keys = {
   data: (id: string) => `images:output-data:${id}`,
   result: (key: string) => `images:result:${key}`,
   resultMeta: (key: string) => `images:result-meta:${key}`,
+  uploadDigest: (accountId: string, digest: string) => `images:upload-digest:${accountId}:${digest}`,
 };
 
 /**
@@ -56,7 +61,7 @@ export function createOutputStore(
 ): OutputStore {
   const ttl = options.retentionSeconds;
   const resultTtl = options.resultSeconds ?? 600;
-  return {
+  const store: OutputStore = {
     retentionSeconds: ttl,
     async putUpload(key, data) {
       await redis.set(keys.upload(key), data, 'EX', ttl);
@@ -89,5 +94,13 @@ export function createOutputStore(
       const [data, meta] = await Promise.all([redis.getBuffer(keys.result(key)), redis.get(keys.resultMeta(key))]);
       return data && meta ? { result: JSON.parse(meta) as RenderedResult, data } : null;
     },
+    async rememberUpload(accountId, digest, outputId) {
+      await redis.set(keys.uploadDigest(accountId, digest), outputId, 'EX', ttl);
+    },
+    async findUpload(accountId, digest) {
+      const outputId = await redis.get(keys.uploadDigest(accountId, digest));
+      return outputId ? store.getOutput(accountId, outputId) : null;
+    },
   };
+  return store;
 }

@@ -1,8 +1,8 @@
 import type { Metadata, Sharp } from 'sharp';
-import { readExifFacts, type ExifFacts } from './exif.js';
+import { withJpegExif, withPngExif } from './embed-exif.js';
+import { readExifFacts, writeExif, type ExifFacts } from './exif.js';
 import type { ImageType } from './media-types.js';
 import type { MetadataKind } from './options.js';
-import { withPngXmp } from './png-text.js';
 
 /** The facts preserve can copy, from the original's EXIF, or from its XMP when EXIF lacks them (PNG). */
 export function metadataFacts(metadata: Metadata): ExifFacts {
@@ -25,39 +25,26 @@ function selected(facts: ExifFacts, kinds: MetadataKind[], type: ImageType) {
 }
 
 /**
- * Writes the requested facts the way each type carries them: EXIF for JPEG (copyright, original date,
- * GPS), XMP for the others (rights, create date). Location is JPEG only; missing facts add nothing.
- * PNG gets its XMP after encoding, from {@link finishMetadata}.
+ * Writes the requested facts before encoding where only the encoder can: WebP and AVIF carry them as XMP
+ * (rights, create date). JPEG and PNG get theirs after encoding, from {@link finishMetadata}.
  */
 export function applyMetadata(pipeline: Sharp, facts: ExifFacts, kinds: MetadataKind[], type: ImageType): Sharp {
-  const { copyright, created, gps } = selected(facts, kinds, type);
-  if ((!copyright && !created && !gps) || type === 'image/png') return pipeline;
-  if (type === 'image/jpeg') {
-    return pipeline.withExif({
-      IFD0: copyright ? { Copyright: copyright } : {},
-      IFD2: created ? { DateTimeOriginal: created } : {},
-      IFD3: gps
-        ? {
-            GPSLatitudeRef: gps.latitudeRef,
-            GPSLatitude: rationalTriple(gps.latitude),
-            GPSLongitudeRef: gps.longitudeRef,
-            GPSLongitude: rationalTriple(gps.longitude),
-          }
-        : {},
-    });
-  }
+  const { copyright, created } = selected(facts, kinds, type);
+  if ((!copyright && !created) || type === 'image/png' || type === 'image/jpeg') return pipeline;
   return pipeline.withXmp(xmpPacket(copyright, created));
 }
 
-/** The encoded image with the metadata that only fits after encoding (XMP as a PNG iTXt chunk). */
+/**
+ * The encoded JPEG or PNG with the requested facts as the smallest EXIF that holds them (spec: copyright up to
+ * 90 bytes plus the text, creation about 70, location about 130): only those tags, in an APP1 segment (JPEG) or
+ * an eXIf chunk (PNG), never the resolution, orientation and version tags libvips would add. Location is JPEG
+ * only; missing facts add nothing.
+ */
 export function finishMetadata(data: Buffer, facts: ExifFacts, kinds: MetadataKind[], type: ImageType): Buffer {
-  const { copyright, created } = selected(facts, kinds, type);
-  if (type !== 'image/png' || (!copyright && !created)) return data;
-  return withPngXmp(data, xmpPacket(copyright, created));
-}
-
-function rationalTriple(values: number[]): string {
-  return values.map((v) => `${Math.round(v * 10_000)}/10000`).join(' ');
+  if (type !== 'image/png' && type !== 'image/jpeg') return data;
+  const tiff = writeExif(selected(facts, kinds, type));
+  if (tiff.length === 0) return data;
+  return type === 'image/png' ? withPngExif(data, tiff) : withJpegExif(data, tiff);
 }
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);

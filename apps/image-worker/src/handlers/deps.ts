@@ -1,12 +1,12 @@
 import type { EgressClient } from '@platform/egress';
-import type { CompressionCounts, DecodeLimits, OutputStore, StoreEndpoints } from '@platform/images';
+import type { CompressionCounts, ImageLimits, OutputStore, StoreEndpoints } from '@platform/images';
 
 export interface HandlerDeps {
   outputs: OutputStore;
   counts: CompressionCounts;
   egress: EgressClient;
   sealer: { open(sealed: string): string };
-  limits: DecodeLimits;
+  limits: ImageLimits;
   monthlyQuota: number;
   source: { maxBytes: number; timeoutMs: number };
   storeEndpoints: StoreEndpoints;

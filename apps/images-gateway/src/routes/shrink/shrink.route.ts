@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { MessageTypeNames } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import type { HttpApp } from '@platform/http';
-import { IMAGE_ERRORS, detectImageType } from '@platform/images';
+import { IMAGE_ERRORS, detectImageType, type OutputRecord } from '@platform/images';
 import { setCompressionCount } from '../../compression-count.js';
 import type { GatewayDeps } from '../../deps.js';
 import { assertUnderQuota } from '../../quota.js';
@@ -19,7 +20,34 @@ function sourceUrl(body: { source: { url: string } }): string {
   return new URL(body.source.url).toString();
 }
 
+/** The upload's content digest: an identical upload of the same account is answered from its earlier output. */
+const digestOf = (body: Buffer) => createHash('sha256').update(body).digest('base64url');
+
+interface ShrinkAnswer {
+  input: { size: number; type: string };
+  output: { size: number; type: string; width: number; height: number };
+}
+
+const answerOf = (record: OutputRecord): ShrinkAnswer => ({
+  input: { size: record.input_size, type: record.input_type },
+  output: { size: record.size, type: record.type, width: record.width, height: record.height },
+});
+
 export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
+  const created = (reply: FastifyReply, outputId: string, answer: ShrinkAnswer) => {
+    const url = `${deps.publicBaseUrl}/output/${outputId}`;
+    return reply
+      .code(201)
+      .header('location', url)
+      .send({
+        input: answer.input,
+        output: {
+          ...answer.output,
+          ratio: Math.round((answer.output.size / answer.input.size) * 10_000) / 10_000,
+          url,
+        },
+      });
+  };
   app.post(
     '/shrink',
     {
@@ -45,6 +73,10 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
       } else {
         input = { input_key: null, source_url: sourceUrl(body as { source: { url: string } }) };
       }
+      const digest = Buffer.isBuffer(body) ? digestOf(body) : undefined;
+      const earlier = digest ? await deps.outputs.findUpload(accountId, digest) : null;
+      // Answered as the first time, from the output that still exists: nothing is made, nothing is counted.
+      if (earlier) return created(reply, earlier.output_id, answerOf(earlier));
       await assertUnderQuota(deps, accountId, 1);
       if (Buffer.isBuffer(body)) await deps.outputs.putUpload(outputId, body);
       const result = await deps.commands.send(MessageTypeNames.CompressImage, outputId, {
@@ -52,19 +84,9 @@ export function shrinkRoute(app: HttpApp, deps: GatewayDeps) {
         account_id: accountId,
         ...input,
       });
-      const url = `${deps.publicBaseUrl}/output/${outputId}`;
+      if (digest) await deps.outputs.rememberUpload(accountId, digest, outputId);
       setCompressionCount(reply, result.compression_count);
-      return reply
-        .code(201)
-        .header('location', url)
-        .send({
-          input: result.input,
-          output: {
-            ...result.output,
-            ratio: Math.round((result.output.size / result.input.size) * 10_000) / 10_000,
-            url,
-          },
-        });
+      return created(reply, outputId, result);
     },
   );
 }
