@@ -1,7 +1,15 @@
-import type { Sharp } from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { supportsAlpha, type ImageType } from './media-types.js';
+import type { RgbaPixels } from './perceptual.js';
 import { recompressPng } from './png-deflate.js';
-import { pixelsOf, searchQualities, searchQuality, type EncodeAt, type QualityRange } from './quality-search.js';
+import {
+  createScorer,
+  pixelsOf,
+  searchFromEnds,
+  searchQuality,
+  type EncodeAt,
+  type QualityRange,
+} from './quality-search.js';
 
 export interface EncodedImage {
   data: Buffer;
@@ -15,8 +23,8 @@ export interface EncodedImage {
  * (perceptual.ts: dissimilarity of L*a*b* with alpha over five scales; 0 is identical), searched on a sample of
  * the image (quality-search.ts). Chosen on the corpus of `npm run bench` (image-quality, numbers in
  * docs/performance.md; reasons in ADR 0020):
- * - PNG: a libimagequant palette (alpha kept), dithered or not, whichever is smaller within the distance, then
- *   deflated by Zopfli when small. Flat images, icons and text need few colours; gradients and soft alpha edges
+ * - PNG: a libimagequant palette (alpha kept), plain when that reaches the distance, else dithered, then deflated
+ *   by Zopfli when small; truecolour when smaller, or when even the dithered palette's error is visible (banding). Flat images, icons and text need few colours; gradients and soft alpha edges
  *   keep 256 (quality 100). Below 85 sharp's libimagequant scores worse than pngquant at the same setting.
  * - JPEG: mozjpeg (progressive, optimised Huffman codes, its quantisation tables, trellis up to 5 MP, 4:2:0), in
  *   steps of 2. Smooth photos go down to 50; fine texture
@@ -68,24 +76,77 @@ async function toEncoded(pipeline: Sharp, type: ImageType): Promise<EncodedImage
   return { data, type, width: info.width, height: info.height };
 }
 
+/**
+ * Past this distance (with dithering) a palette's error is seen, not masked by texture: banding on a smooth
+ * gradient, which dithering only turns into grain. Smooth gradients measured 0.0099–0.0105; the renders and photos
+ * of the corpus whose full palette is out of reach but whose texture hides it 0.0038–0.0062, and keep their palette.
+ * Such an image is kept in truecolour.
+ */
+export const PNG_VISIBLE_DISTANCE = 0.008;
+
+/**
+ * One decode; the palette searched on the sample from the ends of the range (searchFromEnds), first without
+ * dithering (smaller on flat images, which are most of those within), then dithered only when that is out of
+ * reach; the winner encoded at full size only when the sample is not the whole image. A truecolour encode beside
+ * it, kept when smaller or when the palette's error is visible.
+ */
 async function encodePng(pipeline: Sharp): Promise<EncodedImage> {
   const source = await pixelsOf(pipeline.clone(), true);
   const range = QUALITY_TARGETS['image/png'];
-  const candidates: EncodedImage[] = [];
-  // Dithering hides banding on ramps but costs bytes on flat areas; each is searched, the smaller within range wins.
-  const dithers = [1, 0];
-  const searches = (await searchQualities(source, range, dithers.map(paletteAt))).map((result, i) => ({
-    dither: dithers[i]!,
-    ...result,
-  }));
-  const within = searches.filter((s) => s.within);
-  for (const { dither, quality } of within.length ? within : searches.slice(0, 1)) {
-    candidates.push(await toEncoded(paletteAt(dither)(pipeline.clone(), quality), 'image/png'));
-  }
+  const scorer = createScorer(source, range);
+  const plain = await searchFromEnds(scorer, range, paletteAt(0), 'bottom', (png) => paletteSize(png) >= 256);
+  // Dithering hides banding on ramps; tried only where the plain palette is out of reach, and kept then.
+  const chosen = plain.within
+    ? { dither: 0, ...plain }
+    : { dither: 1, ...(await searchFromEnds(scorer, range, paletteAt(1), 'top')) };
   // Rarely smaller than a palette; adaptive filtering made it larger on screenshots and slower on photos.
-  candidates.push(await toEncoded(pipeline.clone().png({ palette: false, compressionLevel: 9 }), 'image/png'));
-  const best = candidates.reduce((a, b) => (b.data.length < a.data.length ? b : a));
+  const truecolorAt = (p: Sharp) => p.png({ palette: false, compressionLevel: 9 });
+  const truecolorOf = () => toEncoded(truecolorAt(pipeline.clone()), 'image/png');
+  if (chosen.distance > PNG_VISIBLE_DISTANCE) {
+    const truecolor = await truecolorOf();
+    return { ...truecolor, data: await recompressPng(truecolor.data) };
+  }
+  const raw = { width: source.width, height: source.height, channels: source.channels as 3 | 4 };
+  const palette = scorer.whole
+    ? chosen.encoded
+    : await paletteAt(chosen.dither)(sharp(source.data, { raw }), chosen.quality).toBuffer();
+  if (!scorer.whole && !(await truecolorMayWin(scorer.sample, source, palette.length, truecolorAt)))
+    return { data: await recompressPng(palette), type: 'image/png', width: source.width, height: source.height };
+  const truecolor = await truecolorOf();
+  const best =
+    truecolor.data.length <= palette.length
+      ? truecolor
+      : { data: palette, type: 'image/png' as const, width: source.width, height: source.height };
   return { ...best, data: await recompressPng(best.data) };
+}
+
+/** The number of entries in a PNG's palette (PLTE chunk), 0 when it has none. */
+export function paletteSize(png: Buffer): number {
+  for (let at = 8; at + 12 <= png.length;) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    if (type === 'PLTE') return length / 3;
+    if (type === 'IDAT') return 0;
+    at += 12 + length;
+  }
+  return 0;
+}
+
+/**
+ * Whether a full-size truecolour encode could be smaller than the palette: its size estimated from the sample's
+ * (per pixel), with a wide margin. On a large photo or render it is 3–8 times the palette's, and skipping it saves
+ * a full-size deflate at level 9.
+ */
+async function truecolorMayWin(
+  sample: RgbaPixels,
+  source: RgbaPixels,
+  paletteBytes: number,
+  truecolorAt: (p: Sharp) => Sharp,
+): Promise<boolean> {
+  const raw = { width: sample.width, height: sample.height, channels: sample.channels as 3 | 4 };
+  const sampled = await truecolorAt(sharp(sample.data, { raw })).toBuffer();
+  const estimate = (sampled.length * source.width * source.height) / (sample.width * sample.height);
+  return estimate < paletteBytes * 1.5;
 }
 
 /** Encodes one prepared pipeline as `type` at the quality its search finds for this image. */

@@ -49,6 +49,9 @@ function labOf(pixels: RgbaPixels, background: number): { lightness: LumaPlane; 
   const L = new Float32Array(n);
   const A = new Float32Array(n);
   const B = new Float32Array(n);
+  // Runs of one colour (flat areas, every palette candidate) are converted once.
+  let last = -1;
+  let [l, a, b] = [0, 0, 0];
   for (let i = 0, p = 0; i < n; i++, p += channels) {
     let r = data[p]!;
     let g = data[p + 1]!;
@@ -60,15 +63,22 @@ function labOf(pixels: RgbaPixels, background: number): { lightness: LumaPlane; 
       g = Math.round(g * alpha + under);
       bl = Math.round(bl * alpha + under);
     }
-    const lr = LINEAR[r]!;
-    const lg = LINEAR[g]!;
-    const lb = LINEAR[bl]!;
-    const fx = labF((0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047);
-    const fy = labF(0.2126 * lr + 0.7152 * lg + 0.0722 * lb);
-    const fz = labF((0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883);
-    L[i] = 116 * fy - 16;
-    A[i] = 500 * (fx - fy);
-    B[i] = 200 * (fy - fz);
+    const key = (r << 16) | (g << 8) | bl;
+    if (key !== last) {
+      last = key;
+      const lr = LINEAR[r]!;
+      const lg = LINEAR[g]!;
+      const lb = LINEAR[bl]!;
+      const fx = labF((0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047);
+      const fy = labF(0.2126 * lr + 0.7152 * lg + 0.0722 * lb);
+      const fz = labF((0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883);
+      l = 116 * fy - 16;
+      a = 500 * (fx - fy);
+      b = 200 * (fy - fz);
+    }
+    L[i] = l;
+    A[i] = a;
+    B[i] = b;
   }
   return {
     lightness: { data: L, width, height },

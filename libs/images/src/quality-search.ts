@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import { perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
 import { lumaOf, meanSsimAgainst, ssimReference } from './ssim.js';
@@ -112,35 +113,50 @@ export async function searchQualities(
   range: QualityRange,
   encoders: EncodeAt[],
 ): Promise<SearchResult[]> {
-  const sample = sampleOf(source);
-  const reference = perceptualReference(sample);
-  const lumaReference =
-    range.minLumaSsim === undefined
-      ? undefined
-      : ssimReference(lumaOf(sample.data, sample.width, sample.height, sample.channels));
-  const raw = { width: sample.width, height: sample.height, channels: sample.channels as 3 | 4 };
+  const scorer = createScorer(source, range);
+  const qualities = qualitiesOf(range);
+  const results: SearchResult[] = [];
+  for (const encodeAt of encoders) {
+    const measure = (quality: number) => scorer.measure(encodeAt, quality);
+    const { quality, distance, within } = await bisect(measure, qualities);
+    results.push({ quality, distance, within });
+  }
+  return results;
+}
+
+/** The qualities a search may choose: minQuality + k·step, and maxQuality. */
+function qualitiesOf(range: QualityRange): number[] {
   const step = range.step ?? 1;
   const qualities: number[] = [];
   for (let q = range.minQuality; q < range.maxQuality; q += step) qualities.push(q);
   qualities.push(range.maxQuality);
-  const results: SearchResult[] = [];
-  for (const encodeAt of encoders)
-    results.push(await searchOne(sample, raw, reference, lumaReference, range, qualities, encodeAt));
-  return results;
+  return qualities;
 }
 
-async function searchOne(
-  sample: RgbaPixels,
-  raw: { width: number; height: number; channels: 3 | 4 },
-  reference: ReturnType<typeof perceptualReference>,
-  lumaReference: ReturnType<typeof ssimReference> | undefined,
-  range: QualityRange,
-  qualities: number[],
-  encodeAt: EncodeAt,
-): Promise<SearchResult> {
-  const measured = new Map<number, { distance: number; within: boolean }>();
-  const measure = async (quality: number) => {
-    const encoded = await encodeAt(sharp(sample.data, { raw }), quality).toBuffer();
+/** One candidate: the sample encoded at `quality`, and how far it is from the sample. */
+export interface Measured extends SearchResult {
+  encoded: Buffer;
+}
+
+type Measure = (quality: number) => Promise<Measured>;
+
+/**
+ * Encodes and scores candidates against one sample and reference, each (encoder, quality) once; an output
+ * byte for byte like one already scored (a palette that no longer changes with quality) is not scored again.
+ */
+export function createScorer(source: RgbaPixels, range: QualityRange) {
+  const sample = sampleOf(source);
+  // Filtered on first need: a candidate with the sample's very pixels (a palette that holds every colour) needs none.
+  let reference: ReturnType<typeof perceptualReference> | undefined;
+  let lumaReference: ReturnType<typeof ssimReference> | undefined;
+  const raw = { width: sample.width, height: sample.height, channels: sample.channels as 3 | 4 };
+  const byOutput = new Map<string, { distance: number; within: boolean }>();
+  const byEncoder = new Map<EncodeAt, Map<number, Promise<Measured>>>();
+
+  const score = async (encoded: Buffer) => {
+    const key = `${encoded.length}:${createHash('sha1').update(encoded).digest('base64')}`;
+    const known = byOutput.get(key);
+    if (known) return known;
     const srgb = sharp(encoded).toColourspace('srgb');
     const decoded = await (sample.channels === 4 ? srgb.ensureAlpha() : srgb.removeAlpha())
       .raw()
@@ -151,16 +167,47 @@ async function searchOne(
       height: decoded.info.height,
       channels: decoded.info.channels,
     };
-    const distance = perceptualDistance(reference, pixels);
-    let within = distance <= range.maxDistance;
-    if (within && lumaReference)
-      within =
-        meanSsimAgainst(lumaReference, lumaOf(pixels.data, pixels.width, pixels.height, pixels.channels)) >=
-        range.minLumaSsim!;
-    const result = { distance, within };
-    measured.set(quality, result);
+    const result = Buffer.from(sample.data.buffer, sample.data.byteOffset, sample.data.byteLength).equals(pixels.data)
+      ? { distance: 0, within: true }
+      : distanceOf(pixels);
+    byOutput.set(key, result);
     return result;
   };
+
+  const distanceOf = (pixels: RgbaPixels) => {
+    reference ??= perceptualReference(sample);
+    const distance = perceptualDistance(reference, pixels);
+    let within = distance <= range.maxDistance;
+    if (within && range.minLumaSsim !== undefined) {
+      lumaReference ??= ssimReference(lumaOf(sample.data, sample.width, sample.height, sample.channels));
+      within =
+        meanSsimAgainst(lumaReference, lumaOf(pixels.data, pixels.width, pixels.height, pixels.channels)) >=
+        range.minLumaSsim;
+    }
+    return { distance, within };
+  };
+
+  const measure = (encodeAt: EncodeAt, quality: number): Promise<Measured> => {
+    const done = byEncoder.get(encodeAt) ?? new Map<number, Promise<Measured>>();
+    byEncoder.set(encodeAt, done);
+    let result = done.get(quality);
+    if (!result) {
+      result = (async () => {
+        const encoded = await encodeAt(sharp(sample.data, { raw }), quality).toBuffer();
+        return { quality, encoded, ...(await score(encoded)) };
+      })();
+      done.set(quality, result);
+    }
+    return result;
+  };
+
+  /** True when the sample is the whole image: its candidates are final outputs. */
+  const whole = sample === source;
+  return { measure, whole, sample };
+}
+
+/** Binary search for the lowest quality within; the top when none is (`within` false). */
+async function bisect(measure: Measure, qualities: number[]): Promise<Measured> {
   let low = 0;
   let high = qualities.length - 1;
   while (low < high) {
@@ -168,7 +215,50 @@ async function searchOne(
     if ((await measure(qualities[mid]!)).within) high = mid;
     else low = mid + 1;
   }
-  const quality = qualities[low]!;
-  const found = measured.get(quality) ?? (await measure(quality));
-  return { quality, ...found };
+  return measure(qualities[low]!);
+}
+
+/**
+ * The same answer as the binary search when distance falls with quality, with the ends tried first: flat images
+ * (icons, clip art, screenshots) are within at the bottom, photos and renders out of reach at the top, so most
+ * images take one or two encodes instead of five. `first` is the end more likely to settle the search. Between
+ * the ends, each step tries the quality where the distance, interpolated between the bracket's ends, meets the
+ * limit (kept a quarter of the bracket from its ends): two or three encodes instead of four.
+ */
+export async function searchFromEnds(
+  scorer: ReturnType<typeof createScorer>,
+  range: QualityRange,
+  encodeAt: EncodeAt,
+  first: 'bottom' | 'top' = 'bottom',
+  /**
+   * True when no higher quality can change the output (a palette already full at the bottom: libimagequant then
+   * gives the same 256 colours at every quality), which saves the top's encode on photos and renders.
+   */
+  saturated: (encoded: Buffer) => boolean = () => false,
+): Promise<Measured> {
+  const qualities = qualitiesOf(range);
+  const measure = (quality: number) => scorer.measure(encodeAt, quality);
+  const [bottom, top] = [qualities[0]!, qualities[qualities.length - 1]!];
+  if (first === 'top') {
+    const atTop = await measure(top);
+    if (!atTop.within) return atTop;
+  }
+  let out = await measure(bottom);
+  if (out.within || qualities.length === 1 || saturated(out.encoded)) return out;
+  let inside = await measure(top);
+  if (!inside.within) return inside;
+  // Invariant: qualities[low] is out of reach, qualities[high] within.
+  let low = 0;
+  let high = qualities.length - 1;
+  while (high - low > 1) {
+    const share = (out.distance - range.maxDistance) / Math.max(out.distance - inside.distance, 1e-12);
+    const guess = low + Math.round(share * (high - low));
+    // Kept a quarter of the bracket from either end, so that each step removes at least a quarter of it.
+    const margin = Math.max(1, Math.floor((high - low) / 4));
+    const at = Math.min(high - margin, Math.max(low + margin, guess));
+    const measured = await measure(qualities[at]!);
+    if (measured.within) [high, inside] = [at, measured];
+    else [low, out] = [at, measured];
+  }
+  return inside;
 }
