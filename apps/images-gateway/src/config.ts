@@ -1,6 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Type, commonEnv, createConfigLoader, kafkaSettings, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import {
+  Type,
+  commonEnv,
+  createConfigLoader,
+  telemetrySettings,
+  kafkaSettings,
+  parseTrustProxy,
+  trustProxyEnv,
+} from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -29,7 +37,7 @@ export const config = createConfigLoader(schema, (env) => ({
   kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   redisUrl: env.REDIS_URL,
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  ...telemetrySettings(env),
   apiKeyPepper: env.API_KEY_PEPPER,
   sealingKey: env.SECRETS_SEALING_KEY,
   commandTimeoutMs: env.COMMAND_TIMEOUT_MS,

@@ -1,6 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Type, commonEnv, createConfigLoader, kafkaSettings, parseTrustProxy, trustProxyEnv } from '@platform/config';
+import {
+  Type,
+  commonEnv,
+  createConfigLoader,
+  telemetrySettings,
+  kafkaSettings,
+  parseTrustProxy,
+  trustProxyEnv,
+} from '@platform/config';
 import { MAX_CODE_TTL_SECONDS } from '@platform/oauth';
 
 const schema = Type.Object({
@@ -32,7 +40,7 @@ export const config = createConfigLoader(schema, (env) => ({
   kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
   redisUrl: env.REDIS_URL,
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  ...telemetrySettings(env),
   publicUrl: new URL(env.PUBLIC_URL).origin,
   issuer: env.OAUTH_ISSUER,
   sessionSecret: env.SESSION_SECRET,

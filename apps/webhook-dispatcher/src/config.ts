@@ -1,4 +1,4 @@
-import { Type, commonEnv, createConfigLoader, kafkaSettings, csv } from '@platform/config';
+import { Type, commonEnv, createConfigLoader, telemetrySettings, kafkaSettings, csv } from '@platform/config';
 
 const schema = Type.Object({
   ...commonEnv,
@@ -26,7 +26,7 @@ export const config = createConfigLoader(schema, (env) => ({
   logLevel: env.LOG_LEVEL,
   kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
-  otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  ...telemetrySettings(env),
   sealingKey: env.SECRETS_SEALING_KEY,
   egressAllow: csv(env.EGRESS_ALLOW),
   delivery: {

@@ -21,6 +21,8 @@ export const commonEnv = {
   MONGO_DB: Type.String({ default: 'platform', minLength: 1 }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** The share of new traces recorded (parent-based: a trace that arrives keeps its sender's decision). */
+  TRACE_SAMPLE_RATIO: Type.Number({ default: 0.05, minimum: 0, maximum: 1 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 15000, minimum: 0 }),
 } as const;
 
@@ -67,6 +69,14 @@ export function kafkaSettings(env: {
   };
 }
 
+/** Where traces go and how many are recorded (libs/telemetry `startTelemetry`). */
+export function telemetrySettings(env: {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  TRACE_SAMPLE_RATIO: number;
+}) {
+  return { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, traceSampleRatio: env.TRACE_SAMPLE_RATIO };
+}
+
 /** What every process derives from {@link commonEnv}. */
 export function commonSettings(env: {
   LOG_LEVEL: string;
@@ -78,6 +88,7 @@ export function commonSettings(env: {
   MONGO_DB: string;
   REDIS_URL: string;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  TRACE_SAMPLE_RATIO: number;
   SHUTDOWN_TIMEOUT_MS: number;
 }) {
   return {
@@ -85,7 +96,7 @@ export function commonSettings(env: {
     kafka: kafkaSettings(env),
     mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
     redisUrl: env.REDIS_URL,
-    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    ...telemetrySettings(env),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -7,6 +7,7 @@ export {
   commonSettings,
   csv,
   kafkaSettings,
+  telemetrySettings,
   trustProxyEnv,
   parseTrustProxy,
   workerEnv,

@@ -25,6 +25,7 @@ export async function runService<S extends RuntimeSettings>(options: {
     ...options.telemetry,
     serviceName: options.name,
     otlpEndpoint: settings.otlpEndpoint,
+    traceSampleRatio: settings.traceSampleRatio,
   });
   const logger = createLogger({ name: options.name, level: settings.logLevel });
   const [{ startService }, { build }] = await Promise.all([import('./start-service.js'), options.load()]);

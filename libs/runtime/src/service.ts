@@ -12,6 +12,7 @@ export interface RuntimeSettings {
   /** Absent for processes without Redis (the webhook dispatcher). */
   redisUrl?: string | undefined;
   otlpEndpoint?: string | undefined;
+  traceSampleRatio?: number | undefined;
   shutdownTimeoutMs: number;
   /** A probe server for processes without an HTTP API of their own (workers); gateways serve probes themselves. */
   health?: { port: number; host: string } | undefined;

@@ -38,10 +38,10 @@ export interface TelemetryOptions {
   /**
    * The share of new traces that are recorded; a request or message that arrives with a trace follows its
    * sender's decision, so a trace is recorded whole or not at all. Unrecorded spans still carry trace ids into
-   * logs, reply headers and Kafka headers. Default DEFAULT_TRACE_SAMPLE_RATIO; the standard OTEL_TRACES_SAMPLER
-   * (with OTEL_TRACES_SAMPLER_ARG) overrides it.
+   * logs, reply headers and Kafka headers. Default DEFAULT_TRACE_SAMPLE_RATIO (TRACE_SAMPLE_RATIO in an app's
+   * configuration).
    */
-  traceSampleRatio?: number;
+  traceSampleRatio?: number | undefined;
 }
 
 /**
@@ -51,7 +51,6 @@ export interface TelemetryOptions {
 export const DEFAULT_TRACE_SAMPLE_RATIO = 0.05;
 
 function samplerFor(options: TelemetryOptions) {
-  if (process.env['OTEL_TRACES_SAMPLER']) return undefined; // the SDK reads the standard variables
   const ratio = Math.min(1, Math.max(0, options.traceSampleRatio ?? DEFAULT_TRACE_SAMPLE_RATIO));
   return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
 }
@@ -125,9 +124,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   }
   // Metrics are pulled by Prometheus from the process's own HTTP server, not from a second port.
   const prometheus = new PrometheusExporter({ preventServerStart: true });
-  const sampler = samplerFor(options);
   const sdk = new NodeSDK({
-    ...(sampler ? { sampler } : {}),
+    sampler: samplerFor(options),
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: processors,
     ...(options.asyncContext === false ? { contextManager: explicitContextOnly } : {}),

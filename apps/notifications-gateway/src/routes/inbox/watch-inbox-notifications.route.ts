@@ -43,7 +43,8 @@ const schema = {
       Type.String({
         pattern: `^\\s*(?:${UUID})?\\s*$`,
         errorMessage: 'must be the id of a notification',
-        description: 'Resume after this notification (SSE); one that is not the caller’s own is 400.',
+        description:
+          'Resume after this notification (SSE); one that is not the caller’s own is 404, as an unknown one.',
       }),
     ),
   }),
