@@ -8,7 +8,9 @@
 # Env: PLATFORM_KAFKA_PORT (9092), PLATFORM_KAFKA_CONTROLLER_PORT (9093),
 #      PLATFORM_KAFKA_PROXIED_PORT (9094) / PLATFORM_KAFKA_PROXY_PORT (9095): a second client listener that
 #      advertises the proxy port, for tests that put a TCP proxy they control between a client and the broker,
-#      PLATFORM_KAFKA_HEAP ("-Xmx1g -Xms256m"), PLATFORM_KAFKA_START_TIMEOUT (120 s).
+#      PLATFORM_KAFKA_HEAP ("-Xmx1g -Xms256m"), PLATFORM_KAFKA_START_TIMEOUT (120 s without a line in the
+#      broker's log; while it writes, e.g. recovering its partitions after an unclean stop, it may take up to
+#      PLATFORM_KAFKA_START_CAP, 900 s).
 # `start` on a running broker whose configuration has changed restarts it once with the new one.
 set -euo pipefail
 COMPONENT=kafka
@@ -24,6 +26,7 @@ PROXIED_PORT="$PLATFORM_KAFKA_PROXIED_PORT"
 PROXY_PORT="$PLATFORM_KAFKA_PROXY_PORT"
 HEAP="${PLATFORM_KAFKA_HEAP:-"-Xmx1g -Xms256m"}"
 START_TIMEOUT="${PLATFORM_KAFKA_START_TIMEOUT:-120}"
+START_CAP="${PLATFORM_KAFKA_START_CAP:-900}"
 SD="$(state_dir)"
 PROPS="$SD/server.properties"
 DATA="$SD/data"
@@ -67,7 +70,7 @@ transaction.state.log.num.partitions=10
 group.initial.rebalance.delay.ms=0
 num.network.threads=2
 num.io.threads=4
-num.recovery.threads.per.data.dir=1
+num.recovery.threads.per.data.dir=2
 EOF
 }
 
@@ -125,7 +128,7 @@ start_locked() {
       return 0
     fi
     log "running (pid $pid) but not answering yet; waiting"
-    wait_until "$START_TIMEOUT" "$pid" ready || fail_start
+    wait_for_broker "$pid" || fail_start
     log "ready at $HOST:$PORT"
     return 0
   fi
@@ -151,9 +154,11 @@ start_locked() {
     -Dkafka.logs.dir="$LOGS" -Dlog4j.configuration="file:$DEPLOY_LOCAL_DIR/kafka/log4j.properties" \
     -cp "$KAFKA_LIBS/*" kafka.Kafka "$PROPS"
   pid="$(running_pid)"
-  wait_until "$START_TIMEOUT" "$pid" ready || fail_start
+  wait_for_broker "$pid" || fail_start
   log "ready at $HOST:$PORT (pid $pid)"
 }
+
+wait_for_broker() { wait_while_progressing "$START_TIMEOUT" "$START_CAP" "$1" "$LOGS/server.log" ready; }
 
 fail_start() {
   show_log_tail "$LOGS/kafka.out" 20

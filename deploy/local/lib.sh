@@ -150,6 +150,36 @@ wait_until() {
   done
 }
 
+# wait_while_progressing TIMEOUT_S CAP_S PID LOG CMD...: like wait_until, but TIMEOUT_S counts from the last time
+# LOG grew, up to CAP_S in all. A broker recovering hundreds of partitions after an unclean stop (or starting
+# beside a build that holds both cores) is slow but busy; one that has hung writes nothing.
+wait_while_progressing() {
+  local timeout="$1" cap="$2" pid="$3" logf="$4" idle_deadline hard_deadline size last_size=-1
+  shift 4
+  idle_deadline=$((SECONDS + timeout))
+  hard_deadline=$((SECONDS + cap))
+  until "$@" >/dev/null 2>&1; do
+    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      log "process $pid exited while starting"
+      return 1
+    fi
+    size="$(stat -c %s "$logf" 2>/dev/null || echo 0)"
+    if ((size != last_size)); then
+      ((last_size < 0)) || idle_deadline=$((SECONDS + timeout))
+      last_size="$size"
+    fi
+    ((SECONDS < idle_deadline)) || {
+      log "no answer, and nothing written to $(basename "$logf") for ${timeout}s"
+      return 1
+    }
+    ((SECONDS < hard_deadline)) || {
+      log "no answer after ${cap}s"
+      return 1
+    }
+    sleep 0.25
+  done
+}
+
 # probe KIND ARGS...: protocol-level checks (kafka, mongo, smtp, http, tcp), see probe.py.
 probe() { python3 "$DEPLOY_LOCAL_DIR/probe.py" "$@"; }
 
