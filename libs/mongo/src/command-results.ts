@@ -1,5 +1,6 @@
 import type { Connection, mongo } from 'mongoose';
 import type { SerializedError } from '@platform/errors';
+import { isDuplicateKeyError } from './errors.js';
 
 interface Sealer {
   seal(plaintext: string): string;
@@ -40,16 +41,18 @@ export function createMongoCommandResultStore(
       return JSON.parse(options.sealer.open(doc.sealed_reply)) as StoredReply;
     },
     async save(commandId: string, reply: StoredReply): Promise<void> {
-      await collection.updateOne(
-        { _id: commandId },
-        {
-          $set: {
-            sealed_reply: options.sealer.seal(JSON.stringify(reply)),
-            expires_at: new Date(Date.now() + ttlMs),
-          },
-        },
-        { upsert: true },
-      );
+      const fields = {
+        sealed_reply: options.sealer.seal(JSON.stringify(reply)),
+        expires_at: new Date(Date.now() + ttlMs),
+      };
+      // An insert is one store statement where an upsert is a read and a write. The id is taken only when an
+      // expired reply is still there (get ignored it) or the same command ran twice at once: then overwrite.
+      try {
+        await collection.insertOne({ _id: commandId, ...fields });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        await collection.updateOne({ _id: commandId }, { $set: fields });
+      }
     },
   };
 }
