@@ -126,6 +126,7 @@ beforeAll(async () => {
     { topic: 'events' },
     { topic: 'hinted-events' },
     { topic: 'given-events' },
+    { topic: 'watched-events' },
   ]);
   publisher = createPublisher(kafka, { source: '/kafka-test' });
   await publisher.connect();
@@ -604,5 +605,56 @@ describe('outbox relay', () => {
     expect(ends.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0)).toBe(1);
     const [message] = await readTopic('given-events', 1);
     expect(message?.headers[HEADERS.id]).toBe('evt-g1');
+  });
+
+  it('hears of outbox writes from the store client: publishes what an insert or a push stored, without reading', async () => {
+    const collection = mongo.db!.collection('outbox_watched');
+    const entry = (id: string) => ({
+      id,
+      topic: 'watched-events',
+      key: 'agg_w',
+      type: MessageTypeNames.CorsOriginCreated,
+      value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 },
+      headers: {},
+      created_at: new Date(),
+    });
+    const source = createMongoOutboxSource(collection);
+    let reads = 0;
+    const counted = {
+      ...source,
+      pending: (limit: number) => (reads++, source.pending(limit)),
+      pendingIn: (ids: string[]) => (reads++, source.pendingIn(ids)),
+    };
+    // No sweep (start() would run one at once): the writes alone must bring the relay.
+    const relay = createOutboxRelay({ publisher, sources: [counted], logger, intervalMs: 3_600_000 });
+    relay.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    reads = 0;
+    await collection.insertOne({ _id: 'agg_w' as never, has_outbox: true, outbox: [entry('evt-w1')] });
+    const cleared = () =>
+      waitFor(
+        async () =>
+          (await collection.findOne({ _id: 'agg_w' as never }))?.['has_outbox'] === false ? true : undefined,
+        { what: 'outbox cleared' },
+      );
+    await cleared();
+    // A compare-and-set that lost stores nothing, and nothing is published for it.
+    await collection.updateOne({ _id: 'agg_w' as never, version: 7 }, {
+      $set: { has_outbox: true },
+      $push: { outbox: { $each: [entry('evt-lost')] } },
+    } as never);
+    await collection.updateOne({ _id: 'agg_w' as never }, {
+      $set: { has_outbox: true },
+      $push: { outbox: { $each: [entry('evt-w2')] } },
+    } as never);
+    await cleared();
+    expect(reads).toBe(0);
+    await relay.stop();
+    const admin = kafka.kafka.admin();
+    await admin.connect();
+    const ends = await admin.fetchTopicOffsets(`${kafka.topicPrefix}watched-events`).finally(() => admin.disconnect());
+    expect(ends.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0)).toBe(2);
+    const ids = (await readTopic('watched-events', 2)).map((m) => m.headers[HEADERS.id]);
+    expect(ids).toEqual(['evt-w1', 'evt-w2']);
   });
 });

@@ -1,4 +1,4 @@
-import { IMAGES_TOPICS, countDocId, type CompressionCounts } from '@platform/images';
+import { IMAGES_TOPICS, type CompressionCounts } from '@platform/images';
 import {
   createCommandWorker,
   runHandler,
@@ -46,14 +46,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     // An image whose requester gave up is neither made nor charged.
     expired: 'skip',
     commandTypes: Object.keys(commandHandlers) as ImageCommand[],
-    async handle(type, message, touched) {
-      const v = message.value as Value;
-      try {
-        return await runHandler(commandHandlers, deps, message);
-      } finally {
-        touched(outboxSource.name, countDocId(v.account_id, v.requested_at));
-      }
-    },
+    handle: (_type, message) => runHandler(commandHandlers, deps, message),
     // The reply is stored now, so a redelivery replays it: the charge's dedupe entry is no longer needed.
     afterReply: (_type, message) =>
       deps.counts.release((message.value as Value).account_id, (message.value as Value).requested_at, message.meta.id),

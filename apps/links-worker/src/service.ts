@@ -51,12 +51,8 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     logger: ctx.logger,
     commandTypes: Object.keys(commandHandlers) as LinksCommand[],
-    handle: (_type, message, touched) =>
-      runHandler(
-        commandHandlers,
-        { store, writer, members, sealer, apiBase: settings.publicBaseUrl, touched },
-        message,
-      ),
+    handle: (_type, message) =>
+      runHandler(commandHandlers, { store, writer, members, sealer, apiBase: settings.publicBaseUrl }, message),
     reactions: ({ publisher }) => {
       const fanOut = createWebhookFanOut({ store, publisher, apiBase: settings.publicBaseUrl });
       const redirects = createRedirectMarks(writer);

@@ -110,7 +110,6 @@ function dispatcherOn(
     store: l.store,
     writer: l.writer,
     senders: { inbox: senders.inbox ?? null, smtp: senders.smtp ?? null, webhook: senders.webhook ?? null },
-    touched: () => undefined,
     logger: createLogger({ name: 'dispatcher-test', level: 'silent' }),
     holder: 'test',
     maxAttempts: 3,

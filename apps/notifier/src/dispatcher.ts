@@ -1,5 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
-import type { BackgroundTask, Touched } from '@platform/kafka';
+import type { BackgroundTask } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
 import type {
   DispatchMethod,
@@ -18,8 +18,6 @@ export interface DispatcherOptions {
   store: NotificationsStore;
   writer: NotificationsWriter;
   senders: Record<DispatchMethod, MethodSender | null>;
-  /** Names a document that received events, so the relay publishes them at once. */
-  touched: Touched;
   logger: Logger;
   holder: string;
   maxAttempts: number;
@@ -292,7 +290,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       [event],
       { $inc: { pending: -1 }, $pull: { pending_methods: delivery.method } },
     );
-    if (changed) options.touched(writer.outgoing.source, doc._id, [event]);
     if (outcome === 'failed')
       logger.error(
         { notification_id: doc.notification_id, method: delivery.method, attempts, err: error },

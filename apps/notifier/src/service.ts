@@ -39,14 +39,13 @@ export async function build(ctx: ServiceContext<NotifierConfig>) {
     methods: settings.methods,
     webPublicUrl: settings.webPublicUrl,
     imageQuotaNotifyPercent: settings.imageQuotaNotifyPercent,
-    dispatcher: ({ touched, publisher }) =>
+    dispatcher: ({ publisher }) =>
       createDispatcher({
         store,
         writer,
-        touched,
         logger: ctx.logger,
         senders: {
-          inbox: createInboxMethod({ writer, touched }),
+          inbox: createInboxMethod({ writer }),
           // SMTP is always there: templates may name it (the OAuth review e-mails) whatever the default methods.
           smtp: (doc) => smtp.send(doc),
           webhook: webhookTarget ? createWebhookMethod(webhookTarget, publisher) : null,

@@ -9,7 +9,6 @@ import {
   type KafkaClient,
   type Publisher,
   type ReplyTransport,
-  type Touched,
 } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { NOTIFICATIONS_TOPICS, type NotificationsStore, type NotificationsWriter } from '@platform/notifications';
@@ -34,7 +33,7 @@ export interface WorkerDeps {
   webPublicUrl: string;
   imageQuotaNotifyPercent: number;
   /** Made once the worker's publisher and relay exist (the webhook method publishes; every method's events are relayed). */
-  dispatcher: (tools: { touched: Touched; publisher: () => Publisher }) => Dispatcher;
+  dispatcher: (tools: { publisher: () => Publisher }) => Dispatcher;
   partitionsConcurrency?: number;
   outboxIntervalMs?: number;
   sessionTimeoutMs?: number;
@@ -59,7 +58,6 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
     kick: (...args) => dispatcher?.kick(...args),
     kickDeployment: async (deploymentId) => dispatcher?.kickDeployment(deploymentId),
   };
-  let wake: Touched = () => undefined;
   const producerDeps = { ...deps, dispatcher: kicker };
   const worker: CommandWorker = createCommandWorker<NotificationCommand>({
     kafka: deps.kafka,
@@ -71,7 +69,7 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
     replies: deps.replies,
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as NotificationCommand[],
-    handle: (_type, message, touched) =>
+    handle: (_type, message) =>
       runHandler(
         commandHandlers,
         {
@@ -80,7 +78,6 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
           members: deps.members,
           methods: deps.methods,
           dispatcher: kicker,
-          touched,
         },
         message,
       ),
@@ -102,12 +99,8 @@ export function createWorker(deps: WorkerDeps): CommandWorker {
         },
       }),
     ],
-    background: ({ relay }) => {
-      wake = (source, docId, entries) => relay.wake([{ source, docId, ...(entries ? { entries } : {}) }]);
-      dispatcher = deps.dispatcher({
-        touched: (source, docId, entries) => wake(source, docId, entries),
-        publisher: () => worker.publisher,
-      });
+    background: () => {
+      dispatcher = deps.dispatcher({ publisher: () => worker.publisher });
       return [dispatcher];
     },
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),

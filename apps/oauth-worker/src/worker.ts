@@ -43,7 +43,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     replies: deps.replies,
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as OAuthCommand[],
-    handle: (type, message, touched) =>
+    handle: (_type, message) =>
       runHandler(
         commandHandlers,
         {
@@ -51,7 +51,6 @@ export function createWorker(deps: WorkerDeps): Worker {
           writer: deps.writer,
           revocations: deps.revocations,
           refreshTokenTtlSeconds: deps.refreshTokenTtlSeconds,
-          touched,
         },
         message,
       ),

@@ -33,15 +33,14 @@ export type Worker = CommandWorker;
 export const SCHEDULING_WORKER_TOPICS = [SCHEDULING_TOPICS.commands, SCHEDULING_TOPICS.events];
 
 export function createWorker(deps: WorkerDeps): Worker {
-  const handlerDeps = (touched: NonNullable<HandlerDeps['touched']>): HandlerDeps => ({
+  const handlerDeps: HandlerDeps = {
     store: deps.store,
     writer: deps.writer,
     users: deps.users,
     webUrl: deps.webUrl,
     inviteTtlSeconds: deps.inviteTtlSeconds,
     clock: systemClock,
-    touched,
-  });
+  };
   return createCommandWorker<SchedulingCommand>({
     kafka: deps.kafka,
     name: 'scheduling-worker',
@@ -52,7 +51,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     replies: deps.replies,
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as SchedulingCommand[],
-    handle: (type, message, touched) => runHandler(commandHandlers, handlerDeps(touched), message),
+    handle: (_type, message) => runHandler(commandHandlers, handlerDeps, message),
     ...(deps.partitionsConcurrency ? { partitionsConcurrency: deps.partitionsConcurrency } : {}),
     ...(deps.outboxIntervalMs ? { outboxIntervalMs: deps.outboxIntervalMs } : {}),
     ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),

@@ -42,7 +42,7 @@ export const USERMGMT_WORKER_TOPICS = [
 
 /**
  * The user-management worker in the shape every worker has (createCommandWorker): commands in one group, each
- * deduplicated and answered, events published from the documents each command touched; plus two reactions:
+ * deduplicated and answered, events published from the outboxes of the documents each command wrote; plus two reactions:
  * user events logged for the Events API and fanned out to subscribed endpoints, and endpoints disabled when the dispatcher gives up on them.
  */
 export function createWorker(deps: WorkerDeps): Worker {
@@ -57,8 +57,8 @@ export function createWorker(deps: WorkerDeps): Worker {
     replies: deps.replies,
     logger: deps.logger,
     commandTypes: Object.keys(commandHandlers) as UsermgmtCommand[],
-    handle: (type, message, touched) =>
-      runHandler(commandHandlers, { store: deps.store, writer: deps.writer, sealer: deps.sealer, touched }, message),
+    handle: (_type, message) =>
+      runHandler(commandHandlers, { store: deps.store, writer: deps.writer, sealer: deps.sealer }, message),
     reactions: ({ publisher, relay }) => [
       reaction<
         typeof MessageTypeNames.UserCreated | typeof MessageTypeNames.UserUpdated | typeof MessageTypeNames.UserDeleted

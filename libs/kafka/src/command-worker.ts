@@ -12,20 +12,13 @@ import {
   type Reaction,
   type WorkerTools,
 } from './event-worker.js';
-import type { OutboxEntry, OutboxHint, OutboxRelay, OutboxSource } from './outbox-relay.js';
+import type { OutboxSource } from './outbox-relay.js';
 import type { TopicRequest } from './topics.js';
-
-/**
- * Names a document that received events, once their write is stored, so the relay publishes them at once
- * (reading that document by id instead of scanning; not at all when the `entries` it received are given).
- */
-export type Touched = (source: string, docId: string, entries?: OutboxEntry[]) => void;
 
 /** Handles one command of the worker's types and returns the reply. */
 export type CommandHandler<C extends CommandType> = <T extends C>(
   type: T,
   message: IncomingMessage<T>,
-  touched: Touched,
 ) => Promise<CommandReplies[T]>;
 
 export interface CommandWorkerOptions<C extends CommandType> {
@@ -58,8 +51,8 @@ export type CommandWorker = EventWorker;
 
 /**
  * The event worker with a command group in front: each command deduplicated and answered by the command
- * processor, events published from the stored outboxes by the relay (woken for the documents a command
- * touched); a command type nobody handles is dead-lettered and its sender answered with a rejection.
+ * processor, events published from the stored outboxes by the relay (told of each outbox write by the
+ * store client); a command type nobody handles is dead-lettered and its sender answered with a rejection.
  */
 export function createCommandWorker<C extends CommandType>(options: CommandWorkerOptions<C>): CommandWorker {
   const processor = createCommandProcessor({
@@ -69,18 +62,9 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
     ...(options.expired ? { expired: options.expired } : {}),
   });
 
-  function wrap<T extends C>(type: T, relay: OutboxRelay) {
-    const processed = processor.wrap<T>(async (message) => {
-      const touched: OutboxHint[] = [];
-      try {
-        return await options.handle(type, message, (source, docId, entries) =>
-          touched.push({ source, docId, ...(entries ? { entries } : {}) }),
-        );
-      } finally {
-        // Events written with the change go out right away, read by id; the relay's sweep covers a crash.
-        if (touched.length > 0) relay.wake(touched);
-      }
-    });
+  function wrap<T extends C>(type: T) {
+    // Events written with the change go out right away: the relay hears of the write from the store client.
+    const processed = processor.wrap<T>((message) => options.handle(type, message));
     const after = options.afterReply;
     return after
       ? async (message: IncomingMessage<T>) => {
@@ -107,7 +91,7 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
         ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
         partitionsConsumedConcurrently: options.partitionsConcurrency ?? 4,
         handlers: Object.fromEntries(
-          options.commandTypes.map((type) => [type, wrap(type, tools.relay)]),
+          options.commandTypes.map((type) => [type, wrap(type)]),
         ) as unknown as HandlerMap<C>,
       }),
       ...(options.reactions?.(tools) ?? []),

@@ -24,13 +24,7 @@ export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay } from './outbox-relay.js';
 export { createCommandWorker, runHandler } from './command-worker.js';
-export type {
-  CommandWorker,
-  CommandWorkerOptions,
-  CommandHandler,
-  CommandHandlerMap,
-  Touched,
-} from './command-worker.js';
+export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandlerMap } from './command-worker.js';
 export { createEventWorker, reaction } from './event-worker.js';
 export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';

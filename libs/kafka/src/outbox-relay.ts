@@ -21,6 +21,11 @@ export interface OutboxSource {
   acknowledge(docId: string, entries: OutboxEntry[]): Promise<void>;
   /** The pending entries of these documents only (primary-key lookups: no scan). */
   pendingIn?(docIds: string[]): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
+  /**
+   * Tells the relay of each document this process's writers store entries in, once stored (with the entries
+   * when the write spelled them out); returns the function that stops telling. Without it, the sweep finds them.
+   */
+  watch?(listener: (docId: string | undefined, entries: OutboxEntry[] | undefined) => void): () => void;
 }
 
 /** A document known to have just received outbox entries. */
@@ -61,6 +66,7 @@ export function createOutboxRelay(options: {
   batchSize?: number;
 }): OutboxRelay {
   let timer: NodeJS.Timeout | undefined;
+  let unwatch: Array<() => void> = [];
   let inFlight: Promise<number> | undefined;
   let again = false;
   // The sweep and the hinted runs that read never overlap: both would read a document before either
@@ -113,12 +119,16 @@ export function createOutboxRelay(options: {
 
   async function drain(): Promise<number> {
     let count = 0;
+    const batchSize = options.batchSize ?? 100;
     for (const source of options.sources) {
       for (;;) {
-        const docs = await source.pending(options.batchSize ?? 100);
+        const docs = await source.pending(batchSize);
         if (docs.length === 0) break;
-        count += await publishAndAcknowledge(source, docs);
-        if (docs.length < (options.batchSize ?? 100)) break;
+        // Documents a hinted run holds are its to publish and acknowledge: acknowledged twice, the second
+        // acknowledgement finds nothing to clear and costs the store two more statements.
+        const unclaimed = docs.filter((d) => !claimed.has(claimKey(source.name, d.docId)));
+        if (unclaimed.length > 0) count += await publishAndAcknowledge(source, unclaimed);
+        if (docs.length < batchSize || unclaimed.length === 0) break;
       }
     }
     return count;
@@ -126,6 +136,9 @@ export function createOutboxRelay(options: {
 
   /** Per source, the hinted documents; with the entries they received when every hint of theirs had them. */
   const hinted = new Map<string, Map<string, OutboxEntry[] | null>>();
+  /** The documents hinted and not yet acknowledged by their hinted run, which the sweep leaves to it. */
+  const claimed = new Set<string>();
+  const claimKey = (source: string, docId: string) => `${source}\u0000${docId}`;
   let hintedRun: Promise<void> | undefined;
 
   /** Drains hinted documents only, one run at a time; hints arriving meanwhile join the next run. */
@@ -133,19 +146,29 @@ export function createOutboxRelay(options: {
     while (hinted.size > 0) {
       const batch = [...hinted.entries()];
       hinted.clear();
-      for (const [name, docs] of batch) {
-        const source = options.sources.find((s) => s.name === name);
-        if (!source?.pendingIn) continue;
-        const toRead = [...docs].filter(([, entries]) => entries === null).map(([docId]) => docId);
-        const given = [...docs].flatMap(([docId, entries]) => (entries ? [{ docId, entries }] : []));
-        // Entries handed over do not wait behind a sweep's reads (the tail of a watch stream's latency was that
-        // wait): a sweep running meanwhile may publish them as well, which consumers dedupe, but never drops one.
-        await Promise.all([
-          publishAndAcknowledge(source, given),
-          toRead.length > 0
-            ? exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!(toRead)))
-            : undefined,
-        ]);
+      try {
+        for (const [name, docs] of batch) {
+          const source = options.sources.find((s) => s.name === name);
+          if (!source?.pendingIn) continue;
+          const toRead = [...docs].filter(([, entries]) => entries === null).map(([docId]) => docId);
+          const given = [...docs].flatMap(([docId, entries]) => (entries ? [{ docId, entries }] : []));
+          // Entries handed over do not wait behind a sweep's reads (the tail of a watch stream's latency was
+          // that wait): a sweep running meanwhile may publish them as well, which consumers dedupe.
+          await Promise.all([
+            publishAndAcknowledge(source, given),
+            toRead.length > 0
+              ? exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!(toRead)))
+              : undefined,
+          ]);
+        }
+      } finally {
+        // Released on failure too, so that the sweep finds what is left; a document hinted again meanwhile
+        // stays claimed by the next run.
+        for (const [name, docs] of batch) {
+          for (const docId of docs.keys()) {
+            if (!hinted.get(name)?.has(docId)) claimed.delete(claimKey(name, docId));
+          }
+        }
       }
     }
   }
@@ -175,27 +198,42 @@ export function createOutboxRelay(options: {
     return inFlight;
   }
 
+  function wake(hints?: OutboxHint[]): void {
+    const usable = hints?.filter((h) => options.sources.some((s) => s.name === h.source && s.pendingIn));
+    if (!usable || usable.length === 0 || usable.length !== hints?.length) {
+      flush().catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'));
+      return;
+    }
+    for (const h of usable) {
+      let docs = hinted.get(h.source);
+      if (!docs) hinted.set(h.source, (docs = new Map()));
+      claimed.add(claimKey(h.source, h.docId));
+      const before = docs.get(h.docId);
+      // A document hinted twice, once without its entries, is read: it may hold more than either hint knows.
+      docs.set(
+        h.docId,
+        h.entries && h.entries.length > 0 && before !== null ? [...(before ?? []), ...h.entries] : null,
+      );
+    }
+    scheduleHinted();
+  }
+
   return {
     flush,
-    wake(hints) {
-      const usable = hints?.filter((h) => options.sources.some((s) => s.name === h.source && s.pendingIn));
-      if (!usable || usable.length === 0 || usable.length !== hints?.length) {
-        flush().catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'));
-        return;
-      }
-      for (const h of usable) {
-        let docs = hinted.get(h.source);
-        if (!docs) hinted.set(h.source, (docs = new Map()));
-        const before = docs.get(h.docId);
-        // A document hinted twice, once without its entries, is read: it may hold more than either hint knows.
-        docs.set(
-          h.docId,
-          h.entries && h.entries.length > 0 && before !== null ? [...(before ?? []), ...h.entries] : null,
-        );
-      }
-      scheduleHinted();
-    },
+    wake,
     start() {
+      // The writers of this process tell the relay what they stored: their events go out at once.
+      unwatch = options.sources.flatMap((source) =>
+        source.watch
+          ? [
+              source.watch((docId, entries) =>
+                wake(
+                  docId === undefined ? undefined : [{ source: source.name, docId, ...(entries ? { entries } : {}) }],
+                ),
+              ),
+            ]
+          : [],
+      );
       const tick = () => {
         flush()
           .catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay failed'))
@@ -206,6 +244,8 @@ export function createOutboxRelay(options: {
       timer = setTimeout(tick, 0);
     },
     async stop() {
+      for (const stopWatching of unwatch) stopWatching();
+      unwatch = [];
       const t = timer;
       timer = undefined;
       if (t) clearTimeout(t);

@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { UnavailableError } from '@platform/errors';
+import { announceOutboxWrites } from './outbox-writes.js';
 
 export type MongoConnection = Connection;
 
@@ -21,9 +22,12 @@ export async function connectMongo(options: {
     maxPoolSize: 20,
     autoIndex: true,
     autoCreate: true,
+    // Outbox writes are announced to the process's relay from the driver's command events (outbox-writes.ts).
+    monitorCommands: true,
   });
   try {
     await connection.asPromise();
+    announceOutboxWrites(connection.getClient());
   } catch (cause) {
     throw new UnavailableError('mongo_unavailable', `MongoDB at ${redact(options.url)} did not answer`, { cause });
   }

@@ -3,6 +3,8 @@ export { defineModel } from './define-model.js';
 export type { MongoConnection } from './connection.js';
 export { isDuplicateKeyError } from './errors.js';
 export { outboxSchemaFields, createMongoOutboxSource } from './outbox.js';
+export { announceOutboxWrites, watchOutboxWrites } from './outbox-writes.js';
+export type { OutboxWriteListener } from './outbox-writes.js';
 export { aggregateWriter, changeWithEvents, outboxEvent, withEvents } from './events.js';
 export type { AggregateWriter } from './events.js';
 export type { StoredOutboxEntry, OutboxCollection } from './outbox.js';

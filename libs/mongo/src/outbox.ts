@@ -3,6 +3,7 @@ import type { mongo } from 'mongoose';
 type Document = mongo.Document;
 export type OutboxCollection = mongo.Collection<Document>;
 import type { MessageType } from '@platform/contracts';
+import { watchOutboxWrites, type OutboxWriteListener } from './outbox-writes.js';
 
 export interface StoredOutboxEntry {
   id: string;
@@ -43,6 +44,9 @@ interface OutboxDoc {
 export function createMongoOutboxSource(collection: OutboxCollection, name = collection.collectionName) {
   return {
     name,
+    watch(listener: OutboxWriteListener) {
+      return watchOutboxWrites(collection.dbName, collection.collectionName, listener);
+    },
     async pending(limit: number) {
       const docs = (await collection
         .find({ has_outbox: true }, { projection: { outbox: 1 } })

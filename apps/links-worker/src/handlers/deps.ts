@@ -9,5 +9,4 @@ export interface HandlerDeps {
   sealer: Sealer;
   /** The links API's public address, for the `references` of webhook payloads. */
   apiBase: string;
-  touched: (source: string, docId: string) => void;
 }

@@ -54,7 +54,6 @@ async function changeLink(
       adds ? { $push: { qr_code_ids: change.addQrCode } } : {},
     );
     if (changed) {
-      deps.touched(deps.writer.links.source, linkId);
       return;
     }
   }
@@ -188,15 +187,12 @@ export async function deleteQrCode(
       deleted: true,
       occurred_at: Date.now(),
     });
-    if (
-      await deps.writer.links.change(
-        { _id: link._id, deleted_at: null, redirected_at: null },
-        { deleted_at: at, reuse_key: null, modified_at: at },
-        [event],
-      )
-    ) {
-      deps.touched(deps.writer.links.source, link._id);
-    }
+    // False when the link was deleted or redirected meanwhile: then there is nothing more to delete.
+    await deps.writer.links.change(
+      { _id: link._id, deleted_at: null, redirected_at: null },
+      { deleted_at: at, reuse_key: null, modified_at: at },
+      [event],
+    );
   }
   await deps.writer.deleteQrCode(qr.organization_id, qr._id);
   return { qrcodes_deleted: [{ id: qr._id }], links_deleted: link ? [{ id: link._id }] : [] };

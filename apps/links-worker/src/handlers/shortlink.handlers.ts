@@ -101,7 +101,6 @@ export async function makeShortlink(
       occurred_at: Date.now(),
     });
     if (await deps.writer.insertLink(doc, [event])) {
-      deps.touched(deps.writer.links.source, doc._id);
       return { link: doc, created: true };
     }
     const holder = await deps.store.getLink(v.organization_id, doc._id);
@@ -140,7 +139,6 @@ export async function updateShortlink(
     if (
       await deps.writer.links.change({ _id: doc._id, modified_at: doc.modified_at, deleted_at: null }, changes, [event])
     ) {
-      deps.touched(deps.writer.links.source, doc._id);
       return { link: after, created: false };
     }
   }
@@ -165,15 +163,12 @@ export async function deleteShortlink(
     deleted: true,
     occurred_at: Date.now(),
   });
-  if (
-    await deps.writer.links.change(
-      { _id: doc._id, deleted_at: null },
-      { deleted_at: at, reuse_key: null, modified_at: at },
-      [event],
-    )
-  ) {
-    deps.touched(deps.writer.links.source, doc._id);
-  }
+  // False when a concurrent delete came first: the answer is the same.
+  await deps.writer.links.change(
+    { _id: doc._id, deleted_at: null },
+    { deleted_at: at, reuse_key: null, modified_at: at },
+    [event],
+  );
   return { id: doc._id };
 }
 
@@ -222,7 +217,6 @@ export async function bulkEditShortlinks(
           event,
         ])
       ) {
-        deps.touched(deps.writer.links.source, doc._id);
         updated.push(id);
         break;
       }

@@ -1,5 +1,4 @@
 import { MessageTypeNames } from '@platform/contracts';
-import type { Touched } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
 import { laneOf, type NotificationsWriter, type OutgoingDoc, type UnreadChange } from '@platform/notifications';
 
@@ -8,7 +7,7 @@ import { laneOf, type NotificationsWriter, type OutgoingDoc, type UnreadChange }
  * second try (after a crash between this and recording it sent) finds it there and adds nothing. The stored
  * unread count is changed around the insert (`hints.unread`: begun by the dispatcher with its other reads).
  */
-export function createInboxMethod(deps: { writer: NotificationsWriter; touched: Touched }) {
+export function createInboxMethod(deps: { writer: NotificationsWriter }) {
   return async (doc: OutgoingDoc, hints: { unread?: UnreadChange } = {}): Promise<'sent'> => {
     await deps.writer.unread.counted(
       laneOf(doc.deployment_id, doc.user_id),
@@ -57,7 +56,6 @@ export function createInboxMethod(deps: { writer: NotificationsWriter; touched: 
       [event],
     );
     // The event goes out without the inbox document being read back: the watch streams' latency is round trips.
-    if (inserted) deps.touched(deps.writer.inbox.source, doc.notification_id, [event]);
     return inserted;
   }
 }

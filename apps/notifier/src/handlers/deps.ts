@@ -19,6 +19,4 @@ export interface HandlerDeps {
   dispatcher: Kicker;
   /** The methods besides the inbox every notification goes out by (a template may name its own). */
   methods: ReadonlyArray<'smtp' | 'webhook'>;
-  /** Names a document that received events, so the relay publishes them at once. */
-  touched: (source: string, docId: string) => void;
 }

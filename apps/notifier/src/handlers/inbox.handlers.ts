@@ -39,7 +39,6 @@ export async function setReadStatus(
       return { result: done, delta: done ? delta : 0 };
     });
     if (changed) {
-      deps.touched(deps.writer.inbox.source, doc._id);
       return {
         notification: inboxNotificationJson({ ...doc, read_at: readAt }),
         unread_count: await deps.store.inbox.unreadCount(v.deployment_id, v.user_id),
@@ -68,10 +67,7 @@ export async function markAllRead(
       marked,
       occurred_at: Date.now(),
     });
-    deps.touched(
-      deps.writer.readMarks.source,
-      await deps.writer.readMarks.record(v.deployment_id, v.user_id, readAt, [event]),
-    );
+    await deps.writer.readMarks.record(v.deployment_id, v.user_id, readAt, [event]);
   }
   return { marked };
 }

@@ -26,7 +26,6 @@ export async function updateSettings(
   const changed = await deps.writer.settings.setPaused(v.deployment_id, v.notifier_paused, new Date(v.requested_at), [
     event,
   ]);
-  if (changed) deps.touched(deps.writer.settings.source, v.deployment_id);
   // What waited while paused goes out now, each lane in its order.
   if (!v.notifier_paused) await deps.dispatcher.kickDeployment(v.deployment_id);
   return { notifier_paused: v.notifier_paused, changed };

@@ -34,7 +34,6 @@ export async function mutateClient(
       change.events,
     );
     if (changed) {
-      if (change.events.length > 0) deps.touched?.(deps.writer.clients.source, clientId);
       return { ...client, ...change.set, version: client.version + 1, updated_at: now };
     }
   }

@@ -87,7 +87,6 @@ export async function createClient(deps: HandlerDeps, message: Msg<'CreateClient
   ];
   try {
     await deps.writer.clients.insert(doc, events);
-    deps.touched?.(deps.writer.clients.source, doc._id);
     return presentClient(doc);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

@@ -22,6 +22,5 @@ export async function revokeGrant(deps: HandlerDeps, grantId: string, reason: st
       }),
     ]);
   }
-  deps.touched?.(deps.writer.grants.source, grantId);
   await deps.revocations.revoke(grantId);
 }

@@ -178,7 +178,6 @@ async function finishExchange(
     occurred_at: now.getTime(),
   });
   const created = await insertIgnoringReplay(() => deps.writer.grants.insert(grant, [issuedEvent]));
-  deps.touched?.(deps.writer.grants.source, grant._id);
   await insertIgnoringReplay(() =>
     deps.writer.refreshTokens.insert(newRefreshToken(deps, refreshTokenHash, grant, now), []),
   );
@@ -232,7 +231,6 @@ async function finishRefresh(deps: HandlerDeps, grant: GrantDoc, newHash: string
   await insertIgnoringReplay(() =>
     deps.writer.refreshTokens.insert(newRefreshToken(deps, newHash, grant, now), [event]),
   );
-  deps.touched?.(deps.writer.refreshTokens.source, newHash);
   return issued(grant);
 }
 

@@ -66,7 +66,6 @@ export async function insert<D extends { _id: string }>(
   events: StoredOutboxEntry[],
 ): Promise<D> {
   const stored = await aggregate.insert(doc, events);
-  deps.touched?.(aggregate.source, doc._id);
   return stored;
 }
 
@@ -89,6 +88,5 @@ export async function change<T extends MessageType>(
     { ...fields, updated_at: new Date(deps.clock.now()) },
     [outboxEvent(type, key, value)],
   );
-  if (changed) deps.touched?.(aggregate.source, id);
   return changed;
 }

@@ -9,6 +9,4 @@ export interface HandlerDeps {
   webUrl: string;
   inviteTtlSeconds: number;
   clock: Clock;
-  /** Tells the outbox relay which document just received events, so it reads that one instead of scanning. */
-  touched?(collection: string, id: string): void;
 }

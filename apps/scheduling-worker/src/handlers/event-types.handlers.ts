@@ -236,6 +236,5 @@ export async function requestPhoneCall(
       occurred_at: Date.now(),
     }),
   ]);
-  deps.touched?.(deps.writer.eventTypes.source, eventType._id);
   return { callId };
 }

@@ -68,7 +68,6 @@ export async function addTeamMember(deps: HandlerDeps, message: Msg<N['AddTeamMe
         accepted,
         actor: v.actor_user_id,
       });
-      deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },
   );
@@ -163,7 +162,6 @@ export async function acceptTeamInvite(
         accepted: true,
         actor: userId,
       });
-      deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },
   );

@@ -29,7 +29,6 @@ export async function createOrganizationHandler(
     ...(v.slug !== null ? { slug: v.slug } : {}),
     ...(v.time_zone !== null ? { timeZone: v.time_zone } : {}),
   });
-  deps.touched?.(deps.writer.teams.source, org._id);
   return presentTeam(org);
 }
 
@@ -46,6 +45,5 @@ export async function addOrganizationMemberHandler(
     role: v.role,
     commandId: message.meta.id,
   });
-  deps.touched?.(deps.writer.memberships.source, membership._id);
   return presentMembership(membership, await userLookup(deps, [membership.user_id]));
 }

@@ -176,7 +176,6 @@ async function ensureOwnerMembership(
         accepted: true,
         actor: userId,
       });
-      deps.touched?.(deps.writer.memberships.source, doc._id);
       return doc;
     },
   );

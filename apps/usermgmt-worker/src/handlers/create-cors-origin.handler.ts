@@ -12,6 +12,5 @@ export async function createCorsOrigin(
     id: cors_origin_id,
     origin: normaliseOrigin(origin),
   });
-  deps.touched(deps.writer.sources.corsOrigins, doc._id);
   return presentCorsOrigin(doc);
 }

@@ -12,6 +12,5 @@ export async function createRedirectUri(
     id: redirect_uri_id,
     uri: validateRedirectUri(uri),
   });
-  deps.touched(deps.writer.sources.redirectUris, doc._id);
   return presentRedirectUri(doc);
 }

@@ -38,13 +38,11 @@ describe('createUser handler', () => {
         outbox: [],
       }),
     });
-    const touched: Array<[string, string]> = [];
     const reply = await createUser(
       {
         store: fake<UsermgmtStore>(),
         writer: fake<UsermgmtWriter>({ users, sources: { users: 'um_users' } as UsermgmtWriter['sources'] }),
         sealer: fake<Sealer>(),
-        touched: (source, id) => void touched.push([source, id]),
       },
       fakeMessage(MessageTypeNames.CreateUser, command),
     );
@@ -54,7 +52,6 @@ describe('createUser handler', () => {
       email: 'ada@example.com',
       passwordHash: 'scrypt$hash',
     });
-    expect(touched).toEqual([['um_users', 'user_1']]);
     expect(reply).toMatchObject({
       object: 'user',
       id: 'user_1',

@@ -15,6 +15,5 @@ export async function createUser(deps: HandlerDeps, message: IncomingMessage<'pl
     metadata: v.metadata,
     passwordHash: v.password_hash,
   });
-  deps.touched(deps.writer.sources.users, doc._id);
   return presentUser(doc);
 }

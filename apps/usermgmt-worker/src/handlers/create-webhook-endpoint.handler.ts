@@ -15,7 +15,6 @@ export async function createWebhookEndpoint(
     events: validateEventTypes(events),
     sealedSecret: deps.sealer.seal(generateSecret('whsec_', 40)),
   });
-  deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
   // The secret is shown in the creating response only (a replay of the same command shows it again).
   return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }

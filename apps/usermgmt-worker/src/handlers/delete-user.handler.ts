@@ -7,6 +7,5 @@ export async function deleteUser(deps: HandlerDeps, message: IncomingMessage<'pl
     id: message.value.user_id,
     commandId: message.meta.id,
   });
-  deps.touched(deps.writer.sources.deletedUsers, message.value.user_id);
   return null;
 }

@@ -10,6 +10,5 @@ export async function deleteWebhookEndpoint(
     id: message.value.webhook_endpoint_id,
     commandId: message.meta.id,
   });
-  deps.touched(deps.writer.sources.webhookEndpoints, message.value.webhook_endpoint_id);
   return null;
 }

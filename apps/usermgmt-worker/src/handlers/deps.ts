@@ -5,6 +5,4 @@ export interface HandlerDeps {
   store: UsermgmtStore;
   writer: UsermgmtWriter;
   sealer: Sealer;
-  /** Names a document that received events with the change, so that the relay publishes them at once. */
-  touched(source: string, id: string): void;
 }

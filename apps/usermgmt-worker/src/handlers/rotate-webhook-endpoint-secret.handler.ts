@@ -15,6 +15,5 @@ export async function rotateWebhookEndpointSecret(
     sealedSecret: deps.sealer.seal(generateSecret('whsec_', 40)),
     previousValidForMs: Math.max(0, v.previous_valid_for_seconds) * 1000,
   });
-  deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
   return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }

@@ -11,6 +11,5 @@ export async function updateJwtTemplate(
     environmentId: message.value.environment_id,
     content: message.value.content,
   });
-  deps.touched(deps.writer.sources.jwtTemplates, doc._id);
   return presentJwtTemplate(doc);
 }

@@ -18,6 +18,5 @@ export async function updateUser(deps: HandlerDeps, message: IncomingMessage<'pl
       passwordHash: v.password_hash,
     },
   });
-  deps.touched(deps.writer.sources.users, doc._id);
   return presentUser(doc);
 }

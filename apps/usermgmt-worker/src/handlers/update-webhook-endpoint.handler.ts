@@ -34,6 +34,5 @@ export async function updateWebhookEndpoint(
     events: v.events === null ? null : validateEventTypes(v.events),
     status: status(v.status),
   });
-  deps.touched(deps.writer.sources.webhookEndpoints, doc._id);
   return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }
