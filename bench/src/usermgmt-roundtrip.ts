@@ -9,6 +9,7 @@ import type { LatencyStats } from './stats.js';
 import { benchStores, round1, round2, type Store } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
 import { cpuPerRequest, cpuSeconds } from './cpu.js';
+import { statementLog, statementsPerRequest } from './statements.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -24,6 +25,8 @@ interface Measured {
   latency: LatencyStats;
   /** CPU microseconds per request of each process (user and system, all threads), warm-up included. */
   cpu_us_per_request: { gateway: number; worker: number };
+  /** SQL statements per request on PostgreSQL (pg_stat_statements), when the store is the PostgreSQL one. */
+  sql_statements_per_request?: ReturnType<typeof statementsPerRequest>;
 }
 
 /** The platform's processes on one store, measured under the same load as the baseline. */
@@ -68,15 +71,31 @@ async function measureStore(
     );
     const key = stdout.trim();
     const [worker, gateway] = processes.map((p) => p.child.pid);
+    const statements = await statementLog();
+    await statements?.reset();
     const before = [cpuSeconds(gateway), cpuSeconds(worker)];
     const latency = await closedLoop({ ...load, origin: `http://127.0.0.1:${gatewayPort}`, request: request(key) });
     const requests = latency.requests + latency.errors + load.warmup;
+    const cpu = {
+      gateway: cpuPerRequest(before[0]!, cpuSeconds(gateway), requests),
+      worker: cpuPerRequest(before[1]!, cpuSeconds(worker), requests),
+    };
+    // The relay's last acknowledgements and the fan-out land after the last answer: read until the count settles.
+    let shapes = (await statements?.read(name)) ?? [];
+    for (let settled = 0, i = 0; statements && settled < 2 && i < 30; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const again = await statements.read(name);
+      // Writes only: the relay's sweep reads every second whatever happens.
+      const sum = (list: typeof shapes) =>
+        list.filter((x) => !x.statement.startsWith('SELECT')).reduce((n, x) => n + x.calls, 0);
+      settled = sum(again) === sum(shapes) ? settled + 1 : 0;
+      shapes = again;
+    }
+    if (process.env['BENCH_SHOW_STATEMENTS']) console.log(shapes.slice(0, 20));
     return {
       latency,
-      cpu_us_per_request: {
-        gateway: cpuPerRequest(before[0]!, cpuSeconds(gateway), requests),
-        worker: cpuPerRequest(before[1]!, cpuSeconds(worker), requests),
-      },
+      cpu_us_per_request: cpu,
+      ...(shapes.length > 0 ? { sql_statements_per_request: statementsPerRequest(shapes, requests) } : {}),
     };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
@@ -135,6 +154,8 @@ async function main() {
     ratio: versusBaseline(platform),
     ratio_by_store: Object.fromEntries(Object.entries(byStore).map(([k, v]) => [k, versusBaseline(v)])),
     cpu_us_per_request: measured[stores[0]!.name]!.cpu_us_per_request,
+    sql_statements_per_request: measured[stores[0]!.name]!.sql_statements_per_request ?? null,
+    sql_statements_target: 4,
     cpu_targets_us: { gateway: 1000, worker: 2000 },
     every_trace_recorded: {
       note: 'the first store with TRACE_SAMPLE_RATIO=1 (every span recorded, as before sampling)',

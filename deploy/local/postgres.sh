@@ -60,9 +60,10 @@ as_owner() { "${RUN_AS[@]}" env PATH="$(pg_bindir):/usr/bin:/bin" "$@"; }
 
 ready() { pg_isready -q -h "$HOST" -p "$PORT" -d postgres -U platform -t 2; }
 
-write_settings() {
-  # Regenerated on every start, like Kafka's server.properties: edit this script, not the file.
-  cat >"$SD/platform.conf" <<CONF
+# pg_stat_statements counts the statements of each query shape: `npm run bench` reads from it how many SQL
+# statements a command costs (docs/performance.md).
+render_settings() {
+  cat <<CONF
 listen_addresses = '$HOST'
 port = $PORT
 unix_socket_directories = '$SD'
@@ -83,8 +84,16 @@ log_destination = 'stderr'
 logging_collector = off
 log_min_duration_statement = ${PLATFORM_POSTGRES_LOG_SLOW_MS:--1}
 log_line_prefix = '%m [%p] '
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = top
+pg_stat_statements.max = 10000
 CONF
 }
+
+# Regenerated on every start, like Kafka's server.properties: edit this script, not the file.
+write_settings() { render_settings >"$SD/platform.conf"; }
+
+settings_changed() { [[ -f "$SD/platform.conf" ]] && ! render_settings | cmp -s - "$SD/platform.conf"; }
 
 init_cluster() {
   [[ -s "$DATA/PG_VERSION" ]] && return 0
@@ -108,6 +117,10 @@ start() {
 }
 
 start_locked() {
+  if is_running "$MARKER" && settings_changed; then
+    log "the settings have changed: restarting once to apply them"
+    stop_locked
+  fi
   if is_running "$MARKER"; then
     if ready; then
       log "already running (pid $(running_pid)) at $HOST:$PORT"
