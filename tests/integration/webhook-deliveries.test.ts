@@ -101,4 +101,24 @@ describe('webhook delivery store', () => {
     expect((await store.get(request.delivery_id))?.status).toBe('delivered');
     expect(await store.attemptsFor(request.delivery_id)).toHaveLength(1);
   });
+
+  it('hands back a claim that was not attempted, due again at once, and never a later claim', async () => {
+    const request = requestFor(uniqueName('whd'));
+    await store.enqueue(request);
+    // Earlier tests' deliveries may be due too: claimed (for a minute) on the way to this one.
+    const claim = async () => {
+      for (;;) {
+        const claimed = await store.claimDue(new Date(), 60_000, []);
+        if (!claimed || claimed._id === request.delivery_id) return claimed!;
+      }
+    };
+    const first = await claim();
+    await store.releaseClaim(first);
+    expect((await store.get(request.delivery_id))?.lease_until.getTime()).toBe(0);
+    const second = await claim();
+    expect(second._id).toBe(request.delivery_id);
+    // A stopping dispatcher's late release of its own, older claim leaves the new owner's lease alone.
+    await store.releaseClaim(first);
+    expect((await store.get(request.delivery_id))?.lease_until).toEqual(second.lease_until);
+  });
 });

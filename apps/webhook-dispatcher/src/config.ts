@@ -38,6 +38,9 @@ export const config = createConfigLoader(schema, (env) => ({
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
     leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,
+    // The part of the shutdown left to recording the attempts under way; the rest (at most 5 s) relays their
+    // events and closes the connections before the runtime's own deadline.
+    drainTimeoutMs: env.SHUTDOWN_TIMEOUT_MS - Math.min(5000, Math.round(env.SHUTDOWN_TIMEOUT_MS / 3)),
     ...(env.WEBHOOK_RETRY_SCHEDULE_MS ? { retrySchedule: csv(env.WEBHOOK_RETRY_SCHEDULE_MS).map(Number) } : {}),
   },
   health: env.HEALTH_PORT === undefined ? undefined : { port: env.HEALTH_PORT, host: env.HEALTH_HOST },

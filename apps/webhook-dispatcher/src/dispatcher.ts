@@ -23,6 +23,8 @@ export interface DispatcherDeps {
   sessionTimeoutMs?: number;
   disableAfterMs?: number;
   leaseGraceMs?: number;
+  /** How long a stop waits for attempts under way to be recorded (see createScheduler); default 10 s. */
+  drainTimeoutMs?: number;
   retrySchedule?: number[];
 }
 
@@ -41,6 +43,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     pollIntervalMs: deps.pollIntervalMs,
     disableAfterMs: deps.disableAfterMs ?? 5 * 24 * 3600_000,
     leaseGraceMs: deps.leaseGraceMs ?? 30_000,
+    drainTimeoutMs: deps.drainTimeoutMs ?? 10_000,
     ...(deps.retrySchedule ? { retrySchedule: deps.retrySchedule } : {}),
   });
   const handlers = deliveryHandlers({ store: deps.store, scheduler, logger: deps.logger });
@@ -62,7 +65,21 @@ export function createDispatcher(deps: DispatcherDeps) {
       }),
     ],
   });
-  return { start: () => worker.start(), ready: () => worker.ready(), stop: () => worker.stop(), scheduler };
+  return {
+    start: () => worker.start(),
+    ready: () => worker.ready(),
+    /**
+     * The scheduler stops claiming at once and drains beside the consumers' leave (seconds, under load), rather
+     * than after it as the worker orders its background tasks: a dispatcher that is going away starts no new
+     * delivery, and the outcomes of those under way are written, and their events relayed, before the store closes.
+     */
+    async stop() {
+      const drained = scheduler.stop();
+      await worker.stop();
+      await drained;
+    },
+    scheduler,
+  };
 }
 
 export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -177,6 +177,17 @@ export function createDeliveryStore(connection: Connection) {
       ).lean<DeliveryDoc>();
     },
 
+    /**
+     * Hands back a claim that was not attempted (the dispatcher began to stop while it claimed): due again at
+     * once for any dispatcher. Only the claim's own lease is cleared, so that a later claim is never undone.
+     */
+    async releaseClaim(d: DeliveryDoc) {
+      await Delivery.updateOne(
+        { _id: d._id, status: 'pending', attempts: d.attempts, lease_until: d.lease_until },
+        { $set: { lease_until: EPOCH } },
+      );
+    },
+
     async nextDueAt(): Promise<Date | null> {
       const next = await Delivery.findOne({ status: 'pending' }, { next_attempt_at: 1, lease_until: 1 })
         .sort({ next_attempt_at: 1 })
