@@ -625,10 +625,11 @@ describe('outbox relay', () => {
       pending: (limit: number) => (reads++, source.pending(limit)),
       pendingIn: (ids: string[]) => (reads++, source.pendingIn(ids)),
     };
-    // No sweep (start() would run one at once): the writes alone must bring the relay.
+    // One sweep at start, then none for an hour: the writes alone must bring the relay.
     const relay = createOutboxRelay({ publisher, sources: [counted], logger, intervalMs: 3_600_000 });
     relay.start();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(() => reads > 0, { what: 'the sweep at start' });
+    await relay.flush();
     reads = 0;
     await collection.insertOne({ _id: 'agg_w' as never, has_outbox: true, outbox: [entry('evt-w1')] });
     const cleared = () =>
