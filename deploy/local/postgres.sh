@@ -3,7 +3,8 @@
 #
 #   postgres.sh install | installed | start | ready | stop | status
 #
-# Env: PLATFORM_POSTGRES_PORT (15432), PLATFORM_POSTGRES_START_TIMEOUT (30 s).
+# Env: PLATFORM_POSTGRES_PORT (15432), PLATFORM_POSTGRES_START_TIMEOUT (30 s without an answer),
+# PLATFORM_POSTGRES_START_CAP (900 s in all while the server answers that it is still starting: crash recovery).
 # The cluster lives in $PLATFORM_STATE_DIR/postgres/data, tuned for a disposable local store (ADR 0010):
 # synchronous_commit=off (a crash of PostgreSQL or of the machine can lose the last ~0.6 s of commits, never
 # corrupts), fsync stays on. Trust authentication, on 127.0.0.1 and a Unix socket in the state folder only.
@@ -15,6 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 HOST="$PLATFORM_HOST"
 PORT="$PLATFORM_POSTGRES_PORT"
 START_TIMEOUT="${PLATFORM_POSTGRES_START_TIMEOUT:-30}"
+START_CAP="${PLATFORM_POSTGRES_START_CAP:-900}"
 SD="$(state_dir)"
 DATA="$SD/data"
 LOGF="$SD/postgres.log"
@@ -60,6 +62,41 @@ as_owner() { "${RUN_AS[@]}" env PATH="$(pg_bindir):/usr/bin:/bin" "$@"; }
 
 ready() { pg_isready -q -h "$HOST" -p "$PORT" -d postgres -U platform -t 2; }
 
+# wait_ready PID: until the server accepts connections. pg_isready exits 1 while the server answers but
+# rejects connections (starting up, replaying WAL after an unclean stop, which beside a build can take
+# minutes): that is progress, so only START_TIMEOUT without any answer fails, or START_CAP in all.
+wait_ready() {
+  local pid="$1" rc idle_deadline hard_deadline next_note
+  idle_deadline=$((SECONDS + START_TIMEOUT))
+  hard_deadline=$((SECONDS + START_CAP))
+  next_note=$((SECONDS + 30))
+  while true; do
+    rc=0
+    pg_isready -q -h "$HOST" -p "$PORT" -d postgres -U platform -t 2 || rc=$?
+    ((rc == 0)) && return 0
+    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      log "process $pid exited while starting"
+      return 1
+    fi
+    if ((rc == 1)); then
+      idle_deadline=$((SECONDS + START_TIMEOUT))
+      if ((SECONDS >= next_note)); then
+        log "still starting (recovering after an unclean stop?): $(grep -E 'redo (starts|in progress|done)' "$LOGF" 2>/dev/null | tail -n1 | cut -c1-160)"
+        next_note=$((SECONDS + 30))
+      fi
+    fi
+    ((SECONDS < idle_deadline)) || {
+      log "no answer after ${START_TIMEOUT}s"
+      return 1
+    }
+    ((SECONDS < hard_deadline)) || {
+      log "not accepting connections after ${START_CAP}s"
+      return 1
+    }
+    sleep 0.5
+  done
+}
+
 # pg_stat_statements counts the statements of each query shape: `npm run bench` reads from it how many SQL
 # statements a command costs (docs/performance.md).
 render_settings() {
@@ -76,8 +113,8 @@ synchronous_commit = off
 wal_level = minimal
 max_wal_senders = 0
 wal_buffers = 16MB
-checkpoint_timeout = 15min
-max_wal_size = 2GB
+checkpoint_timeout = 5min
+max_wal_size = 1GB
 random_page_cost = 1.1
 jit = off
 log_destination = 'stderr'
@@ -126,7 +163,7 @@ start_locked() {
       log "already running (pid $(running_pid)) at $HOST:$PORT"
       return 0
     fi
-    wait_until "$START_TIMEOUT" "$(running_pid)" ready || fail_start
+    wait_ready "$(running_pid)" || fail_start
     return 0
   fi
   if port_open "$HOST" "$PORT"; then
@@ -143,7 +180,7 @@ start_locked() {
   launch_daemon "$(pid_file)" "$LOGF" "${RUN_AS[@]}" env PATH="$(pg_bindir):/usr/bin:/bin" postgres -D "$DATA"
   local pid
   pid="$(running_pid)"
-  wait_until "$START_TIMEOUT" "$pid" ready || fail_start
+  wait_ready "$pid" || fail_start
   log "ready at $HOST:$PORT (pid $pid)"
 }
 
