@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesFilter, readInboxListQuery, readWatchQuery } from './inbox-query.js';
+import { matchesFilter, readInboxListQuery, watchQueryOf } from './inbox-query.js';
 
 const A = '0190f1c2-0000-7000-8000-00000000000a';
 const B = '0190f1c2-0000-7000-8000-00000000000b';
@@ -35,12 +35,26 @@ describe('the inbox query', () => {
     });
   });
 
-  it('lets the watch stream choose plaintext, refuses starting_before there, and takes anything else as markdown', () => {
-    expect(readWatchQuery({ format: 'plaintext' })).toMatchObject({ ok: true, value: { format: 'plaintext' } });
-    expect(readWatchQuery({ format: 'html' })).toMatchObject({ ok: true, value: { format: 'markdown' } });
-    expect(readWatchQuery({ starting_before: A })).toMatchObject({
+  it('reads the watch stream’s filters, takes plaintext or else markdown, and leaves the session token alone', () => {
+    expect(
+      watchQueryOf({ targets: [`${B.toUpperCase()}, ${A}`, A], templates: '', read_status: 'unread', format: 'html' }),
+    ).toEqual({ ok: true, value: { targets: [B, A], templates: [], readStatus: 'unread', format: 'markdown' } });
+    expect(watchQueryOf({ format: ' plaintext ' })).toEqual({
+      ok: true,
+      value: { targets: [], templates: [], readStatus: 'all', format: 'plaintext' },
+    });
+    const withToken = { format: '', platform_session_token: 'ntf_x' };
+    expect(watchQueryOf(withToken)).toMatchObject({
+      ok: true,
+      value: { format: 'markdown' },
+    });
+  });
+
+  it('refuses more than 100 ids in one watch filter, which the route schema cannot count', () => {
+    const ids = Array.from({ length: 101 }, (_, i) => `0190f1c2-0000-7000-8000-${String(i).padStart(12, '0')}`);
+    expect(watchQueryOf({ targets: ids.join(','), templates: ids.slice(1) })).toEqual({
       ok: false,
-      validations: [{ field: 'starting_before' }],
+      validations: [{ field: 'targets', detail: 'Query param "targets" has more than 100 values.' }],
     });
   });
 

@@ -107,13 +107,27 @@ export function readInboxListQuery(raw: Raw): QueryResult<InboxListQuery> {
     : { ok: true, value: { ...filter, startingBefore: startingBefore?.toLowerCase() ?? null } };
 }
 
-export function readWatchQuery(raw: Raw): QueryResult<WatchQuery> {
+/** The watch stream's query parameters, as its route schema lets them through. */
+export interface WatchParams {
+  targets?: string | string[] | undefined;
+  templates?: string | string[] | undefined;
+  read_status?: string | undefined;
+  format?: string | undefined;
+}
+
+/**
+ * The watch stream's filters and format from a query its route schema has passed (which refuses unknown
+ * parameters, bad UUIDs and statuses, and a repeated single value): lists split, trimmed, lower-cased and
+ * deduplicated, and what no schema can count refused here, more than 100 ids in one list. Other parameters
+ * (the session token) are not read.
+ */
+export function watchQueryOf(params: WatchParams): QueryResult<WatchQuery> {
   const issues: Validation[] = [];
-  unknown(raw, ['targets', 'templates', 'read_status', 'format'], issues);
-  const filter = filterOf(raw, issues);
+  const { targets, templates, read_status, format } = params;
+  const filter = filterOf({ targets, templates, read_status }, issues);
   // As in Coder: anything but plaintext is markdown.
-  const format: Format = single(raw, 'format', issues) === 'plaintext' ? 'plaintext' : 'markdown';
-  return issues.length > 0 ? { ok: false, validations: issues } : { ok: true, value: { ...filter, format } };
+  const chosen: Format = format?.trim() === 'plaintext' ? 'plaintext' : 'markdown';
+  return issues.length > 0 ? { ok: false, validations: issues } : { ok: true, value: { ...filter, format: chosen } };
 }
 
 /** Whether a notification belongs in a filtered list or stream. */

@@ -4,7 +4,7 @@ export {
   NOT_YOUR_NOTIFICATION,
   matchesFilter,
   readInboxListQuery,
-  readWatchQuery,
+  watchQueryOf,
 } from './inbox-query.js';
 export type {
   Format,
@@ -13,6 +13,7 @@ export type {
   QueryResult,
   ReadStatus,
   Validation,
+  WatchParams,
   WatchQuery,
 } from './inbox-query.js';
 export {

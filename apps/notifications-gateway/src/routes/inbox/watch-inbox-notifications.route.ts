@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '@platform/errors';
 import { NoContent, Type, type HttpApp } from '@platform/http';
-import { inboxNotificationJson, readWatchQuery, type WatchQuery } from '@platform/notifications';
+import { inboxNotificationJson, watchQueryOf, type WatchQuery } from '@platform/notifications';
 import type { WebSocket } from 'ws';
 import { requireOwnCursor } from '../../cursor.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -70,9 +70,10 @@ export function watchInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
     url: '/api/v2/notifications/inbox/watch',
     schema,
     config: { browserSession: true },
-    preValidation: async (request) => {
-      const { [SESSION_PARAMETER]: _token, ...filters } = request.query as Record<string, string | string[]>;
-      request.watch = filtersOf(readWatchQuery(filters));
+    // After the schema has judged the query, before either transport answers (a WebSocket is upgraded only by
+    // the handler): what only the reader sees is refused in the same 400.
+    preHandler: async (request) => {
+      request.watch = filtersOf(watchQueryOf(request.query));
     },
     handler: (request, reply) => serveSse(deps, request, reply),
     wsHandler: (socket, request) => serveWebSocket(deps, socket, request),
