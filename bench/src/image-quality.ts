@@ -114,6 +114,33 @@ interface Encoded {
   convertAll?: { chosen: ImageType; bytes: number; ms: number };
 }
 
+/**
+ * The PNG speed targets compare two timings of one image, and one run of each on a shared machine can be off by a
+ * fifth: ours and pngquant 65-80 are run PNG_TIMING_RUNS times in turns, and each keeps its median.
+ */
+const PNG_TIMING_RUNS = Number(process.env['BENCH_PNG_TIMING_RUNS'] ?? 3);
+
+async function retimePng(outputs: Encoded['outputs'], input: Buffer) {
+  const ours = outputs.find((o) => o.name === 'ours')!;
+  const pngquant = outputs.find((o) => o.name === 'pngquant_65_80')!;
+  const runs: Record<'ours' | 'pngquant', Array<{ ms: number; cpuMs: number }>> = {
+    ours: [ours],
+    pngquant: [pngquant],
+  };
+  for (let i = 1; i < PNG_TIMING_RUNS; i++) {
+    runs.ours.push(await timed(() => compressImage(input, limits)));
+    runs.pngquant.push(await timed(() => pipeThrough('pngquant', ['--quality=65-80', '--strip', '-'], input)));
+  }
+  const median = (values: number[]) => quantile(values, 0.5);
+  for (const [output, timings] of [
+    [ours, runs.ours],
+    [pngquant, runs.pngquant],
+  ] as const) {
+    output.ms = median(timings.map((t) => t.ms));
+    output.cpuMs = median(timings.map((t) => t.cpuMs));
+  }
+}
+
 /** Every encoding of one image, one at a time (the timings are wall time with nothing else running here). */
 async function encodeAll(entry: CorpusEntry, input: Buffer): Promise<Encoded> {
   const type = TYPE_OF[path.extname(entry.file)]!;
@@ -139,6 +166,7 @@ async function encodeAll(entry: CorpusEntry, input: Buffer): Promise<Encoded> {
       ms: pngquant6580.ms,
       cpuMs: pngquant6580.cpuMs,
     });
+    await retimePng(outputs, input);
   }
   if (type === 'image/jpeg') {
     const mozjpeg75 = await timed(() => sharp(input).jpeg({ mozjpeg: true, quality: 75 }).toBuffer());
@@ -346,7 +374,8 @@ function pngComparison(images: ImageResult[]) {
 /**
  * Our PNG encode next to pngquant --quality=65-80 on the same images in the same run, by input size: over 100 KB
  * the median time at most 2 × pngquant's; under 100 KB at most 300 ms more than pngquant's at the median. Wall time
- * (upload to output, one image at a time) and CPU time (which a shared, loaded machine disturbs less).
+ * (upload to output, one image at a time; the median of BENCH_PNG_TIMING_RUNS runs of each, in turns) and CPU time
+ * (which a shared, loaded machine disturbs less).
  */
 function pngSpeed(images: ImageResult[]) {
   const classOf = (small: boolean) => {

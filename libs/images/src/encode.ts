@@ -39,10 +39,14 @@ export const QUALITY_TARGETS: Record<ImageType, QualityRange> = {
   'image/avif': { maxDistance: 0.015, minLumaSsim: 0.982, minQuality: 35, maxQuality: 70, step: 5 },
 };
 
+/**
+ * `compressionLevel` 0 for a search's candidates that are only scored (the sample is not the whole image): deflate
+ * at level 9 was a third of a sample encode's time on renders, and their bytes are never kept.
+ */
 const paletteAt =
-  (dither: number): EncodeAt =>
+  (dither: number, compressionLevel = 9): EncodeAt =>
   (p, quality) =>
-    p.png({ palette: true, quality, effort: 7, dither, compressionLevel: 9 });
+    p.png({ palette: true, quality, effort: 7, dither, compressionLevel });
 
 /**
  * mozjpeg's trellis quantisation saves about 6 % for about 0.3 s per megapixel on these machines; above this size
@@ -94,15 +98,20 @@ async function encodePng(pipeline: Sharp): Promise<EncodedImage> {
   const source = await pixelsOf(pipeline.clone(), true);
   const range = QUALITY_TARGETS['image/png'];
   const scorer = createScorer(source, range);
-  const plain = await searchFromEnds(scorer, range, paletteAt(0), 'bottom', (png) => paletteSize(png) >= 256);
+  const level = scorer.whole ? 9 : 0;
+  const plain = await searchFromEnds(scorer, range, paletteAt(0, level), 'bottom', (png) => paletteSize(png) >= 256);
   // Dithering hides banding on ramps; tried only where the plain palette is out of reach, and kept then.
   const chosen = plain.within
     ? { dither: 0, ...plain }
-    : { dither: 1, ...(await searchFromEnds(scorer, range, paletteAt(1), 'top')) };
+    : { dither: 1, ...(await searchFromEnds(scorer, range, paletteAt(1, level), 'top')) };
   // Rarely smaller than a palette; adaptive filtering made it larger on screenshots and slower on photos.
   const truecolorAt = (p: Sharp) => p.png({ palette: false, compressionLevel: 9 });
   const truecolorOf = () => toEncoded(truecolorAt(pipeline.clone()), 'image/png');
-  if (chosen.distance > PNG_VISIBLE_DISTANCE) {
+  // A palette out of reach was scored only until one background passed the limit: its full distance decides.
+  const visible =
+    chosen.distance > PNG_VISIBLE_DISTANCE ||
+    (!chosen.exact && (await scorer.exactDistance(chosen)) > PNG_VISIBLE_DISTANCE);
+  if (visible) {
     const truecolor = await truecolorOf();
     return { ...truecolor, data: await recompressPng(truecolor.data) };
   }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
+import { boundedPerceptualDistance, perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
 
 function image(width: number, height: number, channels: 3 | 4, pixel: (x: number, y: number) => number[]): RgbaPixels {
   const data = new Uint8Array(width * height * channels);
@@ -68,5 +68,35 @@ describe('perceptualDistance', () => {
         image(6, 5, 4, (x, y) => [x * 40 + 30, y * 50, 90, 255]),
       ),
     ).toBeGreaterThan(0);
+  });
+});
+
+describe('boundedPerceptualDistance', () => {
+  // The edge shows over black (the dark blue against black barely changes) far less than over white, or the
+  // reverse: either way the two backgrounds disagree, which is what the bound is about.
+  const logo = (edgeAlpha: number) =>
+    image(48, 48, 4, (x) => (x < 16 ? [20, 40, 200, 255] : x < 24 ? [20, 40, 200, edgeAlpha] : [0, 0, 0, 0]));
+  const reference = perceptualReference(logo(128));
+  const changed = logo(32);
+
+  it('stops at the first background past the limit, with a lower bound of the distance', () => {
+    const full = perceptualDistance(reference, changed);
+    for (const first of [0, 1]) {
+      const bounded = boundedPerceptualDistance(reference, changed, 0, first);
+      expect(bounded.complete).toBe(false);
+      expect(bounded.worst).toBe(first);
+      expect(bounded.distance).toBeGreaterThan(0);
+      expect(bounded.distance).toBeLessThanOrEqual(full);
+    }
+    // The worse background alone is the whole distance.
+    const worse = [0, 1].find((first) => boundedPerceptualDistance(reference, changed, 0, first).distance === full);
+    expect(worse).toBeDefined();
+  });
+
+  it('measures every background when within the limit, and equals the full distance', () => {
+    const full = perceptualDistance(reference, changed);
+    const bounded = boundedPerceptualDistance(reference, changed, full, 1);
+    expect(bounded).toMatchObject({ complete: true, distance: full });
+    expect(boundedPerceptualDistance(reference, logo(128), 0.001)).toMatchObject({ complete: true, distance: 0 });
   });
 });

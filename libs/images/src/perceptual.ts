@@ -135,23 +135,56 @@ export function perceptualReference(source: RgbaPixels): PerceptualReference {
 
 /** Distance of `candidate` (same size as the reference) from the reference: 0 is identical. */
 export function perceptualDistance(reference: PerceptualReference, candidate: RgbaPixels): number {
+  return boundedPerceptualDistance(reference, candidate, Infinity).distance;
+}
+
+export interface BoundedDistance {
+  /** The distance when `complete`; else the distance over the backgrounds measured, a lower bound. */
+  distance: number;
+  complete: boolean;
+  /** The background (index into `reference.backgrounds`) that was worst: worth measuring first next time. */
+  worst: number;
+}
+
+/**
+ * The distance, but over the backgrounds one at a time, stopping as soon as one is past `limit`: a search needs the
+ * exact distance only of candidates within its limit, and the worse background alone (half of the work on an image
+ * with alpha) tells that one is not. `first` is the background measured first.
+ */
+export function boundedPerceptualDistance(
+  reference: PerceptualReference,
+  candidate: RgbaPixels,
+  limit: number,
+  first = 0,
+): BoundedDistance {
   if (candidate.width !== reference.width || candidate.height !== reference.height) {
     throw new Error('perceptual distance needs images of the same size');
   }
+  const count = reference.backgrounds.length;
+  let distance = 0;
   let worst = 0;
-  for (const [i, background] of reference.backgrounds.entries()) {
-    const ref = reference.perBackground[i]!;
-    const lab = labOf(candidate, background);
-    const [lightness, a, b] = [lab.lightness, lab.a, lab.b].map(pyramid) as [LumaPlane[], LumaPlane[], LumaPlane[]];
-    let ssim = 0;
-    for (const [scale, weight] of PERCEPTUAL.scaleWeights.entries()) {
-      ssim +=
-        weight *
-        (PERCEPTUAL.lightnessWeight * meanSsimAgainst(ref.lightness[scale]!, lightness[scale]!) +
-          PERCEPTUAL.chromaWeight * meanSsimAgainst(ref.a[scale]!, a[scale]!) +
-          PERCEPTUAL.chromaWeight * meanSsimAgainst(ref.b[scale]!, b[scale]!));
-    }
-    worst = Math.max(worst, 1 / Math.max(ssim, 1e-6) - 1);
+  for (let n = 0; n < count; n++) {
+    const i = (first + n) % count;
+    const over = distanceOver(reference, candidate, i);
+    if (n === 0 || over > distance) worst = i;
+    distance = Math.max(distance, over);
+    if (distance > limit && n < count - 1) return { distance, complete: false, worst };
   }
-  return worst;
+  return { distance, complete: true, worst };
+}
+
+/** 1/SSIM − 1 of the candidate composited over one of the reference's backgrounds. */
+function distanceOver(reference: PerceptualReference, candidate: RgbaPixels, i: number): number {
+  const ref = reference.perBackground[i]!;
+  const lab = labOf(candidate, reference.backgrounds[i]!);
+  const [lightness, a, b] = [lab.lightness, lab.a, lab.b].map(pyramid) as [LumaPlane[], LumaPlane[], LumaPlane[]];
+  let ssim = 0;
+  for (const [scale, weight] of PERCEPTUAL.scaleWeights.entries()) {
+    ssim +=
+      weight *
+      (PERCEPTUAL.lightnessWeight * meanSsimAgainst(ref.lightness[scale]!, lightness[scale]!) +
+        PERCEPTUAL.chromaWeight * meanSsimAgainst(ref.a[scale]!, a[scale]!) +
+        PERCEPTUAL.chromaWeight * meanSsimAgainst(ref.b[scale]!, b[scale]!));
+  }
+  return 1 / Math.max(ssim, 1e-6) - 1;
 }

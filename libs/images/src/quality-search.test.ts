@@ -2,7 +2,7 @@ import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { QUALITY_TARGETS, encodeAs } from './encode.js';
 import { perceptualDistance, perceptualReference } from './perceptual.js';
-import { pixelsOf, sampleOf, searchQuality } from './quality-search.js';
+import { createScorer, pixelsOf, sampleOf, searchQuality } from './quality-search.js';
 
 const jpegAt = (p: Sharp, quality: number) => p.jpeg({ mozjpeg: true, quality, chromaSubsampling: '4:2:0' });
 
@@ -54,6 +54,29 @@ describe('searchQuality', { timeout: 30_000 }, () => {
     expect([big.width, big.height]).toEqual([640, 640]);
     const small = raw(Buffer.alloc(300 * 200 * 3), 300, 200);
     expect(sampleOf(small)).toBe(small);
+  });
+});
+
+describe('createScorer', { timeout: 30_000 }, () => {
+  it('scores a candidate past the limit over one background only, and gives its exact distance on demand', async () => {
+    // A translucent noisy ramp: two backgrounds to measure, and a 4-colour palette far out of reach on both.
+    const rgb = noisyGradient(160, 160);
+    const rgba = Buffer.alloc(160 * 160 * 4);
+    for (let i = 0; i < 160 * 160; i++)
+      rgba.set([rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!, 40 + (i % 160)], 4 * i);
+    const source = { data: rgba, width: 160, height: 160, channels: 4 };
+    const range = QUALITY_TARGETS['image/png'];
+    const scorer = createScorer(source, range);
+    const fourColours = (p: Sharp) => p.png({ palette: true, colours: 4, dither: 0 });
+    const measured = await scorer.measure(fourColours, range.minQuality);
+    expect(measured).toMatchObject({ within: false, exact: false });
+    const decoded = await sharp(measured.encoded).ensureAlpha().raw().toBuffer();
+    const full = perceptualDistance(perceptualReference(source), { ...source, data: decoded });
+    expect(measured.distance).toBeLessThanOrEqual(full);
+    expect(await scorer.exactDistance(measured)).toBeCloseTo(full, 12);
+    // The source's own pixels are within, and exact.
+    const lossless = await scorer.measure((p) => p.png(), range.minQuality);
+    expect(lossless).toMatchObject({ within: true, exact: true, distance: 0 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
-import { perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
+import { boundedPerceptualDistance, perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
 import { lumaOf, meanSsimAgainst, ssimReference } from './ssim.js';
 
 /** The range a search walks and the distance (perceptual.ts) its result must stay within. */
@@ -102,6 +102,7 @@ export type EncodeAt = (pipeline: Sharp, quality: number) => Sharp;
 
 export interface SearchResult {
   quality: number;
+  /** Exact when `within`; past the limit it may be a lower bound (see Measured.exact). */
   distance: number;
   /** False when even the top of the range is too far: the result is then the top. */
   within: boolean;
@@ -136,6 +137,8 @@ function qualitiesOf(range: QualityRange): number[] {
 /** One candidate: the sample encoded at `quality`, and how far it is from the sample. */
 export interface Measured extends SearchResult {
   encoded: Buffer;
+  /** False when `distance` is a lower bound: scoring stopped at the first background past the limit. */
+  exact: boolean;
 }
 
 type Measure = (quality: number) => Promise<Measured>;
@@ -150,25 +153,33 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
   let reference: ReturnType<typeof perceptualReference> | undefined;
   let lumaReference: ReturnType<typeof ssimReference> | undefined;
   const raw = { width: sample.width, height: sample.height, channels: sample.channels as 3 | 4 };
-  const byOutput = new Map<string, { distance: number; within: boolean }>();
+  const byOutput = new Map<string, { distance: number; within: boolean; exact: boolean }>();
   const byEncoder = new Map<EncodeAt, Map<number, Promise<Measured>>>();
+  // The background that was worst last time is measured first: the likeliest to settle a candidate alone.
+  let worstBackground = 0;
 
-  const score = async (encoded: Buffer) => {
-    const key = `${encoded.length}:${createHash('sha1').update(encoded).digest('base64')}`;
-    const known = byOutput.get(key);
-    if (known) return known;
+  const keyOf = (encoded: Buffer) => `${encoded.length}:${createHash('sha1').update(encoded).digest('base64')}`;
+
+  const decode = async (encoded: Buffer): Promise<RgbaPixels> => {
     const srgb = sharp(encoded).toColourspace('srgb');
     const decoded = await (sample.channels === 4 ? srgb.ensureAlpha() : srgb.removeAlpha())
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const pixels = {
+    return {
       data: decoded.data,
       width: decoded.info.width,
       height: decoded.info.height,
       channels: decoded.info.channels,
     };
+  };
+
+  const score = async (encoded: Buffer) => {
+    const key = keyOf(encoded);
+    const known = byOutput.get(key);
+    if (known) return known;
+    const pixels = await decode(encoded);
     const result = Buffer.from(sample.data.buffer, sample.data.byteOffset, sample.data.byteLength).equals(pixels.data)
-      ? { distance: 0, within: true }
+      ? { distance: 0, within: true, exact: true }
       : distanceOf(pixels);
     byOutput.set(key, result);
     return result;
@@ -176,7 +187,9 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
 
   const distanceOf = (pixels: RgbaPixels) => {
     reference ??= perceptualReference(sample);
-    const distance = perceptualDistance(reference, pixels);
+    const bounded = boundedPerceptualDistance(reference, pixels, range.maxDistance, worstBackground);
+    worstBackground = bounded.worst;
+    const { distance } = bounded;
     let within = distance <= range.maxDistance;
     if (within && range.minLumaSsim !== undefined) {
       lumaReference ??= ssimReference(lumaOf(sample.data, sample.width, sample.height, sample.channels));
@@ -184,7 +197,19 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
         meanSsimAgainst(lumaReference, lumaOf(pixels.data, pixels.width, pixels.height, pixels.channels)) >=
         range.minLumaSsim;
     }
-    return { distance, within };
+    return { distance, within, exact: bounded.complete };
+  };
+
+  /** The exact distance of a candidate whose scoring stopped early (decoded and measured again, once). */
+  const exactDistance = async (measured: Measured): Promise<number> => {
+    if (measured.exact) return measured.distance;
+    const key = keyOf(measured.encoded);
+    const known = byOutput.get(key);
+    if (known?.exact) return known.distance;
+    reference ??= perceptualReference(sample);
+    const distance = perceptualDistance(reference, await decode(measured.encoded));
+    byOutput.set(key, { distance, within: known?.within ?? false, exact: true });
+    return distance;
   };
 
   const measure = (encodeAt: EncodeAt, quality: number): Promise<Measured> => {
@@ -203,7 +228,7 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
 
   /** True when the sample is the whole image: its candidates are final outputs. */
   const whole = sample === source;
-  return { measure, whole, sample };
+  return { measure, exactDistance, whole, sample };
 }
 
 /** Binary search for the lowest quality within; the top when none is (`within` false). */

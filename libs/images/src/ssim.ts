@@ -97,9 +97,19 @@ function globalSsim(a: Float32Array, b: Float32Array, c1: number, c2: number): n
   return ((2 * ma * mb + c1) * ((2 * cov) / n + c2)) / ((ma * ma + mb * mb + c1) * ((va + vb) / n + c2));
 }
 
+/** Reused between calls (a search scores candidates one after another): the horizontal pass's three planes. */
+let scratch = new Float32Array(0);
+function scratchOf(length: number): Float32Array {
+  if (scratch.length < length) scratch = new Float32Array(length);
+  return scratch;
+}
+
 /**
  * Mean SSIM (Wang, Bovik, Sheikh & Simoncelli 2004: 11×11 Gaussian window, σ 1.5, K1 0.01, K2 0.03) of a
  * plane against a reference of the same size, at full resolution. A plane smaller than the window is one window.
+ * The candidate's three filters (b, b², a·b) share one horizontal pass; the vertical pass sums whole rows at a time
+ * (memory in order) into row accumulators that feed SSIM directly. The window is symmetric: taps k and 10−k share
+ * one multiplication.
  */
 export function meanSsimAgainst(reference: SsimReference, b: LumaPlane): number {
   const a = reference.plane;
@@ -111,50 +121,78 @@ export function meanSsimAgainst(reference: SsimReference, b: LumaPlane): number 
   const sAA = reference.meanOfSquares;
   const outW = width - 2 * RADIUS;
   const outH = height - 2 * RADIUS;
-  // The three candidate-side filters (b, b², a·b) share one horizontal pass; the vertical pass feeds SSIM directly.
-  const hB = new Float32Array(outW * height);
-  const hBB = new Float32Array(outW * height);
-  const hAB = new Float32Array(outW * height);
+  const plane = outW * height;
+  const buffer = scratchOf(3 * plane + 3 * width + 3 * outW);
+  const hB = buffer.subarray(0, plane);
+  const hBB = buffer.subarray(plane, 2 * plane);
+  const hAB = buffer.subarray(2 * plane, 3 * plane);
+  const bb = buffer.subarray(3 * plane, 3 * plane + width);
+  const ab = buffer.subarray(3 * plane + width, 3 * plane + 2 * width);
+  const rowB = buffer.subarray(3 * plane + 2 * width, 3 * plane + 2 * width + outW);
+  const rowBB = buffer.subarray(3 * plane + 2 * width + outW, 3 * plane + 2 * width + 2 * outW);
+  const rowAB = buffer.subarray(3 * plane + 2 * width + 2 * outW, 3 * plane + 2 * width + 3 * outW);
   const A = a.data;
   const B = b.data;
+  const [g0, g1, g2, g3, g4, g5] = [GAUSSIAN[0]!, GAUSSIAN[1]!, GAUSSIAN[2]!, GAUSSIAN[3]!, GAUSSIAN[4]!, GAUSSIAN[5]!];
   for (let y = 0; y < height; y++) {
     const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const vb = B[row + x]!;
+      bb[x] = vb * vb;
+      ab[x] = vb * A[row + x]!;
+    }
+    const o = y * outW;
     for (let x = 0; x < outW; x++) {
-      let sb = 0;
-      let sbb = 0;
-      let sab = 0;
-      for (let k = 0; k < WINDOW; k++) {
-        const g = GAUSSIAN[k]!;
-        const vb = B[row + x + k]!;
-        const gb = g * vb;
-        sb += gb;
-        sbb += gb * vb;
-        sab += gb * A[row + x + k]!;
-      }
-      const o = y * outW + x;
-      hB[o] = sb;
-      hBB[o] = sbb;
-      hAB[o] = sab;
+      const p = row + x;
+      hB[o + x] =
+        g0 * (B[p]! + B[p + 10]!) +
+        g1 * (B[p + 1]! + B[p + 9]!) +
+        g2 * (B[p + 2]! + B[p + 8]!) +
+        g3 * (B[p + 3]! + B[p + 7]!) +
+        g4 * (B[p + 4]! + B[p + 6]!) +
+        g5 * B[p + 5]!;
+      hBB[o + x] =
+        g0 * (bb[x]! + bb[x + 10]!) +
+        g1 * (bb[x + 1]! + bb[x + 9]!) +
+        g2 * (bb[x + 2]! + bb[x + 8]!) +
+        g3 * (bb[x + 3]! + bb[x + 7]!) +
+        g4 * (bb[x + 4]! + bb[x + 6]!) +
+        g5 * bb[x + 5]!;
+      hAB[o + x] =
+        g0 * (ab[x]! + ab[x + 10]!) +
+        g1 * (ab[x + 1]! + ab[x + 9]!) +
+        g2 * (ab[x + 2]! + ab[x + 8]!) +
+        g3 * (ab[x + 3]! + ab[x + 7]!) +
+        g4 * (ab[x + 4]! + ab[x + 6]!) +
+        g5 * ab[x + 5]!;
     }
   }
   let total = 0;
   for (let y = 0; y < outH; y++) {
+    const centre = (y + RADIUS) * outW;
+    const g = GAUSSIAN[RADIUS]!;
     for (let x = 0; x < outW; x++) {
-      let mb = 0;
-      let bb = 0;
-      let ab = 0;
-      for (let k = 0; k < WINDOW; k++) {
-        const g = GAUSSIAN[k]!;
-        const o = (y + k) * outW + x;
-        mb += g * hB[o]!;
-        bb += g * hBB[o]!;
-        ab += g * hAB[o]!;
+      rowB[x] = g * hB[centre + x]!;
+      rowBB[x] = g * hBB[centre + x]!;
+      rowAB[x] = g * hAB[centre + x]!;
+    }
+    for (let k = 0; k < RADIUS; k++) {
+      const gk = GAUSSIAN[k]!;
+      const up = (y + k) * outW;
+      const down = (y + WINDOW - 1 - k) * outW;
+      for (let x = 0; x < outW; x++) {
+        rowB[x] = rowB[x]! + gk * (hB[up + x]! + hB[down + x]!);
+        rowBB[x] = rowBB[x]! + gk * (hBB[up + x]! + hBB[down + x]!);
+        rowAB[x] = rowAB[x]! + gk * (hAB[up + x]! + hAB[down + x]!);
       }
-      const i = y * outW + x;
-      const ma = muA[i]!;
-      const varA = sAA[i]! - ma * ma;
-      const varB = bb - mb * mb;
-      const cov = ab - ma * mb;
+    }
+    const o = y * outW;
+    for (let x = 0; x < outW; x++) {
+      const ma = muA[o + x]!;
+      const mb = rowB[x]!;
+      const varA = sAA[o + x]! - ma * ma;
+      const varB = rowBB[x]! - mb * mb;
+      const cov = rowAB[x]! - ma * mb;
       total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (varA + varB + C2));
     }
   }
