@@ -33,10 +33,14 @@ describe('the work budget', { timeout: 30_000 }, () => {
   const photo12Mp = { type: 'image/jpeg' as const, width: 4000, height: 3000, bytes: 4_000_000 };
 
   it('prices the documented cases', () => {
-    // A 12 MP photo: compressed as JPEG or WebP within the budget, as PNG or as every type far beyond it.
+    // A 12 MP photo: compressed as JPEG, WebP or PNG within the budget, as every type at once beyond it.
     expect(estimateWorkSeconds({ ...photo12Mp, targets: ['image/jpeg'] })).toBeLessThan(15);
     expect(estimateWorkSeconds({ ...photo12Mp, targets: ['image/webp'] })).toBeLessThan(25);
-    expect(estimateWorkSeconds({ ...photo12Mp, targets: ['image/png'] })).toBeGreaterThan(60);
+    expect(estimateWorkSeconds({ ...photo12Mp, targets: ['image/png'] })).toBeLessThan(60);
+    const everyType = ['image/jpeg', 'image/webp', 'image/avif', 'image/png'] as const;
+    expect(estimateWorkSeconds({ ...photo12Mp, targets: [...everyType] })).toBeGreaterThan(60);
+    // A fully detailed 12 MP image (noise) as PNG: beyond it.
+    expect(estimateWorkSeconds({ ...photo12Mp, bytes: 12_000_000, targets: ['image/png'] })).toBeGreaterThan(60);
     // ... and made small first, as PNG, within it.
     expect(
       estimateWorkSeconds({ ...photo12Mp, targets: ['image/png'], resize: { method: 'fit', width: 800, height: 800 } }),

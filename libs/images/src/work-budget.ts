@@ -14,13 +14,15 @@ export interface ImageLimits extends DecodeLimits {
 /**
  * Seconds per megapixel of output to encode detailed content in each type, quality search included, measured on
  * the 2-core CI machines under load (numbers in apps/images-gateway/README.md): a noisy photo converted to PNG
- * is the worst case.
+ * is the worst case. PNG's was 25 while a palette search cost seconds per step; since the search became cheap
+ * (docs/performance.md, PNG encode) a 4 MP noise photo converts in 1.5 s per megapixel on a quiet machine and
+ * detailed 2–6 MP photos in 0.4–2, so 6 keeps the margin of the other types without refusing a 3 MP photo.
  */
 export const ENCODE_SECONDS_PER_MP: Record<ImageType, number> = {
   'image/jpeg': 1,
   'image/webp': 2,
   'image/avif': 4,
-  'image/png': 25,
+  'image/png': 6,
 };
 /** Decoding, orienting and the transparency check, per megapixel of input. */
 const DECODE_SECONDS_PER_MP = 0.2;
@@ -36,7 +38,16 @@ const DETAILED_BYTES_PER_PIXEL: Record<ImageType, number> = {
   'image/avif': 0.3,
   'image/png': 2.5,
 };
-const MIN_DETAIL = 0.05;
+/**
+ * The least detail an input is priced at, whatever it claims. A PNG's bytes say least about its work: a 120 KB file
+ * may declare 49 MP of flat content, which libvips and the palette search still walk pixel by pixel.
+ */
+const MIN_DETAIL: Record<ImageType, number> = {
+  'image/jpeg': 0.05,
+  'image/webp': 0.05,
+  'image/avif': 0.05,
+  'image/png': 0.2,
+};
 
 export interface WorkRequest {
   type: ImageType;
@@ -69,7 +80,10 @@ export function estimateWorkSeconds(request: WorkRequest): number {
   const outputMp = (output.width * output.height) / 1e6;
   const detail = Math.min(
     1,
-    Math.max(MIN_DETAIL, request.bytes / (request.width * request.height) / DETAILED_BYTES_PER_PIXEL[request.type]),
+    Math.max(
+      MIN_DETAIL[request.type],
+      request.bytes / (request.width * request.height) / DETAILED_BYTES_PER_PIXEL[request.type],
+    ),
   );
   const crop = request.resize?.method === 'cover' || request.resize?.method === 'thumb' ? CROP_SECONDS_PER_MP : 0;
   const encode = request.targets.reduce((sum, type) => sum + ENCODE_SECONDS_PER_MP[type], 0) * detail;
