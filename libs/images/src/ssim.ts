@@ -97,6 +97,20 @@ function globalSsim(a: Float32Array, b: Float32Array, c1: number, c2: number): n
   return ((2 * ma * mb + c1) * ((2 * cov) / n + c2)) / ((ma * ma + mb * mb + c1) * ((va + vb) / n + c2));
 }
 
+const [G0, G1, G2, G3, G4, G5] = [GAUSSIAN[0]!, GAUSSIAN[1]!, GAUSSIAN[2]!, GAUSSIAN[3]!, GAUSSIAN[4]!, GAUSSIAN[5]!];
+
+/** The Gaussian window over v[p … p+10]: symmetric, so taps k and 10−k share one multiplication. */
+function windowSum(v: Float32Array, p: number): number {
+  return (
+    G0 * (v[p]! + v[p + 10]!) +
+    G1 * (v[p + 1]! + v[p + 9]!) +
+    G2 * (v[p + 2]! + v[p + 8]!) +
+    G3 * (v[p + 3]! + v[p + 7]!) +
+    G4 * (v[p + 4]! + v[p + 6]!) +
+    G5 * v[p + 5]!
+  );
+}
+
 /** Reused between calls (a search scores candidates one after another): the horizontal pass's three planes. */
 let scratch = new Float32Array(0);
 function scratchOf(length: number): Float32Array {
@@ -133,7 +147,6 @@ export function meanSsimAgainst(reference: SsimReference, b: LumaPlane): number 
   const rowAB = buffer.subarray(3 * plane + 2 * width + 2 * outW, 3 * plane + 2 * width + 3 * outW);
   const A = a.data;
   const B = b.data;
-  const [g0, g1, g2, g3, g4, g5] = [GAUSSIAN[0]!, GAUSSIAN[1]!, GAUSSIAN[2]!, GAUSSIAN[3]!, GAUSSIAN[4]!, GAUSSIAN[5]!];
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
@@ -143,28 +156,9 @@ export function meanSsimAgainst(reference: SsimReference, b: LumaPlane): number 
     }
     const o = y * outW;
     for (let x = 0; x < outW; x++) {
-      const p = row + x;
-      hB[o + x] =
-        g0 * (B[p]! + B[p + 10]!) +
-        g1 * (B[p + 1]! + B[p + 9]!) +
-        g2 * (B[p + 2]! + B[p + 8]!) +
-        g3 * (B[p + 3]! + B[p + 7]!) +
-        g4 * (B[p + 4]! + B[p + 6]!) +
-        g5 * B[p + 5]!;
-      hBB[o + x] =
-        g0 * (bb[x]! + bb[x + 10]!) +
-        g1 * (bb[x + 1]! + bb[x + 9]!) +
-        g2 * (bb[x + 2]! + bb[x + 8]!) +
-        g3 * (bb[x + 3]! + bb[x + 7]!) +
-        g4 * (bb[x + 4]! + bb[x + 6]!) +
-        g5 * bb[x + 5]!;
-      hAB[o + x] =
-        g0 * (ab[x]! + ab[x + 10]!) +
-        g1 * (ab[x + 1]! + ab[x + 9]!) +
-        g2 * (ab[x + 2]! + ab[x + 8]!) +
-        g3 * (ab[x + 3]! + ab[x + 7]!) +
-        g4 * (ab[x + 4]! + ab[x + 6]!) +
-        g5 * ab[x + 5]!;
+      hB[o + x] = windowSum(B, row + x);
+      hBB[o + x] = windowSum(bb, x);
+      hAB[o + x] = windowSum(ab, x);
     }
   }
   let total = 0;
