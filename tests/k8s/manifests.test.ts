@@ -131,6 +131,7 @@ const APPS: Record<string, AppSpec> = {
     env: {
       HOST: '0.0.0.0',
       PORT: '3000',
+      TRUST_PROXY: '1',
       PUBLIC_URL: 'https://app.scheduling.example.com',
       OAUTH_ISSUER: 'https://api.scheduling.example.com',
     },
