@@ -1,12 +1,13 @@
 import { InputError } from '@platform/errors';
-import { INVALID_QUERY_MESSAGE, type QueryResult } from '@platform/notifications';
+import { INVALID_QUERY_MESSAGE, listsOverLimit, type InboxFilterParams } from '@platform/notifications';
 
 /**
- * The inbox filters as the domain reads them (lists split, ids lower-cased). The route schema has checked their
- * shape; what only the reader sees (more than 100 ids in one comma-separated value) is refused the same way.
+ * After the route schema, which judges the query: the one rule it cannot state (more than 100 ids summed over a
+ * repeated `targets` or `templates`), refused in the same 400 as the schema's refusals.
  */
-export function filtersOf<T>(result: QueryResult<T>): T {
-  if (result.ok) return result.value;
-  const issues = result.validations.map((v) => ({ field: v.field, code: 'invalid', message: v.detail }));
+export function refuseListsOverLimit(params: InboxFilterParams): void {
+  const validations = listsOverLimit(params);
+  if (validations.length === 0) return;
+  const issues = validations.map((v) => ({ field: v.field, code: 'invalid', message: v.detail }));
   throw new InputError('invalid_query', INVALID_QUERY_MESSAGE, { issues });
 }

@@ -1,4 +1,5 @@
 import { Type, ref } from '@platform/http';
+import { MAX_LIST_IDS, UUID_LIST_RULE } from '@platform/notifications';
 
 /** Coder's response object for every error: a message, an optional detail and the fields at fault. */
 export const CoderResponse = Type.Object(
@@ -65,18 +66,26 @@ export const NotificationPreference = Type.Object(
 export const NotificationSettings = Type.Object({ notifier_paused: Type.Boolean() }, { $id: 'NotificationSettings' });
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+/**
+ * UUIDs separated by commas, with spaces and tabs around them and empty items (`,,`, a trailing comma) allowed,
+ * at most `MAX_LIST_IDS` of them: exactly what the reader splits and trims into ids.
+ */
 // Bounded so that both lists at their limits fit in a URL the server reads (256 KiB with the headers).
 const uuidsText = (maxLength: number) =>
   Type.String({
     maxLength,
-    pattern: `^[ \\t,]*(?:${UUID}[ \\t]*(?:,[ \\t,]*|$))*$`,
-    errorMessage: 'must be comma-separated UUIDs',
+    pattern: `^[ \\t,]*(?:${UUID}[ \\t]*(?:,[ \\t,]*|$)){0,${MAX_LIST_IDS}}$`,
+    errorMessage: UUID_LIST_RULE,
   });
 
-/** `targets` and `templates`: comma-separated UUIDs, or the parameter repeated. */
-const UuidList = Type.Union([uuidsText(3800), Type.Array(uuidsText(80), { maxItems: 100 })], {
-  description: 'Comma-separated UUIDs (or the parameter repeated), at most 100.',
-  errorMessage: 'must be comma-separated UUIDs',
+/**
+ * `targets` and `templates`: comma-separated UUIDs, or the parameter repeated. At most 100 ids: a single value
+ * is counted by its pattern; the sum over a repeated parameter (at most 100 values, each of at most 80
+ * characters, so two ids) is the one count no schema can make, refused by `listsOverLimit` with the same words.
+ */
+const UuidList = Type.Union([uuidsText(3800), Type.Array(uuidsText(80), { maxItems: MAX_LIST_IDS })], {
+  description: `Comma-separated UUIDs (or the parameter repeated), at most ${MAX_LIST_IDS}.`,
+  errorMessage: UUID_LIST_RULE,
 });
 
 export const InboxFilterQuery = {
@@ -84,6 +93,9 @@ export const InboxFilterQuery = {
   templates: Type.Optional(UuidList),
   read_status: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('read'), Type.Literal('unread')])),
 };
+
+/** A UUID exactly (not the `urn:uuid:` form the `uuid` format also takes, nor with spaces around it). */
+export const UuidParam = Type.String({ pattern: `^${UUID}$`, errorMessage: { pattern: 'must be a valid uuid' } });
 
 export const NotificationIdParams = Type.Object({ id: Uuid });
 

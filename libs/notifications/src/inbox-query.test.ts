@@ -1,61 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { matchesFilter, readInboxListQuery, watchQueryOf } from './inbox-query.js';
+import { listsOverLimit, matchesFilter, readInboxListQuery, watchQueryOf } from './inbox-query.js';
 
 const A = '0190f1c2-0000-7000-8000-00000000000a';
 const B = '0190f1c2-0000-7000-8000-00000000000b';
 
 describe('the inbox query', () => {
-  it('reads UUID lists comma-separated or repeated, trims items, and takes an empty value as absent', () => {
+  it('reshapes the lists: comma-separated or repeated, items trimmed, empty ones dropped, lower-cased, deduplicated', () => {
     expect(
-      readInboxListQuery({ targets: `${A}, ${B}`, templates: [A, ''], read_status: '', starting_before: '' }),
-    ).toEqual({
-      ok: true,
-      value: { targets: [A, B], templates: [A], readStatus: 'all', startingBefore: null },
-    });
-  });
-
-  it('names every field at fault: bad UUIDs, a repeated single value, an unknown status or parameter', () => {
-    const result = readInboxListQuery({ targets: 'nope', read_status: 'maybe', starting_before: [A, B], page: '2' });
-    expect(result).toEqual({
-      ok: false,
-      validations: [
-        { field: 'page', detail: '"page" is not a valid query param' },
-        { field: 'targets', detail: 'Query param "targets" has invalid values: invalid UUID "nope"' },
-        { field: 'read_status', detail: 'Query param "read_status" must be one of all, read, unread; got "maybe".' },
-        {
-          field: 'starting_before',
-          detail:
-            'Query param "starting_before" provided more than once, found 2 times. Only provide 1 instance of this query param.',
-        },
-      ],
-    });
-    expect(readInboxListQuery({ starting_before: 'x' })).toMatchObject({
-      ok: false,
-      validations: [{ field: 'starting_before', detail: 'Query param "starting_before" must be a valid uuid' }],
+      readInboxListQuery({
+        targets: ` ${B.toUpperCase()} ,\t${A},,`,
+        templates: [`${A},${B}`, '', A.toUpperCase()],
+        starting_before: B.toUpperCase(),
+      }),
+    ).toEqual({ targets: [B, A], templates: [A, B], readStatus: 'all', startingBefore: B });
+    expect(readInboxListQuery({ read_status: 'unread' })).toEqual({
+      targets: [],
+      templates: [],
+      readStatus: 'unread',
+      startingBefore: null,
     });
   });
 
   it('reads the watch stream’s filters, takes plaintext or else markdown, and leaves the session token alone', () => {
     expect(
       watchQueryOf({ targets: [`${B.toUpperCase()}, ${A}`, A], templates: '', read_status: 'unread', format: 'html' }),
-    ).toEqual({ ok: true, value: { targets: [B, A], templates: [], readStatus: 'unread', format: 'markdown' } });
+    ).toEqual({ targets: [B, A], templates: [], readStatus: 'unread', format: 'markdown' });
     expect(watchQueryOf({ format: ' plaintext ' })).toEqual({
-      ok: true,
-      value: { targets: [], templates: [], readStatus: 'all', format: 'plaintext' },
+      targets: [],
+      templates: [],
+      readStatus: 'all',
+      format: 'plaintext',
     });
     const withToken = { format: '', platform_session_token: 'ntf_x' };
-    expect(watchQueryOf(withToken)).toMatchObject({
-      ok: true,
-      value: { format: 'markdown' },
-    });
+    expect(watchQueryOf(withToken)).toEqual({ targets: [], templates: [], readStatus: 'all', format: 'markdown' });
   });
 
-  it('refuses more than 100 ids in one watch filter, which the route schema cannot count', () => {
+  it('counts a list’s ids over its repeated values, before deduplication: more than 100 is the one thing refused', () => {
     const ids = Array.from({ length: 101 }, (_, i) => `0190f1c2-0000-7000-8000-${String(i).padStart(12, '0')}`);
-    expect(watchQueryOf({ targets: ids.join(','), templates: ids.slice(1) })).toEqual({
-      ok: false,
-      validations: [{ field: 'targets', detail: 'Query param "targets" has more than 100 values.' }],
-    });
+    const pairs = (list: string[]) =>
+      Array.from({ length: list.length / 2 }, (_, i) => `${list[2 * i]},${list[2 * i + 1]}`);
+    expect(listsOverLimit({ targets: [...pairs(ids.slice(0, 100)), ids[100]!], templates: ids.slice(1) })).toEqual([
+      { field: 'targets', detail: 'targets must be UUIDs, comma-separated or the parameter repeated, at most 100' },
+    ]);
+    expect(listsOverLimit({ templates: [...Array<string>(100).fill(A), ` ,${A}`] })).toEqual([
+      { field: 'templates', detail: 'templates must be UUIDs, comma-separated or the parameter repeated, at most 100' },
+    ]);
+    expect(
+      listsOverLimit({ targets: [...pairs(ids.slice(0, 100)), '', ' , '], templates: ids.slice(0, 100).join(',') }),
+    ).toEqual([]);
   });
 
   it('matches a notification carrying every target, of any listed template, in the read state asked for', () => {

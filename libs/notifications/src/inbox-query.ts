@@ -1,7 +1,8 @@
 /**
- * The inbox list's and watch stream's query, read as Coder reads it (UUID lists comma-separated or repeated,
- * an empty value as absent), with one difference: every bad value, `read_status` included, is a validation
- * naming its field (Coder answers a bad read_status with a bare message naming the wrong parameter).
+ * The inbox list's and watch stream's query, read as Coder reads it (UUID lists comma-separated or repeated).
+ * The routes' schemas judge every value (UUIDs, `read_status`, `starting_before`, unknown parameters, at most
+ * 100 ids in one comma-separated value); what reaches these readers is only reshaped. The one rule a schema
+ * cannot state, at most 100 ids summed over a repeated parameter, is `listsOverLimit`.
  */
 export type ReadStatus = 'all' | 'read' | 'unread';
 export type Format = 'markdown' | 'plaintext';
@@ -31,103 +32,70 @@ export const INVALID_QUERY_MESSAGE = 'Query parameters have invalid values.';
 /** A cursor (`starting_before`, `Last-Event-ID`) that is not one of the caller's notifications, unknown or someone else's alike. */
 export const NOT_YOUR_NOTIFICATION = 'must be the id of one of your notifications';
 
-export type QueryResult<T> = { ok: true; value: T } | { ok: false; validations: Validation[] };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const READ_STATUSES: readonly ReadStatus[] = ['all', 'read', 'unread'];
 /** No page holds more; a client pages back with `starting_before`. */
 export const INBOX_PAGE_SIZE = 25;
-/** More ids than a filter could sensibly hold are refused rather than sent to the store. */
-const MAX_LIST_ITEMS = 100;
+/** More ids than a filter could sensibly hold are refused rather than sent to the store (counted before deduplication). */
+export const MAX_LIST_IDS = 100;
+/** What a `targets` or `templates` value must be: the route schema's words, and those of `listsOverLimit`. */
+export const UUID_LIST_RULE = `must be UUIDs, comma-separated or the parameter repeated, at most ${MAX_LIST_IDS}`;
 
-type Raw = Record<string, string | string[] | undefined>;
-
-const values = (raw: Raw, key: string): string[] => {
-  const value = raw[key];
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-};
-
-function uuidList(raw: Raw, key: string, issues: Validation[]): string[] {
-  const items = values(raw, key)
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
-  const bad = items.filter((v) => !UUID.test(v));
-  if (bad.length > 0) {
-    issues.push({
-      field: key,
-      detail: `Query param "${key}" has invalid values: ${bad.map((v) => `invalid UUID "${v.slice(0, 64)}"`).join(', ')}`,
-    });
-  } else if (items.length > MAX_LIST_ITEMS) {
-    issues.push({ field: key, detail: `Query param "${key}" has more than ${MAX_LIST_ITEMS} values.` });
-  }
-  return [...new Set(items.map((v) => v.toLowerCase()))];
-}
-
-function single(raw: Raw, key: string, issues: Validation[]): string | undefined {
-  const all = values(raw, key).filter((v) => v.trim().length > 0);
-  if (all.length > 1) {
-    issues.push({
-      field: key,
-      detail: `Query param "${key}" provided more than once, found ${all.length} times. Only provide 1 instance of this query param.`,
-    });
-    return undefined;
-  }
-  return all[0]?.trim();
-}
-
-function filterOf(raw: Raw, issues: Validation[]): InboxFilter {
-  const targets = uuidList(raw, 'targets', issues);
-  const templates = uuidList(raw, 'templates', issues);
-  const status = single(raw, 'read_status', issues) ?? 'all';
-  if (!(READ_STATUSES as readonly string[]).includes(status)) {
-    issues.push({
-      field: 'read_status',
-      detail: `Query param "read_status" must be one of all, read, unread; got "${status.slice(0, 40)}".`,
-    });
-  }
-  return { targets, templates, readStatus: status as ReadStatus };
-}
-
-function unknown(raw: Raw, known: readonly string[], issues: Validation[]) {
-  for (const key of Object.keys(raw))
-    if (!known.includes(key))
-      issues.push({ field: key.slice(0, 64), detail: `"${key.slice(0, 64)}" is not a valid query param` });
-}
-
-export function readInboxListQuery(raw: Raw): QueryResult<InboxListQuery> {
-  const issues: Validation[] = [];
-  unknown(raw, ['targets', 'templates', 'read_status', 'starting_before'], issues);
-  const filter = filterOf(raw, issues);
-  const startingBefore = single(raw, 'starting_before', issues) ?? null;
-  if (startingBefore !== null && !UUID.test(startingBefore))
-    issues.push({ field: 'starting_before', detail: 'Query param "starting_before" must be a valid uuid' });
-  return issues.length > 0
-    ? { ok: false, validations: issues }
-    : { ok: true, value: { ...filter, startingBefore: startingBefore?.toLowerCase() ?? null } };
-}
-
-/** The watch stream's query parameters, as its route schema lets them through. */
-export interface WatchParams {
+/** The filters as the route schemas let them through. */
+export interface InboxFilterParams {
   targets?: string | string[] | undefined;
   templates?: string | string[] | undefined;
-  read_status?: string | undefined;
+  read_status?: ReadStatus | undefined;
+}
+
+/** The inbox list's query parameters, as its route schema lets them through. */
+export interface InboxListParams extends InboxFilterParams {
+  starting_before?: string | undefined;
+}
+
+/** The watch stream's query parameters, as its route schema lets them through (the session token is not read). */
+export interface WatchParams extends InboxFilterParams {
   format?: string | undefined;
 }
 
+const LISTS = ['targets', 'templates'] as const;
+
+/** Every id of a list, in order, repeats kept: the comma-separated values split and trimmed, empty items dropped. */
+const idsOf = (value: string | string[] | undefined): string[] =>
+  [value ?? []]
+    .flat()
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+
+const uuidList = (value: string | string[] | undefined): string[] => [
+  ...new Set(idsOf(value).map((v) => v.toLowerCase())),
+];
+
+const filterOf = (params: InboxFilterParams): InboxFilter => ({
+  targets: uuidList(params.targets),
+  templates: uuidList(params.templates),
+  readStatus: params.read_status ?? 'all',
+});
+
 /**
- * The watch stream's filters and format from a query its route schema has passed (which refuses unknown
- * parameters, bad UUIDs and statuses, and a repeated single value): lists split, trimmed, lower-cased and
- * deduplicated, and what no schema can count refused here, more than 100 ids in one list. Other parameters
- * (the session token) are not read.
+ * The one rule the route schema cannot state: at most 100 ids in a list given as the parameter repeated, each
+ * value itself comma-separated (JSON Schema draft-07, as the gateways' Ajv reads it, counts array items but
+ * cannot sum what each holds). A single comma-separated value is counted by the schema's pattern.
  */
-export function watchQueryOf(params: WatchParams): QueryResult<WatchQuery> {
-  const issues: Validation[] = [];
-  const { targets, templates, read_status, format } = params;
-  const filter = filterOf({ targets, templates, read_status }, issues);
-  // As in Coder: anything but plaintext is markdown.
-  const chosen: Format = format?.trim() === 'plaintext' ? 'plaintext' : 'markdown';
-  return issues.length > 0 ? { ok: false, validations: issues } : { ok: true, value: { ...filter, format: chosen } };
+export function listsOverLimit(params: InboxFilterParams): Validation[] {
+  return LISTS.filter((key) => idsOf(params[key]).length > MAX_LIST_IDS).map((key) => ({
+    field: key,
+    detail: `${key} ${UUID_LIST_RULE}`,
+  }));
+}
+
+/** The inbox list's filters and cursor: lists split, trimmed, lower-cased and deduplicated; the cursor lower-cased. */
+export function readInboxListQuery(params: InboxListParams): InboxListQuery {
+  return { ...filterOf(params), startingBefore: params.starting_before?.toLowerCase() ?? null };
+}
+
+/** The watch stream's filters, read as the list's, and its format: as in Coder, anything but plaintext is markdown. */
+export function watchQueryOf(params: WatchParams): WatchQuery {
+  return { ...filterOf(params), format: params.format?.trim() === 'plaintext' ? 'plaintext' : 'markdown' };
 }
 
 /** Whether a notification belongs in a filtered list or stream. */

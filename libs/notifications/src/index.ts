@@ -1,7 +1,10 @@
 export {
   INBOX_PAGE_SIZE,
   INVALID_QUERY_MESSAGE,
+  MAX_LIST_IDS,
   NOT_YOUR_NOTIFICATION,
+  UUID_LIST_RULE,
+  listsOverLimit,
   matchesFilter,
   readInboxListQuery,
   watchQueryOf,
@@ -9,8 +12,9 @@ export {
 export type {
   Format,
   InboxFilter,
+  InboxFilterParams,
+  InboxListParams,
   InboxListQuery,
-  QueryResult,
   ReadStatus,
   Validation,
   WatchParams,

@@ -2,8 +2,8 @@ import { Type, ref, type HttpApp } from '@platform/http';
 import { inboxNotificationJson, readInboxListQuery } from '@platform/notifications';
 import { requireOwnCursor } from '../../cursor.js';
 import type { GatewayDeps } from '../../deps.js';
-import { filtersOf } from '../../inbox-query.js';
-import { InboxFilterQuery, InboxNotification, errorResponses, security } from '../../schemas.js';
+import { refuseListsOverLimit } from '../../inbox-query.js';
+import { InboxFilterQuery, InboxNotification, UuidParam, errorResponses, security } from '../../schemas.js';
 
 export function listInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
   app.get(
@@ -16,7 +16,7 @@ export function listInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
         tags: ['inbox'],
         security,
         querystring: Type.Object(
-          { ...InboxFilterQuery, starting_before: Type.Optional(Type.String({ format: 'uuid' })) },
+          { ...InboxFilterQuery, starting_before: Type.Optional(UuidParam) },
           { additionalProperties: false },
         ),
         response: {
@@ -27,7 +27,8 @@ export function listInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
     },
     async (request) => {
       const caller = request.caller!;
-      const query = filtersOf(readInboxListQuery(request.query));
+      refuseListsOverLimit(request.query);
+      const query = readInboxListQuery(request.query);
       const cursor = query.startingBefore ?? undefined;
       if (cursor) await requireOwnCursor(deps, caller, 'starting_before', cursor);
       const [docs, unread] = await Promise.all([

@@ -146,19 +146,121 @@ describe('GET /api/v2/notifications/inbox/watch: the query', () => {
     }
   });
 
-  it('refuses more than 100 ids in one list, which only the reader counts, before any stream opens', async () => {
+  it('refuses more than 100 ids in a list, comma-separated or repeated, on the list, on SSE and before an upgrade', async () => {
     const { base, opened } = await gateway();
     const ids = Array.from({ length: 101 }, (_, i) => `0190f1c2-0000-7000-8000-${String(i).padStart(12, '0')}`);
-    const expected = {
+    // Repeated values of two ids each: 50 of them hold 100 ids, one more id makes 101.
+    const pairs = Array.from({ length: 50 }, (_, i) => `${ids[2 * i]},${ids[2 * i + 1]}`);
+    const repeated = (key: string, values: string[]) => values.map((v) => `${key}=${encodeURIComponent(v)}`).join('&');
+    const refusal = (field: string) => ({
       status: 400,
       body: {
         message: 'Query parameters have invalid values.',
-        validations: [{ field: 'targets', detail: 'Query param "targets" has more than 100 values.' }],
+        validations: [
+          { field, detail: `${field} must be UUIDs, comma-separated or the parameter repeated, at most 100` },
+        ],
+      },
+    });
+    const cases = [
+      [`?targets=${ids.join(',')}`, 'targets'],
+      [`?templates=${encodeURIComponent(ids.join(' , '))}`, 'templates'],
+      // Counted before deduplication, as sent.
+      [`?targets=${Array<string>(101).fill(A).join(',')}`, 'targets'],
+      [`?${repeated('templates', [...pairs, ids[100]!])}`, 'templates'],
+      [`?${repeated('targets', [...ids.slice(0, 99), `${A},${B}`])}`, 'targets'],
+    ] as const;
+    for (const [query, field] of cases) {
+      expect(await list(base, query), query.slice(0, 80)).toEqual(refusal(field));
+      expect(await sse(base, query), query.slice(0, 80)).toEqual(refusal(field));
+      expect(await upgrade(base, query), query.slice(0, 80)).toEqual(refusal(field));
+    }
+    // The route schema counts a comma-separated value: a bad read_status beside it is named in the same answer.
+    const both = `?targets=${ids.join(',')}&read_status=maybe`;
+    const bothRefused = {
+      status: 400,
+      body: {
+        message: 'Query parameters have invalid values.',
+        validations: [
+          ...refusal('targets').body.validations,
+          { field: 'read_status', detail: 'read_status must be one of "all", "read", "unread"' },
+        ],
       },
     };
-    expect(await sse(base, `?targets=${ids.join(',')}`)).toEqual(expected);
-    expect(await upgrade(base, `?targets=${ids.join(',')}`)).toEqual(expected);
+    expect(await list(base, both)).toEqual(bothRefused);
+    expect(await sse(base, both)).toEqual(bothRefused);
+    expect(await upgrade(base, both)).toEqual(bothRefused);
     expect(opened).toEqual([]);
+
+    // Exactly 100, in each form, opens the streams.
+    for (const query of [
+      `?targets=${ids.slice(0, 100).join(',')}&templates=${Array<string>(100).fill(A).join(',')}`,
+      `?${repeated('targets', pairs)}&${repeated('templates', [...ids.slice(0, 98), `${ids[98]}, ${ids[99]},`, ' '])}`,
+    ]) {
+      expect((await list(base, query)).status, query.slice(0, 80)).toBe(200);
+      expect(await sse(base, query), query.slice(0, 80)).toEqual({ status: 200 });
+      expect(await upgrade(base, query), query.slice(0, 80)).toEqual({ status: 101 });
+    }
+    expect(opened.map((filter) => filter.targets.length)).toEqual([100, 100, 100, 100]);
+  });
+
+  it('refuses a bad UUID and a bad read_status with the schema’s 400, on the list, on SSE and before an upgrade', async () => {
+    const { base, opened } = await gateway();
+    const refusal = (...validations: Array<{ field: string; detail: string }>) => ({
+      status: 400,
+      body: { message: 'Query parameters have invalid values.', validations },
+    });
+    const list_ = (field: string) => ({
+      field,
+      detail: `${field} must be UUIDs, comma-separated or the parameter repeated, at most 100`,
+    });
+    const status = { field: 'read_status', detail: 'read_status must be one of "all", "read", "unread"' };
+    const cases = [
+      [`?targets=${A},nope`, refusal(list_('targets'))],
+      // 36 characters, shaped as a UUID, with a letter that is not hexadecimal.
+      [`?templates=${B},g${A.slice(1)}`, refusal(list_('templates'))],
+      [`?templates=${A}&templates=urn:uuid:${B}`, refusal(list_('templates'))],
+      // Only spaces and tabs go around an id: a newline or a no-break space is not trimmed away.
+      [`?targets=%0A${A}`, refusal(list_('targets'))],
+      [`?templates=${A}%C2%A0`, refusal(list_('templates'))],
+      [`?targets=${A}%20${B}`, refusal(list_('targets'))],
+      ['?read_status=maybe', refusal(status)],
+      ['?read_status=READ', refusal(status)],
+      ['?read_status=%20read', refusal(status)],
+      ['?read_status=', refusal(status)],
+      [`?targets=nope&read_status=all&read_status=read`, refusal(list_('targets'), status)],
+    ] as const;
+    for (const [query, expected] of cases) {
+      expect(await list(base, query), query).toEqual(expected);
+      expect(await sse(base, query), query).toEqual(expected);
+      expect(await upgrade(base, query), query).toEqual(expected);
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it('takes ids in either case, spaces and tabs around them and empty items, as it always has', async () => {
+    const { base, opened } = await gateway();
+    const query = `?targets=${encodeURIComponent(` ,${A.toUpperCase()}\t, ,${B} ,`)}&templates=&templates=%2C&read_status=read`;
+    expect((await list(base, query)).status).toBe(200);
+    expect(await sse(base, query)).toEqual({ status: 200 });
+    expect(await upgrade(base, query)).toEqual({ status: 101 });
+    const filter = { targets: [A, B], templates: [], readStatus: 'read', format: 'markdown' };
+    expect(opened).toEqual([filter, filter]);
+  });
+
+  it('takes the list’s starting_before as a plain UUID only (not the urn:uuid: form), checked by its schema', async () => {
+    const { base } = await gateway();
+    const invalid = {
+      status: 400,
+      body: {
+        message: 'Query parameters have invalid values.',
+        validations: [{ field: 'starting_before', detail: 'starting_before must be a valid uuid' }],
+      },
+    };
+    for (const cursor of [`urn:uuid:${A}`, `%20${A}`, '', 'nope'])
+      expect(await list(base, `?starting_before=${cursor}`), cursor).toEqual(invalid);
+    // A well-formed cursor, in either case, is judged by the store: not one of the caller's notifications here.
+    for (const cursor of [A, A.toUpperCase()])
+      expect((await list(base, `?starting_before=${cursor}`)).status, cursor).toBe(404);
   });
 
   it('opens either stream with the filters read from the query, the session token beside them', async () => {

@@ -5,7 +5,7 @@ import { inboxNotificationJson, watchQueryOf, type WatchQuery } from '@platform/
 import type { WebSocket } from 'ws';
 import { requireOwnCursor } from '../../cursor.js';
 import type { GatewayDeps } from '../../deps.js';
-import { filtersOf } from '../../inbox-query.js';
+import { refuseListsOverLimit } from '../../inbox-query.js';
 import { SESSION_PARAMETER } from '../../auth.js';
 import { InboxFilterQuery, browserSecurity, errorResponses } from '../../schemas.js';
 import type { WatchEvent } from '../../watch-hub.js';
@@ -71,9 +71,10 @@ export function watchInboxNotificationsRoute(app: HttpApp, deps: GatewayDeps) {
     schema,
     config: { browserSession: true },
     // After the schema has judged the query, before either transport answers (a WebSocket is upgraded only by
-    // the handler): what only the reader sees is refused in the same 400.
+    // the handler): the one count the schema cannot make is refused in the same 400; the rest is only reshaped.
     preHandler: async (request) => {
-      request.watch = filtersOf(watchQueryOf(request.query));
+      refuseListsOverLimit(request.query);
+      request.watch = watchQueryOf(request.query);
     },
     handler: (request, reply) => serveSse(deps, request, reply),
     wsHandler: (socket, request) => serveWebSocket(deps, socket, request),
