@@ -9,6 +9,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import { createEgressClient, createEgressGuard } from '@platform/egress';
 import { createKafka, createPublisher, type OutgoingMessage } from '@platform/kafka';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
+import { createRedis } from '@platform/redis';
 import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import { resolveInfra, uniqueName } from '@platform/testing';
@@ -227,8 +228,7 @@ function instrumentStore(store: DeliveryStore) {
   const wrapped: DeliveryStore = {
     ...store,
     enqueue: timed('enqueue', store.enqueue),
-    claimDue: timed('claimDue', store.claimDue, (claimed) => (claimed ? 'claimDue' : 'claimDue (nothing due)')),
-    nextDueAt: timed('nextDueAt', store.nextDueAt),
+    pendingByIds: timed('pendingByIds', store.pendingByIds),
     markDelivered: timed('markDelivered', store.markDelivered),
     noteSuccess: timed('noteSuccess', store.noteSuccess),
     noteFailure: timed('noteFailure', store.noteFailure),
@@ -427,9 +427,12 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
       connections: dispatcherSettings.concurrency,
     });
     cleanup.push(['close egress', () => egress.close()]);
+    const redis = createRedis(infra.redisUrl, { name });
+    cleanup.push(['close redis', async () => redis.disconnect()]);
     const dispatcher = createDispatcher({
       kafka,
       store: instrumented.store,
+      redis,
       egress,
       sealer,
       logger,

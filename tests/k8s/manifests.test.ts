@@ -2106,7 +2106,7 @@ function networkViolations(objects: Manifest[], environment: Environment): strin
     check('DNS', reach(me, dns, 53, 'UDP'), true);
     check('Kafka', reach(me, kafka, 9092), true);
     check('MongoDB', reach(me, mongo, 27017), true);
-    check('Redis', reach(me, redis, 6379), !['redirector', 'webhook-dispatcher'].includes(name));
+    check('Redis', reach(me, redis, 6379), name !== 'redirector');
     check('the SMTP relay', reach(me, smtp, 587), name === 'notifier');
     check(
       'the internet on 443',

@@ -45,6 +45,7 @@ export async function startDispatcherHarness(
     disableAfterMs?: number;
     retrySchedule?: number[];
     perTargetConcurrency?: number;
+    reconcileIntervalMs?: number;
   } = {},
 ): Promise<DispatcherHarness> {
   const name = uniqueName('wd');
@@ -56,6 +57,7 @@ export async function startDispatcherHarness(
     WEBHOOK_PER_TARGET_CONCURRENCY: String(options.perTargetConcurrency ?? 1),
     WEBHOOK_RETRY_SCALE: String(options.retryScale ?? 0.0005),
     WEBHOOK_POLL_INTERVAL_MS: '25',
+    ...(options.reconcileIntervalMs ? { WEBHOOK_RECONCILE_INTERVAL_MS: String(options.reconcileIntervalMs) } : {}),
     ...(options.disableAfterMs ? { WEBHOOK_DISABLE_AFTER_MS: String(options.disableAfterMs) } : {}),
     ...(options.retrySchedule ? { WEBHOOK_RETRY_SCHEDULE_MS: options.retrySchedule.join(',') } : {}),
   });

@@ -13,6 +13,8 @@ const schema = Type.Object({
   /** Comma-separated delays before each attempt, in ms; unset keeps the default (about a day in all). */
   WEBHOOK_RETRY_SCHEDULE_MS: Type.Optional(Type.String({ pattern: '^\\d+(,\\d+)*$' })),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
+  /** How often the lease queue in Redis is rebuilt from the store's pending deliveries (a safety net; ADR 0003). */
+  WEBHOOK_RECONCILE_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 1000, maximum: 3600_000 }),
   KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 6000, maximum: 300_000 }),
   /** A target failing (no success) for this long is disabled; default 5 days. */
   WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ default: 5 * 24 * 3600_000, minimum: 1000 }),
@@ -26,6 +28,7 @@ export const config = createConfigLoader(schema, (env) => ({
   logLevel: env.LOG_LEVEL,
   kafka: kafkaSettings(env),
   mongo: { url: env.MONGO_URL, db: env.MONGO_DB },
+  redisUrl: env.REDIS_URL,
   ...telemetrySettings(env),
   sealingKey: env.SECRETS_SEALING_KEY,
   egressAllow: csv(env.EGRESS_ALLOW),
@@ -35,6 +38,7 @@ export const config = createConfigLoader(schema, (env) => ({
     perTargetConcurrency: env.WEBHOOK_PER_TARGET_CONCURRENCY,
     retryScale: env.WEBHOOK_RETRY_SCALE,
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+    reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL_MS,
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
     leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,

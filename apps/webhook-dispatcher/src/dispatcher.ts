@@ -1,6 +1,7 @@
 import type { EgressClient } from '@platform/egress';
 import { createEventWorker, reaction, type KafkaClient } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
+import { createLeaseQueue, type Redis } from '@platform/redis';
 import type { Sealer } from '@platform/secrets';
 import type { Logger } from '@platform/telemetry';
 import { WEBHOOK_TOPICS, type DeliveryStore } from '@platform/webhooks';
@@ -12,6 +13,8 @@ import { createScheduler } from './scheduler.js';
 export interface DispatcherDeps {
   kafka: KafkaClient;
   store: DeliveryStore;
+  /** Holds the lease queue (what is due, who holds it); the store holds the deliveries. */
+  redis: Redis;
   egress: EgressClient;
   sealer: Sealer;
   logger: Logger;
@@ -20,6 +23,8 @@ export interface DispatcherDeps {
   perTargetConcurrency: number;
   retryScale: number;
   pollIntervalMs: number;
+  /** How often the queue is rebuilt from the store (see createScheduler); default 60 s. */
+  reconcileIntervalMs?: number;
   sessionTimeoutMs?: number;
   disableAfterMs?: number;
   leaseGraceMs?: number;
@@ -30,23 +35,31 @@ export interface DispatcherDeps {
 
 export function createDispatcher(deps: DispatcherDeps) {
   const tokens = createOAuthTokens({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs });
+  // One queue per store database, so that platforms (or test runs) sharing a Redis never claim each other's work.
+  const queue = createLeaseQueue(deps.redis, {
+    name: `webhooks:${deps.store.databaseName}`,
+    perGroupLimit: deps.perTargetConcurrency,
+  });
   const scheduler = createScheduler({
     store: deps.store,
+    queue,
     attempt: (delivery) =>
       attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs, tokens }, delivery),
     afterOutcome: async () => worker.relay.wake(),
     logger: deps.logger,
     concurrency: deps.concurrency,
-    perTargetConcurrency: deps.perTargetConcurrency,
     timeoutMs: deps.timeoutMs,
     retryScale: deps.retryScale,
     pollIntervalMs: deps.pollIntervalMs,
+    reconcileIntervalMs: deps.reconcileIntervalMs ?? 60_000,
     disableAfterMs: deps.disableAfterMs ?? 5 * 24 * 3600_000,
     leaseGraceMs: deps.leaseGraceMs ?? 30_000,
     drainTimeoutMs: deps.drainTimeoutMs ?? 10_000,
     ...(deps.retrySchedule ? { retrySchedule: deps.retrySchedule } : {}),
   });
-  const handlers = deliveryHandlers({ store: deps.store, scheduler, logger: deps.logger });
+  const handlers = deliveryHandlers({ store: deps.store, queue, scheduler, logger: deps.logger });
+  // Redis back after an outage may have come back empty (it keeps no data on disk here): rebuild at once.
+  const onRedisReady = () => scheduler.reconcileSoon();
   const worker = createEventWorker({
     kafka: deps.kafka,
     name: 'webhook-dispatcher',
@@ -66,7 +79,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     ],
   });
   return {
-    start: () => worker.start(),
+    start: async () => {
+      deps.redis.on('ready', onRedisReady);
+      await worker.start();
+    },
     ready: () => worker.ready(),
     /**
      * The scheduler stops claiming at once and drains beside the consumers' leave (seconds, under load), rather
@@ -74,11 +90,13 @@ export function createDispatcher(deps: DispatcherDeps) {
      * delivery, and the outcomes of those under way are written, and their events relayed, before the store closes.
      */
     async stop() {
+      deps.redis.off('ready', onRedisReady);
       const drained = scheduler.stop();
       await worker.stop();
       await drained;
     },
     scheduler,
+    queue,
   };
 }
 

@@ -1,5 +1,6 @@
 import { MessageTypeNames } from '@platform/contracts';
 import type { HandlerMap } from '@platform/kafka';
+import type { LeaseQueue } from '@platform/redis';
 import type { Logger } from '@platform/telemetry';
 import type { DeliveryStore } from '@platform/webhooks';
 
@@ -7,22 +8,28 @@ export type DeliveryCommand = typeof MessageTypeNames.RequestDelivery | typeof M
 
 export interface DeliveryHandlerDeps {
   store: Pick<DeliveryStore, 'enqueue' | 'redeliver'>;
+  queue: Pick<LeaseQueue, 'schedule'>;
   scheduler: { wake(): void };
   logger: Logger;
 }
 
-/** Accepting a request is only a durable insert; attempts run off the consumer's path, in the scheduler. */
+/**
+ * Accepting a request is a durable insert, then its place in the queue; attempts run off the consumer's path, in
+ * the scheduler. A redelivered request whose scheduling was lost (a crash between the two, Redis down) is
+ * scheduled then; one already queued or held is left as it is.
+ */
 export function deliveryHandlers(deps: DeliveryHandlerDeps): HandlerMap<DeliveryCommand> {
   return {
     [MessageTypeNames.RequestDelivery]: async (message) => {
       const { traceparent, tracestate } = message.meta.raw;
       const trace = { ...(traceparent ? { traceparent } : {}), ...(tracestate ? { tracestate } : {}) };
-      if (await deps.store.enqueue(message.value, trace)) deps.scheduler.wake();
+      const item = await deps.store.enqueue(message.value, trace);
+      if (item && (await deps.queue.schedule([item])) > 0) deps.scheduler.wake();
     },
     [MessageTypeNames.RedeliverDeliveries]: async (message) => {
-      const count = await deps.store.redeliver(message.value);
-      deps.logger.info({ target: message.value.target_id, count }, 'manual redelivery');
-      if (count > 0) deps.scheduler.wake();
+      const items = await deps.store.redeliver(message.value);
+      deps.logger.info({ target: message.value.target_id, count: items.length }, 'manual redelivery');
+      if (items.length > 0 && (await deps.queue.schedule(items)) > 0) deps.scheduler.wake();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Claim, LeaseQueue } from '@platform/redis';
 import { fake } from '@platform/testing';
 import { createLogger } from '@platform/telemetry';
 import type { AttemptRecord, AttemptResult, DeliveryDoc, DeliveryStore } from '@platform/webhooks';
@@ -17,35 +18,49 @@ const delivered: Outcome = {
   record: { status: 200, latencyMs: 5, error: null, responseBody: 'ok', startedAt: new Date() },
 };
 
-function delivery(id: string, leaseMs = 60_000): DeliveryDoc {
-  return {
-    _id: id,
-    target: { id: 't1' },
-    attempts: 0,
-    schedule_offset: 0,
-    lease_until: new Date(Date.now() + leaseMs),
-  } as DeliveryDoc;
+function delivery(id: string): DeliveryDoc {
+  return { _id: id, target: { id: 't1' }, attempts: 0, schedule_offset: 0, next_attempt_at: new Date() } as DeliveryDoc;
 }
 
-/** A scheduler over a fake store that hands out `due` once each, then nothing; the attempt is the test's. */
+const claimOf = (d: DeliveryDoc, leaseMs: number): Claim => ({ id: d._id, group: 't1', lease: Date.now() + leaseMs });
+
+/**
+ * A scheduler over a fake queue that hands out `due` once each (a claim leased for `leaseMs`), then nothing, and
+ * a fake store that holds them; the attempt is the test's.
+ */
 function setup(options: {
-  due: Array<DeliveryDoc | Promise<DeliveryDoc | null>>;
+  due: Array<DeliveryDoc | Promise<DeliveryDoc>>;
   attempt: (d: DeliveryDoc) => Promise<Outcome>;
   markDelivered?: () => Promise<void>;
   drainTimeoutMs?: number;
+  leaseMs?: number;
 }) {
-  const queue = [...options.due];
+  const due = [...options.due];
+  const held = new Map<string, DeliveryDoc>();
+  const queue = fake<LeaseQueue>({
+    claim: async () => {
+      const next = due.shift();
+      if (!next) return [];
+      const d = await next;
+      held.set(d._id, d);
+      return [claimOf(d, options.leaseMs ?? 60_000)];
+    },
+    finish: async () => true,
+    retry: async () => true,
+    nextDueAt: async () => null,
+    depth: async () => ({ queued: 0, claimed: held.size, oldestReadyAt: null }),
+  });
   const store = fake<DeliveryStore>({
-    claimDue: async () => (await queue.shift()) ?? null,
-    releaseClaim: async () => undefined,
+    pendingByIds: async (ids: string[]) => ids.map((id) => held.get(id)!),
+    pendingItems: async () => [],
     markDelivered: options.markDelivered ?? (async () => undefined),
     noteSuccess: async () => undefined,
-    nextDueAt: async () => null,
     archiveFinished: async () => undefined,
   });
   const attempted: string[] = [];
   const scheduler = createScheduler({
     store,
+    queue,
     attempt: (d) => {
       attempted.push(d._id);
       return options.attempt(d);
@@ -53,16 +68,20 @@ function setup(options: {
     afterOutcome: async () => undefined,
     logger: createLogger({ name: 'test', level: 'silent' }),
     concurrency: 4,
-    perTargetConcurrency: 4,
     timeoutMs: 1000,
     retryScale: 1,
     pollIntervalMs: 10_000,
+    reconcileIntervalMs: 60_000,
     disableAfterMs: 60_000,
     leaseGraceMs: 1000,
     drainTimeoutMs: options.drainTimeoutMs ?? 5000,
   });
-  const writes = () => store.calls.filter((c) => !['claimDue', 'nextDueAt', 'archiveFinished'].includes(c.method));
-  return { store, scheduler, attempted, writes };
+  const reads = ['pendingByIds', 'pendingItems', 'archiveFinished'];
+  const writes = () => [
+    ...store.calls.filter((c) => !reads.includes(c.method)),
+    ...queue.calls.filter((c) => ['finish', 'retry'].includes(c.method)),
+  ];
+  return { store, queue, scheduler, attempted, writes };
 }
 
 const until = async (check: () => boolean) => {
@@ -82,21 +101,23 @@ describe('webhook scheduler stop (the drain)', () => {
     expect(stopped).toBe(false);
     answer.resolve(delivered);
     await stopping;
-    expect(writes().map((c) => c.method)).toEqual(['markDelivered', 'noteSuccess']);
+    expect(writes().map((c) => c.method)).toEqual(['markDelivered', 'noteSuccess', 'finish']);
   });
 
   it('starts no delivery once it is told to stop: a claim on its way is handed back unattempted', async () => {
-    const claim = deferred<DeliveryDoc | null>();
-    const { scheduler, store, attempted } = setup({ due: [claim.promise], attempt: async () => delivered });
+    const claim = deferred<DeliveryDoc>();
+    const { scheduler, queue, attempted } = setup({ due: [claim.promise], attempt: async () => delivered });
     scheduler.start();
-    await until(() => store.calls.some((c) => c.method === 'claimDue'));
+    await until(() => queue.calls.some((c) => c.method === 'claim'));
     const stopping = scheduler.stop();
+    const before = Date.now();
     claim.resolve(delivery('d1'));
     await stopping;
     expect(attempted).toEqual([]);
-    expect(store.calls.filter((c) => c.method === 'releaseClaim').map((c) => (c.args[0] as DeliveryDoc)._id)).toEqual([
-      'd1',
-    ]);
+    const handedBack = queue.calls.filter((c) => c.method === 'retry');
+    expect(handedBack.map((c) => (c.args[0] as Claim).id)).toEqual(['d1']);
+    expect(handedBack[0]!.args[1] as number).toBeLessThanOrEqual(Date.now());
+    expect(handedBack[0]!.args[1] as number).toBeGreaterThanOrEqual(before);
   });
 
   it('retries an outcome write that fails, so that an answered delivery is not sent again', async () => {
@@ -111,12 +132,13 @@ describe('webhook scheduler stop (the drain)', () => {
     scheduler.start();
     await until(() => attempted.length === 1);
     await scheduler.stop();
-    expect(writes().map((c) => c.method)).toEqual(['markDelivered', 'markDelivered', 'noteSuccess']);
+    expect(writes().map((c) => c.method)).toEqual(['markDelivered', 'markDelivered', 'noteSuccess', 'finish']);
   });
 
   it('leaves a delivery it could not record leased, to go out again when the lease lapses', async () => {
     const { scheduler, attempted, writes } = setup({
-      due: [delivery('d1', 250)],
+      due: [delivery('d1')],
+      leaseMs: 250,
       attempt: async () => delivered,
       markDelivered: async () => {
         throw new Error('store away');
@@ -125,7 +147,7 @@ describe('webhook scheduler stop (the drain)', () => {
     scheduler.start();
     await until(() => attempted.length === 1);
     await scheduler.stop();
-    // Retried while the lease held, then given up: nothing released, nothing marked.
+    // Retried while the lease held, then given up: nothing handed back or finished, nothing marked.
     const methods = writes().map((c) => c.method);
     expect(methods.length).toBeGreaterThan(1);
     expect(new Set(methods)).toEqual(new Set(['markDelivered']));

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { metrics, type Logger } from '@platform/telemetry';
+import type { Claim, LeaseQueue } from '@platform/redis';
+import { metrics, type BatchObservableResult, type Logger } from '@platform/telemetry';
 import {
   decide,
   retryDelayMs,
@@ -11,14 +12,21 @@ import {
 
 export interface SchedulerOptions {
   store: DeliveryStore;
+  /** What is due and who holds it (Redis); the store keeps each delivery's record. */
+  queue: LeaseQueue;
   attempt: (delivery: DeliveryDoc) => Promise<{ result: AttemptResult; record: AttemptRecord }>;
   afterOutcome: () => Promise<unknown>;
   logger: Logger;
   concurrency: number;
-  perTargetConcurrency: number;
   timeoutMs: number;
   retryScale: number;
   pollIntervalMs: number;
+  /**
+   * How often the queue is rebuilt from the store's pending deliveries (scheduling skips what it holds): after
+   * Redis lost its data, or a process died between a delivery's insert and its scheduling. Also at start, and
+   * whenever Redis is reachable again.
+   */
+  reconcileIntervalMs: number;
   /** A target failing for longer than this is disabled and its producer told. */
   disableAfterMs: number;
   leaseGraceMs: number;
@@ -33,9 +41,10 @@ export interface SchedulerOptions {
 }
 
 /**
- * Claims due deliveries from the due-time index and attempts them without blocking any consumer: at most
- * `concurrency` in flight, at most `perTargetConcurrency` per target, so a slow target never delays others.
- * A claim is a lease: if this process dies mid-attempt, the lease lapses and any replica retries.
+ * Claims due deliveries from the lease queue in batches and attempts them without blocking any consumer: at most
+ * `concurrency` in flight here, at most the queue's group limit per target across all replicas, so a slow target
+ * never delays others. A claim is a lease: if this process dies mid-attempt, the lease lapses and any replica
+ * retries.
  *
  * `stop` (SIGTERM) claims nothing more, hands back a claim that was on its way, and waits, within
  * `drainTimeoutMs`, for every attempt under way to be recorded: a delivery the target has answered is written
@@ -46,9 +55,17 @@ export interface SchedulerOptions {
 const meter = metrics.getMeter('@platform/webhook-dispatcher');
 const attempts = meter.createCounter('platform.webhook.attempts', { description: 'Delivery attempts, by decision' });
 const attemptDuration = meter.createHistogram('platform.webhook.attempt.duration', { unit: 's' });
+// Both read the queue in Redis, which every replica shares: aggregate them with max, not sum.
+const queueDepth = meter.createObservableGauge('platform.webhook.queue.depth', {
+  description: 'Deliveries in the lease queue, by state (queued: waiting for their time or their target; claimed)',
+});
+const queueLag = meter.createObservableGauge('platform.webhook.queue.lag', {
+  unit: 's',
+  description: 'How long the oldest delivery that could be attempted now (due, its target under its limit) has waited',
+});
 
 export function createScheduler(options: SchedulerOptions) {
-  const inFlightByTarget = new Map<string, number>();
+  const { queue, store } = options;
   const running = new Set<Promise<void>>();
   let active = false;
   let pumping: Promise<void> | undefined;
@@ -61,9 +78,8 @@ export function createScheduler(options: SchedulerOptions) {
   const leaseMs = 2 * options.timeoutMs + options.leaseGraceMs;
 
   /** Until when an outcome write may be retried: while the claim's lease holds, and within the drain. */
-  function writableUntil(delivery: DeliveryDoc): number {
-    const leaseEnds = new Date(delivery.lease_until).getTime();
-    return drainEnds === undefined ? leaseEnds : Math.min(leaseEnds, drainEnds);
+  function writableUntil(claim: Claim): number {
+    return drainEnds === undefined ? claim.lease : Math.min(claim.lease, drainEnds);
   }
 
   /**
@@ -71,23 +87,20 @@ export function createScheduler(options: SchedulerOptions) {
    * has been called, and a write that is lost sends the webhook again. The writes are conditional on the
    * attempt count, so a retry of one that did land changes nothing.
    */
-  async function persist<T>(delivery: DeliveryDoc, what: string, write: () => Promise<T>): Promise<T> {
+  async function persist<T>(claim: Claim, what: string, write: () => Promise<T>): Promise<T> {
     for (let retry = 0; ; retry++) {
       try {
         return await write();
       } catch (error) {
         const delay = Math.min(100 * 2 ** retry, 2000);
-        if (Date.now() + delay >= writableUntil(delivery)) throw error;
-        options.logger.warn(
-          { err: error, delivery: delivery._id, write: what, delay },
-          'outcome write failed; retrying',
-        );
+        if (Date.now() + delay >= writableUntil(claim)) throw error;
+        options.logger.warn({ err: error, delivery: claim.id, write: what, delay }, 'outcome write failed; retrying');
         await sleep(delay);
       }
     }
   }
 
-  async function settle(delivery: DeliveryDoc) {
+  async function settle(claim: Claim, delivery: DeliveryDoc) {
     const { result, record } = await options.attempt(delivery);
     const decision = decide(result);
     attempts.add(1, { decision: decision.action });
@@ -97,51 +110,57 @@ export function createScheduler(options: SchedulerOptions) {
       target: delivery.target.id,
       attempt: delivery.attempts + 1,
     });
+    const write = <T>(what: string, change: () => Promise<T>) => persist(claim, what, change);
+    // The record first, the queue second: a queue write that is lost leaves a lease to lapse, and the delivery,
+    // claimed again, is found finished (or not yet due) in the store.
+    const finish = () => write('dequeued', () => queue.finish(claim));
     switch (decision.action) {
       case 'delivered':
-        await persist(delivery, 'delivered', () => options.store.markDelivered(delivery, record));
-        await persist(delivery, 'target answering', () => options.store.noteSuccess(delivery));
+        await write('delivered', () => store.markDelivered(delivery, record));
+        await write('target answering', () => store.noteSuccess(delivery));
+        await finish();
         log.info({ status: record.status, latency: record.latencyMs }, 'webhook delivered');
         break;
       case 'disable_target':
-        await persist(delivery, 'target disabled', () =>
-          options.store.disableTarget(delivery, record, `target answered ${record.status}`),
-        );
+        await write('target disabled', () => store.disableTarget(delivery, record, `target answered ${record.status}`));
+        await finish();
+        await write('target dropped', () => queue.dropGroup(claim.group));
         log.warn({ status: record.status }, 'webhook target gone; disabled');
         break;
       case 'give_up': {
-        const failing = await persist(delivery, 'target failing', () =>
-          options.store.noteFailure(delivery, options.disableAfterMs),
-        );
-        const events = failing.started ? [options.store.failingEvent(delivery, record)] : [];
-        await persist(delivery, 'dead-lettered', () => options.store.deadLetter(delivery, record, events));
+        const failing = await write('target failing', () => store.noteFailure(delivery, options.disableAfterMs));
+        const events = failing.started ? [store.failingEvent(delivery, record)] : [];
+        await write('dead-lettered', () => store.deadLetter(delivery, record, events));
+        await finish();
         log.warn({ error: record.error }, 'webhook target refused; dead-lettered');
         break;
       }
       case 'retry': {
-        const failing = await persist(delivery, 'target failing', () =>
-          options.store.noteFailure(delivery, options.disableAfterMs),
-        );
+        const failing = await write('target failing', () => store.noteFailure(delivery, options.disableAfterMs));
         if (failing.expired) {
           const reason = `failing for more than ${Math.round(options.disableAfterMs / 1000)} s`;
-          await persist(delivery, 'target disabled', () => options.store.disableTarget(delivery, record, reason));
+          await write('target disabled', () => store.disableTarget(delivery, record, reason));
+          await finish();
+          await write('target dropped', () => queue.dropGroup(claim.group));
           log.warn({ status: record.status, error: record.error }, 'webhook target failing too long; disabled');
           break;
         }
         // The first failure of a streak tells the producer (TargetFailing), in the same write as the outcome.
-        const events = failing.started ? [options.store.failingEvent(delivery, record)] : [];
+        const events = failing.started ? [store.failingEvent(delivery, record)] : [];
         const scheduled = retryDelayMs(delivery.attempts - (delivery.schedule_offset ?? 0) + 2, {
           scale: options.retryScale,
           ...(options.retrySchedule ? { schedule: options.retrySchedule } : {}),
         });
         if (scheduled === undefined) {
-          await persist(delivery, 'dead-lettered', () => options.store.deadLetter(delivery, record, events));
+          await write('dead-lettered', () => store.deadLetter(delivery, record, events));
+          await finish();
           log.warn({ status: record.status, error: record.error }, 'webhook dead-lettered after last attempt');
           break;
         }
         const delay = Math.max(scheduled, decision.notBeforeMs ?? 0);
         const nextAt = new Date(Date.now() + delay);
-        await persist(delivery, 'retry scheduled', () => options.store.scheduleRetry(delivery, record, nextAt, events));
+        await write('retry scheduled', () => store.scheduleRetry(delivery, record, nextAt, events));
+        await write('requeued', () => queue.retry(claim, nextAt.getTime()));
         log.info({ status: record.status, error: record.error, delay }, 'webhook attempt failed; retry scheduled');
         break;
       }
@@ -149,59 +168,93 @@ export function createScheduler(options: SchedulerOptions) {
     await options.afterOutcome();
   }
 
-  function busyTargets(): string[] {
-    return [...inFlightByTarget].filter(([, n]) => n >= options.perTargetConcurrency).map(([t]) => t);
+  /** Hands a claim back, due again at `at` (now: for any dispatcher); a failure lets its lease lapse instead. */
+  async function handBack(claim: Claim, at = Date.now()) {
+    await queue
+      .retry(claim, at)
+      .catch((error: unknown) => options.logger.warn({ err: error, delivery: claim.id }, 'handing back failed'));
   }
 
+  function begin(claim: Claim, delivery: DeliveryDoc) {
+    const task: Promise<void> = settle(claim, delivery)
+      .catch((error: unknown) => options.logger.error({ err: error, delivery: claim.id }, 'delivery attempt failed'))
+      .finally(() => {
+        running.delete(task);
+        wake();
+      });
+    running.add(task);
+  }
+
+  /** Claims a batch, reads its deliveries in one query, and starts their attempts; until full or nothing is due. */
   async function pumpOnce() {
     while (active && running.size < options.concurrency) {
-      const delivery = await options.store.claimDue(new Date(), leaseMs, busyTargets());
-      if (!delivery) break;
-      if (!active) {
-        // Claimed while `stop` began: handed back unattempted, for the next dispatcher (or to lapse).
-        await options.store
-          .releaseClaim(delivery)
-          .catch((error: unknown) => options.logger.warn({ err: error, delivery: delivery._id }, 'release failed'));
-        break;
+      const claims = await queue.claim(options.concurrency - running.size, leaseMs);
+      if (claims.length === 0) break;
+      let deliveries: Map<string, DeliveryDoc>;
+      try {
+        deliveries = new Map((await store.pendingByIds(claims.map((c) => c.id))).map((d) => [d._id, d]));
+      } catch (error) {
+        await Promise.all(claims.map((claim) => handBack(claim, Date.now() + options.pollIntervalMs)));
+        throw error;
       }
-      const target = delivery.target.id;
-      inFlightByTarget.set(target, (inFlightByTarget.get(target) ?? 0) + 1);
-      const task: Promise<void> = settle(delivery)
-        .catch((error: unknown) =>
-          options.logger.error({ err: error, delivery: delivery._id }, 'delivery attempt failed'),
-        )
-        .finally(() => {
-          const left = (inFlightByTarget.get(target) ?? 1) - 1;
-          if (left <= 0) inFlightByTarget.delete(target);
-          else inFlightByTarget.set(target, left);
-          running.delete(task);
-          wake();
-        });
-      running.add(task);
+      for (const claim of claims) {
+        const delivery = deliveries.get(claim.id);
+        if (!delivery) {
+          // Finished meanwhile (a copy rebuilt from the store, a delivery archived): nothing to send.
+          await queue.finish(claim);
+        } else if (!active) {
+          // Claimed while `stop` began: handed back unattempted, for the next dispatcher (or to lapse).
+          await handBack(claim);
+        } else if (delivery.next_attempt_at.getTime() > Date.now() + 1000) {
+          // Queued earlier than its record says (a lease lapsed before its retry was queued): at its time.
+          await handBack(claim, delivery.next_attempt_at.getTime());
+        } else {
+          begin(claim, delivery);
+        }
+      }
     }
   }
 
+  let lastReconcile = 0;
+
+  /** Queues again every pending delivery the queue lost (it skips those it holds). */
+  async function reconcile() {
+    lastReconcile = Date.now();
+    const items = await store.pendingItems(new Date(Date.now() - 10_000));
+    const added = await queue.schedule(items);
+    if (added > 0) options.logger.warn({ added, pending: items.length }, 'lease queue rebuilt from the store');
+  }
+
   let lastArchive = 0;
+  let claimFailing = false;
 
   async function pump() {
     for (;;) {
       do {
         again = false;
-        await pumpOnce().catch((error: unknown) => options.logger.error({ err: error }, 'claiming deliveries failed'));
+        await pumpOnce().then(
+          () => (claimFailing = false),
+          (error: unknown) => {
+            // Once per outage: the poll goes on every interval until Redis or the store answers again.
+            if (!claimFailing) options.logger.error({ err: error }, 'claiming deliveries failed');
+            claimFailing = true;
+          },
+        );
       } while (again && active);
       if (!active) return;
       if (Date.now() - lastArchive > 10 * options.pollIntervalMs) {
         lastArchive = Date.now();
-        await options.store
+        await store
           .archiveFinished()
           .catch((error: unknown) => options.logger.warn({ err: error }, 'archiving failed'));
       }
-      const next = await options.store.nextDueAt().catch(() => null);
+      if (Date.now() - lastReconcile > options.reconcileIntervalMs) {
+        await reconcile().catch((error: unknown) => options.logger.warn({ err: error }, 'rebuilding the queue failed'));
+      }
+      const next = await queue.nextDueAt().catch(() => null);
       // A wake-up that arrived while we looked must not wait for the timer.
       if (again) continue;
-      const wait = next
-        ? Math.min(Math.max(next.getTime() - Date.now(), 10), options.pollIntervalMs)
-        : options.pollIntervalMs;
+      const wait = next ? Math.min(Math.max(next - Date.now(), 10), options.pollIntervalMs) : options.pollIntervalMs;
       clearTimeout(timer);
       timer = setTimeout(wake, wait);
       return;
@@ -219,6 +272,7 @@ export function createScheduler(options: SchedulerOptions) {
 
   async function drain() {
     active = false;
+    meter.removeBatchObservableCallback(observeDepth, [queueDepth, queueLag]);
     clearTimeout(timer);
     drainEnds = Date.now() + options.drainTimeoutMs;
     const recorded = (async () => {
@@ -239,9 +293,25 @@ export function createScheduler(options: SchedulerOptions) {
     }
   }
 
+  const observeDepth = async (observer: BatchObservableResult) => {
+    const depth = await queue.depth().catch(() => undefined);
+    if (!depth) return;
+    observer.observe(queueDepth, depth.queued, { state: 'queued' });
+    observer.observe(queueDepth, depth.claimed, { state: 'claimed' });
+    const lag = depth.oldestReadyAt === null ? 0 : Math.max(0, Date.now() - depth.oldestReadyAt) / 1000;
+    observer.observe(queueLag, lag);
+  };
+
   return {
     start() {
       active = true;
+      lastReconcile = 0;
+      meter.addBatchObservableCallback(observeDepth, [queueDepth, queueLag]);
+      wake();
+    },
+    /** Rebuilds the queue from the store at the next pump (Redis is reachable again, perhaps without its data). */
+    reconcileSoon() {
+      lastReconcile = 0;
       wake();
     },
     wake,

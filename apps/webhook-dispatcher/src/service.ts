@@ -17,6 +17,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const dispatcher = createDispatcher({
     kafka: ctx.kafka(),
     store,
+    redis: ctx.redis(),
     egress,
     sealer: createSealer(settings.sealingKey),
     logger: ctx.logger,

@@ -5,4 +5,4 @@ export { startTelemetry } from './sdk.js';
 export type { MetricsHandler, Telemetry, TelemetryOptions } from './sdk.js';
 export { injectTraceContext, extractTraceContext, getTracer, withSpan, currentTraceId } from './trace-context.js';
 export { SpanKind, SpanStatusCode, context, metrics, trace } from '@opentelemetry/api';
-export type { Context, Span } from '@opentelemetry/api';
+export type { BatchObservableResult, Context, Span } from '@opentelemetry/api';

@@ -10,15 +10,26 @@ import {
   type PageRequest,
   type StoredOutboxEntry,
 } from '@platform/mongo';
+import type { QueuedItem } from '@platform/redis';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
 
-const EPOCH = new Date(0);
 /** How long finished deliveries and their attempts stay readable (delivery log, redelivery). */
 export const RETENTION_MS = 30 * 24 * 3600_000;
-/** How long a delivery being enqueued stays unclaimable while its copy among the finished ones is looked for. */
-const ENQUEUE_HOLD_MS = 60_000;
+
+/** Deliveries to one target of one producer share a group: its concurrency, and later its rate, is bounded. */
+export function deliveryGroup(d: { producer: string; target: { id: string } }): string {
+  return `${d.producer}:${d.target.id}`;
+}
+
+const QUEUE_FIELDS = { _id: 1, producer: 1, 'target.id': 1, status: 1, next_attempt_at: 1 } as const;
+type QueueFields = Pick<DeliveryDoc, '_id' | 'producer' | 'status' | 'next_attempt_at'> & { target: { id: string } };
+const queueItemOf = (d: QueueFields): QueuedItem => ({
+  id: d._id,
+  group: deliveryGroup(d),
+  dueAt: d.next_attempt_at.getTime(),
+});
 
 export interface AttemptRecord {
   status: number | null;
@@ -51,7 +62,7 @@ export function createDeliveryStore(connection: Connection) {
       .lean<Array<{ _id: string }>>();
     for (const d of done) await archive(d._id);
   }
-  const targetKey = (producer: string, targetId: string) => `${producer}:${targetId}`;
+  const targetKey = (producer: string, targetId: string) => deliveryGroup({ producer, target: { id: targetId } });
 
   function outcomeEvent(
     d: DeliveryDoc,
@@ -96,6 +107,9 @@ export function createDeliveryStore(connection: Connection) {
   }
 
   return {
+    /** The database the deliveries live in: the lease queue in Redis is named after it. */
+    databaseName: connection.name,
+
     async ensureIndexes() {
       await Promise.all([Delivery.init(), FinishedDelivery.init(), Attempt.init(), TargetState.init()]);
     },
@@ -111,19 +125,21 @@ export function createDeliveryStore(connection: Connection) {
 
     /**
      * Idempotent: a re-published request with the same delivery id changes nothing, also while the delivery
-     * it copies is being archived. The delivery is inserted held (leased to nobody), then looked for among the
-     * finished ones, then released: archiving copies a delivery before it deletes it, so an insert that found
-     * no pending document is followed by a look that finds the finished copy. Checking first and inserting
-     * second left a window (the copy checked before the archive, inserted after its delete) in which a
-     * delivered webhook was queued, and sent, again. A process that dies while it holds the delivery lets the
-     * hold lapse, and the delivery goes out then.
+     * it copies is being archived. Returns the queue item of a delivery that is pending (new, or a copy of a
+     * request whose scheduling was lost), null for one already finished; scheduling it is the caller's, and
+     * schedules nothing that is queued or held already.
+     *
+     * The insert comes first, the look among the finished ones second: archiving copies a delivery before it
+     * deletes it, so an insert that found no pending document is followed by a look that finds the finished
+     * copy. Checking first and inserting second left a window (the copy checked before the archive, inserted
+     * after its delete) in which a delivered webhook was queued, and sent, again. Nothing claims the inserted
+     * document meanwhile: claims come from the queue, which hears of it only after the look.
      */
     async enqueue(
       request: RequestDelivery,
       traceHeaders: Record<string, string> = {},
       now = new Date(),
-    ): Promise<boolean> {
-      const held = new Date(now.getTime() + ENQUEUE_HOLD_MS);
+    ): Promise<QueuedItem | null> {
       const result = await Delivery.updateOne(
         { _id: request.delivery_id },
         {
@@ -139,7 +155,6 @@ export function createDeliveryStore(connection: Connection) {
             attempts: 0,
             schedule_offset: 0,
             next_attempt_at: now,
-            lease_until: held,
             last_status: null,
             last_error: null,
             created_at: now,
@@ -151,49 +166,33 @@ export function createDeliveryStore(connection: Connection) {
         },
         { upsert: true },
       );
-      if (result.upsertedCount === 0) return false;
-      if (await FinishedDelivery.exists({ _id: request.delivery_id })) {
-        await Delivery.deleteOne({ _id: request.delivery_id, status: 'pending', attempts: 0, lease_until: held });
-        return false;
+      if (result.upsertedCount === 0) {
+        const existing = await Delivery.findById(request.delivery_id, QUEUE_FIELDS).lean<QueueFields>();
+        return existing?.status === 'pending' ? queueItemOf(existing) : null;
       }
-      await Delivery.updateOne(
-        { _id: request.delivery_id, attempts: 0, lease_until: held },
-        { $set: { lease_until: EPOCH } },
-      );
-      return true;
+      if (await FinishedDelivery.exists({ _id: request.delivery_id })) {
+        await Delivery.deleteOne({ _id: request.delivery_id, status: 'pending', attempts: 0 });
+        return null;
+      }
+      return { id: request.delivery_id, group: deliveryGroup(request), dueAt: now.getTime() };
     },
 
-    /** Leases one due delivery whose target is not saturated; null when none is due. */
-    async claimDue(now: Date, leaseMs: number, busyTargets: string[]): Promise<DeliveryDoc | null> {
-      return Delivery.findOneAndUpdate(
-        {
-          status: 'pending',
-          next_attempt_at: { $lte: now },
-          lease_until: { $lte: now },
-          ...(busyTargets.length > 0 ? { 'target.id': { $nin: busyTargets } } : {}),
-        },
-        { $set: { lease_until: new Date(now.getTime() + leaseMs) } },
-        { sort: { next_attempt_at: 1 }, new: true },
-      ).lean<DeliveryDoc>();
+    /** The claimed deliveries, in one read; a claim whose delivery is missing or finished is absent. */
+    async pendingByIds(ids: string[]): Promise<DeliveryDoc[]> {
+      if (ids.length === 0) return [];
+      return Delivery.find({ _id: { $in: ids }, status: 'pending' }).lean<DeliveryDoc[]>();
     },
 
     /**
-     * Hands back a claim that was not attempted (the dispatcher began to stop while it claimed): due again at
-     * once for any dispatcher. Only the claim's own lease is cleared, so that a later claim is never undone.
+     * Every pending delivery created before `createdBefore`, as queue items: what rebuilds the queue when
+     * Redis lost it (scheduling skips what it holds). Newer ones are left to their enqueue, still between its
+     * insert and its look among the finished ones.
      */
-    async releaseClaim(d: DeliveryDoc) {
-      await Delivery.updateOne(
-        { _id: d._id, status: 'pending', attempts: d.attempts, lease_until: d.lease_until },
-        { $set: { lease_until: EPOCH } },
-      );
-    },
-
-    async nextDueAt(): Promise<Date | null> {
-      const next = await Delivery.findOne({ status: 'pending' }, { next_attempt_at: 1, lease_until: 1 })
-        .sort({ next_attempt_at: 1 })
-        .lean<Pick<DeliveryDoc, 'next_attempt_at' | 'lease_until'>>();
-      if (!next) return null;
-      return new Date(Math.max(next.next_attempt_at.getTime(), next.lease_until.getTime()));
+    async pendingItems(createdBefore: Date): Promise<QueuedItem[]> {
+      const docs = await Delivery.find({ status: 'pending', created_at: { $lte: createdBefore } }, QUEUE_FIELDS).lean<
+        QueueFields[]
+      >();
+      return docs.map(queueItemOf);
     },
 
     async markDelivered(d: DeliveryDoc, record: AttemptRecord, now = new Date()) {
@@ -207,7 +206,6 @@ export function createDeliveryStore(connection: Connection) {
             attempts: attempt,
             last_status: record.status,
             last_error: null,
-            lease_until: EPOCH,
             updated_at: now,
             finished_at: now,
           },
@@ -232,7 +230,6 @@ export function createDeliveryStore(connection: Connection) {
           {
             attempts: attempt,
             next_attempt_at: nextAt,
-            lease_until: EPOCH,
             last_status: record.status,
             last_error: record.error,
             updated_at: now,
@@ -251,7 +248,6 @@ export function createDeliveryStore(connection: Connection) {
           {
             status: 'dead_lettered',
             attempts: attempt,
-            lease_until: EPOCH,
             last_status: record?.status ?? d.last_status,
             last_error: record?.error ?? d.last_error,
             updated_at: now,
@@ -278,7 +274,6 @@ export function createDeliveryStore(connection: Connection) {
           {
             status: 'cancelled',
             attempts: attempt,
-            lease_until: EPOCH,
             last_status: record.status,
             updated_at: now,
             finished_at: now,
@@ -343,9 +338,9 @@ export function createDeliveryStore(connection: Connection) {
 
     /**
      * Manual redelivery: the named delivery, or every failed one of the target since a time, is due again
-     * now with a fresh retry schedule (its earlier attempts stay in the log). Returns how many.
+     * now with a fresh retry schedule (its earlier attempts stay in the log). Returns their queue items.
      */
-    async redeliver(command: RedeliverDeliveries, now = new Date()): Promise<number> {
+    async redeliver(command: RedeliverDeliveries, now = new Date()): Promise<QueuedItem[]> {
       const scope = { producer: command.producer, tenant_id: command.tenant_id, 'target.id': command.target_id };
       const filter = command.delivery_id
         ? { ...scope, _id: command.delivery_id }
@@ -361,7 +356,6 @@ export function createDeliveryStore(connection: Connection) {
           status: 'pending',
           schedule_offset: d.attempts,
           next_attempt_at: now,
-          lease_until: EPOCH,
           finished_at: null,
           updated_at: now,
           // Events not yet relayed travel along.
@@ -378,10 +372,9 @@ export function createDeliveryStore(connection: Connection) {
           { $set: { disabled_at: null, disabled_reason: null, failing_since: null } },
         );
       }
-      return due.length;
+      return due.map((d) => ({ id: d._id, group: deliveryGroup(d), dueAt: now.getTime() }));
     },
 
-    /** Records a failed attempt against its target; true when the target has failed for longer than `windowMs`. */
     /**
      * Records a failed attempt against its target. `started`: this failure begins a streak (the target was
      * answering until now), which producers hear of as TargetFailing; `expired`: the streak is older than

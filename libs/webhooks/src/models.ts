@@ -27,9 +27,8 @@ export interface DeliveryDoc {
   attempts: number;
   /** Attempts made before the last manual redelivery: the retry schedule restarts from there. */
   schedule_offset: number;
+  /** Due time of the next attempt; the lease queue in Redis schedules and leases it (ADR 0003). */
   next_attempt_at: Date;
-  /** A claimed delivery is leased; a dispatcher that dies mid-attempt loses the lease and another retries. */
-  lease_until: Date;
   last_status: number | null;
   last_error: string | null;
   created_at: Date;
@@ -92,7 +91,6 @@ export function webhookModels(connection: Connection) {
       attempts: Number,
       schedule_offset: { type: Number, default: 0 },
       next_attempt_at: Date,
-      lease_until: Date,
       last_status: { type: Number, default: null },
       last_error: { type: String, default: null },
       created_at: Date,

@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * Durable work scheduled and claimed in Redis: items (ids) due at a time, in groups (a webhook target, a
+ * notification channel) of which at most `perGroupLimit` are claimed at once, so one slow group never holds
+ * the others back. The document store keeps each item's record; this queue only says what is due and who
+ * holds it, and is rebuilt from the store (`schedule`, which never moves an item that is queued or held) when
+ * Redis loses it.
+ *
+ * A claim is a lease: it names its expiry, which is also its token. An item whose lease lapses is due again
+ * at once for any claimer; `finish`, `retry` and `release` act only while the caller's lease is the current
+ * one, so a late holder never undoes a newer claim.
+ *
+ * Keys, all under one hash tag so that a Redis Cluster keeps them in one slot (the scripts name group keys
+ * that they derive):
+ * - `ready`: groups with a due item and room under the limit, scored by their earliest item's due time;
+ * - `q:<group>`: the group's queued items, scored by due time;
+ * - `leases`: claimed items, scored by lease expiry; `lease-group`: the group of each;
+ * - `inflight`: claimed items per group; `queued`: the number of queued items (a metric).
+ */
+export interface LeaseQueueOptions {
+  /** Key prefix; braces are added (`{webhooks}`) so that every key shares one cluster slot. */
+  name: string;
+  /** Claimed items per group at most (a webhook target's concurrency). */
+  perGroupLimit: number;
+}
+
+export interface QueuedItem {
+  id: string;
+  group: string;
+  dueAt: number;
+}
+
+export interface Claim {
+  id: string;
+  group: string;
+  /** The lease's expiry (ms since the epoch), and the token of this claim. */
+  lease: number;
+}
+
+const COMMON = `
+local P = ARGV[1]
+local limit = tonumber(ARGV[2])
+local R, L, LG, IF, C = P .. 'ready', P .. 'leases', P .. 'lease-group', P .. 'inflight', P .. 'queued'
+local function q(g) return P .. 'q:' .. g end
+local function refresh(g)
+  local n = tonumber(redis.call('HGET', IF, g) or '0')
+  if n >= limit then redis.call('ZREM', R, g) return end
+  local head = redis.call('ZRANGE', q(g), 0, 0, 'WITHSCORES')
+  if #head == 0 then redis.call('ZREM', R, g) else redis.call('ZADD', R, head[2], g) end
+end
+local function dequeue(g, id)
+  if redis.call('ZREM', q(g), id) == 1 then redis.call('DECR', C) end
+end
+local function unlease(id, g)
+  redis.call('ZREM', L, id)
+  redis.call('HDEL', LG, id)
+  if redis.call('HINCRBY', IF, g, -1) <= 0 then redis.call('HDEL', IF, g) end
+end
+local function holds(id, token)
+  local score = redis.call('ZSCORE', L, id)
+  return score and tonumber(score) == tonumber(token)
+end
+`;
+
+/** ARGV: prefix, limit, then id, group, due for each item. Returns how many were queued. */
+const SCHEDULE = `${COMMON}
+local added = 0
+for i = 3, #ARGV, 3 do
+  local id, g, due = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if not redis.call('ZSCORE', L, id) and not redis.call('ZSCORE', q(g), id) then
+    redis.call('ZADD', q(g), due, id)
+    redis.call('INCR', C)
+    refresh(g)
+    added = added + 1
+  end
+end
+return added
+`;
+
+/** ARGV: prefix, limit, now, lease expiry, most items. Returns id, group pairs. */
+const CLAIM = `${COMMON}
+local now, lease, most = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local lapsed = redis.call('ZRANGEBYSCORE', L, '-inf', now, 'LIMIT', 0, 100)
+for _, id in ipairs(lapsed) do
+  local g = redis.call('HGET', LG, id)
+  if g then
+    unlease(id, g)
+    if redis.call('ZADD', q(g), 'NX', now, id) == 1 then redis.call('INCR', C) end
+    refresh(g)
+  else
+    redis.call('ZREM', L, id)
+  end
+end
+local claimed = {}
+-- Round robin: one item per ready group per round, so a group with a deep backlog takes no more than its share.
+for round = 1, most do
+  local left = most - #claimed / 2
+  if left <= 0 then break end
+  local groups = redis.call('ZRANGEBYSCORE', R, '-inf', now, 'LIMIT', 0, left)
+  if #groups == 0 then break end
+  for _, g in ipairs(groups) do
+    local head = redis.call('ZRANGEBYSCORE', q(g), '-inf', now, 'LIMIT', 0, 1)
+    if #head == 1 then
+      local id = head[1]
+      dequeue(g, id)
+      redis.call('ZADD', L, lease, id)
+      redis.call('HSET', LG, id, g)
+      redis.call('HINCRBY', IF, g, 1)
+      claimed[#claimed + 1] = id
+      claimed[#claimed + 1] = g
+    end
+    refresh(g)
+  end
+end
+return claimed
+`;
+
+/** ARGV: prefix, limit, id, group, token, then the due time to queue it again at, or '' to drop it. */
+const SETTLE = `${COMMON}
+local id, g, token, due = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+if not holds(id, token) then return 0 end
+unlease(id, g)
+if due == '' then
+  dequeue(g, id)
+elseif redis.call('ZADD', q(g), due, id) == 1 then
+  redis.call('INCR', C)
+end
+refresh(g)
+return 1
+`;
+
+/** ARGV: prefix, limit, group. Drops every queued item of the group (claimed ones finish on their own). */
+const DROP_GROUP = `${COMMON}
+local g = ARGV[3]
+local n = redis.call('ZCARD', q(g))
+redis.call('DEL', q(g))
+if n > 0 then redis.call('DECRBY', C, n) end
+redis.call('ZREM', R, g)
+return n
+`;
+
+const digests = new Map<string, string>();
+
+/** EVALSHA, falling back to EVAL once when Redis does not hold the script yet (or lost it in a restart). */
+async function runScript(redis: Redis, script: string, args: Array<string | number>): Promise<unknown> {
+  let sha = digests.get(script);
+  if (!sha) {
+    sha = createHash('sha1').update(script).digest('hex');
+    digests.set(script, sha);
+  }
+  try {
+    return await redis.evalsha(sha, 0, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return redis.eval(script, 0, ...args);
+  }
+}
+
+export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
+  const prefix = `{${options.name}}:`;
+  const limit = String(options.perGroupLimit);
+  const run = (script: string, args: Array<string | number>) => runScript(redis, script, [prefix, limit, ...args]);
+
+  async function settle(claim: Claim, due: number | '') {
+    const done = await run(SETTLE, [claim.id, claim.group, claim.lease, due]);
+    return done === 1;
+  }
+
+  return {
+    /**
+     * Queues items that are neither queued nor held (a queued item keeps its due time): the first scheduling
+     * of new work, and the rebuild of a queue that Redis lost, in one call. Returns how many were queued.
+     */
+    async schedule(items: QueuedItem[]): Promise<number> {
+      let added = 0;
+      for (let i = 0; i < items.length; i += 200) {
+        const args = items.slice(i, i + 200).flatMap((item) => [item.id, item.group, Math.round(item.dueAt)]);
+        added += Number(await run(SCHEDULE, args));
+      }
+      return added;
+    },
+
+    /** Leases up to `most` due items, one per group per round, for `leaseMs`; lapsed leases are due again first. */
+    async claim(most: number, leaseMs: number, now = Date.now()): Promise<Claim[]> {
+      if (most <= 0) return [];
+      const lease = now + leaseMs;
+      const flat = (await run(CLAIM, [now, lease, most])) as string[];
+      const claims: Claim[] = [];
+      for (let i = 0; i < flat.length; i += 2) claims.push({ id: flat[i]!, group: flat[i + 1]!, lease });
+      return claims;
+    },
+
+    /** The item is done (delivered, given up): it leaves the queue. False when the lease was no longer ours. */
+    finish: (claim: Claim) => settle(claim, ''),
+    /** The item is due again at `dueAt` (a retry, or a claim handed back unattempted). */
+    retry: (claim: Claim, dueAt: number) => settle(claim, Math.round(dueAt)),
+
+    /** Drops the queued items of a group (a disabled target); claimed ones finish on their own. */
+    async dropGroup(group: string): Promise<number> {
+      return Number(await run(DROP_GROUP, [group]));
+    },
+
+    /** When the next item falls due or lease lapses (ms), or null when nothing is queued or held. */
+    async nextDueAt(): Promise<number | null> {
+      const [ready, lease] = (await redis
+        .multi()
+        .zrange(`${prefix}ready`, 0, 0, 'WITHSCORES')
+        .zrange(`${prefix}leases`, 0, 0, 'WITHSCORES')
+        .exec()) as Array<[Error | null, string[]]>;
+      const times = [ready?.[1]?.[1], lease?.[1]?.[1]].filter((t): t is string => t !== undefined).map(Number);
+      return times.length === 0 ? null : Math.min(...times);
+    },
+
+    /**
+     * Queued and claimed items, and when the oldest item that could be claimed now fell due (its group has room),
+     * or null: how far claims lag behind, for the metrics. Items waiting for a retry or for a busy group are not lag.
+     */
+    async depth(): Promise<{ queued: number; claimed: number; oldestReadyAt: number | null }> {
+      const [[, queued], [, claimed], [, ready]] = (await redis
+        .multi()
+        .get(`${prefix}queued`)
+        .zcard(`${prefix}leases`)
+        .zrange(`${prefix}ready`, 0, 0, 'WITHSCORES')
+        .exec()) as [[null, string | null], [null, number], [null, string[]]];
+      return {
+        queued: Math.max(0, Number(queued ?? 0)),
+        claimed,
+        oldestReadyAt: ready[1] === undefined ? null : Number(ready[1]),
+      };
+    },
+  };
+}
+
+export type LeaseQueue = ReturnType<typeof createLeaseQueue>;

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLeaseQueue, createRedis, type Redis } from '@platform/redis';
+import { resolveInfra, uniqueName } from '@platform/testing';
+
+let redis: Redis;
+
+beforeAll(() => {
+  redis = createRedis(resolveInfra().redisUrl, { name: 'lease-queue-test' });
+});
+
+afterAll(() => redis.disconnect());
+
+const queue = (perGroupLimit = 2) => createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit });
+const T0 = 1_800_000_000_000;
+
+describe('the Redis lease queue', () => {
+  it('hands out due items only, earliest first, each to one claimer', async () => {
+    const q = queue(10);
+    await q.schedule([
+      { id: 'late', group: 'a', dueAt: T0 + 5000 },
+      { id: 'second', group: 'a', dueAt: T0 + 2 },
+      { id: 'first', group: 'a', dueAt: T0 + 1 },
+    ]);
+    expect((await q.claim(10, 1000, T0 + 10)).map((c) => c.id)).toEqual(['first', 'second']);
+    expect(await q.claim(10, 1000, T0 + 10)).toEqual([]);
+    expect(await q.nextDueAt()).toBe(T0 + 1010);
+    expect(await q.depth()).toEqual({ queued: 1, claimed: 2, oldestReadyAt: T0 + 5000 });
+  });
+
+  it('never claims more than the group limit at once, and shares claims between groups in turn', async () => {
+    const q = queue(2);
+    await q.schedule([
+      ...Array.from({ length: 50 }, (_, i) => ({ id: `slow-${i}`, group: 'slow', dueAt: T0 + i })),
+      { id: 'fast-1', group: 'fast', dueAt: T0 + 100 },
+      { id: 'fast-2', group: 'fast', dueAt: T0 + 101 },
+      { id: 'other-1', group: 'other', dueAt: T0 + 102 },
+    ]);
+    const claims = await q.claim(10, 1000, T0 + 200);
+    expect(claims.map((c) => c.id).sort()).toEqual(['fast-1', 'fast-2', 'other-1', 'slow-0', 'slow-1']);
+    expect(await q.claim(10, 1000, T0 + 200)).toEqual([]);
+    // 48 wait behind their busy target: queued, but no lag of the dispatchers.
+    expect(await q.depth()).toEqual({ queued: 48, claimed: 5, oldestReadyAt: null });
+    // A finished item makes room for the next of its group.
+    expect(await q.finish(claims.find((c) => c.id === 'slow-0')!)).toBe(true);
+    expect((await q.claim(10, 1000, T0 + 200)).map((c) => c.id)).toEqual(['slow-2']);
+  });
+
+  it('queues a retry at its new time and drops a finished item for good', async () => {
+    const q = queue();
+    await q.schedule([{ id: 'x', group: 'g', dueAt: T0 }]);
+    const [claim] = await q.claim(1, 1000, T0);
+    expect(await q.retry(claim!, T0 + 500)).toBe(true);
+    expect(await q.claim(1, 1000, T0 + 499)).toEqual([]);
+    const [again] = await q.claim(1, 1000, T0 + 500);
+    expect(again?.id).toBe('x');
+    expect(await q.finish(again!)).toBe(true);
+    expect(await q.nextDueAt()).toBeNull();
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 0, oldestReadyAt: null });
+  });
+
+  it('makes an item whose lease lapsed due again, and ignores its late holder', async () => {
+    const q = queue();
+    await q.schedule([{ id: 'x', group: 'g', dueAt: T0 }]);
+    const [stale] = await q.claim(1, 1000, T0);
+    const [fresh] = await q.claim(1, 1000, T0 + 1001);
+    expect(fresh?.id).toBe('x');
+    expect(fresh!.lease).not.toBe(stale!.lease);
+    expect(await q.finish(stale!)).toBe(false);
+    expect(await q.retry(stale!, T0)).toBe(false);
+    expect(await q.claim(1, 1000, T0 + 1500)).toEqual([]);
+    expect(await q.finish(fresh!)).toBe(true);
+  });
+
+  it('leaves queued and held items as they are when scheduled again (a rebuild from the store)', async () => {
+    const q = queue();
+    await q.schedule([
+      { id: 'held', group: 'g', dueAt: T0 },
+      { id: 'queued', group: 'g', dueAt: T0 + 10_000 },
+    ]);
+    const [held] = await q.claim(1, 5000, T0);
+    expect(held?.id).toBe('held');
+    expect(
+      await q.schedule([
+        { id: 'held', group: 'g', dueAt: T0 },
+        { id: 'queued', group: 'g', dueAt: T0 },
+        { id: 'lost', group: 'g', dueAt: T0 },
+      ]),
+    ).toBe(1);
+    expect((await q.claim(5, 5000, T0 + 1)).map((c) => c.id)).toEqual(['lost']);
+    expect(await q.depth()).toEqual({ queued: 1, claimed: 2, oldestReadyAt: null });
+  });
+
+  it('drops the queued items of a group, leaving other groups and claims alone', async () => {
+    const q = queue();
+    await q.schedule([
+      { id: 'a1', group: 'a', dueAt: T0 },
+      { id: 'a2', group: 'a', dueAt: T0 },
+      { id: 'a3', group: 'a', dueAt: T0 },
+      { id: 'b1', group: 'b', dueAt: T0 },
+    ]);
+    const [a1] = await q.claim(1, 1000, T0);
+    expect(await q.dropGroup('a')).toBe(2);
+    expect((await q.claim(5, 1000, T0)).map((c) => c.id)).toEqual(['b1']);
+    expect(await q.finish(a1!)).toBe(true);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 1, oldestReadyAt: null });
+  });
+
+  it('is rebuilt after Redis loses its keys, and runs its scripts again after SCRIPT FLUSH', async () => {
+    const name = uniqueName('lq');
+    const q = createLeaseQueue(redis, { name, perGroupLimit: 1 });
+    await q.schedule([{ id: 'x', group: 'g', dueAt: T0 }]);
+    await redis.del(...(await redis.keys(`{${name}}:*`)));
+    await redis.script('FLUSH');
+    expect(await q.claim(1, 1000, T0)).toEqual([]);
+    expect(await q.schedule([{ id: 'x', group: 'g', dueAt: T0 }])).toBe(1);
+    expect((await q.claim(1, 1000, T0)).map((c) => c.id)).toEqual(['x']);
+  });
+});
