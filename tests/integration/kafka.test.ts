@@ -548,6 +548,32 @@ describe('outbox relay', () => {
     expect(message?.headers[HEADERS.type]).toBe(MessageTypeNames.CorsOriginCreated);
   });
 
+  it('acknowledges many documents in one store write, and keeps what was appended to one meanwhile', async () => {
+    const collection = mongo.db!.collection('outbox_many');
+    const entry = (id: string) => ({
+      id,
+      topic: 'events',
+      key: id,
+      type: MessageTypeNames.CorsOriginCreated,
+      value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 },
+      created_at: new Date(),
+    });
+    const docs = ['m1', 'm2', 'm3'].map((id) => ({ docId: id, entries: [entry(`${id}-a`)] }));
+    await collection.insertMany(docs.map((d) => ({ _id: d.docId as never, has_outbox: true, outbox: d.entries })));
+    const source = createMongoOutboxSource(collection);
+    await source.acknowledgeMany(docs);
+    expect(await collection.countDocuments({ has_outbox: true })).toBe(0);
+
+    await collection.updateMany({}, { $set: { has_outbox: true } });
+    await collection.updateOne({ _id: 'm1' as never }, { $set: { outbox: docs[0]!.entries } });
+    await collection.updateOne({ _id: 'm2' as never }, { $set: { outbox: [...docs[1]!.entries, entry('m2-b')] } });
+    await source.acknowledgeMany(docs.slice(0, 2));
+    expect(await collection.findOne({ _id: 'm1' as never })).toMatchObject({ outbox: [], has_outbox: false });
+    const m2 = await collection.findOne({ _id: 'm2' as never });
+    expect((m2?.['outbox'] as Array<{ id: string }>).map((e) => e.id)).toEqual(['m2-b']);
+    expect(m2?.['has_outbox']).toBe(true);
+  });
+
   it('publishes a hinted document by its id, without scanning the collection', async () => {
     const collection = mongo.db!.collection('outbox_hinted');
     const entry = (id: string) => ({

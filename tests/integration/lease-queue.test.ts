@@ -45,6 +45,29 @@ describe('the Redis lease queue', () => {
     expect((await q.claim(10, 1000, T0 + 200)).map((c) => c.id)).toEqual(['slow-2']);
   });
 
+  it('lets a vacated claim make room in its group while its lease holds until it is finished', async () => {
+    const q = queue(1);
+    await q.schedule([
+      { id: 'a', group: 'g', dueAt: T0 },
+      { id: 'b', group: 'g', dueAt: T0 },
+    ]);
+    const [a] = await q.claim(5, 1000, T0);
+    expect(await q.claim(5, 1000, T0)).toEqual([]);
+    expect(await q.vacate(a!)).toBe(true);
+    expect(await q.vacate(a!)).toBe(false);
+    const [b] = await q.claim(5, 1000, T0);
+    expect(b?.id).toBe('b');
+    // Finishing the vacated claim frees nothing more: b still holds the group's one place.
+    expect(await q.finish(a!)).toBe(true);
+    await q.schedule([{ id: 'c', group: 'g', dueAt: T0 }]);
+    expect(await q.claim(5, 1000, T0)).toEqual([]);
+    expect(await q.depth()).toEqual({ queued: 1, claimed: 1, oldestReadyAt: null });
+    // A vacated claim whose lease lapses is due again (after c, due earlier), and counts again once claimed.
+    expect(await q.vacate(b!)).toBe(true);
+    expect((await q.claim(5, 1000, T0 + 1001)).map((c) => c.id)).toEqual(['c']);
+    expect(await q.depth()).toEqual({ queued: 1, claimed: 1, oldestReadyAt: null });
+  });
+
   it('queues a retry at its new time and drops a finished item for good', async () => {
     const q = queue();
     await q.schedule([{ id: 'x', group: 'g', dueAt: T0 }]);

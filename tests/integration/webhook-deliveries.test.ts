@@ -65,6 +65,30 @@ describe('webhook delivery store', () => {
     expect(await store.pendingItems(now)).toContainEqual(item);
   });
 
+  it('stores a batch in one insert: new ones, copies of pending and finished ones, and copies within the batch', async () => {
+    const pending = requestFor(uniqueName('whd'));
+    const finished = requestFor(uniqueName('whd'));
+    await store.enqueueMany([{ request: pending }, { request: finished }]);
+    await store.markDelivered((await store.pendingByIds([finished.delivery_id]))[0]!, accepted());
+    const fresh = requestFor(uniqueName('whd'));
+    const now = new Date();
+    const items = await store.enqueueMany(
+      [{ request: fresh }, { request: pending }, { request: finished }, { request: fresh }],
+      now,
+    );
+    expect(items.map((item) => item?.id ?? null)).toEqual([
+      fresh.delivery_id,
+      pending.delivery_id,
+      null,
+      fresh.delivery_id,
+    ]);
+    expect(items[0]).toEqual({ id: fresh.delivery_id, group: `test:${fresh.target.id}`, dueAt: now.getTime() });
+    expect((await store.pendingByIds([fresh.delivery_id, finished.delivery_id])).map((d) => d._id)).toEqual([
+      fresh.delivery_id,
+    ]);
+    expect((await store.get(finished.delivery_id))?.status).toBe('delivered');
+  });
+
   it('does not queue again a copy of a delivery that was delivered and archived', async () => {
     const request = requestFor(uniqueName('whd'));
     await store.enqueue(request);

@@ -1,5 +1,6 @@
 import type { EgressClient } from '@platform/egress';
-import { createEventWorker, reaction, type KafkaClient } from '@platform/kafka';
+import { MessageTypeNames } from '@platform/contracts';
+import { batchReaction, createEventWorker, type KafkaClient } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { createLeaseQueue, type Redis } from '@platform/redis';
 import type { Sealer } from '@platform/secrets';
@@ -7,7 +8,7 @@ import type { Logger } from '@platform/telemetry';
 import { WEBHOOK_TOPICS, type DeliveryStore } from '@platform/webhooks';
 import { attemptDelivery } from './attempt.js';
 import { createOAuthTokens } from './oauth-tokens.js';
-import { deliveryHandlers, type DeliveryCommand } from './handlers.js';
+import { deliveryBatchHandler, type DeliveryCommand } from './handlers.js';
 import { createScheduler } from './scheduler.js';
 
 export interface DispatcherDeps {
@@ -57,7 +58,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     drainTimeoutMs: deps.drainTimeoutMs ?? 10_000,
     ...(deps.retrySchedule ? { retrySchedule: deps.retrySchedule } : {}),
   });
-  const handlers = deliveryHandlers({ store: deps.store, queue, scheduler, logger: deps.logger });
+  const handle = deliveryBatchHandler({ store: deps.store, queue, scheduler, logger: deps.logger });
   // Redis back after an outage may have come back empty (it keeps no data on disk here): rebuild at once.
   const onRedisReady = () => scheduler.reconcileSoon();
   const worker = createEventWorker({
@@ -68,13 +69,15 @@ export function createDispatcher(deps: DispatcherDeps) {
     logger: deps.logger,
     background: () => [scheduler],
     reactions: () => [
-      reaction<DeliveryCommand>({
+      // Whole batches: one insert and one queue call for every request of a fetch, not a round trip each.
+      batchReaction<DeliveryCommand>({
         groupId: 'webhook-dispatcher',
         topics: [WEBHOOK_TOPICS.deliveries],
+        types: [MessageTypeNames.RequestDelivery, MessageTypeNames.RedeliverDeliveries],
         partitionsConsumedConcurrently: 4,
-        unhandled: 'dead-letter',
+        maxBatchSize: 200,
         ...(deps.sessionTimeoutMs ? { sessionTimeoutMs: deps.sessionTimeoutMs } : {}),
-        handlers,
+        handle,
       }),
     ],
   });

@@ -31,7 +31,7 @@ const claimOf = (d: DeliveryDoc, leaseMs: number): Claim => ({ id: d._id, group:
 function setup(options: {
   due: Array<DeliveryDoc | Promise<DeliveryDoc>>;
   attempt: (d: DeliveryDoc) => Promise<Outcome>;
-  markDelivered?: () => Promise<void>;
+  recordDelivered?: () => Promise<void>;
   drainTimeoutMs?: number;
   leaseMs?: number;
 }) {
@@ -47,14 +47,14 @@ function setup(options: {
     },
     finish: async () => true,
     retry: async () => true,
+    vacate: async () => true,
     nextDueAt: async () => null,
     depth: async () => ({ queued: 0, claimed: held.size, oldestReadyAt: null }),
   });
   const store = fake<DeliveryStore>({
     pendingByIds: async (ids: string[]) => ids.map((id) => held.get(id)!),
     pendingItems: async () => [],
-    markDelivered: options.markDelivered ?? (async () => undefined),
-    noteSuccess: async () => undefined,
+    recordDelivered: options.recordDelivered ?? (async () => undefined),
     archiveFinished: async () => undefined,
   });
   const attempted: string[] = [];
@@ -101,7 +101,7 @@ describe('webhook scheduler stop (the drain)', () => {
     expect(stopped).toBe(false);
     answer.resolve(delivered);
     await stopping;
-    expect(writes().map((c) => c.method)).toEqual(['markDelivered', 'noteSuccess', 'finish']);
+    expect(writes().map((c) => c.method)).toEqual(['recordDelivered', 'finish']);
   });
 
   it('starts no delivery once it is told to stop: a claim on its way is handed back unattempted', async () => {
@@ -125,14 +125,14 @@ describe('webhook scheduler stop (the drain)', () => {
     const { scheduler, attempted, writes } = setup({
       due: [delivery('d1')],
       attempt: async () => delivered,
-      markDelivered: async () => {
+      recordDelivered: async () => {
         if (failures-- > 0) throw new Error('connection reset');
       },
     });
     scheduler.start();
     await until(() => attempted.length === 1);
     await scheduler.stop();
-    expect(writes().map((c) => c.method)).toEqual(['markDelivered', 'markDelivered', 'noteSuccess', 'finish']);
+    expect(writes().map((c) => c.method)).toEqual(['recordDelivered', 'recordDelivered', 'finish']);
   });
 
   it('leaves a delivery it could not record leased, to go out again when the lease lapses', async () => {
@@ -140,7 +140,7 @@ describe('webhook scheduler stop (the drain)', () => {
       due: [delivery('d1')],
       leaseMs: 250,
       attempt: async () => delivered,
-      markDelivered: async () => {
+      recordDelivered: async () => {
         throw new Error('store away');
       },
     });
@@ -150,7 +150,7 @@ describe('webhook scheduler stop (the drain)', () => {
     // Retried while the lease held, then given up: nothing handed back or finished, nothing marked.
     const methods = writes().map((c) => c.method);
     expect(methods.length).toBeGreaterThan(1);
-    expect(new Set(methods)).toEqual(new Set(['markDelivered']));
+    expect(new Set(methods)).toEqual(new Set(['recordDelivered']));
   });
 
   it('waits no longer than its drain timeout for an attempt that does not end', async () => {

@@ -9,6 +9,7 @@ import {
   type AttemptRecord,
   type AttemptResult,
 } from '@platform/webhooks';
+import { createGroupCommit } from './group-commit.js';
 
 export interface SchedulerOptions {
   store: DeliveryStore;
@@ -66,6 +67,10 @@ const queueLag = meter.createObservableGauge('platform.webhook.queue.lag', {
 
 export function createScheduler(options: SchedulerOptions) {
   const { queue, store } = options;
+  // Delivered attempts finishing together are recorded together: three store round trips per batch.
+  const delivered = createGroupCommit<{ delivery: DeliveryDoc; record: AttemptRecord }>((outcomes) =>
+    store.recordDelivered(outcomes),
+  );
   const running = new Set<Promise<void>>();
   let active = false;
   let pumping: Promise<void> | undefined;
@@ -102,6 +107,11 @@ export function createScheduler(options: SchedulerOptions) {
 
   async function settle(claim: Claim, delivery: DeliveryDoc) {
     const { result, record } = await options.attempt(delivery);
+    // The target has answered: its next delivery need not wait for this one's record (the lease still holds it).
+    void queue
+      .vacate(claim)
+      .then(wake)
+      .catch((error: unknown) => options.logger.warn({ err: error, delivery: claim.id }, 'vacating a claim failed'));
     const decision = decide(result);
     attempts.add(1, { decision: decision.action });
     attemptDuration.record(record.latencyMs / 1000, { decision: decision.action });
@@ -116,8 +126,7 @@ export function createScheduler(options: SchedulerOptions) {
     const finish = () => write('dequeued', () => queue.finish(claim));
     switch (decision.action) {
       case 'delivered':
-        await write('delivered', () => store.markDelivered(delivery, record));
-        await write('target answering', () => store.noteSuccess(delivery));
+        await write('delivered', () => delivered.add({ delivery, record }));
         await finish();
         log.info({ status: record.status, latency: record.latencyMs }, 'webhook delivered');
         break;

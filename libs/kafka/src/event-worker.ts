@@ -1,6 +1,7 @@
 import type { MessageType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
+import { runBatchConsumer, type BatchConsumerOptions } from './batch-consumer.js';
 import { runBatchedReaction } from './batched-reaction.js';
 import { runConsumer, type ConsumerOptions } from './consumer.js';
 import { createOutboxRelay, type OutboxRelay, type OutboxSource } from './outbox-relay.js';
@@ -15,14 +16,25 @@ type ReactionSpec<K extends MessageType> = Omit<ConsumerOptions<K>, 'client' | '
   batched?: boolean;
 };
 
-/** One consumer group of a worker: its topics and a handler map typed from the contract. */
-export type Reaction = ReactionSpec<MessageType>;
+/**
+ * A consumer group whose handler takes whole batches of a partition (`runBatchConsumer`): for work that folds
+ * many messages into few writes (one insert for a batch of webhook deliveries).
+ */
+type BatchReactionSpec<K extends MessageType> = Omit<BatchConsumerOptions<K>, 'client' | 'component'>;
+
+/** One consumer group of a worker: its topics and a handler map (or a batch handler) typed from the contract. */
+export type Reaction = ReactionSpec<MessageType> | BatchReactionSpec<MessageType>;
 
 /**
  * Declares a reaction with its handler map checked against the listed message types: leaving one out is a type
  * error. The result is erased to `Reaction` so that reactions of different types sit in one list.
  */
 export function reaction<K extends MessageType>(spec: ReactionSpec<K>): Reaction {
+  return spec as unknown as Reaction;
+}
+
+/** Declares a reaction that handles whole batches (see BatchReactionSpec). */
+export function batchReaction<K extends MessageType>(spec: BatchReactionSpec<K>): Reaction {
   return spec as unknown as Reaction;
 }
 
@@ -87,6 +99,10 @@ export function createEventWorker(options: EventWorkerOptions): EventWorker {
       tasks = options.background?.(tools) ?? [];
       for (const task of tasks) task.start();
       for (const spec of options.reactions(tools)) {
+        if ('handle' in spec) {
+          consumers.push(await runBatchConsumer({ ...spec, client: options.kafka, component: options.name }));
+          continue;
+        }
         const { batched, ...consumer } = spec;
         const run = batched ? runBatchedReaction : runConsumer;
         consumers.push(await run({ ...consumer, client: options.kafka, component: options.name }));

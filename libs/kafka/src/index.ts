@@ -25,7 +25,7 @@ export type { CommandProcessor, CommandResultStore, StoredReply } from './comman
 export { createOutboxRelay } from './outbox-relay.js';
 export { createCommandWorker, runHandler } from './command-worker.js';
 export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandlerMap } from './command-worker.js';
-export { createEventWorker, reaction } from './event-worker.js';
+export { batchReaction, createEventWorker, reaction } from './event-worker.js';
 export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';
 export { listDeadLetters, replayDeadLetters } from './dead-letter-replay.js';

@@ -19,6 +19,8 @@ export interface OutboxSource {
   pending(limit: number): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
   /** Removes exactly these entries (as returned by `pending`). */
   acknowledge(docId: string, entries: OutboxEntry[]): Promise<void>;
+  /** Acknowledges several documents in one store round trip (optional: without it, one `acknowledge` each). */
+  acknowledgeMany?(docs: Array<{ docId: string; entries: OutboxEntry[] }>): Promise<void>;
   /** The pending entries of these documents only (primary-key lookups: no scan). */
   pendingIn?(docIds: string[]): Promise<Array<{ docId: string; entries: OutboxEntry[] }>>;
   /**
@@ -109,12 +111,9 @@ export function createOutboxRelay(options: {
       );
       remember(fresh);
     }
-    let count = 0;
-    for (const d of docs) {
-      await source.acknowledge(d.docId, d.entries);
-      count += d.entries.length;
-    }
-    return count;
+    if (source.acknowledgeMany && docs.length > 1) await source.acknowledgeMany(docs);
+    else for (const d of docs) await source.acknowledge(d.docId, d.entries);
+    return docs.reduce((count, d) => count + d.entries.length, 0);
   }
 
   async function drain(): Promise<number> {

@@ -42,6 +42,19 @@ interface OutboxDoc {
 }
 
 export function createMongoOutboxSource(collection: OutboxCollection, name = collection.collectionName) {
+  async function acknowledge(docId: string, entries: unknown[]) {
+    // Aggregates here use string ids (prefixed, like we_…), never ObjectIds.
+    const filter = { _id: docId as unknown as Document['_id'] };
+    // One write in the common case: clear the outbox if it still holds exactly what was published.
+    const cleared = await collection.updateOne({ ...filter, outbox: entries } as Document, {
+      $set: { outbox: [], has_outbox: false },
+    });
+    if (cleared.matchedCount > 0) return;
+    // Entries were appended meanwhile: remove the published ones by exact value (FerretDB 1.x's $pull
+    // takes no conditions on subdocuments); the flag stays set for the rest.
+    await collection.updateOne(filter, { $pullAll: { outbox: entries } } as Document);
+  }
+
   return {
     name,
     watch(listener: OutboxWriteListener) {
@@ -66,17 +79,24 @@ export function createMongoOutboxSource(collection: OutboxCollection, name = col
         .filter((d): d is OutboxDoc => d !== null && Array.isArray(d.outbox) && d.outbox.length > 0)
         .map((d) => ({ docId: String(d._id), entries: d.outbox }));
     },
-    async acknowledge(docId: string, entries: unknown[]) {
-      // Aggregates here use string ids (prefixed, like we_…), never ObjectIds.
-      const filter = { _id: docId as unknown as Document['_id'] };
-      // One write in the common case: clear the outbox if it still holds exactly what was published.
-      const cleared = await collection.updateOne({ ...filter, outbox: entries } as Document, {
-        $set: { outbox: [], has_outbox: false },
-      });
-      if (cleared.matchedCount > 0) return;
-      // Entries were appended meanwhile: remove the published ones by exact value (FerretDB 1.x's $pull
-      // takes no conditions on subdocuments); the flag stays set for the rest.
-      await collection.updateOne(filter, { $pullAll: { outbox: entries } } as Document);
+    /**
+     * One `update` command for all: each document's outbox cleared if it still holds exactly what was published.
+     * When entries were appended to some meanwhile (fewer matched), every document goes through `acknowledge`,
+     * whose clear finds nothing left to clear where this one did.
+     */
+    async acknowledgeMany(docs: Array<{ docId: string; entries: unknown[] }>) {
+      const result = await collection.bulkWrite(
+        docs.map((d) => ({
+          updateOne: {
+            filter: { _id: d.docId as unknown as Document['_id'], outbox: d.entries } as Document,
+            update: { $set: { outbox: [], has_outbox: false } },
+          },
+        })),
+        { ordered: false },
+      );
+      if (result.matchedCount === docs.length) return;
+      for (const d of docs) await acknowledge(d.docId, d.entries);
     },
+    acknowledge,
   };
 }

@@ -53,10 +53,14 @@ end
 local function dequeue(g, id)
   if redis.call('ZREM', q(g), id) == 1 then redis.call('DECR', C) end
 end
+local function vacate(g)
+  if redis.call('HINCRBY', IF, g, -1) <= 0 then redis.call('HDEL', IF, g) end
+end
+-- A claim counts against its group until it is vacated (its request answered) or it ends, whichever is first.
 local function unlease(id, g)
   redis.call('ZREM', L, id)
+  if redis.call('HGET', LG, id) == g then vacate(g) end
   redis.call('HDEL', LG, id)
-  if redis.call('HINCRBY', IF, g, -1) <= 0 then redis.call('HDEL', IF, g) end
 end
 local function holds(id, token)
   local score = redis.call('ZSCORE', L, id)
@@ -86,6 +90,7 @@ local lapsed = redis.call('ZRANGEBYSCORE', L, '-inf', now, 'LIMIT', 0, 100)
 for _, id in ipairs(lapsed) do
   local g = redis.call('HGET', LG, id)
   if g then
+    if string.sub(g, 1, 1) == '~' then g = string.sub(g, 2) end
     unlease(id, g)
     if redis.call('ZADD', q(g), 'NX', now, id) == 1 then redis.call('INCR', C) end
     refresh(g)
@@ -127,6 +132,16 @@ if due == '' then
 elseif redis.call('ZADD', q(g), due, id) == 1 then
   redis.call('INCR', C)
 end
+refresh(g)
+return 1
+`;
+
+/** ARGV: prefix, limit, id, group, token. The claim no longer counts against its group; its lease holds. */
+const VACATE = `${COMMON}
+local id, g, token = ARGV[3], ARGV[4], ARGV[5]
+if not holds(id, token) or redis.call('HGET', LG, id) ~= g then return 0 end
+redis.call('HSET', LG, id, '~' .. g)
+vacate(g)
 refresh(g)
 return 1
 `;
@@ -190,6 +205,15 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
       const claims: Claim[] = [];
       for (let i = 0; i < flat.length; i += 2) claims.push({ id: flat[i]!, group: flat[i + 1]!, lease });
       return claims;
+    },
+
+    /**
+     * The claim stops counting against its group's limit, and keeps its lease: the work that needed the group
+     * (a request to the target) is over, and what is left (recording it) must not hold the group's next item
+     * back. The lease still ends with `finish` or `retry`, or lapses.
+     */
+    async vacate(claim: Claim): Promise<boolean> {
+      return (await run(VACATE, [claim.id, claim.group, claim.lease])) === 1;
     },
 
     /** The item is done (delivered, given up): it leaves the queue. False when the lease was no longer ours. */

@@ -1,5 +1,6 @@
 import type { RequestDelivery } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
+import type { mongo } from 'mongoose';
 import {
   changeWithEvents,
   isDuplicateKeyError,
@@ -15,6 +16,9 @@ import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
 import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
 
+type Document = mongo.Document;
+type WriteFailure = { index: number; code?: number };
+
 /** How long finished deliveries and their attempts stay readable (delivery log, redelivery). */
 export const RETENTION_MS = 30 * 24 * 3600_000;
 
@@ -25,6 +29,40 @@ export function deliveryGroup(d: { producer: string; target: { id: string } }): 
 
 const QUEUE_FIELDS = { _id: 1, producer: 1, 'target.id': 1, status: 1, next_attempt_at: 1 } as const;
 type QueueFields = Pick<DeliveryDoc, '_id' | 'producer' | 'status' | 'next_attempt_at'> & { target: { id: string } };
+function newDelivery(request: RequestDelivery, traceHeaders: Record<string, string>, now: Date): DeliveryDoc {
+  return {
+    _id: request.delivery_id,
+    producer: request.producer,
+    tenant_id: request.tenant_id,
+    target: request.target,
+    event_id: request.event_id,
+    event_type: request.event_type,
+    payload: request.payload,
+    trace_headers: traceHeaders,
+    status: 'pending',
+    attempts: 0,
+    schedule_offset: 0,
+    next_attempt_at: now,
+    last_status: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
+    expires_at: null,
+    outbox: [],
+    has_outbox: false,
+  };
+}
+
+/** The positions of an unordered insert's documents that were there already; undefined if anything else failed. */
+function duplicatesOnly(error: unknown): number[] | undefined {
+  // The driver names one failure alone, and several in an array.
+  const named = (error as { writeErrors?: WriteFailure | WriteFailure[] }).writeErrors;
+  const failures = named === undefined ? [] : [named].flat();
+  if (failures.length === 0 || failures.some((f) => f.code !== 11000)) return undefined;
+  return failures.map((f) => f.index);
+}
+
 const queueItemOf = (d: QueueFields): QueuedItem => ({
   id: d._id,
   group: deliveryGroup(d),
@@ -42,6 +80,9 @@ export interface AttemptRecord {
 /** The delivery store: owned by the webhook dispatcher alone. */
 export function createDeliveryStore(connection: Connection) {
   const { Delivery, FinishedDelivery, Attempt, TargetState } = webhookModels(connection);
+  // The hot writes go to the driver's collection: no document hydration or casting for what is built here.
+  const deliveries = () => connection.db!.collection(Delivery.collection.collectionName);
+  const finishedDeliveries = () => connection.db!.collection(FinishedDelivery.collection.collectionName);
 
   /** Moves a delivery that is no longer pending out of the hot collection (copy first: a crash duplicates, never loses). */
   async function archive(id: string) {
@@ -55,12 +96,37 @@ export function createDeliveryStore(connection: Connection) {
     await Delivery.deleteOne({ _id: id, status: doc.status });
   }
 
+  /**
+   * Moves finished deliveries out of the hot collection in batches: copies first, then deletes (a crash
+   * duplicates, never loses). Those whose events the relay has not cleared yet wait for the next round, so that
+   * their events are not copied along and published twice.
+   */
   async function archiveFinished() {
-    // Every status but pending, named so that the store can use the status index ($ne cannot).
-    const done = await Delivery.find({ status: { $in: ['delivered', 'dead_lettered', 'cancelled'] } }, { _id: 1 })
-      .limit(500)
-      .lean<Array<{ _id: string }>>();
-    for (const d of done) await archive(d._id);
+    for (let round = 0; round < 10; round++) {
+      // Every status but pending, named so that the store can use the status index ($ne cannot).
+      const done = await Delivery.find({
+        status: { $in: ['delivered', 'dead_lettered', 'cancelled'] },
+        has_outbox: false,
+      })
+        .limit(500)
+        .lean<DeliveryDoc[]>();
+      if (done.length === 0) return;
+      const expires = new Date(Date.now() + RETENTION_MS);
+      const copies = done.map((d) => ({ ...d, expires_at: expires }));
+      try {
+        await finishedDeliveries().insertMany(copies as unknown as Document[], { ordered: false });
+      } catch (error) {
+        const failed = duplicatesOnly(error);
+        if (failed === undefined) throw error;
+        // A finished copy there already is an older one (a redelivery ended again): this one replaces it.
+        for (const index of failed) {
+          const copy = copies[index]!;
+          await FinishedDelivery.replaceOne({ _id: copy._id }, copy, { upsert: true });
+        }
+      }
+      await Delivery.deleteMany({ _id: { $in: done.map((d) => d._id) }, status: { $ne: 'pending' } });
+      if (done.length < 500) return;
+    }
   }
   const targetKey = (producer: string, targetId: string) => deliveryGroup({ producer, target: { id: targetId } });
 
@@ -84,8 +150,8 @@ export function createDeliveryStore(connection: Connection) {
     });
   }
 
-  async function saveAttempt(d: DeliveryDoc, attempt: number, record: AttemptRecord) {
-    const doc: AttemptDoc = {
+  function attemptDoc(d: DeliveryDoc, attempt: number, record: AttemptRecord): AttemptDoc {
+    return {
       _id: generateId('wha', record.startedAt.getTime()),
       delivery_id: d._id,
       producer: d.producer,
@@ -101,9 +167,69 @@ export function createDeliveryStore(connection: Connection) {
       response_body: record.responseBody,
       expires_at: new Date(record.startedAt.getTime() + RETENTION_MS),
     };
-    await Attempt.create(doc).catch((error: unknown) => {
+  }
+
+  async function saveAttempt(d: DeliveryDoc, attempt: number, record: AttemptRecord) {
+    await Attempt.create(attemptDoc(d, attempt, record)).catch((error: unknown) => {
       if (!isDuplicateKeyError(error)) throw error;
     });
+  }
+
+  /** Inserts what is not there yet, in one command; documents already there (a retried write) are left alone. */
+  async function insertNew(collection: mongo.Collection<Document>, docs: object[]) {
+    if (docs.length === 0) return;
+    try {
+      await collection.insertMany(docs as Document[], { ordered: false });
+    } catch (error) {
+      if (duplicatesOnly(error) === undefined) throw error;
+    }
+  }
+
+  /**
+   * Idempotent: a re-published request with the same delivery id changes nothing, also while the delivery
+   * it copies is being archived. Returns, for every request, the queue item of its delivery if that is
+   * pending (new, or a copy of a request whose scheduling was lost), or null for one already finished;
+   * scheduling them is the caller's (the queue skips what it holds already). One insert of the whole batch and
+   * one look among the finished ones; a look at the pending ones only for copies.
+   *
+   * The insert comes first, the look among the finished ones second: archiving copies a delivery before it
+   * deletes it, so an insert that found no pending document is followed by a look that finds the finished
+   * copy. Checking first and inserting second left a window (the copy checked before the archive, inserted
+   * after its delete) in which a delivered webhook was queued, and sent, again. Nothing claims the inserted
+   * document meanwhile: claims come from the queue, which hears of it only after the look.
+   */
+  async function enqueueMany(
+    requests: Array<{ request: RequestDelivery; trace?: Record<string, string> }>,
+    now = new Date(),
+  ): Promise<Array<QueuedItem | null>> {
+    // A batch may carry copies of one request (at-least-once publishers): the first stands for them all.
+    const unique = [...new Map(requests.map((r) => [r.request.delivery_id, r])).values()];
+    const docs = unique.map(({ request, trace }) => newDelivery(request, trace ?? {}, now));
+    const copies = new Set<string>();
+    try {
+      await deliveries().insertMany(docs as unknown as Document[], { ordered: false });
+    } catch (error) {
+      const failed = duplicatesOnly(error);
+      if (failed === undefined) throw error;
+      for (const index of failed) copies.add(docs[index]!._id);
+    }
+    const inserted = docs.filter((d) => !copies.has(d._id)).map((d) => d._id);
+    const [finished, pendingCopies] = await Promise.all([
+      inserted.length === 0
+        ? []
+        : FinishedDelivery.find({ _id: { $in: inserted } }, { _id: 1 }).lean<Array<{ _id: string }>>(),
+      copies.size === 0
+        ? []
+        : Delivery.find({ _id: { $in: [...copies] }, status: 'pending' }, QUEUE_FIELDS).lean<QueueFields[]>(),
+    ]);
+    const gone = new Set(finished.map((d) => d._id));
+    if (gone.size > 0) await Delivery.deleteMany({ _id: { $in: [...gone] }, status: 'pending', attempts: 0 });
+    const items = new Map<string, QueuedItem>();
+    for (const d of docs) {
+      if (!copies.has(d._id) && !gone.has(d._id)) items.set(d._id, queueItemOf(d));
+    }
+    for (const d of pendingCopies) items.set(d._id, queueItemOf(d));
+    return requests.map((r) => items.get(r.request.delivery_id) ?? null);
   }
 
   return {
@@ -123,58 +249,16 @@ export function createDeliveryStore(connection: Connection) {
       return [Delivery, FinishedDelivery].map((m) => connection.db!.collection(m.collection.collectionName));
     },
 
-    /**
-     * Idempotent: a re-published request with the same delivery id changes nothing, also while the delivery
-     * it copies is being archived. Returns the queue item of a delivery that is pending (new, or a copy of a
-     * request whose scheduling was lost), null for one already finished; scheduling it is the caller's, and
-     * schedules nothing that is queued or held already.
-     *
-     * The insert comes first, the look among the finished ones second: archiving copies a delivery before it
-     * deletes it, so an insert that found no pending document is followed by a look that finds the finished
-     * copy. Checking first and inserting second left a window (the copy checked before the archive, inserted
-     * after its delete) in which a delivered webhook was queued, and sent, again. Nothing claims the inserted
-     * document meanwhile: claims come from the queue, which hears of it only after the look.
-     */
+    enqueueMany,
+
+    /** `enqueueMany` of one request. */
     async enqueue(
       request: RequestDelivery,
       traceHeaders: Record<string, string> = {},
       now = new Date(),
     ): Promise<QueuedItem | null> {
-      const result = await Delivery.updateOne(
-        { _id: request.delivery_id },
-        {
-          $setOnInsert: {
-            producer: request.producer,
-            tenant_id: request.tenant_id,
-            target: request.target,
-            event_id: request.event_id,
-            event_type: request.event_type,
-            payload: request.payload,
-            trace_headers: traceHeaders,
-            status: 'pending',
-            attempts: 0,
-            schedule_offset: 0,
-            next_attempt_at: now,
-            last_status: null,
-            last_error: null,
-            created_at: now,
-            updated_at: now,
-            finished_at: null,
-            outbox: [],
-            has_outbox: false,
-          },
-        },
-        { upsert: true },
-      );
-      if (result.upsertedCount === 0) {
-        const existing = await Delivery.findById(request.delivery_id, QUEUE_FIELDS).lean<QueueFields>();
-        return existing?.status === 'pending' ? queueItemOf(existing) : null;
-      }
-      if (await FinishedDelivery.exists({ _id: request.delivery_id })) {
-        await Delivery.deleteOne({ _id: request.delivery_id, status: 'pending', attempts: 0 });
-        return null;
-      }
-      return { id: request.delivery_id, group: deliveryGroup(request), dueAt: now.getTime() };
+      const [item] = await enqueueMany([{ request, trace: traceHeaders }], now);
+      return item ?? null;
     },
 
     /** The claimed deliveries, in one read; a claim whose delivery is missing or finished is absent. */
@@ -193,6 +277,44 @@ export function createDeliveryStore(connection: Connection) {
         QueueFields[]
       >();
       return docs.map(queueItemOf);
+    },
+
+    /**
+     * Several delivered attempts recorded at once, in three store round trips whatever their number: their
+     * attempts inserted, their deliveries marked delivered (each conditional on its attempt count, so a retried
+     * write changes nothing) with their outcome events, and their targets marked answering. Archiving them is
+     * left to `archiveFinished`, in batches.
+     */
+    async recordDelivered(outcomes: Array<{ delivery: DeliveryDoc; record: AttemptRecord }>, now = new Date()) {
+      if (outcomes.length === 0) return;
+      await insertNew(
+        Attempt.collection as unknown as mongo.Collection<Document>,
+        outcomes.map(({ delivery: d, record }) => attemptDoc(d, d.attempts + 1, record)),
+      );
+      await deliveries().bulkWrite(
+        outcomes.map(({ delivery: d, record }) => ({
+          updateOne: {
+            filter: { _id: d._id, attempts: d.attempts } as Document,
+            update: changeWithEvents(
+              {
+                status: 'delivered',
+                attempts: d.attempts + 1,
+                last_status: record.status,
+                last_error: null,
+                updated_at: now,
+                finished_at: now,
+              },
+              [outcomeEvent(d, 'delivered', d.attempts + 1, record.status, now)],
+            ) as Document,
+          },
+        })),
+        { ordered: false },
+      );
+      const targets = [...new Set(outcomes.map(({ delivery: d }) => targetKey(d.producer, d.target.id)))];
+      await TargetState.updateMany(
+        { _id: { $in: targets }, failing_since: { $ne: null } },
+        { $set: { failing_since: null } },
+      );
     },
 
     async markDelivered(d: DeliveryDoc, record: AttemptRecord, now = new Date()) {
@@ -349,7 +471,14 @@ export function createDeliveryStore(connection: Connection) {
             status: { $in: ['dead_lettered', 'cancelled'] },
             created_at: { $gte: new Date(command.since ?? 0) },
           };
-      const due = await FinishedDelivery.find(filter).lean<DeliveryDoc[]>();
+      // Finished ones wait in the hot collection until they are archived (in batches, once their events are out).
+      const done = { $in: ['delivered', 'dead_lettered', 'cancelled'] };
+      const hotFilter = command.delivery_id ? { ...filter, status: done } : filter;
+      const [hot, archived] = await Promise.all([
+        Delivery.find(hotFilter).lean<DeliveryDoc[]>(),
+        FinishedDelivery.find(filter).lean<DeliveryDoc[]>(),
+      ]);
+      const due = [...new Map([...archived, ...hot].map((d) => [d._id, d])).values()];
       for (const d of due) {
         const again: DeliveryDoc = {
           ...d,
