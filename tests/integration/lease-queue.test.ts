@@ -68,6 +68,36 @@ describe('the Redis lease queue', () => {
     expect(await q.depth()).toEqual({ queued: 1, claimed: 1, oldestReadyAt: null });
   });
 
+  it('paces a group with a rate: one second of claims at once, then one per interval, none dropped', async () => {
+    const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100, perGroupRate: 4 });
+    await q.schedule([
+      ...Array.from({ length: 10 }, (_, i) => ({ id: `paced-${i}`, group: 'paced', dueAt: T0 })),
+      ...Array.from({ length: 3 }, (_, i) => ({ id: `free-${i}`, group: 'free', dueAt: T0 })),
+    ]);
+    await q.setGroupRate('free', null);
+    await q.setGroupRate('other', 1);
+    const first = await q.claim(100, 60_000, T0);
+    expect(first.filter((c) => c.group === 'paced')).toHaveLength(4);
+    expect(first.filter((c) => c.group === 'free')).toHaveLength(3);
+    // Not before the next interval (250 ms), then one.
+    expect(await q.nextDueAt()).toBe(T0 + 250);
+    expect(await q.claim(100, 60_000, T0 + 249)).toEqual([]);
+    expect((await q.claim(100, 60_000, T0 + 250)).map((c) => c.id)).toEqual(['paced-4']);
+    expect((await q.claim(100, 60_000, T0 + 500)).map((c) => c.id)).toEqual(['paced-5']);
+    // After a quiet second a whole second of claims is allowed again; every item is claimed in the end.
+    expect(await q.claim(100, 60_000, T0 + 2500)).toHaveLength(4);
+    expect(await q.depth()).toMatchObject({ queued: 0 });
+  });
+
+  it('paces a group by its own rate over the default', async () => {
+    const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100 });
+    await q.setGroupRate('slow', 1);
+    await q.schedule(Array.from({ length: 3 }, (_, i) => ({ id: `s-${i}`, group: 'slow', dueAt: T0 })));
+    expect((await q.claim(100, 60_000, T0)).map((c) => c.id)).toEqual(['s-0']);
+    expect(await q.claim(100, 60_000, T0 + 999)).toEqual([]);
+    expect((await q.claim(100, 60_000, T0 + 1000)).map((c) => c.id)).toEqual(['s-1']);
+  });
+
   it('queues a retry at its new time and drops a finished item for good', async () => {
     const q = queue();
     await q.schedule([{ id: 'x', group: 'g', dueAt: T0 }]);

@@ -8,6 +8,8 @@ const schema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 15_000, minimum: 100, maximum: 120_000 }),
   WEBHOOK_CONCURRENCY: Type.Integer({ default: 64, minimum: 1, maximum: 1024 }),
   WEBHOOK_PER_TARGET_CONCURRENCY: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
+  /** Deliveries per second to one target at most (0: no limit); those over it wait, none is dropped. */
+  WEBHOOK_PER_TARGET_RATE: Type.Number({ default: 0, minimum: 0, maximum: 10_000 }),
   /** Compresses the retry schedule (1 = real time); tests use a small value. */
   WEBHOOK_RETRY_SCALE: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1 }),
   /** Comma-separated delays before each attempt, in ms; unset keeps the default (about a day in all). */
@@ -36,6 +38,7 @@ export const config = createConfigLoader(schema, (env) => ({
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     concurrency: env.WEBHOOK_CONCURRENCY,
     perTargetConcurrency: env.WEBHOOK_PER_TARGET_CONCURRENCY,
+    perTargetRate: env.WEBHOOK_PER_TARGET_RATE,
     retryScale: env.WEBHOOK_RETRY_SCALE,
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
     reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL_MS,

@@ -22,6 +22,8 @@ export interface DispatcherDeps {
   timeoutMs: number;
   concurrency: number;
   perTargetConcurrency: number;
+  /** Deliveries per second to one target at most (0 or unset: no limit). */
+  perTargetRate?: number;
   retryScale: number;
   pollIntervalMs: number;
   /** How often the queue is rebuilt from the store (see createScheduler); default 60 s. */
@@ -40,6 +42,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const queue = createLeaseQueue(deps.redis, {
     name: `webhooks:${deps.store.databaseName}`,
     perGroupLimit: deps.perTargetConcurrency,
+    perGroupRate: deps.perTargetRate ?? 0,
   });
   const scheduler = createScheduler({
     store: deps.store,

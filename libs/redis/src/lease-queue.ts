@@ -24,6 +24,8 @@ export interface LeaseQueueOptions {
   name: string;
   /** Claimed items per group at most (a webhook target's concurrency). */
   perGroupLimit: number;
+  /** Claims per second per group at most, unless `setGroupRate` says otherwise (default 0: no limit). */
+  perGroupRate?: number;
 }
 
 export interface QueuedItem {
@@ -83,9 +85,14 @@ end
 return added
 `;
 
-/** ARGV: prefix, limit, now, lease expiry, most items. Returns id, group pairs. */
+/**
+ * ARGV: prefix, limit, now, lease expiry, most items, default rate (per second, 0: none). Returns id, group
+ * pairs. A group with a rate is paced by GCRA: at most `rate` claims in any first second, then one every
+ * 1/rate s; a group over its rate waits in `ready` until its next claim is allowed.
+ */
 const CLAIM = `${COMMON}
-local now, lease, most = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local now, lease, most, defaultRate = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[6]
+local RT, TT = P .. 'rates', P .. 'pace'
 local lapsed = redis.call('ZRANGEBYSCORE', L, '-inf', now, 'LIMIT', 0, 100)
 for _, id in ipairs(lapsed) do
   local g = redis.call('HGET', LG, id)
@@ -106,17 +113,30 @@ for round = 1, most do
   local groups = redis.call('ZRANGEBYSCORE', R, '-inf', now, 'LIMIT', 0, left)
   if #groups == 0 then break end
   for _, g in ipairs(groups) do
-    local head = redis.call('ZRANGEBYSCORE', q(g), '-inf', now, 'LIMIT', 0, 1)
-    if #head == 1 then
-      local id = head[1]
-      dequeue(g, id)
-      redis.call('ZADD', L, lease, id)
-      redis.call('HSET', LG, id, g)
-      redis.call('HINCRBY', IF, g, 1)
-      claimed[#claimed + 1] = id
-      claimed[#claimed + 1] = g
+    local rate = tonumber(redis.call('HGET', RT, g) or defaultRate)
+    local tat, tolerance, interval = now, 0, 0
+    if rate > 0 then
+      interval = 1000 / rate
+      tolerance = math.max(0, 1000 - interval)
+      tat = math.max(tonumber(redis.call('HGET', TT, g) or '0'), now)
     end
-    refresh(g)
+    if rate > 0 and tat - now > tolerance then
+      -- Over its rate: ready again when its next claim is allowed.
+      redis.call('ZADD', R, tat - tolerance, g)
+    else
+      local head = redis.call('ZRANGEBYSCORE', q(g), '-inf', now, 'LIMIT', 0, 1)
+      if #head == 1 then
+        local id = head[1]
+        dequeue(g, id)
+        redis.call('ZADD', L, lease, id)
+        redis.call('HSET', LG, id, g)
+        redis.call('HINCRBY', IF, g, 1)
+        if rate > 0 then redis.call('HSET', TT, g, tostring(tat + interval)) end
+        claimed[#claimed + 1] = id
+        claimed[#claimed + 1] = g
+      end
+      refresh(g)
+    end
   end
 end
 return claimed
@@ -201,7 +221,7 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     async claim(most: number, leaseMs: number, now = Date.now()): Promise<Claim[]> {
       if (most <= 0) return [];
       const lease = now + leaseMs;
-      const flat = (await run(CLAIM, [now, lease, most])) as string[];
+      const flat = (await run(CLAIM, [now, lease, most, options.perGroupRate ?? 0])) as string[];
       const claims: Claim[] = [];
       for (let i = 0; i < flat.length; i += 2) claims.push({ id: flat[i]!, group: flat[i + 1]!, lease });
       return claims;
@@ -220,6 +240,12 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     finish: (claim: Claim) => settle(claim, ''),
     /** The item is due again at `dueAt` (a retry, or a claim handed back unattempted). */
     retry: (claim: Claim, dueAt: number) => settle(claim, Math.round(dueAt)),
+
+    /** Paces a group at `perSecond` claims a second (a webhook endpoint's rate limit); null: the default again. */
+    async setGroupRate(group: string, perSecond: number | null): Promise<void> {
+      if (perSecond === null) await redis.hdel(`${prefix}rates`, group);
+      else await redis.hset(`${prefix}rates`, group, String(perSecond));
+    },
 
     /** Drops the queued items of a group (a disabled target); claimed ones finish on their own. */
     async dropGroup(group: string): Promise<number> {
