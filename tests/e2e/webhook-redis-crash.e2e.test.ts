@@ -103,6 +103,7 @@ describe('Redis killed in the middle of a webhook burst', () => {
       previous_sealed_secret: null,
       previous_secret_expires_at: null,
       oauth: null,
+      rate_limit: null,
     };
     const events = Array.from({ length: 80 }, (_, i) => `evt_${name}_${i}`);
     await publisher.publishMany(
@@ -119,6 +120,7 @@ describe('Redis killed in the middle of a webhook burst', () => {
           event_type: 'user.created',
           payload: JSON.stringify({ id: eventId }),
           requested_at: Date.now(),
+          ordering_key: null,
         },
       })),
     );

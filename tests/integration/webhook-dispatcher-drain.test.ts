@@ -94,11 +94,13 @@ describe('a webhook dispatcher replaced during a burst', () => {
             previous_sealed_secret: null,
             previous_secret_expires_at: null,
             oauth: null,
+            rate_limit: null,
           },
           event_id: eventId,
           event_type: 'user.created',
           payload: JSON.stringify({ id: eventId }),
           requested_at: Date.now(),
+          ordering_key: null,
         },
       });
     }

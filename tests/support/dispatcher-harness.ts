@@ -28,6 +28,8 @@ export interface DispatcherHarness {
     url: string,
     eventId?: string,
     oauth?: OAuthTargetInput | null,
+    /** The endpoint's rate limit (per second) and the delivery's ordering key, as producers set them. */
+    delivery?: { rateLimit?: number; orderingKey?: string },
   ): Promise<{ deliveryId: string; eventId: string }>;
   /** DeliveryOutcome, TargetDisabled and TargetFailing events seen on webhooks.events. */
   outcomes: Array<{ type: 'outcome' | 'disabled' | 'failing'; value: Record<string, unknown> }>;
@@ -86,7 +88,7 @@ export async function startDispatcherHarness(
     store,
     outcomes,
     seal: (plaintext) => sealer.seal(plaintext),
-    async request(targetId, url, eventId = uniqueName('event'), oauth = null) {
+    async request(targetId, url, eventId = uniqueName('event'), oauth = null, delivery = {}) {
       const deliveryId = deliveryIdFor('test', eventId, targetId);
       await publisher.publish({
         topic: WEBHOOK_TOPICS.deliveries,
@@ -104,11 +106,13 @@ export async function startDispatcherHarness(
             previous_sealed_secret: null,
             previous_secret_expires_at: null,
             oauth,
+            rate_limit: delivery.rateLimit ?? null,
           },
           event_id: eventId,
           event_type: 'user.created',
           payload: JSON.stringify({ id: eventId, hello: 'world' }),
           requested_at: Date.now(),
+          ordering_key: delivery.orderingKey ?? null,
         },
       });
       return { deliveryId, eventId };

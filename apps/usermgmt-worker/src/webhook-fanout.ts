@@ -55,11 +55,13 @@ export async function publishUserEvent(
             previous_sealed_secret: endpoint.previous_sealed_secret ?? null,
             previous_secret_expires_at: endpoint.previous_secret_expires_at?.getTime() ?? null,
             oauth: null,
+            rate_limit: null,
           },
           event_id: event.id,
           event_type: type,
           payload,
           requested_at: Date.now(),
+          ordering_key: null,
         },
       };
     }),

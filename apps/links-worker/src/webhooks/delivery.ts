@@ -45,11 +45,13 @@ export function deliveryRequest(
               scope: null,
             }
           : null,
+        rate_limit: null,
       },
       event_id: event.id,
       event_type: event.type,
       payload: JSON.stringify(event.payload),
       requested_at: Date.now(),
+      ordering_key: null,
     },
   };
 }

@@ -61,11 +61,13 @@ export function createWebhookMethod(target: WebhookTarget, publisher: () => Publ
           previous_sealed_secret: null,
           previous_secret_expires_at: null,
           oauth: null,
+          rate_limit: null,
         },
         event_id: eventId,
         event_type: 'notification',
         payload: JSON.stringify(webhookPayload(doc)),
         requested_at: Date.now(),
+        ordering_key: null,
       },
     });
     return 'sent';

@@ -1350,12 +1350,16 @@ export interface RequestDelivery {
   sealed_client_secret: string;
   scope: null | string;
 };
+  /** Deliveries per second to this target at most (the endpoint's own limit); null: the dispatcher's default. Deliveries over the limit wait; none is dropped. */
+  rate_limit: null | number;
 };
   event_id: string;
   event_type: string;
   /** The exact JSON body to POST. */
   payload: string;
   requested_at: number;
+  /** When set, the target receives the deliveries that share this key (an aggregate: the user, the link) in the order they were requested: a later one waits until the earlier one is delivered or has given up. */
+  ordering_key: null | string;
 }
 
 /** The final result of a delivery: delivered, or dead-lettered after its last attempt. */
