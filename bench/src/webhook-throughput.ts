@@ -30,17 +30,30 @@ import { benchStores, type Store } from './stores.js';
 const now = () => performance.timeOrigin + performance.now();
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 const BODY_BYTES = 600;
+/** The slow target of the one-slow-target case answers every request this late (the issue's figure). */
+const SLOW_ANSWER_MS = 5000;
+/** Where the receiver is slow: webhooks to paths under this one are answered after SLOW_ANSWER_MS. */
+const SLOW_PATH = '/hooks/slow/';
 
 // ---------------------------------------------------------------------------------------------------------
-// The receiver (child process): answers 200 at once, records the first arrival time per `webhook-id`.
+// The receiver (child process): answers 200 at once, records the first arrival time per `webhook-id`; under
+// SLOW_PATH it answers after SLOW_ANSWER_MS and counts those requests apart (how many, how many open at once).
 
 type ReceiverRequest = { cmd: 'reset' } | { cmd: 'expect'; n: number; timeoutMs: number } | { cmd: 'arrivals' };
+interface SlowCounts {
+  requests: number;
+  answered: number;
+  inFlight: number;
+  maxInFlight: number;
+}
 interface ReceiverCounts {
+  /** Distinct webhook ids received by the prompt targets: what `expect` waits for. */
   unique: number;
   total: number;
   duplicates: number;
   missingId: number;
   baseline: number;
+  slow: SlowCounts;
 }
 interface ReceiverReply extends ReceiverCounts {
   id: number;
@@ -53,9 +66,21 @@ async function receiverMain(): Promise<void> {
   const answer = Buffer.from('{"received":true}');
   let arrivals = new Map<string, number>();
   let counts = { total: 0, duplicates: 0, missingId: 0, baseline: 0 };
+  const noSlow = (): SlowCounts & { ids: Set<string> } => ({
+    requests: 0,
+    answered: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    ids: new Set(),
+  });
+  // Replaced on reset: a slow request of an earlier case that ends later updates its own case's counts.
+  let slow = noSlow();
   let waiting: { id: number; n: number; timer: NodeJS.Timeout } | undefined;
   const send = (message: ReceiverMessage) => process.send?.(message);
-  const snapshot = (): ReceiverCounts => ({ unique: arrivals.size, ...counts });
+  const snapshot = (): ReceiverCounts => {
+    const { ids: _ids, ...slowCounts } = slow;
+    return { unique: arrivals.size, ...counts, slow: slowCounts };
+  };
   const check = () => {
     if (!waiting || arrivals.size < waiting.n) return;
     const { id, timer } = waiting;
@@ -66,6 +91,32 @@ async function receiverMain(): Promise<void> {
 
   const server = createServer((req, res) => {
     const at = now();
+    if (req.url?.startsWith(SLOW_PATH)) {
+      const mine = slow;
+      counts.total++;
+      const id = req.headers['webhook-id'];
+      if (typeof id !== 'string') counts.missingId++;
+      else if (mine.ids.has(id)) counts.duplicates++;
+      else mine.ids.add(id);
+      mine.requests++;
+      mine.maxInFlight = Math.max(mine.maxInFlight, ++mine.inFlight);
+      let open = true;
+      const close = () => {
+        if (open) mine.inFlight--;
+        open = false;
+      };
+      res.on('close', close);
+      req.on('end', () => {
+        setTimeout(() => {
+          if (!open) return;
+          mine.answered++;
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
+          res.end(answer, close);
+        }, SLOW_ANSWER_MS);
+      });
+      req.resume();
+      return;
+    }
     if (req.url?.startsWith('/hooks/')) {
       counts.total++;
       const id = req.headers['webhook-id'];
@@ -91,6 +142,7 @@ async function receiverMain(): Promise<void> {
       case 'reset':
         arrivals = new Map();
         counts = { total: 0, duplicates: 0, missingId: 0, baseline: 0 };
+        slow = noSlow();
         send({ type: 'reply', id: raw.id, ...snapshot() });
         break;
       case 'expect':
@@ -121,7 +173,10 @@ async function receiverMain(): Promise<void> {
 interface Receiver {
   origin: string;
   reset(): Promise<ReceiverReply>;
-  /** Resolves when `n` distinct webhook ids have arrived since the last reset, or after `timeoutMs`. */
+  /**
+   * Resolves when `n` distinct webhook ids have arrived at the prompt targets since the last reset, or after
+   * `timeoutMs`.
+   */
   expect(n: number, timeoutMs: number): Promise<ReceiverReply>;
   arrivals(): Promise<{ counts: ReceiverReply; at: Map<string, number> }>;
   stop(): Promise<void>;
@@ -318,9 +373,18 @@ const targetCounts = (process.env['BENCH_WEBHOOK_TARGETS'] ?? '1,10,100').split(
     throw new Error('BENCH_WEBHOOK_TARGETS must be a comma-separated list of positive integers');
   return n;
 });
+/** The one-slow-target case: how many targets in all (one of them slow), compared with the case of as many prompt ones. */
+const slowCaseTargets = envInt('BENCH_WEBHOOK_SLOW_CASE_TARGETS', 100);
+/**
+ * Deliveries to the slow target on top of its round-robin share (3 of 300), published first: as many as the
+ * dispatcher's concurrency, so that without a per-target bound they would take every slot for 5 s.
+ */
+const slowExtra = envInt('BENCH_WEBHOOK_SLOW_EXTRA', envInt('BENCH_WEBHOOK_CONCURRENCY', 64));
 const publishBatch = 200;
 const dispatcherSettings = {
-  timeoutMs: 5000,
+  // The service's default (WEBHOOK_TIMEOUT_MS), well above SLOW_ANSWER_MS: the slow target's answers count as
+  // deliveries; at 5000 they would race the timeout and be retried as failures.
+  timeoutMs: 15_000,
   concurrency: envInt('BENCH_WEBHOOK_CONCURRENCY', 64),
   perTargetConcurrency: envInt('BENCH_WEBHOOK_PER_TARGET_CONCURRENCY', 4),
   // Only matters if an attempt fails (none should): a retry then comes in milliseconds, not minutes.
@@ -406,8 +470,13 @@ async function calibrateStore(store: Store) {
   }
 }
 
-async function runCase(targets: number, receiver: Receiver, target: Store) {
-  const name = `${runName}_${target.name}_t${targets}`;
+/**
+ * One case: a burst of `deliveries` spread round-robin over `targets`, of which the last `slowTargets` answer
+ * after SLOW_ANSWER_MS and also receive `slowExtra` deliveries each, published first. Throughput and latency
+ * are the prompt targets'; the case ends when they have all arrived, without waiting for the slow ones.
+ */
+async function runCase(targets: number, receiver: Receiver, target: Store, slowTargets = 0) {
+  const name = `${runName}_${target.name}_t${targets}${slowTargets > 0 ? `_slow${slowTargets}` : ''}`;
   const cleanup: Array<[string, () => Promise<unknown>]> = [];
   try {
     const kafka = createKafka({
@@ -447,17 +516,26 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     await bounded('consumer group join', 90_000, dispatcher.ready());
 
     // One sealed secret per target, as a producer stores it per endpoint.
+    const isSlow = (k: number) => k >= targets - slowTargets;
     const targetList = Array.from({ length: targets }, (_, k) => ({
       id: `tgt_${k}`,
-      url: `${receiver.origin}/hooks/t${targets}/${k}`,
+      url: `${receiver.origin}${isSlow(k) ? SLOW_PATH : '/hooks/'}t${targets}/${k}`,
       sealed_secret: sealer.seal(secret),
       signature_scheme: 'standard' as const,
       previous_sealed_secret: null,
       previous_secret_expires_at: null,
       oauth: null,
+      rate_limit: null,
     }));
-    const request = (phase: string, i: number): OutgoingMessage<typeof MessageTypeNames.RequestDelivery> => {
-      const target = targetList[i % targets]!;
+    const promptTargets = targetList.filter((_, k) => !isSlow(k));
+    const slowList = targetList.filter((_, k) => isSlow(k));
+    const slowIds = slowList.map((t) => t.id);
+    const request = (
+      phase: string,
+      i: number,
+      among = targetList,
+    ): OutgoingMessage<typeof MessageTypeNames.RequestDelivery> => {
+      const target = among[i % among.length]!;
       const eventId = `evt_${name}_${phase}_${i}`;
       return {
         topic: WEBHOOK_TOPICS.deliveries,
@@ -472,6 +550,7 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
           event_type: 'user.created',
           payload: payloadFor(eventId),
           requested_at: Date.now(),
+          ordering_key: null,
         },
       };
     };
@@ -490,7 +569,7 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     // Warm-up (JIT, pools, partitions assigned and fetching), not measured.
     await receiver.reset();
     await publishAll(
-      Array.from({ length: warmup }, (_, i) => request('warmup', i)),
+      Array.from({ length: warmup }, (_, i) => request('warmup', i, promptTargets)),
       new Map(),
     );
     const warmed = await receiver.expect(warmup, 60_000);
@@ -501,7 +580,7 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     await receiver.reset();
     const probeSent = new Map<string, number>();
     for (let i = 0; i < probes; i++) {
-      await publishAll([request('probe', i)], probeSent);
+      await publishAll([request('probe', i, promptTargets)], probeSent);
       const arrived = await receiver.expect(i + 1, 10_000);
       if (!arrived.reached) throw new Error(`probe ${i}: no webhook within 10 s`);
       await sleep(20);
@@ -509,9 +588,18 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     const probeArrivals = (await receiver.arrivals()).at;
     const idle = [...probeSent].flatMap(([id, sent]) => (probeArrivals.has(id) ? [probeArrivals.get(id)! - sent] : []));
 
-    // The burst: N deliveries published as fast as Kafka takes them; throughput is first publish -> last arrival.
+    // The burst: N deliveries published as fast as Kafka takes them; throughput is first publish -> last arrival
+    // (at the prompt targets: the slow ones' deliveries, the extra ones first, are published but not awaited).
     await receiver.reset();
-    const messages = Array.from({ length: deliveries }, (_, i) => request('burst', i));
+    const burst = Array.from({ length: deliveries }, (_, i) => request('burst', i));
+    const toSlow = (m: OutgoingMessage<typeof MessageTypeNames.RequestDelivery>) => slowIds.includes(m.value.target.id);
+    const messages = burst.filter((m) => !toSlow(m));
+    const slowMessages = [
+      ...(slowList.length > 0
+        ? Array.from({ length: slowExtra * slowList.length }, (_, i) => request('slow', i, slowList))
+        : []),
+      ...burst.filter(toSlow),
+    ];
     const sent = new Map<string, number>();
     const inFlight: number[] = [];
     const sampler = setInterval(() => inFlight.push(dispatcher.scheduler.inFlight()), 10);
@@ -523,8 +611,10 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     const t0 = now();
     let publishDoneAt = 0;
     const [, done] = await Promise.all([
-      publishAll(messages, sent).then(() => (publishDoneAt = now())),
-      receiver.expect(deliveries, caseSeconds * 1000),
+      publishAll(slowMessages, new Map())
+        .then(() => publishAll(messages, sent))
+        .then(() => (publishDoneAt = now())),
+      receiver.expect(messages.length, caseSeconds * 1000),
     ]);
     const measuredEnd = now();
     const cpu = process.cpuUsage(cpuBefore);
@@ -534,6 +624,9 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     const storeCalls = instrumented.end();
 
     const { at: arrivals, counts } = await receiver.arrivals();
+    // What is left for the slow targets is dropped from the queue, so that the stop waits only for those under way.
+    // The queue groups deliveries by producer and target (deliveryGroup).
+    for (const id of slowIds) await dispatcher.queue.dropGroup(`bench:${id}`);
     const latencies: number[] = [];
     let lastArrival = t0;
     for (const [id, publishedAt] of sent) {
@@ -545,13 +638,15 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
     const seconds = ((done.reached ? lastArrival : measuredEnd) - t0) / 1000;
 
     // The store's view: every delivery marked delivered (after its POST, so a little later than the receipt).
-    const expectedDelivered = warmup + probes + deliveries;
+    const expectedDelivered = warmup + probes + messages.length;
     // Delivered ones are marked in the hot collection, then archived to the finished one, in batches: both count.
     const [hot, finished] = store.outboxCollections();
     let markedDelivered = 0;
     const settleDeadline = t0 + caseSeconds * 1000;
     while (now() < settleDeadline) {
-      const counts = await Promise.all([hot!, finished!].map((c) => c.countDocuments({ status: 'delivered' })));
+      const counts = await Promise.all(
+        [hot!, finished!].map((c) => c.countDocuments({ status: 'delivered', 'target.id': { $nin: slowIds } })),
+      );
       markedDelivered = counts[0]! + counts[1]!;
       if (markedDelivered >= expectedDelivered) break;
       await sleep(50);
@@ -561,7 +656,8 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
 
     return {
       targets,
-      deliveries,
+      slow_targets: slowTargets,
+      deliveries: messages.length,
       received: latencies.length,
       completed: done.reached === true,
       seconds: round(seconds),
@@ -593,6 +689,19 @@ async function runCase(targets: number, receiver: Receiver, target: Store) {
         cpu_ms_per_delivery: round((cpuSeconds * 1000) / Math.max(1, latencies.length)),
         event_loop_delay_p99_ms: round(loopDelay.percentile(99) / 1e6),
       },
+      // Until the prompt targets' last webhook arrived.
+      slow_target:
+        slowTargets > 0
+          ? {
+              answer_after_ms: SLOW_ANSWER_MS,
+              deliveries: slowMessages.length,
+              requests_received: counts.slow.requests,
+              answered: counts.slow.answered,
+              max_in_flight: counts.slow.maxInFlight,
+              per_target_concurrency: dispatcherSettings.perTargetConcurrency,
+              within_bound: counts.slow.maxInFlight <= dispatcherSettings.perTargetConcurrency,
+            }
+          : null,
     };
   } finally {
     for (const [what, step] of cleanup.reverse()) {
@@ -638,32 +747,40 @@ async function main() {
 
     const stores = benchStores();
     const storeCalibration: Record<string, unknown> = {};
-    const cases: Array<Awaited<ReturnType<typeof runCase>> | { targets: number; deliveries: number; error: string }> =
-      [];
+    const cases: Array<
+      Awaited<ReturnType<typeof runCase>> | { targets: number; slow_targets: number; deliveries: number; error: string }
+    > = [];
     const storeOf = new Map<object, string>();
+    const shapes = [
+      ...targetCounts.map((targets) => ({ targets, slowTargets: 0 })),
+      { targets: slowCaseTargets, slowTargets: 1 },
+    ];
     for (const store of stores) {
       storeCalibration[store.name] = await calibrateStore(store);
-      for (const targets of targetCounts) {
+      for (const { targets, slowTargets } of shapes) {
         try {
-          const c = await runCase(targets, receiver, store);
+          const c = await runCase(targets, receiver, store, slowTargets);
           storeOf.set(c, store.name);
           cases.push(c);
         } catch (error) {
-          console.error(`[webhook-throughput] ${store.name}: case with ${targets} targets failed:`, error);
-          const c = { targets, deliveries, error: String(error) };
+          const what = `${targets} targets${slowTargets > 0 ? ` (${slowTargets} slow)` : ''}`;
+          console.error(`[webhook-throughput] ${store.name}: case with ${what} failed:`, error);
+          const c = { targets, slow_targets: slowTargets, deliveries, error: String(error) };
           storeOf.set(c, store.name);
           cases.push(c);
           process.exitCode = 1;
         }
       }
     }
+    const caseKey = (c: { targets: number; slow_targets: number }) =>
+      `${storeOf.get(c)}_targets_${c.targets}${c.slow_targets > 0 ? `_slow_${c.slow_targets}` : ''}`;
 
     const ratios = Object.fromEntries(
       cases.flatMap((c) =>
         'latency' in c
           ? [
               [
-                `${storeOf.get(c)}_targets_${c.targets}`,
+                caseKey(c),
                 {
                   throughput_baseline_over_dispatcher: round(baseline.requests_per_second / c.deliveries_per_second, 1),
                   p50_dispatcher_over_baseline: round(c.latency.p50_ms / baseline.p50_ms, 1),
@@ -675,10 +792,34 @@ async function main() {
           : [],
       ),
     );
-    const rate = (store: string | undefined, targets: number) => {
-      const c = cases.find((x) => storeOf.get(x) === store && x.targets === targets);
-      return c && 'deliveries_per_second' in c ? c.deliveries_per_second : undefined;
+    const measured = (store: string | undefined, targets: number, slowTargets = 0) => {
+      const c = cases.find((x) => storeOf.get(x) === store && x.targets === targets && x.slow_targets === slowTargets);
+      return c && 'latency' in c ? c : undefined;
     };
+    const rate = (store: string | undefined, targets: number) => measured(store, targets)?.deliveries_per_second;
+    // The prompt targets of the slow case against the case where every target is prompt, in the same run.
+    const slowTargetIsolation = Object.fromEntries(
+      stores.map(({ name: store }) => {
+        const [slow, prompt] = [measured(store, slowCaseTargets, 1), measured(store, slowCaseTargets)];
+        if (!slow || !prompt) return [store, null];
+        return [
+          store,
+          {
+            prompt_deliveries_per_second: slow.deliveries_per_second,
+            all_prompt_deliveries_per_second: prompt.deliveries_per_second,
+            throughput_over_all_prompt: round(slow.deliveries_per_second / prompt.deliveries_per_second, 2),
+            p50_ms: slow.latency.p50_ms,
+            all_prompt_p50_ms: prompt.latency.p50_ms,
+            p50_over_all_prompt: round(slow.latency.p50_ms / prompt.latency.p50_ms, 2),
+            p99_ms: slow.latency.p99_ms,
+            all_prompt_p99_ms: prompt.latency.p99_ms,
+            p99_over_all_prompt: round(slow.latency.p99_ms / prompt.latency.p99_ms, 2),
+            slow_target_max_in_flight: slow.slow_target?.max_in_flight ?? null,
+            per_target_concurrency: dispatcherSettings.perTargetConcurrency,
+          },
+        ];
+      }),
+    );
     const storeRatios =
       stores.length > 1
         ? Object.fromEntries(
@@ -700,8 +841,12 @@ async function main() {
         'is first publish -> last webhook received; latency is publish -> arrival at the receiver per webhook-id, so in a burst it is mostly ' +
         'queueing behind the backlog (compare idle_latency: one delivery at a time on an idle dispatcher). Every case runs on each store of the ' +
         'run (FerretDB 1.24 with the platform patch on PostgreSQL, the default, and on SQLite, the former default); store_ratios compare ' +
-        'their rates. store_calibration: simple _id-keyed operations per second on each store when idle. Kafka, the store, the receiver and this process share ' +
-        'the same 2 CPUs.',
+        'their rates. store_calibration: simple _id-keyed operations per second on each store when idle. One more case per store: ' +
+        `${slowCaseTargets} targets, of which one answers every request after ${SLOW_ANSWER_MS} ms and also receives ${slowExtra} deliveries ` +
+        "published before the burst; its figures are the prompt targets' (the case ends when their last webhook arrived, the slow " +
+        "target's remaining deliveries are dropped), and slow_target_isolation compares them with the all-prompt case of the same " +
+        'run, with the most requests the slow target had open at once against the per-target concurrency. Kafka, the store, the ' +
+        'receiver and this process share the same 2 CPUs.',
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
       settings: {
@@ -712,6 +857,12 @@ async function main() {
         idle_probes_per_case: probes,
         publish_batch: publishBatch,
         case_time_limit_seconds: caseSeconds,
+        slow_case: {
+          targets: slowCaseTargets,
+          slow_targets: 1,
+          answer_after_ms: SLOW_ANSWER_MS,
+          extra_deliveries: slowExtra,
+        },
         dispatcher: {
           ...dispatcherSettings,
           egress_connections: dispatcherSettings.concurrency,
@@ -728,6 +879,7 @@ async function main() {
       cases: cases.map((c) => ({ backend: storeOf.get(c), ...c })),
       ratios,
       store_ratios: storeRatios,
+      slow_target_isolation: slowTargetIsolation,
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     writeFileSync(path.join(root, 'bench/results/webhook-throughput.json'), `${JSON.stringify(result, null, 2)}\n`);

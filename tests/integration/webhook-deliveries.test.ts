@@ -1,20 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestDelivery } from '@platform/contracts';
-import { connectMongo, type MongoConnection } from '@platform/mongo';
+import { MessageTypeNames, type RequestDelivery } from '@platform/contracts';
+import { createOutboxRelay, type OutgoingMessage, type OutboxRelay, type Publisher } from '@platform/kafka';
+import { connectMongo, createMongoOutboxSource, type MongoConnection } from '@platform/mongo';
 import { resolveInfra, uniqueName } from '@platform/testing';
-import { createDeliveryStore, type AttemptRecord, type DeliveryStore } from '@platform/webhooks';
+import { createDeliveryStore, type AttemptRecord, type DeliveryDoc, type DeliveryStore } from '@platform/webhooks';
+import { testLogger } from '../support/test-logger.js';
 
 let mongo: MongoConnection;
 let store: DeliveryStore;
+let relay: OutboxRelay;
+/** What the relay published: the producers' view of each delivery's outcome. */
+const published: OutgoingMessage[] = [];
+
+/** The relay publishes through this; Kafka itself is not what these tests are about. */
+const recordingPublisher: Publisher = {
+  connect: async () => undefined,
+  disconnect: async () => undefined,
+  async publish(message) {
+    published.push(message);
+    return message.id ?? '';
+  },
+  async publishMany(messages) {
+    published.push(...messages);
+    return messages.map((m) => m.id ?? '');
+  },
+};
 
 beforeAll(async () => {
   const name = uniqueName('deliveries');
   mongo = await connectMongo({ url: resolveInfra().mongoUrl, dbName: name, appName: name });
   store = createDeliveryStore(mongo);
   await store.ensureIndexes();
+  relay = createOutboxRelay({
+    publisher: recordingPublisher,
+    sources: store.outboxCollections().map((c) => createMongoOutboxSource(c)),
+    logger: testLogger('webhook-deliveries'),
+  });
 });
 
 afterAll(async () => {
+  await relay?.stop();
   await mongo?.dropDatabase().catch(() => undefined);
   await mongo?.close();
 });
@@ -32,11 +57,13 @@ function requestFor(deliveryId: string): RequestDelivery {
       previous_sealed_secret: null,
       previous_secret_expires_at: null,
       oauth: null,
+      rate_limit: null,
     },
     event_id: uniqueName('event'),
     event_type: 'user.created',
     payload: '{}',
     requested_at: Date.now(),
+    ordering_key: null,
   };
 }
 
@@ -47,6 +74,40 @@ const accepted = (): AttemptRecord => ({
   responseBody: '',
   startedAt: new Date(),
 });
+
+/**
+ * A claimed delivery's way out, as the dispatcher takes it: its outcome recorded (with its event in the
+ * outbox), the event relayed, then the delivery archived (which waits for its outbox to be empty).
+ */
+const finishing = (d: DeliveryDoc) => [
+  () => store.recordDelivered([{ delivery: d, record: accepted() }]),
+  () => relay.flush(),
+  () => store.archiveFinished(),
+];
+
+async function finish(d: DeliveryDoc) {
+  for (const step of finishing(d)) await step();
+}
+
+const outcomesOf = (deliveryId: string) =>
+  published
+    .filter((m) => m.type === MessageTypeNames.DeliveryOutcome)
+    .map((m) => m.value as { delivery_id: string; outcome: string })
+    .filter((v) => v.delivery_id === deliveryId)
+    .map((v) => v.outcome);
+
+/** Delivered once, archived (an archived copy has an expiry), its outcome told once to its producer. */
+async function expectDeliveredOnce(deliveryId: string) {
+  expect(await store.pendingByIds([deliveryId])).toEqual([]);
+  expect(await store.get(deliveryId)).toMatchObject({
+    status: 'delivered',
+    attempts: 1,
+    outbox: [],
+    expires_at: expect.any(Date) as unknown,
+  });
+  expect(await store.attemptsFor(deliveryId)).toHaveLength(1);
+  expect(outcomesOf(deliveryId)).toEqual(['delivered']);
+}
 
 // The store of the webhook dispatcher on FerretDB: the copies of a delivery request that Kafka and the outbox
 // relays may publish (at least once) never make one delivery go out twice.
@@ -69,7 +130,7 @@ describe('webhook delivery store', () => {
     const pending = requestFor(uniqueName('whd'));
     const finished = requestFor(uniqueName('whd'));
     await store.enqueueMany([{ request: pending }, { request: finished }]);
-    await store.markDelivered((await store.pendingByIds([finished.delivery_id]))[0]!, accepted());
+    await finish((await store.pendingByIds([finished.delivery_id]))[0]!);
     const fresh = requestFor(uniqueName('whd'));
     const now = new Date();
     const items = await store.enqueueMany(
@@ -86,35 +147,43 @@ describe('webhook delivery store', () => {
     expect((await store.pendingByIds([fresh.delivery_id, finished.delivery_id])).map((d) => d._id)).toEqual([
       fresh.delivery_id,
     ]);
-    expect((await store.get(finished.delivery_id))?.status).toBe('delivered');
+    await expectDeliveredOnce(finished.delivery_id);
   });
 
   it('does not queue again a copy of a delivery that was delivered and archived', async () => {
     const request = requestFor(uniqueName('whd'));
     await store.enqueue(request);
     const [claimed] = await store.pendingByIds([request.delivery_id]);
-    await store.markDelivered(claimed!, accepted());
+    await finish(claimed!);
     expect(await store.enqueue(request)).toBeNull();
-    expect(await store.pendingByIds([request.delivery_id])).toEqual([]);
     // A copy queued again would be found first, pending, among the deliveries to send.
-    expect((await store.get(request.delivery_id))?.status).toBe('delivered');
-    expect(await store.attemptsFor(request.delivery_id)).toHaveLength(1);
+    await expectDeliveredOnce(request.delivery_id);
   });
 
   it('never makes a delivery pending again when a copy is enqueued while it is delivered and archived', async () => {
     // The copy may meet the delivery pending (it answers its item, which the queue skips while the delivery is
-    // claimed, and a claim that finds it finished sends nothing), delivered, archived or gone: whatever the
-    // interleaving, nothing is pending afterwards and the attempt stays the only one.
-    for (let delay = 0; delay < 6; delay++) {
-      const request = requestFor(uniqueName('whd'));
-      await store.enqueue(request);
-      const claimed = (await store.pendingByIds([request.delivery_id]))[0]!;
-      const copy = new Promise((resolve) => setTimeout(resolve, delay)).then(() => store.enqueue(request));
-      await Promise.all([copy, store.markDelivered(claimed, accepted())]);
-      expect(await store.pendingByIds([request.delivery_id])).toEqual([]);
-      expect(await store.enqueue(request)).toBeNull();
-      expect((await store.get(request.delivery_id))?.status).toBe('delivered');
-      expect(await store.attemptsFor(request.delivery_id)).toHaveLength(1);
+    // claimed, and a claim that finds it finished sends nothing), delivered with its event still in the outbox,
+    // relayed, archived or gone: whatever the interleaving, nothing is pending afterwards, the attempt stays
+    // the only one and the producer hears of one outcome. The copy starts beside each step of the way out,
+    // after a few delays; once the outcome is recorded, it is answered as a copy of a finished delivery.
+    for (let step = 0; step < 3; step++) {
+      for (let delay = 0; delay < 12; delay++) {
+        const request = requestFor(uniqueName('whd'));
+        await store.enqueue(request);
+        const claimed = (await store.pendingByIds([request.delivery_id]))[0]!;
+        const steps = finishing(claimed);
+        for (const done of steps.slice(0, step)) await done();
+        const copy = new Promise((resolve) => setTimeout(resolve, delay)).then(() => store.enqueue(request));
+        await Promise.all([
+          copy,
+          (async () => {
+            for (const next of steps.slice(step)) await next();
+          })(),
+        ]);
+        if (step > 0) expect(await copy).toBeNull();
+        expect(await store.enqueue(request)).toBeNull();
+        await expectDeliveredOnce(request.delivery_id);
+      }
     }
   });
 });

@@ -317,26 +317,6 @@ export function createDeliveryStore(connection: Connection) {
       );
     },
 
-    async markDelivered(d: DeliveryDoc, record: AttemptRecord, now = new Date()) {
-      const attempt = d.attempts + 1;
-      await saveAttempt(d, attempt, record);
-      await Delivery.updateOne(
-        { _id: d._id, attempts: d.attempts },
-        changeWithEvents(
-          {
-            status: 'delivered',
-            attempts: attempt,
-            last_status: record.status,
-            last_error: null,
-            updated_at: now,
-            finished_at: now,
-          },
-          [outcomeEvent(d, 'delivered', attempt, record.status, now)],
-        ),
-      );
-      await archive(d._id);
-    },
-
     async scheduleRetry(
       d: DeliveryDoc,
       record: AttemptRecord,
@@ -539,13 +519,6 @@ export function createDeliveryStore(connection: Connection) {
         error: record.error,
         occurred_at: now.getTime(),
       });
-    },
-
-    async noteSuccess(d: DeliveryDoc) {
-      await TargetState.updateOne(
-        { _id: targetKey(d.producer, d.target.id), failing_since: { $ne: null } },
-        { $set: { failing_since: null } },
-      );
     },
   };
 }
