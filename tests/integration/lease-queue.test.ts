@@ -74,8 +74,6 @@ describe('the Redis lease queue', () => {
       ...Array.from({ length: 10 }, (_, i) => ({ id: `paced-${i}`, group: 'paced', dueAt: T0 })),
       ...Array.from({ length: 3 }, (_, i) => ({ id: `free-${i}`, group: 'free', dueAt: T0 })),
     ]);
-    await q.setGroupRate('free', null);
-    await q.setGroupRate('other', 1);
     const first = await q.claim(100, 60_000, T0);
     expect(first.filter((c) => c.group === 'paced')).toHaveLength(4);
     expect(first.filter((c) => c.group === 'free')).toHaveLength(3);
@@ -89,13 +87,69 @@ describe('the Redis lease queue', () => {
     expect(await q.depth()).toMatchObject({ queued: 0 });
   });
 
-  it('paces a group by its own rate over the default', async () => {
-    const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100 });
-    await q.setGroupRate('slow', 1);
-    await q.schedule(Array.from({ length: 3 }, (_, i) => ({ id: `s-${i}`, group: 'slow', dueAt: T0 })));
+  it('paces a group by the rate its newest item carries, over the default', async () => {
+    const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100, perGroupRate: 50 });
+    await q.schedule(Array.from({ length: 3 }, (_, i) => ({ id: `s-${i}`, group: 'slow', dueAt: T0, rate: 1 })));
     expect((await q.claim(100, 60_000, T0)).map((c) => c.id)).toEqual(['s-0']);
     expect(await q.claim(100, 60_000, T0 + 999)).toEqual([]);
     expect((await q.claim(100, 60_000, T0 + 1000)).map((c) => c.id)).toEqual(['s-1']);
+    // The endpoint's limit removed: the next item carries none, and the default applies again.
+    await q.schedule(Array.from({ length: 5 }, (_, i) => ({ id: `n-${i}`, group: 'slow', dueAt: T0, rate: null })));
+    expect(await q.claim(100, 60_000, T0 + 2000)).toHaveLength(6);
+  });
+
+  it('claims the items of one key one at a time, in the order scheduled, whatever their retries', async () => {
+    const q = queue(10);
+    await q.schedule([
+      { id: 'u1-first', group: 'g', dueAt: T0, key: 'user_1' },
+      { id: 'u1-second', group: 'g', dueAt: T0, key: 'user_1' },
+      { id: 'u2-first', group: 'g', dueAt: T0, key: 'user_2' },
+      { id: 'unordered', group: 'g', dueAt: T0 },
+      { id: 'u1-third', group: 'g', dueAt: T0 - 5000, key: 'user_1' },
+    ]);
+    expect(await q.depth()).toEqual({ queued: 5, claimed: 0, oldestReadyAt: T0 });
+    const claims = await q.claim(10, 1000, T0);
+    expect(claims.map((c) => c.id).sort()).toEqual(['u1-first', 'u2-first', 'unordered']);
+    const first = claims.find((c) => c.id === 'u1-first')!;
+    // A retry keeps its place at the head of the line: the next one of its key waits, due or not.
+    expect(await q.retry(first, T0 + 500)).toBe(true);
+    expect(await q.claim(10, 1000, T0 + 100)).toEqual([]);
+    const [again] = await q.claim(10, 1000, T0 + 500);
+    expect(again?.id).toBe('u1-first');
+    // So does a lapsed lease.
+    const [lapsed] = await q.claim(10, 1000, T0 + 1501);
+    expect(lapsed?.id).toBe('u1-first');
+    expect(await q.finish(lapsed!)).toBe(true);
+    const [second] = await q.claim(10, 1000, T0 + 1502);
+    expect(second?.id).toBe('u1-second');
+    expect(await q.finish(second!)).toBe(true);
+    expect((await q.claim(10, 1000, T0 + 1503)).map((c) => c.id)).toEqual(['u1-third']);
+    // A rebuild from the store skips what is in line; a new item of the key joins the end of its line.
+    expect(await q.schedule([{ id: 'u1-third', group: 'g', dueAt: T0, key: 'user_1' }])).toBe(0);
+    expect(await q.schedule([{ id: 'u1-fourth', group: 'g', dueAt: T0, key: 'user_1' }])).toBe(1);
+    expect(await q.claim(10, 1000, T0 + 1504)).toEqual([]);
+  });
+
+  it('drops the items waiting in line with their group, and starts a key afresh afterwards', async () => {
+    const q = queue(10);
+    await q.schedule([
+      { id: 'a', group: 'g', dueAt: T0, key: 'k' },
+      { id: 'b', group: 'g', dueAt: T0, key: 'k' },
+      { id: 'c', group: 'g', dueAt: T0, key: 'k' },
+      { id: 'd', group: 'g', dueAt: T0, key: 'other' },
+    ]);
+    const claims = await q.claim(10, 1000, T0);
+    const a = claims.find((c) => c.id === 'a')!;
+    expect(claims).toHaveLength(2);
+    expect(await q.dropGroup('g')).toBe(2);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 2, oldestReadyAt: null });
+    expect(await q.finish(a)).toBe(true);
+    await q.schedule([
+      { id: 'e', group: 'g', dueAt: T0, key: 'k' },
+      { id: 'f', group: 'g', dueAt: T0, key: 'k' },
+    ]);
+    expect((await q.claim(10, 1000, T0)).map((c) => c.id)).toEqual(['e']);
+    expect(await q.depth()).toEqual({ queued: 1, claimed: 2, oldestReadyAt: null });
   });
 
   it('queues a retry at its new time and drops a finished item for good', async () => {

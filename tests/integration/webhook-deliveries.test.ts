@@ -112,10 +112,17 @@ async function expectDeliveredOnce(deliveryId: string) {
 // The store of the webhook dispatcher on FerretDB: the copies of a delivery request that Kafka and the outbox
 // relays may publish (at least once) never make one delivery go out twice.
 describe('webhook delivery store', () => {
-  it('stores a new delivery once, due at once, in the group of its target', async () => {
-    const request = requestFor(uniqueName('whd'));
+  it('stores a new delivery once, due at once, in the group of its target, with its key and rate', async () => {
+    const plain = requestFor(uniqueName('whd'));
+    const request = { ...plain, target: { ...plain.target, rate_limit: 5 }, ordering_key: 'user_1' };
     const now = new Date();
-    const item = { id: request.delivery_id, group: `test:${request.target.id}`, dueAt: now.getTime() };
+    const item = {
+      id: request.delivery_id,
+      group: `test:${request.target.id}`,
+      dueAt: now.getTime(),
+      key: 'user_1',
+      rate: 5,
+    };
     expect(await store.enqueue(request, {}, now)).toEqual(item);
     // A copy of a pending delivery names it again, for a queue that may have lost it (scheduling is idempotent).
     expect(await store.enqueue(request, {}, new Date(now.getTime() + 5000))).toEqual(item);
@@ -143,7 +150,13 @@ describe('webhook delivery store', () => {
       null,
       fresh.delivery_id,
     ]);
-    expect(items[0]).toEqual({ id: fresh.delivery_id, group: `test:${fresh.target.id}`, dueAt: now.getTime() });
+    expect(items[0]).toEqual({
+      id: fresh.delivery_id,
+      group: `test:${fresh.target.id}`,
+      dueAt: now.getTime(),
+      key: null,
+      rate: null,
+    });
     expect((await store.pendingByIds([fresh.delivery_id, finished.delivery_id])).map((d) => d._id)).toEqual([
       fresh.delivery_id,
     ]);

@@ -62,4 +62,52 @@ describe('the webhook lease queue', () => {
       { what: 'every delivery recorded as delivered' },
     );
   }, 60_000);
+
+  it('sends the events of one key in order, a retry holding the later ones back, and other keys meanwhile', async () => {
+    const target = uniqueName('ordered');
+    const refused = new Map<string, number>();
+    // The first event of user A is refused twice before it is accepted.
+    receiver.respondWith((req) => {
+      const id = req.headers['webhook-id'] as string;
+      if (!req.path.startsWith('/webhooks/ordered') || !id.endsWith('-a1')) return { status: 200 };
+      const count = refused.get(id) ?? 0;
+      refused.set(id, count + 1);
+      return { status: count < 2 ? 500 : 200 };
+    });
+    const send = (suffix: string, key: string) =>
+      harness.request(target, `${receiver.url}/ordered`, `${target}-${suffix}`, null, { orderingKey: key });
+    for (const [suffix, key] of [
+      ['a1', 'user_a'],
+      ['a2', 'user_a'],
+      ['b1', 'user_b'],
+      ['a3', 'user_a'],
+      ['b2', 'user_b'],
+    ] as const) {
+      await send(suffix, key);
+    }
+    await waitFor(async () => new Set(ids('ordered')).size >= 5, { what: 'every event sent', timeoutMs: 30_000 });
+    const seen = ids('ordered').map((id) => id.slice(target.length + 1));
+    // Each event of user A is first sent after the one before it was accepted (its third request).
+    expect(seen.filter((s) => s.startsWith('a'))).toEqual(['a1', 'a1', 'a1', 'a2', 'a3']);
+    expect(seen.filter((s) => s.startsWith('b'))).toEqual(['b1', 'b2']);
+    // User B's first event did not wait for user A's retries.
+    expect(seen.indexOf('b1')).toBeLessThan(seen.lastIndexOf('a1'));
+  }, 60_000);
+
+  it("paces an endpoint to its rate limit: over the limit waits, none is dropped, other targets don't wait", async () => {
+    receiver.respondWith(() => ({ status: 200 }));
+    const paced = uniqueName('paced');
+    const free = uniqueName('free');
+    const sent = [];
+    for (let i = 0; i < 6; i++)
+      sent.push(await harness.request(paced, `${receiver.url}/paced`, undefined, null, { rateLimit: 2 }));
+    for (let i = 0; i < 6; i++) await harness.request(free, `${receiver.url}/free`);
+    await waitFor(async () => ids('paced').length >= 6, { what: 'every paced delivery sent', timeoutMs: 30_000 });
+    expect(new Set(ids('paced'))).toEqual(new Set(sent.map((s) => s.eventId)));
+    // Two a second: two at once, then one every 500 ms.
+    const times = arrivals('paced').map((r) => r.receivedAt);
+    expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(1900);
+    expect(arrivals('free')).toHaveLength(6);
+    expect(arrivals('free').at(-1)!.receivedAt).toBeLessThan(times[5]!);
+  }, 60_000);
 });

@@ -17,14 +17,18 @@ import type { Redis } from 'ioredis';
  * - `ready`: groups with a due item and room under the limit, scored by their earliest item's due time;
  * - `q:<group>`: the group's queued items, scored by due time;
  * - `leases`: claimed items, scored by lease expiry; `lease-group`: the group of each;
- * - `inflight`: claimed items per group; `queued`: the number of queued items (a metric).
+ * - `inflight`: claimed items per group; `queued`: the number of queued items (a metric);
+ * - `rates`: a group's claims per second at most, `pace`: its GCRA theoretical arrival time;
+ * - for items with an ordering key: `k:<group>:<key>`, the key's items in the order they were scheduled, of
+ *   which only the first is in `q:<group>` (the rest wait, their due times in `waiting`); `item-key`: the key
+ *   of each; `keys:<group>`: the group's keys with items.
  */
 export interface LeaseQueueOptions {
   /** Key prefix; braces are added (`{webhooks}`) so that every key shares one cluster slot. */
   name: string;
   /** Claimed items per group at most (a webhook target's concurrency). */
   perGroupLimit: number;
-  /** Claims per second per group at most, unless `setGroupRate` says otherwise (default 0: no limit). */
+  /** Claims per second per group at most, unless its items say otherwise (`rate`; default 0: no limit). */
   perGroupRate?: number;
 }
 
@@ -32,6 +36,13 @@ export interface QueuedItem {
   id: string;
   group: string;
   dueAt: number;
+  /**
+   * Items of a group sharing a key are claimed one at a time, in the order they were first scheduled: a later
+   * one waits until the earlier one is finished (delivered, given up), whatever their due times and retries.
+   */
+  key?: string | null;
+  /** The group's claims per second at most, as of this item (the newest item added wins); null: the default. */
+  rate?: number | null;
 }
 
 export interface Claim {
@@ -55,6 +66,26 @@ end
 local function dequeue(g, id)
   if redis.call('ZREM', q(g), id) == 1 then redis.call('DECR', C) end
 end
+local IK, KD = P .. 'item-key', P .. 'waiting'
+local function klist(g, k) return P .. 'k:' .. g .. ':' .. k end
+-- An item leaving its key's line for good lets the next one in line into the group's queue.
+local function leaveLine(g, id)
+  local k = redis.call('HGET', IK, id)
+  if not k then return end
+  redis.call('HDEL', IK, id)
+  local line = klist(g, k)
+  redis.call('LREM', line, 1, id)
+  local nxt = redis.call('LINDEX', line, 0)
+  if nxt then
+    local due = redis.call('HGET', KD, nxt)
+    if due then
+      redis.call('HDEL', KD, nxt)
+      redis.call('ZADD', q(g), due, nxt)
+    end
+  else
+    redis.call('SREM', P .. 'keys:' .. g, k)
+  end
+end
 local function vacate(g)
   if redis.call('HINCRBY', IF, g, -1) <= 0 then redis.call('HDEL', IF, g) end
 end
@@ -70,14 +101,25 @@ local function holds(id, token)
 end
 `;
 
-/** ARGV: prefix, limit, then id, group, due for each item. Returns how many were queued. */
+/**
+ * ARGV: prefix, limit, then id, group, due, key ('' for none), rate ('' for the default) for each item.
+ * Returns how many were queued. An item with a key joins the end of its key's line, and waits there unless
+ * it is first.
+ */
 const SCHEDULE = `${COMMON}
 local added = 0
-for i = 3, #ARGV, 3 do
-  local id, g, due = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  if not redis.call('ZSCORE', L, id) and not redis.call('ZSCORE', q(g), id) then
-    redis.call('ZADD', q(g), due, id)
+for i = 3, #ARGV, 5 do
+  local id, g, due, k, rate = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+  if not redis.call('ZSCORE', L, id) and not redis.call('ZSCORE', q(g), id) and redis.call('HEXISTS', IK, id) == 0 then
     redis.call('INCR', C)
+    local first = true
+    if k ~= '' then
+      redis.call('HSET', IK, id, k)
+      redis.call('SADD', P .. 'keys:' .. g, k)
+      first = redis.call('RPUSH', klist(g, k), id) == 1
+    end
+    if first then redis.call('ZADD', q(g), due, id) else redis.call('HSET', KD, id, due) end
+    if rate == '' then redis.call('HDEL', P .. 'rates', g) else redis.call('HSET', P .. 'rates', g, rate) end
     refresh(g)
     added = added + 1
   end
@@ -149,6 +191,7 @@ if not holds(id, token) then return 0 end
 unlease(id, g)
 if due == '' then
   dequeue(g, id)
+  leaveLine(g, id)
 elseif redis.call('ZADD', q(g), due, id) == 1 then
   redis.call('INCR', C)
 end
@@ -166,11 +209,28 @@ refresh(g)
 return 1
 `;
 
-/** ARGV: prefix, limit, group. Drops every queued item of the group (claimed ones finish on their own). */
+/**
+ * ARGV: prefix, limit, group. Drops every queued item of the group, waiting ones too (claimed ones finish on
+ * their own).
+ */
 const DROP_GROUP = `${COMMON}
 local g = ARGV[3]
 local n = redis.call('ZCARD', q(g))
+local queued = redis.call('ZRANGE', q(g), 0, -1)
+for _, id in ipairs(queued) do redis.call('HDEL', IK, id) end
 redis.call('DEL', q(g))
+local KG = P .. 'keys:' .. g
+for _, k in ipairs(redis.call('SMEMBERS', KG)) do
+  local line = klist(g, k)
+  for _, id in ipairs(redis.call('LRANGE', line, 0, -1)) do
+    if redis.call('HDEL', KD, id) == 1 then
+      n = n + 1
+      redis.call('HDEL', IK, id)
+    end
+  end
+  redis.call('DEL', line)
+end
+redis.call('DEL', KG)
 if n > 0 then redis.call('DECRBY', C, n) end
 redis.call('ZREM', R, g)
 return n
@@ -211,7 +271,9 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     async schedule(items: QueuedItem[]): Promise<number> {
       let added = 0;
       for (let i = 0; i < items.length; i += 200) {
-        const args = items.slice(i, i + 200).flatMap((item) => [item.id, item.group, Math.round(item.dueAt)]);
+        const args = items
+          .slice(i, i + 200)
+          .flatMap((item) => [item.id, item.group, Math.round(item.dueAt), item.key ?? '', item.rate ?? '']);
         added += Number(await run(SCHEDULE, args));
       }
       return added;
@@ -240,12 +302,6 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     finish: (claim: Claim) => settle(claim, ''),
     /** The item is due again at `dueAt` (a retry, or a claim handed back unattempted). */
     retry: (claim: Claim, dueAt: number) => settle(claim, Math.round(dueAt)),
-
-    /** Paces a group at `perSecond` claims a second (a webhook endpoint's rate limit); null: the default again. */
-    async setGroupRate(group: string, perSecond: number | null): Promise<void> {
-      if (perSecond === null) await redis.hdel(`${prefix}rates`, group);
-      else await redis.hset(`${prefix}rates`, group, String(perSecond));
-    },
 
     /** Drops the queued items of a group (a disabled target); claimed ones finish on their own. */
     async dropGroup(group: string): Promise<number> {

@@ -14,7 +14,7 @@ import {
 import type { QueuedItem } from '@platform/redis';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
-import { webhookModels, type AttemptDoc, type DeliveryDoc } from './models.js';
+import { webhookModels, type AttemptDoc, type DeliveryDoc, type DeliveryTarget } from './models.js';
 
 type Document = mongo.Document;
 type WriteFailure = { index: number; code?: number };
@@ -27,9 +27,25 @@ export function deliveryGroup(d: { producer: string; target: { id: string } }): 
   return `${d.producer}:${d.target.id}`;
 }
 
-const QUEUE_FIELDS = { _id: 1, producer: 1, 'target.id': 1, status: 1, next_attempt_at: 1 } as const;
-type QueueFields = Pick<DeliveryDoc, '_id' | 'producer' | 'status' | 'next_attempt_at'> & { target: { id: string } };
-function newDelivery(request: RequestDelivery, traceHeaders: Record<string, string>, now: Date): DeliveryDoc {
+const QUEUE_FIELDS = {
+  _id: 1,
+  producer: 1,
+  'target.id': 1,
+  'target.rate_limit': 1,
+  status: 1,
+  next_attempt_at: 1,
+  ordering_key: 1,
+} as const;
+type QueueFields = Pick<DeliveryDoc, '_id' | 'producer' | 'status' | 'next_attempt_at' | 'ordering_key'> & {
+  target: Pick<DeliveryTarget, 'id' | 'rate_limit'>;
+};
+
+function newDelivery(
+  request: RequestDelivery,
+  traceHeaders: Record<string, string>,
+  now: Date,
+  sequence: number,
+): DeliveryDoc {
   return {
     _id: request.delivery_id,
     producer: request.producer,
@@ -38,6 +54,8 @@ function newDelivery(request: RequestDelivery, traceHeaders: Record<string, stri
     event_id: request.event_id,
     event_type: request.event_type,
     payload: request.payload,
+    ordering_key: request.ordering_key ?? null,
+    sequence,
     trace_headers: traceHeaders,
     status: 'pending',
     attempts: 0,
@@ -67,6 +85,8 @@ const queueItemOf = (d: QueueFields): QueuedItem => ({
   id: d._id,
   group: deliveryGroup(d),
   dueAt: d.next_attempt_at.getTime(),
+  key: d.ordering_key ?? null,
+  rate: d.target.rate_limit ?? null,
 });
 
 export interface AttemptRecord {
@@ -204,7 +224,10 @@ export function createDeliveryStore(connection: Connection) {
   ): Promise<Array<QueuedItem | null>> {
     // A batch may carry copies of one request (at-least-once publishers): the first stands for them all.
     const unique = [...new Map(requests.map((r) => [r.request.delivery_id, r])).values()];
-    const docs = unique.map(({ request, trace }) => newDelivery(request, trace ?? {}, now));
+    // In the order received, which is the order requested for one target (its requests share a partition).
+    const docs = unique.map(({ request, trace }, i) =>
+      newDelivery(request, trace ?? {}, now, now.getTime() * 1000 + i),
+    );
     const copies = new Set<string>();
     try {
       await deliveries().insertMany(docs as unknown as Document[], { ordered: false });
@@ -273,9 +296,10 @@ export function createDeliveryStore(connection: Connection) {
      * insert and its look among the finished ones.
      */
     async pendingItems(createdBefore: Date): Promise<QueuedItem[]> {
-      const docs = await Delivery.find({ status: 'pending', created_at: { $lte: createdBefore } }, QUEUE_FIELDS).lean<
-        QueueFields[]
-      >();
+      // In the order received, so that deliveries sharing an ordering key queue up again in their order.
+      const docs = await Delivery.find({ status: 'pending', created_at: { $lte: createdBefore } }, QUEUE_FIELDS)
+        .sort({ sequence: 1 })
+        .lean<QueueFields[]>();
       return docs.map(queueItemOf);
     },
 

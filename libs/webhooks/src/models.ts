@@ -11,6 +11,8 @@ export interface DeliveryTarget {
   previous_sealed_secret: string | null;
   previous_secret_expires_at: number | null;
   oauth: { token_url: string; client_id: string; sealed_client_secret: string; scope: string | null } | null;
+  /** Deliveries per second at most to this target (the endpoint's limit); null: the dispatcher's default. */
+  rate_limit?: number | null;
 }
 
 export interface DeliveryDoc {
@@ -21,6 +23,10 @@ export interface DeliveryDoc {
   event_id: string;
   event_type: string;
   payload: string;
+  /** Deliveries to one target sharing this key go out one at a time, in `sequence` order (null: unordered). */
+  ordering_key?: string | null;
+  /** The order in which the dispatcher received the request (ms since the epoch × 1000 + place in its batch). */
+  sequence?: number;
   /** W3C trace context of the request, so each attempt joins the trace that caused it. */
   trace_headers: Record<string, string>;
   status: DeliveryStatus;
@@ -82,10 +88,13 @@ export function webhookModels(connection: Connection) {
         previous_sealed_secret: { type: String, default: null },
         previous_secret_expires_at: { type: Number, default: null },
         oauth: { type: Schema.Types.Mixed, default: null },
+        rate_limit: { type: Number, default: null },
       },
       event_id: String,
       event_type: String,
       payload: String,
+      ordering_key: { type: String, default: null },
+      sequence: { type: Number, default: 0 },
       trace_headers: { type: Schema.Types.Mixed, default: {} },
       status: { type: String, index: true },
       attempts: Number,
