@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MessageTypeNames, decodeMessage, type RequestDelivery } from '@platform/contracts';
+import { readHeaders } from '@platform/kafka';
 import { newGroupGuid } from '@platform/links';
 import { waitFor } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,29 @@ const answers = new Map<string, number>();
 /** The client-credentials token endpoint: what it was sent, and the token it hands out now. */
 const tokenRequests: Array<{ authorization: string | undefined; body: string }> = [];
 let currentToken = 'token-1';
+
+/** Every RequestDelivery the stack's links-worker published on webhooks.deliveries (read beside the dispatcher). */
+const requested: RequestDelivery[] = [];
+let stopReading: () => Promise<void> = async () => undefined;
+
+async function readDeliveryRequests() {
+  const consumer = stack.kafka.kafka.consumer({ groupId: `${stack.kafka.topicPrefix}delivery-reader` });
+  await consumer.connect();
+  await consumer.subscribe({ topic: `${stack.kafka.topicPrefix}webhooks.deliveries`, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const meta = readHeaders(message.headers);
+      if (meta?.type === MessageTypeNames.RequestDelivery && message.value)
+        requested.push(decodeMessage(meta.type, meta.schema, message.value));
+    },
+  });
+  stopReading = () => consumer.disconnect();
+}
+
+const requestOf = (targetId: string, eventType: string) =>
+  waitFor(() => requested.find((r) => r.target.id === targetId && r.event_type === eventType), {
+    what: `the ${eventType} delivery request to ${targetId}`,
+  });
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/;
 
@@ -92,9 +117,11 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   stack = await startLinksStack({}, { dispatcher: true });
   ({ organizationId, groupGuid, admin } = await stack.newOrganization());
+  await readDeliveryRequests();
 }, 120_000);
 
 afterAll(async () => {
+  await stopReading();
   await stack?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
@@ -267,6 +294,103 @@ describe('webhook records', () => {
     await call(admin, 'DELETE', `/v4/webhooks/${hook.guid}`);
   });
 
+  it('takes rate_limit and ordered on create and patch, shows them on every read, and removes the limit on null', async () => {
+    const plain = await createWebhook({ name: 'Plain', event: 'decodes', url: 'https://example.com/plain' });
+    expect(plain).toMatchObject({ rate_limit: null, ordered: false });
+
+    const created = await createWebhook({
+      name: 'Limited',
+      event: 'decodes',
+      url: 'https://example.com/limited',
+      rate_limit: 25,
+      ordered: true,
+    });
+    expect(created).toMatchObject({ rate_limit: 25, ordered: true });
+    expect((await call(admin, 'GET', `/v4/webhooks/${created.guid}`)).body).toMatchObject({
+      rate_limit: 25,
+      ordered: true,
+    });
+    const listed = await call(admin, 'GET', `/v4/organizations/${organizationId}/webhooks`);
+    expect(listed.body['webhooks']).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ guid: created.guid, rate_limit: 25, ordered: true }),
+        expect.objectContaining({ guid: plain.guid, rate_limit: null, ordered: false }),
+      ]),
+    );
+
+    // A patch that names neither leaves both; one that names one changes only it.
+    expect(
+      await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, { guid: created.guid, name: 'Renamed' }),
+    ).toMatchObject({ status: 200, body: { name: 'Renamed', rate_limit: 25, ordered: true } });
+    expect(
+      await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, { guid: created.guid, rate_limit: 10_000 }),
+    ).toMatchObject({ status: 200, body: { rate_limit: 10_000, ordered: true } });
+    expect(
+      await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, { guid: created.guid, ordered: false }),
+    ).toMatchObject({ status: 200, body: { rate_limit: 10_000, ordered: false } });
+    // Unlike Bitly's members, whose null leaves them as they are, a null rate_limit removes the limit.
+    expect(
+      await call(admin, 'PATCH', `/v4/webhooks/${created.guid}`, { guid: created.guid, rate_limit: null }),
+    ).toMatchObject({ status: 200, body: { rate_limit: null, ordered: false } });
+    expect((await call(admin, 'GET', `/v4/webhooks/${created.guid}`)).body).toMatchObject({
+      name: 'Renamed',
+      rate_limit: null,
+      ordered: false,
+    });
+    expect(
+      await call(admin, 'PATCH', `/v4/webhooks/${plain.guid}`, { guid: plain.guid, rate_limit: 1, ordered: true }),
+    ).toMatchObject({ status: 200, body: { rate_limit: 1, ordered: true } });
+    for (const h of [plain, created]) await call(admin, 'DELETE', `/v4/webhooks/${h.guid}`);
+  });
+
+  it('refuses a bad rate_limit or ordered with Bitly errors and changes nothing', async () => {
+    const hook = await createWebhook({
+      name: 'Kept',
+      event: 'decodes',
+      url: 'https://example.com/kept',
+      rate_limit: 7,
+      ordered: true,
+    });
+    const before = await call(admin, 'GET', `/v4/organizations/${organizationId}/webhooks`);
+    const bad: Array<[Record<string, unknown>, string]> = [
+      [{ rate_limit: 0 }, 'INVALID_ARG_RATE_LIMIT'],
+      [{ rate_limit: -5 }, 'INVALID_ARG_RATE_LIMIT'],
+      [{ rate_limit: 10_001 }, 'INVALID_ARG_RATE_LIMIT'],
+      [{ rate_limit: 2.5 }, 'INVALID_ARG_RATE_LIMIT'],
+      [{ rate_limit: 'fast' }, 'INVALID_ARG_RATE_LIMIT'],
+      [{ ordered: 'yes' }, 'INVALID_ARG_ORDERED'],
+    ];
+    for (const [member, message] of bad) {
+      const created = await call(admin, 'POST', '/v4/webhooks', {
+        organization_guid: organizationId,
+        name: 'Refused',
+        event: 'decodes',
+        url: 'https://example.com/refused',
+        ...member,
+      });
+      expect({ status: created.status, message: created.body['message'] }, JSON.stringify(member)).toEqual({
+        status: 400,
+        message,
+      });
+      expect(created.body['errors']).toEqual([
+        expect.objectContaining({ field: expect.any(String), error_code: 'invalid' }),
+      ]);
+      const patched = await call(admin, 'PATCH', `/v4/webhooks/${hook.guid}`, { guid: hook.guid, ...member });
+      expect({ status: patched.status, message: patched.body['message'] }, JSON.stringify(member)).toEqual({
+        status: 400,
+        message,
+      });
+    }
+    expect((await call(admin, 'GET', `/v4/webhooks/${hook.guid}`)).body).toMatchObject({
+      name: 'Kept',
+      rate_limit: 7,
+      ordered: true,
+    });
+    const after = await call(admin, 'GET', `/v4/organizations/${organizationId}/webhooks`);
+    expect(after.body['webhooks']).toEqual(before.body['webhooks']);
+    await call(admin, 'DELETE', `/v4/webhooks/${hook.guid}`);
+  });
+
   it('lets a group admin manage the webhooks of their group only', async () => {
     const groupAdmin = await stack.addUser(organizationId, groupGuid, 'GROUP_ADMIN');
     expect(
@@ -407,6 +531,61 @@ describe('deliveries', () => {
     expect(received.filter((r) => r.path === '/decodes' && r.json['shortlink'] === id)).toHaveLength(1);
     expect(received.filter((r) => r.path === '/off')).toEqual([]);
     for (const h of [decodes, inGroup, off, created]) await call(admin, 'DELETE', `/v4/webhooks/${h.guid}`);
+  });
+
+  it("asks the dispatcher for an ordered, rate-limited webhook's limit and the link's id as the ordering key", async () => {
+    const ordered = await createWebhook({
+      name: 'Ordered clicks',
+      event: 'decodes',
+      url: `${receiverUrl}/ordered-decodes`,
+      rate_limit: 5,
+      ordered: true,
+    });
+    const orderedCreated = await createWebhook({
+      name: 'Ordered new links',
+      event: 'shortlink_created',
+      url: `${receiverUrl}/ordered-created`,
+      rate_limit: 3,
+      ordered: true,
+    });
+    const unordered = await createWebhook({ name: 'Any order', event: 'decodes', url: `${receiverUrl}/any-order` });
+    const limitedOnly = await createWebhook({
+      name: 'Limited only',
+      event: 'decodes',
+      url: `${receiverUrl}/limited-only`,
+      rate_limit: 2,
+    });
+
+    const link = await call(admin, 'POST', '/v4/shortlinks', { long_url: 'https://example.com/in-order' });
+    expect(link.status).toBe(201);
+    const id = link.body['id'] as string;
+    expect(await redirect(stack, DEFAULT_DOMAIN, `/${id.slice(DEFAULT_DOMAIN.length + 1)}`, VISITOR)).toBe(301);
+
+    expect((await requestOf(ordered.guid, 'decodes')).target.rate_limit).toBe(5);
+    expect((await requestOf(ordered.guid, 'decodes')).ordering_key).toBe(id);
+    expect(await requestOf(orderedCreated.guid, 'shortlink_created')).toMatchObject({
+      target: { rate_limit: 3 },
+      ordering_key: id,
+    });
+    expect(await requestOf(unordered.guid, 'decodes')).toMatchObject({
+      target: { rate_limit: null },
+      ordering_key: null,
+    });
+    expect(await requestOf(limitedOnly.guid, 'decodes')).toMatchObject({
+      target: { rate_limit: 2 },
+      ordering_key: null,
+    });
+    // The deliveries themselves still arrive.
+    await waitFor(() => received.find((r) => r.path === '/ordered-decodes' && r.json['shortlink'] === id), {
+      what: 'the ordered click',
+    });
+
+    // A ping is about no link: the webhook's limit, no ordering key (it never waits behind a link's events).
+    expect((await call(admin, 'POST', `/v4/webhooks/${ordered.guid}/verify`)).status).toBe(200);
+    expect(await requestOf(ordered.guid, 'ping')).toMatchObject({ target: { rate_limit: 5 }, ordering_key: null });
+
+    for (const h of [ordered, orderedCreated, unordered, limitedOnly])
+      await call(admin, 'DELETE', `/v4/webhooks/${h.guid}`);
   });
 
   it('gets a client-credentials token first, sends it as a bearer, and gets a new one on 401', async () => {

@@ -6,7 +6,7 @@ import {
   type MemberRole,
   type Members,
 } from '@platform/accounts';
-import { createPublisher, type Publisher } from '@platform/kafka';
+import { createPublisher, type KafkaClient, type Publisher } from '@platform/kafka';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
 import { testLogger } from './test-logger.js';
@@ -37,6 +37,8 @@ export interface NotificationsStack {
   env: Record<string, string>;
   /** Publishes on the stack's topics as another service would (the events the notifier turns into notifications). */
   publisher: Publisher;
+  /** The stack's Kafka client (its topic prefix), to read what the apps publish. */
+  kafka: KafkaClient;
   /** A deployment with its owner; `addUser` adds more to it. */
   newDeployment(email?: string): Promise<{ deploymentId: string; owner: NotificationsUser }>;
   addUser(deploymentId: string, role: MemberRole, email?: string): Promise<NotificationsUser>;
@@ -49,6 +51,8 @@ export interface NotificationsStackOptions {
   /** Where the webhook method POSTs; without it the deployment has smtp only. */
   webhookUrl?: string;
   maxFramesBehind?: number;
+  /** More settings of the apps (NOTIFIER_WEBHOOK_RATE_LIMIT...). */
+  env?: Record<string, string>;
 }
 
 /** The gateways' watch timing: a ping every `pingMs`, and a reader closed once a ping has gone unanswered `slowGraceMs`. */
@@ -77,6 +81,7 @@ export async function startNotificationsStack(options: NotificationsStackOptions
     WATCH_MAX_FRAMES_BEHIND: String(options.maxFramesBehind ?? 256),
     WATCH_PING_MS: String(WATCH_TIMING.pingMs),
     WATCH_SLOW_GRACE_MS: String(WATCH_TIMING.slowGraceMs),
+    ...options.env,
   });
   const logger = testLogger(name);
   const notifier = await startService('notifier', buildNotifier, { settings: notifierConfig.read(env), logger });
@@ -130,6 +135,7 @@ export async function startNotificationsStack(options: NotificationsStackOptions
     mongo,
     env,
     publisher,
+    kafka: notifier.context.kafka(),
     async newDeployment(email) {
       const deployment = await accounts.createEnvironment('notifications', name);
       return { deploymentId: deployment._id, owner: await addUser(deployment._id, 'owner', email) };

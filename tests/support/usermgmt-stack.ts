@@ -1,11 +1,13 @@
 import { createAccounts, type Accounts } from '@platform/accounts';
+import { MessageTypeNames, type RequestDelivery } from '@platform/contracts';
+import { runConsumer, type ConsumerHandle } from '@platform/kafka';
 import type { HttpApp } from '@platform/http';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
 import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
 import { createUsermgmtStore, type UsermgmtStore } from '@platform/usermgmt';
-import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
+import { WEBHOOK_TOPICS, createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
 import { config as gatewayConfig } from '../../apps/usermgmt-gateway/src/config.js';
@@ -25,6 +27,11 @@ export interface UsermgmtStack {
   deliveries: DeliveryStore;
   mongo: MongoConnection;
   newKey(): Promise<{ key: string; environmentId: string }>;
+  /**
+   * Every delivery request the worker publishes on webhooks.deliveries (read from the topic's start by a group
+   * of its own), as the dispatcher receives it.
+   */
+  watchDeliveryRequests(): Promise<{ requests: RequestDelivery[]; stop(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -74,6 +81,7 @@ export async function startUsermgmtStack(
     pepper: TEST_SECRETS.API_KEY_PEPPER,
   });
   await accounts.ensureIndexes();
+  const watches: ConsumerHandle[] = [];
 
   return {
     app: gateway.service.http.app,
@@ -87,7 +95,23 @@ export async function startUsermgmtStack(
       const { key } = await accounts.createKey(environment._id);
       return { key, environmentId: environment._id };
     },
+    async watchDeliveryRequests() {
+      const requests: RequestDelivery[] = [];
+      const consumer = await runConsumer({
+        client: worker.context.kafka(),
+        groupId: uniqueName('delivery-requests'),
+        topics: [WEBHOOK_TOPICS.deliveries],
+        fromBeginning: true,
+        handlers: {
+          [MessageTypeNames.RequestDelivery]: async (m) => void requests.push({ ...m.value }),
+        },
+      });
+      await consumer.ready;
+      watches.push(consumer);
+      return { requests, stop: () => consumer.stop() };
+    },
     async close() {
+      await Promise.all(watches.map((w) => (w.isRunning() ? w.stop() : undefined)));
       await dispatcher.stop();
       await worker.stop();
       await mongo.dropDatabase().catch(() => undefined);

@@ -23,6 +23,10 @@ const schema = Type.Object({
   /** Where the webhook method POSTs (signed with Standard Webhooks headers by the webhook dispatcher). */
   NOTIFIER_WEBHOOK_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   NOTIFIER_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  /** Deliveries per second at most to NOTIFIER_WEBHOOK_URL (the dispatcher holds the rest back); unset: none. */
+  NOTIFIER_WEBHOOK_RATE_LIMIT: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  /** One user's notifications reach NOTIFIER_WEBHOOK_URL in the order they were sent (the user id orders them). */
+  NOTIFIER_WEBHOOK_ORDERED: Type.Boolean({ default: false }),
   /** Tries of one method of one notification before it is given up (failed). */
   NOTIFIER_MAX_ATTEMPTS: Type.Integer({ default: 6, minimum: 1, maximum: 50 }),
   NOTIFIER_RETRY_BASE_MS: Type.Integer({ default: 1_000, minimum: 10 }),
@@ -53,7 +57,12 @@ export const config = createConfigLoader(schema, (env) => {
     mail: { smtpUrl: env.SMTP_URL, from: env.SMTP_FROM, timeoutMs: env.SMTP_TIMEOUT_MS },
     webhook:
       env.NOTIFIER_WEBHOOK_URL && env.NOTIFIER_WEBHOOK_SECRET
-        ? { url: env.NOTIFIER_WEBHOOK_URL, secret: env.NOTIFIER_WEBHOOK_SECRET }
+        ? {
+            url: env.NOTIFIER_WEBHOOK_URL,
+            secret: env.NOTIFIER_WEBHOOK_SECRET,
+            rateLimit: env.NOTIFIER_WEBHOOK_RATE_LIMIT ?? null,
+            ordered: env.NOTIFIER_WEBHOOK_ORDERED,
+          }
         : null,
     dispatch: {
       maxAttempts: env.NOTIFIER_MAX_ATTEMPTS,

@@ -25,7 +25,12 @@ export async function build(ctx: ServiceContext<NotifierConfig>) {
   const smtp = createSmtpMethod(settings.mail);
   ctx.onClose('smtp', () => smtp.close());
   const webhookTarget = settings.webhook
-    ? { url: settings.webhook.url, sealedSecret: sealer.seal(settings.webhook.secret) }
+    ? {
+        url: settings.webhook.url,
+        sealedSecret: sealer.seal(settings.webhook.secret),
+        rateLimit: settings.webhook.rateLimit,
+        ordered: settings.webhook.ordered,
+      }
     : null;
   const worker = createWorker({
     kafka: ctx.kafka(),

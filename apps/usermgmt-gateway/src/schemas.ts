@@ -1,4 +1,5 @@
 import { STORE_SAFE_KEY, Type, ref } from '@platform/http';
+import { WEBHOOK_RATE_LIMIT } from '@platform/usermgmt';
 
 export const ErrorBodyComponent = Type.Object(
   {
@@ -62,6 +63,23 @@ const JwtTemplateComponent = Type.Object(
 );
 export const JwtTemplate = ref(JwtTemplateComponent);
 
+const rateLimitDescription =
+  'Extension beyond WorkOS: deliveries per second to this endpoint at most; over it they wait, none is dropped. null: no limit of its own.';
+const orderedDescription =
+  'Extension beyond WorkOS: when true, events about the same aggregate (for user.* events the user) arrive in the order they happened; a later one waits until the earlier is delivered or has given up.';
+
+/** An endpoint's rate limit in a request: whole deliveries per second, or null for none. */
+export const RateLimitInput = Type.Union(
+  [Type.Integer({ minimum: WEBHOOK_RATE_LIMIT.min, maximum: WEBHOOK_RATE_LIMIT.max }), Type.Null()],
+  {
+    description: rateLimitDescription,
+    errorMessage: `must be an integer from ${WEBHOOK_RATE_LIMIT.min} to ${WEBHOOK_RATE_LIMIT.max}, or null`,
+  },
+);
+
+export const OrderedInput = (options: { default?: boolean } = {}) =>
+  Type.Boolean({ description: orderedDescription, ...options });
+
 const WebhookEndpointComponent = Type.Object(
   {
     object: Type.Literal('webhook_endpoint'),
@@ -73,6 +91,8 @@ const WebhookEndpointComponent = Type.Object(
       description:
         'The signing secret (whsec_…), as WorkOS returns it on every read. Stored sealed; rotate it with rotate_secret.',
     }),
+    rate_limit: Type.Union([Type.Integer(), Type.Null()], { description: rateLimitDescription }),
+    ordered: Type.Boolean({ description: orderedDescription }),
     ...timestamps,
   },
   { $id: 'WebhookEndpoint' },

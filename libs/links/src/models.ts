@@ -193,6 +193,10 @@ export interface WebhookDoc extends Outboxed {
   /** Client-credentials grant towards the receiver, its secret sealed. */
   oauth: { url: string; client_id: string; sealed_client_secret: string } | null;
   fetch_tags: boolean;
+  /** Deliveries per second at most to `url`; null or absent (webhooks made before it existed): no limit. */
+  rate_limit?: number | null;
+  /** The events about one link (its clicks too) arrive in order; absent: false. */
+  ordered?: boolean;
   /** The Standard Webhooks signing secret (`whsec_...`), sealed. */
   sealed_signing_secret: string;
   created_at: Date;
@@ -326,6 +330,8 @@ export function linkModels(connection: Connection) {
       deactivated_at: { type: Date, default: null },
       oauth: { type: Schema.Types.Mixed, default: null },
       fetch_tags: { type: Boolean, default: false },
+      rate_limit: { type: Number, default: null },
+      ordered: { type: Boolean, default: false },
       sealed_signing_secret: String,
       created_at: Date,
       modified_at: Date,

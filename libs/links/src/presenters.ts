@@ -81,6 +81,10 @@ export interface WebhookJson {
   /** Never the secret itself: `********` when one is set. */
   client_secret: string;
   fetch_tags: boolean;
+  /** Deliveries per second at most; null: no limit. */
+  rate_limit: number | null;
+  /** Events about one link arrive in the order they happened. */
+  ordered: boolean;
 }
 
 /** A webhook as the API shows it; empty strings for the times and OAuth members it does not have. */
@@ -109,6 +113,8 @@ export function webhookJson(doc: WebhookDoc, view: { apiBase: string }): Webhook
     client_id: doc.oauth?.client_id ?? '',
     client_secret: doc.oauth ? '********' : '',
     fetch_tags: doc.fetch_tags,
+    rate_limit: doc.rate_limit ?? null,
+    ordered: doc.ordered ?? false,
   };
 }
 

@@ -20,6 +20,7 @@ export type { JwtTemplateContext } from './rules/jwt-template.js';
 export { normaliseOrigin, validateRedirectUri } from './rules/urls.js';
 export { validateEventTypes, WEBHOOK_EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './rules/events.js';
 export type { WebhookEventType, WebhookEndpointStatus } from './rules/events.js';
+export { WEBHOOK_RATE_LIMIT, orderingKeyOf, validateRateLimit } from './rules/delivery-options.js';
 export type { Page, PageRequest } from '@platform/mongo';
 export { MAX_WEBHOOK_ENDPOINTS } from './repositories/webhook-endpoints.js';
 export { MAX_REDIRECT_URIS } from './repositories/redirect-uris.js';

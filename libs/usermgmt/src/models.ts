@@ -43,6 +43,10 @@ export interface WebhookEndpointDoc extends Outboxed {
   /** After a rotation, the previous secret keeps signing beside the new one until it expires. */
   previous_sealed_secret: string | null;
   previous_secret_expires_at: Date | null;
+  /** Deliveries per second at most; null: no limit of its own. Absent on endpoints stored before it existed. */
+  rate_limit?: number | null;
+  /** Events about one aggregate are delivered in order (see orderingKeyOf). Absent means false. */
+  ordered?: boolean;
   created_at: Date;
   updated_at: Date;
   /** Tombstone: kept until its outbox is relayed, then swept. */
@@ -140,6 +144,8 @@ export function usermgmtModels(connection: Connection) {
       sealed_secret: { type: String, required: true },
       previous_sealed_secret: { type: String, default: null },
       previous_secret_expires_at: { type: Date, default: null },
+      rate_limit: { type: Number, default: null },
+      ordered: { type: Boolean, default: false },
       created_at: Date,
       updated_at: Date,
       deleted_at: { type: Date, default: null },

@@ -33,6 +33,9 @@ export interface WebhookEndpointObject {
   status: 'enabled' | 'disabled';
   /** The signing secret, opened from its sealed form (WorkOS returns it on every read). */
   secret: string;
+  /** Extensions beyond WorkOS's API: the endpoint's deliveries per second at most, and per-aggregate order. */
+  rate_limit: number | null;
+  ordered: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -92,6 +95,8 @@ export function presentWebhookEndpoint(doc: WebhookEndpointDoc, secret: string):
     events: doc.events,
     status: doc.status,
     secret,
+    rate_limit: doc.rate_limit ?? null,
+    ordered: doc.ordered ?? false,
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
   };

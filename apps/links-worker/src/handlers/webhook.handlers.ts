@@ -58,6 +58,8 @@ export async function saveWebhook(
       deactivated_at: null,
       oauth: oauthFromCommand,
       fetch_tags: v.fetch_tags ?? false,
+      rate_limit: v.rate_limit,
+      ordered: v.ordered ?? false,
       sealed_signing_secret: deps.sealer.seal(secret),
       created_at: at,
       modified_at: at,
@@ -75,6 +77,9 @@ export async function saveWebhook(
   if (v.url !== null) changes.url = v.url;
   if (v.group_guid !== null) changes.group_guid = v.group_guid || null;
   if (v.fetch_tags !== null) changes.fetch_tags = v.fetch_tags;
+  if (v.rate_limit !== null) changes.rate_limit = v.rate_limit;
+  else if (v.clear_rate_limit) changes.rate_limit = null;
+  if (v.ordered !== null) changes.ordered = v.ordered;
   if (v.oauth_url === '') changes.oauth = null;
   else if (v.oauth_url !== null || v.client_id !== null || v.sealed_client_secret !== null) {
     const url = v.oauth_url ?? current.oauth?.url;
@@ -115,6 +120,7 @@ export async function verifyWebhook(
   const request = deliveryRequest(webhook, {
     id: v.ping_id,
     type: 'ping',
+    aggregate: null,
     payload: {
       event_id: v.ping_id,
       event: 'ping',

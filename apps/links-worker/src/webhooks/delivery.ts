@@ -7,12 +7,17 @@ export const WEBHOOK_PRODUCER = 'links';
 
 /**
  * The RequestDelivery of one event to one webhook: signed with the webhook's Standard Webhooks secret, with
- * its client-credentials grant when it has one. The delivery id comes from (event, webhook), so a redelivered
- * event asks for the same delivery and the dispatcher ignores the repeat.
+ * its client-credentials grant when it has one, and its rate limit. The delivery id comes from (event, webhook),
+ * so a redelivered event asks for the same delivery and the dispatcher ignores the repeat.
+ *
+ * `aggregate` is what the event is about, the key an `ordered` webhook's deliveries are kept in order by: the
+ * short link's id (`domain/hash`) for `decodes`, `shortlink_created` and `shortlink_changed`, so a link's clicks
+ * and changes arrive as they happened while other links' events are not held up; null for a `ping`, which is
+ * about no link and should not wait behind one.
  */
 export function deliveryRequest(
   webhook: WebhookDoc,
-  event: { id: string; type: string; payload: Record<string, unknown> },
+  event: { id: string; type: string; aggregate: string | null; payload: Record<string, unknown> },
 ): {
   topic: 'webhooks.deliveries';
   key: string;
@@ -45,13 +50,13 @@ export function deliveryRequest(
               scope: null,
             }
           : null,
-        rate_limit: null,
+        rate_limit: webhook.rate_limit ?? null,
       },
       event_id: event.id,
       event_type: event.type,
       payload: JSON.stringify(event.payload),
       requested_at: Date.now(),
-      ordering_key: null,
+      ordering_key: webhook.ordered ? event.aggregate : null,
     },
   };
 }

@@ -74,14 +74,18 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     return (await options.store.getLink(organizationId, id))?.tags ?? [];
   }
 
+  /** `linkId`: the link the event is about, the order key of ordered webhooks. */
   async function send(
     hooks: WebhookDoc[],
     eventId: string,
     type: WebhookEvent,
+    linkId: string,
     body: (w: WebhookDoc) => Record<string, unknown>,
   ) {
     if (hooks.length === 0) return;
-    await options.publisher.publishMany(hooks.map((w) => deliveryRequest(w, { id: eventId, type, payload: body(w) })));
+    await options.publisher.publishMany(
+      hooks.map((w) => deliveryRequest(w, { id: eventId, type, aggregate: linkId, payload: body(w) })),
+    );
   }
 
   /** A new or changed link to the webhooks for its event: the link as it is, and `extra` for the event. */
@@ -92,7 +96,7 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     extra: Record<string, unknown>,
   ) {
     const hooks = await listening(type, link.organization_id, link.group_guid, link.occurred_at);
-    await send(hooks, eventId, type, (w) => ({
+    await send(hooks, eventId, type, link.id, (w) => ({
       event_id: eventId,
       event: type,
       datetime: bitlyTime(link.occurred_at),
@@ -119,7 +123,7 @@ export function createWebhookFanOut(options: WebhookFanOutOptions) {
     });
     const tags = await tagsOf(hooks, click.organization_id, click.id);
     const eventId = eventUuid(click.click_id);
-    await send(hooks, eventId, 'decodes', (w) => ({
+    await send(hooks, eventId, 'decodes', click.id, (w) => ({
       event_id: eventId,
       event: 'decodes',
       datetime: bitlyTime(click.clicked_at),

@@ -6,6 +6,10 @@ import { WEBHOOK_TOPICS, deliveryIdFor } from '@platform/webhooks';
 export interface WebhookTarget {
   url: string;
   sealedSecret: string;
+  /** Deliveries per second at most; null: the dispatcher's default. */
+  rateLimit: number | null;
+  /** Each user's notifications in order: the user id is the deliveries' ordering key. */
+  ordered: boolean;
 }
 
 /** The target id deliveries of the webhook method are kept under by the dispatcher. */
@@ -61,13 +65,13 @@ export function createWebhookMethod(target: WebhookTarget, publisher: () => Publ
           previous_sealed_secret: null,
           previous_secret_expires_at: null,
           oauth: null,
-          rate_limit: null,
+          rate_limit: target.rateLimit,
         },
         event_id: eventId,
         event_type: 'notification',
         payload: JSON.stringify(webhookPayload(doc)),
         requested_at: Date.now(),
-        ordering_key: null,
+        ordering_key: target.ordered ? doc.user_id : null,
       },
     });
     return 'sent';

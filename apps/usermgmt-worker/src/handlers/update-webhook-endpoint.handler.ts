@@ -4,6 +4,7 @@ import {
   WEBHOOK_ENDPOINT_STATUSES,
   presentWebhookEndpoint,
   validateEventTypes,
+  validateRateLimit,
   type WebhookEndpointStatus,
 } from '@platform/usermgmt';
 import type { HandlerDeps } from './deps.js';
@@ -22,6 +23,12 @@ function status(value: string | null): WebhookEndpointStatus | null {
   return value as WebhookEndpointStatus;
 }
 
+/** A new limit, null to remove the limit, or undefined to keep it. */
+function rateLimitChange(value: number | null, clear: boolean): number | null | undefined {
+  if (value !== null) return validateRateLimit(value);
+  return clear ? null : undefined;
+}
+
 export async function updateWebhookEndpoint(
   deps: HandlerDeps,
   message: IncomingMessage<'platform.usermgmt.commands.UpdateWebhookEndpoint'>,
@@ -33,6 +40,8 @@ export async function updateWebhookEndpoint(
     endpointUrl: v.endpoint_url,
     events: v.events === null ? null : validateEventTypes(v.events),
     status: status(v.status),
+    rateLimit: rateLimitChange(v.rate_limit, v.clear_rate_limit),
+    ordered: v.ordered,
   });
   return presentWebhookEndpoint(doc, deps.sealer.open(doc.sealed_secret));
 }

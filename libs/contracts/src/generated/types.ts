@@ -245,6 +245,12 @@ export interface SaveWebhook {
   /** Sealed by the gateway with the platform's sealing key; never plaintext on a topic. */
   sealed_client_secret: null | string;
   fetch_tags: null | boolean;
+  /** Deliveries per second at most to the webhook's URL, 1 to 10000. */
+  rate_limit: null | number;
+  /** rate_limit was sent as null: the webhook's deliveries are no longer limited. */
+  clear_rate_limit: boolean;
+  /** Whether the events about one link (its clicks too) reach the URL in the order they happened. */
+  ordered: null | boolean;
   requested_at: number;
 }
 
@@ -1199,6 +1205,10 @@ export interface CreateWebhookEndpoint {
   webhook_endpoint_id: string;
   endpoint_url: string;
   events: Array<string>;
+  /** Deliveries per second to this endpoint at most (1..10000); null: no limit of its own. */
+  rate_limit: null | number;
+  /** Events about the same aggregate (a user) reach the endpoint in the order they happened. */
+  ordered: boolean;
 }
 
 export interface DeleteUser {
@@ -1245,6 +1255,11 @@ export interface UpdateWebhookEndpoint {
   endpoint_url: null | string;
   events: null | Array<string>;
   status: null | string;
+  /** The endpoint's new limit in deliveries per second (1..10000); null: see clear_rate_limit. */
+  rate_limit: null | number;
+  /** rate_limit was sent as null: the endpoint no longer has a limit of its own. */
+  clear_rate_limit: boolean;
+  ordered: null | boolean;
 }
 
 export interface CorsOriginCreated {

@@ -41,7 +41,15 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
 
   return {
     async create(
-      input: { environmentId: string; id: string; endpointUrl: string; events: string[]; sealedSecret: string },
+      input: {
+        environmentId: string;
+        id: string;
+        endpointUrl: string;
+        events: string[];
+        sealedSecret: string;
+        rateLimit: number | null;
+        ordered: boolean;
+      },
       now = new Date(),
     ): Promise<WebhookEndpointDoc> {
       const existing = await WebhookEndpoint.findOne({
@@ -66,6 +74,8 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         sealed_secret: input.sealedSecret,
         previous_sealed_secret: null,
         previous_secret_expires_at: null,
+        rate_limit: input.rateLimit,
+        ordered: input.ordered,
         created_at: now,
         updated_at: now,
         deleted_at: null,
@@ -93,6 +103,9 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         endpointUrl?: string | null;
         events?: string[] | null;
         status?: WebhookEndpointStatus | null;
+        /** A number sets the limit, null removes it, undefined leaves it as it is. */
+        rateLimit?: number | null;
+        ordered?: boolean | null;
       },
       now = new Date(),
     ): Promise<WebhookEndpointDoc> {
@@ -104,6 +117,8 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
         url_key: input.endpointUrl ?? current.endpoint_url,
         events: input.events ?? current.events,
         status: input.status ?? current.status,
+        rate_limit: input.rateLimit === undefined ? (current.rate_limit ?? null) : input.rateLimit,
+        ordered: input.ordered ?? current.ordered ?? false,
         updated_at: now,
       };
       try {
@@ -115,6 +130,8 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
               url_key: next.url_key,
               events: next.events,
               status: next.status,
+              rate_limit: next.rate_limit,
+              ordered: next.ordered,
               updated_at: now,
             },
             [changed(next, 'updated', now)],

@@ -47,6 +47,14 @@ const webhookMembers = {
   client_id: Type.String(),
   client_secret: Type.String({ description: 'Never the secret: ******** when one is set, else empty.' }),
   fetch_tags: Type.Boolean({ description: "Whether decodes events carry the link's tags." }),
+  // Beyond Bitly's API (issue 42): what the webhook dispatcher honours for this webhook's URL.
+  rate_limit: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Deliveries per second at most to the URL (over it they wait; none is dropped); null: no limit.',
+  }),
+  ordered: Type.Boolean({
+    description:
+      'Events about one link (its clicks, its creation and changes) arrive in the order they happened: a later one waits until the earlier is delivered or given up.',
+  }),
 };
 
 export const Webhook = Type.Object(webhookMembers);
@@ -66,6 +74,8 @@ const URL_SENTENCE = 'must be an absolute http or https URL without a fragment';
 
 /** Where it may point (never a private address) is the dispatcher's check. */
 export const HttpUrl = Type.String({ maxLength: 2048, pattern: `^${URL_FORM}$`, errorMessage: URL_SENTENCE });
+
+export const RATE_LIMIT_MAX = 10_000;
 
 /** The members a create and a patch share; absent or null leaves a field as it is. */
 export const webhookInput = {
@@ -88,6 +98,24 @@ export const webhookInput = {
     'must be a string of at most 500 characters',
   ),
   fetch_tags: OptionalNullableSaying(Type.Boolean(), 'must be true or false'),
+  ordered: OptionalNullableSaying(
+    Type.Boolean({ description: 'Beyond Bitly: events about one link in the order they happened (default false).' }),
+    'must be true or false',
+  ),
+  /** Unlike the others, null here removes the limit (absent leaves it as it is). */
+  rate_limit: Type.Optional(
+    Type.Union(
+      [
+        Type.Integer({
+          minimum: 1,
+          maximum: RATE_LIMIT_MAX,
+          description: 'Beyond Bitly: deliveries per second at most to the URL; null removes the limit.',
+        }),
+        Type.Null(),
+      ],
+      { errorMessage: `must be a whole number from 1 to ${RATE_LIMIT_MAX}, or null for no limit` },
+    ),
+  ),
 };
 
 export const Name = Type.String({

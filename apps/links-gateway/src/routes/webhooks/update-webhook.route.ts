@@ -33,7 +33,7 @@ export function updateWebhookRoute(app: HttpApp, deps: RouteDeps) {
       schema: {
         summary: 'Edit a webhook',
         description:
-          'A group_guid of empty makes it organization-wide; an oauth_url of empty removes the OAuth client.',
+          'A group_guid of empty makes it organization-wide; an oauth_url of empty removes the OAuth client; a rate_limit of null removes the limit.',
         tags: ['webhooks'],
         security,
         params: WebhookParams,

@@ -38,6 +38,8 @@ interface Input {
   client_id?: string | null;
   client_secret?: string | null;
   fetch_tags?: boolean | null;
+  rate_limit?: number | null;
+  ordered?: boolean | null;
 }
 
 /** The pattern admits some strings no URL parser takes (a bad host, a port over 65535). */
@@ -46,7 +48,7 @@ function parsedUrl(field: string, url: string | null): string | null {
   return url;
 }
 
-/** The members of SaveWebhook; null where the body leaves a field as it is. */
+/** The members of SaveWebhook; null where the body leaves a field as it is (a null rate_limit clears it). */
 export function webhookMembers(deps: RouteDeps, body: Input) {
   const clientSecret = body.client_secret ?? null;
   return {
@@ -60,5 +62,8 @@ export function webhookMembers(deps: RouteDeps, body: Input) {
     // The secret leaves the gateway sealed: it never crosses Kafka or lands in a store in the clear.
     sealed_client_secret: clientSecret ? deps.sealer.seal(clientSecret) : null,
     fetch_tags: body.fetch_tags ?? null,
+    rate_limit: body.rate_limit ?? null,
+    clear_rate_limit: body.rate_limit === null,
+    ordered: body.ordered ?? null,
   };
 }

@@ -5,7 +5,7 @@ import { generateId } from '@platform/secrets';
 import { validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
-import { WebhookEndpoint, errorResponses, security } from '../../schemas.js';
+import { OrderedInput, RateLimitInput, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
 
 export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
   app.post(
@@ -13,7 +13,8 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
     {
       schema: {
         summary: 'Create a webhook endpoint',
-        description: 'The response carries the signing secret; it is shown this once.',
+        description:
+          'The response carries the signing secret; it is shown this once. `rate_limit` and `ordered` are extensions beyond WorkOS: clients that send neither get no limit and no ordering.',
         tags: ['webhooks'],
         security,
         headers: IdempotencyKeyHeader,
@@ -21,6 +22,8 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
           {
             endpoint_url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }),
             events: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }),
+            rate_limit: Type.Optional(RateLimitInput),
+            ordered: Type.Optional(OrderedInput({ default: false })),
           },
           { additionalProperties: false },
         ),
@@ -37,7 +40,14 @@ export function createWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
       const result = await deps.commands.send(
         MessageTypeNames.CreateWebhookEndpoint,
         request.environmentId,
-        { environment_id: request.environmentId, webhook_endpoint_id: ids.resourceId, endpoint_url: url, events },
+        {
+          environment_id: request.environmentId,
+          webhook_endpoint_id: ids.resourceId,
+          endpoint_url: url,
+          events,
+          rate_limit: request.body.rate_limit ?? null,
+          ordered: request.body.ordered ?? false,
+        },
         { commandId: ids.commandId },
       );
       return reply.code(201).send(result);

@@ -5,7 +5,7 @@ import { generateId } from '@platform/secrets';
 import { validateEventTypes } from '@platform/usermgmt';
 import type { GatewayDeps } from '../../deps.js';
 import { idempotentIds } from '../../idempotency.js';
-import { IdParams, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
+import { IdParams, OrderedInput, RateLimitInput, WebhookEndpoint, errorResponses, security } from '../../schemas.js';
 
 export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
   app.patch(
@@ -13,6 +13,8 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
     {
       schema: {
         summary: 'Update a webhook endpoint',
+        description:
+          'Changes the members given and keeps the rest. `rate_limit` (null removes the limit) and `ordered` are extensions beyond WorkOS.',
         tags: ['webhooks'],
         security,
         headers: IdempotencyKeyHeader,
@@ -24,6 +26,8 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
             events: Type.Optional(
               Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }),
             ),
+            rate_limit: Type.Optional(RateLimitInput),
+            ordered: Type.Optional(OrderedInput()),
           },
           { additionalProperties: false, minProperties: 1 },
         ),
@@ -31,7 +35,7 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { endpoint_url, status, events } = request.body;
+      const { endpoint_url, status, events, rate_limit, ordered } = request.body;
       const url = endpoint_url === undefined ? null : parsePublicUrl(endpoint_url, 'endpoint_url').toString();
       const ids = await idempotentIds(deps.redis, request, () => ({
         commandId: generateId('cmd'),
@@ -46,6 +50,9 @@ export function updateWebhookEndpointRoute(app: HttpApp, deps: GatewayDeps) {
           endpoint_url: url,
           events: events === undefined ? null : validateEventTypes(events),
           status: status ?? null,
+          rate_limit: rate_limit ?? null,
+          clear_rate_limit: rate_limit === null,
+          ordered: ordered ?? null,
         },
         { commandId: ids.commandId },
       );
