@@ -130,6 +130,60 @@ describe('the Redis lease queue', () => {
     expect(await q.claim(10, 1000, T0 + 1504)).toEqual([]);
   });
 
+  it('lines a key up by sequence: an earlier item rebuilt from the store goes before a later one not yet claimed', async () => {
+    const q = queue(10);
+    await q.schedule([{ id: 'new', group: 'g', dueAt: T0, key: 'k', sequence: 30 }]);
+    // The rebuild after Redis lost its data brings back two older ones.
+    await q.schedule([
+      { id: 'old-1', group: 'g', dueAt: T0 - 100, key: 'k', sequence: 10 },
+      { id: 'old-2', group: 'g', dueAt: T0 - 50, key: 'k', sequence: 20 },
+    ]);
+    expect(await q.depth()).toMatchObject({ queued: 3 });
+    const order: string[] = [];
+    for (let now = T0; order.length < 3; now++) {
+      const claims = await q.claim(10, 1000, now);
+      expect(claims.length).toBeLessThanOrEqual(1);
+      for (const claim of claims) {
+        order.push(claim.id);
+        await q.finish(claim);
+      }
+    }
+    expect(order).toEqual(['old-1', 'old-2', 'new']);
+    // An earlier one arriving while the first of the line is claimed waits behind it.
+    await q.schedule([{ id: 'later', group: 'g', dueAt: T0, key: 'k', sequence: 50 }]);
+    const [held] = await q.claim(10, 1000, T0 + 10);
+    await q.schedule([{ id: 'earlier', group: 'g', dueAt: T0, key: 'k', sequence: 40 }]);
+    expect(await q.claim(10, 1000, T0 + 10)).toEqual([]);
+    await q.finish(held!);
+    expect((await q.claim(10, 1000, T0 + 10)).map((c) => c.id)).toEqual(['earlier']);
+  });
+
+  it('keeps the rate of the latest item: an older one rebuilt, or a redelivery, leaves it', async () => {
+    const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100 });
+    await q.schedule([{ id: 'latest', group: 'g', dueAt: T0, rate: 1, sequence: 20 }]);
+    await q.schedule([
+      { id: 'older', group: 'g', dueAt: T0, rate: null, sequence: 10 },
+      { id: 'redelivered', group: 'g', dueAt: T0, sequence: 30 },
+    ]);
+    expect(await q.claim(100, 60_000, T0)).toHaveLength(1);
+    expect(await q.claim(100, 60_000, T0 + 999)).toEqual([]);
+  });
+
+  it('lets nothing of a key past its claimed item when the group is dropped and the key comes back', async () => {
+    const q = queue(10);
+    await q.schedule([
+      { id: 'a', group: 'g', dueAt: T0, key: 'k' },
+      { id: 'b', group: 'g', dueAt: T0, key: 'k' },
+    ]);
+    const [a] = await q.claim(10, 1000, T0);
+    expect(await q.dropGroup('g')).toBe(1);
+    await q.schedule([{ id: 'c', group: 'g', dueAt: T0, key: 'k' }]);
+    expect(await q.claim(10, 1000, T0)).toEqual([]);
+    expect(await q.finish(a!)).toBe(true);
+    expect((await q.claim(10, 1000, T0)).map((c) => c.id)).toEqual(['c']);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 1, oldestReadyAt: null });
+  });
+
   it('drops the items waiting in line with their group, and starts a key afresh afterwards', async () => {
     const q = queue(10);
     await q.schedule([

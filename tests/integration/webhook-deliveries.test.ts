@@ -122,6 +122,7 @@ describe('webhook delivery store', () => {
       dueAt: now.getTime(),
       key: 'user_1',
       rate: 5,
+      sequence: expect.any(Number) as unknown,
     };
     expect(await store.enqueue(request, {}, now)).toEqual(item);
     // A copy of a pending delivery names it again, for a queue that may have lost it (scheduling is idempotent).
@@ -156,6 +157,7 @@ describe('webhook delivery store', () => {
       dueAt: now.getTime(),
       key: null,
       rate: null,
+      sequence: expect.any(Number) as unknown,
     });
     expect((await store.pendingByIds([fresh.delivery_id, finished.delivery_id])).map((d) => d._id)).toEqual([
       fresh.delivery_id,

@@ -3,5 +3,5 @@ export type { Redis, RedisLog } from './client.js';
 export { createRedisReplyTransport } from './reply-transport.js';
 export { createFailureLimiter } from './failure-limiter.js';
 export type { FailureLimiter, FailureCounter } from './failure-limiter.js';
-export { createLeaseQueue } from './lease-queue.js';
+export { createLeaseQueue, nextSequence } from './lease-queue.js';
 export type { LeaseQueue, LeaseQueueOptions, QueuedItem, Claim } from './lease-queue.js';

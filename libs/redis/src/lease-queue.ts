@@ -41,8 +41,24 @@ export interface QueuedItem {
    * one waits until the earlier one is finished (delivered, given up), whatever their due times and retries.
    */
   key?: string | null;
-  /** The group's claims per second at most, as of this item (the newest item added wins); null: the default. */
+  /**
+   * The group's claims per second at most, as of this item (the one of highest sequence wins); null: the
+   * default; undefined: the item says nothing of it (a redelivery, whose record may be older than the limit).
+   */
   rate?: number | null;
+  /**
+   * Where the item stands among its key's and its group's (the order in which it was requested): lines are kept
+   * in this order, and a group's rate is the one its latest item carried. Default: `nextSequence()`.
+   */
+  sequence?: number;
+}
+
+let lastSequence = 0;
+
+/** Increasing within a process, and across processes with the clock: ms since the epoch × 1000, then a counter. */
+export function nextSequence(): number {
+  lastSequence = Math.max(Date.now() * 1000, lastSequence + 1);
+  return lastSequence;
 }
 
 export interface Claim {
@@ -66,25 +82,30 @@ end
 local function dequeue(g, id)
   if redis.call('ZREM', q(g), id) == 1 then redis.call('DECR', C) end
 end
-local IK, KD = P .. 'item-key', P .. 'waiting'
-local function klist(g, k) return P .. 'k:' .. g .. ':' .. k end
--- An item leaving its key's line for good lets the next one in line into the group's queue.
+local IK, KD, AL = P .. 'item-key', P .. 'waiting', P .. 'line-active'
+-- Group and key length-prefixed: no two (group, key) pairs share a line.
+local function klist(g, k) return P .. 'k:' .. #g .. ':' .. g .. ':' .. k end
+-- The line's item being worked (queued or claimed) makes way: the earliest waiting one is queued in its place.
 local function leaveLine(g, id)
   local k = redis.call('HGET', IK, id)
   if not k then return end
   redis.call('HDEL', IK, id)
   local line = klist(g, k)
-  redis.call('LREM', line, 1, id)
-  local nxt = redis.call('LINDEX', line, 0)
-  if nxt then
+  redis.call('ZREM', line, id)
+  if redis.call('HGET', AL, line) ~= id then return end
+  redis.call('HDEL', AL, line)
+  for _, nxt in ipairs(redis.call('ZRANGE', line, 0, -1)) do
     local due = redis.call('HGET', KD, nxt)
     if due then
       redis.call('HDEL', KD, nxt)
       redis.call('ZADD', q(g), due, nxt)
+      redis.call('HSET', AL, line, nxt)
+      return
     end
-  else
-    redis.call('SREM', P .. 'keys:' .. g, k)
+    -- Not waiting (cannot happen): out of the line rather than holding it for ever.
+    redis.call('ZREM', line, nxt)
   end
+  redis.call('SREM', P .. 'keys:' .. g, k)
 end
 local function vacate(g)
   if redis.call('HINCRBY', IF, g, -1) <= 0 then redis.call('HDEL', IF, g) end
@@ -102,24 +123,40 @@ end
 `;
 
 /**
- * ARGV: prefix, limit, then id, group, due, key ('' for none), rate ('' for the default) for each item.
- * Returns how many were queued. An item with a key joins the end of its key's line, and waits there unless
- * it is first.
+ * ARGV: prefix, limit, then id, group, due, key ('' for none), rate ('' for the default, '-' to leave it), sequence for each
+ * item. Returns how many were queued. An item with a key takes its place in its key's line by sequence: it is
+ * queued if it comes first and the item being worked is not claimed (that one waits again), and waits
+ * otherwise. A group's rate is the one its item of the highest sequence carried.
  */
 const SCHEDULE = `${COMMON}
 local added = 0
-for i = 3, #ARGV, 5 do
-  local id, g, due, k, rate = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+for i = 3, #ARGV, 6 do
+  local id, g, due, k, rate, seq = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], tonumber(ARGV[i + 5])
   if not redis.call('ZSCORE', L, id) and not redis.call('ZSCORE', q(g), id) and redis.call('HEXISTS', IK, id) == 0 then
     redis.call('INCR', C)
     local first = true
     if k ~= '' then
+      local line = klist(g, k)
       redis.call('HSET', IK, id, k)
       redis.call('SADD', P .. 'keys:' .. g, k)
-      first = redis.call('RPUSH', klist(g, k), id) == 1
+      redis.call('ZADD', line, seq, id)
+      local active = redis.call('HGET', AL, line)
+      if active then
+        local queuedAt = redis.call('ZSCORE', q(g), active)
+        first = queuedAt and seq < tonumber(redis.call('ZSCORE', line, active))
+        if first then
+          redis.call('ZREM', q(g), active)
+          redis.call('HSET', KD, active, queuedAt)
+        end
+      end
+      if first then redis.call('HSET', AL, line, id) end
     end
     if first then redis.call('ZADD', q(g), due, id) else redis.call('HSET', KD, id, due) end
-    if rate == '' then redis.call('HDEL', P .. 'rates', g) else redis.call('HSET', P .. 'rates', g, rate) end
+    local RS = P .. 'rate-seq'
+    if rate ~= '-' and seq >= tonumber(redis.call('HGET', RS, g) or '0') then
+      redis.call('HSET', RS, g, ARGV[i + 5])
+      if rate == '' then redis.call('HDEL', P .. 'rates', g) else redis.call('HSET', P .. 'rates', g, rate) end
+    end
     refresh(g)
     added = added + 1
   end
@@ -222,15 +259,23 @@ redis.call('DEL', q(g))
 local KG = P .. 'keys:' .. g
 for _, k in ipairs(redis.call('SMEMBERS', KG)) do
   local line = klist(g, k)
-  for _, id in ipairs(redis.call('LRANGE', line, 0, -1)) do
+  local active = redis.call('HGET', AL, line)
+  local score = active and redis.call('ZSCORE', line, active)
+  for _, id in ipairs(redis.call('ZRANGE', line, 0, -1)) do
     if redis.call('HDEL', KD, id) == 1 then
       n = n + 1
       redis.call('HDEL', IK, id)
     end
   end
   redis.call('DEL', line)
+  if active and redis.call('ZSCORE', L, active) then
+    -- A claimed item keeps its line: what arrives for the key meanwhile waits until it is done.
+    redis.call('ZADD', line, score, active)
+  else
+    redis.call('HDEL', AL, line)
+    redis.call('SREM', KG, k)
+  end
 end
-redis.call('DEL', KG)
 if n > 0 then redis.call('DECRBY', C, n) end
 redis.call('ZREM', R, g)
 return n
@@ -273,7 +318,14 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
       for (let i = 0; i < items.length; i += 200) {
         const args = items
           .slice(i, i + 200)
-          .flatMap((item) => [item.id, item.group, Math.round(item.dueAt), item.key ?? '', item.rate ?? '']);
+          .flatMap((item) => [
+            item.id,
+            item.group,
+            Math.round(item.dueAt),
+            item.key ?? '',
+            item.rate === undefined ? '-' : (item.rate ?? ''),
+            item.sequence ?? nextSequence(),
+          ]);
         added += Number(await run(SCHEDULE, args));
       }
       return added;

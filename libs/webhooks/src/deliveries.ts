@@ -11,7 +11,7 @@ import {
   type PageRequest,
   type StoredOutboxEntry,
 } from '@platform/mongo';
-import type { QueuedItem } from '@platform/redis';
+import { nextSequence, type QueuedItem } from '@platform/redis';
 import { generateId } from '@platform/secrets';
 import type { RedeliverDeliveries } from '@platform/contracts';
 import { webhookModels, type AttemptDoc, type DeliveryDoc, type DeliveryTarget } from './models.js';
@@ -35,8 +35,12 @@ const QUEUE_FIELDS = {
   status: 1,
   next_attempt_at: 1,
   ordering_key: 1,
+  sequence: 1,
 } as const;
-type QueueFields = Pick<DeliveryDoc, '_id' | 'producer' | 'status' | 'next_attempt_at' | 'ordering_key'> & {
+type QueueFields = Pick<
+  DeliveryDoc,
+  '_id' | 'producer' | 'status' | 'next_attempt_at' | 'ordering_key' | 'sequence'
+> & {
   target: Pick<DeliveryTarget, 'id' | 'rate_limit'>;
 };
 
@@ -87,6 +91,7 @@ const queueItemOf = (d: QueueFields): QueuedItem => ({
   dueAt: d.next_attempt_at.getTime(),
   key: d.ordering_key ?? null,
   rate: d.target.rate_limit ?? null,
+  sequence: d.sequence ?? 0,
 });
 
 export interface AttemptRecord {
@@ -225,9 +230,7 @@ export function createDeliveryStore(connection: Connection) {
     // A batch may carry copies of one request (at-least-once publishers): the first stands for them all.
     const unique = [...new Map(requests.map((r) => [r.request.delivery_id, r])).values()];
     // In the order received, which is the order requested for one target (its requests share a partition).
-    const docs = unique.map(({ request, trace }, i) =>
-      newDelivery(request, trace ?? {}, now, now.getTime() * 1000 + i),
-    );
+    const docs = unique.map(({ request, trace }) => newDelivery(request, trace ?? {}, now, nextSequence()));
     const copies = new Set<string>();
     try {
       await deliveries().insertMany(docs as unknown as Document[], { ordered: false });
@@ -482,10 +485,15 @@ export function createDeliveryStore(connection: Connection) {
         Delivery.find(hotFilter).lean<DeliveryDoc[]>(),
         FinishedDelivery.find(filter).lean<DeliveryDoc[]>(),
       ]);
-      const due = [...new Map([...archived, ...hot].map((d) => [d._id, d])).values()];
+      // In their first order, to the end of their ordering key's line (a new place each).
+      const due = [...new Map([...archived, ...hot].map((d) => [d._id, d])).values()].sort(
+        (a, b) => (a.sequence ?? 0) - (b.sequence ?? 0),
+      );
+      const items: QueuedItem[] = [];
       for (const d of due) {
         const again: DeliveryDoc = {
           ...d,
+          sequence: nextSequence(),
           status: 'pending',
           schedule_offset: d.attempts,
           next_attempt_at: now,
@@ -498,6 +506,8 @@ export function createDeliveryStore(connection: Connection) {
         };
         await Delivery.replaceOne({ _id: d._id }, again, { upsert: true });
         await FinishedDelivery.deleteOne({ _id: d._id });
+        // The endpoint's rate may have changed since this record was made: the queue keeps the one it has.
+        items.push({ ...queueItemOf(again), rate: undefined });
       }
       if (due.length > 0) {
         await TargetState.updateOne(
@@ -505,7 +515,7 @@ export function createDeliveryStore(connection: Connection) {
           { $set: { disabled_at: null, disabled_reason: null, failing_since: null } },
         );
       }
-      return due.map((d) => ({ id: d._id, group: deliveryGroup(d), dueAt: now.getTime() }));
+      return items;
     },
 
     /**

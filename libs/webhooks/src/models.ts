@@ -111,6 +111,8 @@ export function webhookModels(connection: Connection) {
     { versionKey: false, minimize: false, collection: 'webhook_deliveries' },
   );
   delivery.index({ status: 1, next_attempt_at: 1 });
+  // The queue's rebuild reads the pending ones in the order received.
+  delivery.index({ status: 1, sequence: 1 });
   delivery.index({ producer: 1, tenant_id: 1, 'target.id': 1, created_at: -1 });
 
   const attempt = new Schema<AttemptDoc>(
