@@ -4,17 +4,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageTypeNames } from '@platform/contracts';
-import {
-  createKafka,
-  createPublisher,
-  runConsumer,
-  type ConsumerHandle,
-  type KafkaClient,
-  type Publisher,
-} from '@platform/kafka';
+import { createKafka, createPublisher, type KafkaClient, type Publisher } from '@platform/kafka';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
-import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import {
   freePort,
@@ -27,8 +18,17 @@ import {
   type ManagedProcess,
   type WebhookReceiver,
 } from '@platform/testing';
-import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
+import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
+import {
+  consumeDeliveredOutcomes,
+  expectRepeatsUnderSameWebhookId,
+  receivedIds,
+  waitForEveryDelivery,
+  waitForEveryDeliveryRecorded,
+  webhookBurst,
+  type DeliveredOutcomes,
+} from '../support/webhook-burst.js';
 
 // The broker, a single-node KRaft Kafka of its own (the jars deploy/local cached, its configuration as kafka.sh
 // writes it, its log in a temporary folder), killed with SIGKILL while a burst of delivery requests is still being
@@ -48,10 +48,9 @@ let healthUrl: string;
 let receiver: WebhookReceiver;
 let kafka: KafkaClient;
 let publisher: Publisher;
-let outcomes: ConsumerHandle | undefined;
+let outcomes: DeliveredOutcomes | undefined;
 let mongo: MongoConnection;
 let store: DeliveryStore;
-const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
 
 function writeBrokerConfig(controllerPort: number): string {
   const properties = join(dir, 'server.properties');
@@ -209,35 +208,9 @@ afterAll(async () => {
 describe('the Kafka broker killed in the middle of a webhook burst', () => {
   it('delivers every webhook once the broker is back, a repeat under the same webhook-id', async () => {
     receiver.respondWith(() => ({ status: 200, delayMs: 40 }));
-    const target = {
-      id: 'target_kafka_crash',
-      url: `${receiver.url}/burst`,
-      sealed_secret: sealer.seal('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
-      signature_scheme: 'standard' as const,
-      previous_sealed_secret: null,
-      previous_secret_expires_at: null,
-      oauth: null,
-      rate_limit: null,
-    };
-    const events = Array.from({ length: 80 }, (_, i) => `evt_${name}_${i}`);
-    const request = (eventId: string) => ({
-      topic: WEBHOOK_TOPICS.deliveries,
-      key: target.id,
-      type: MessageTypeNames.RequestDelivery,
-      value: {
-        delivery_id: deliveryIdFor('e2e', eventId, target.id),
-        producer: 'e2e',
-        tenant_id: 'tenant_e2e',
-        target,
-        event_id: eventId,
-        event_type: 'user.created',
-        payload: JSON.stringify({ id: eventId }),
-        requested_at: Date.now(),
-        ordering_key: null,
-      },
-    });
-    const ids = () => receiver.requests.map((r) => r.headers['webhook-id'] as string);
-    const delivered = () => new Set(ids()).size;
+    const burst = webhookBurst({ name, targetId: 'target_kafka_crash', url: `${receiver.url}/burst` });
+    const { events } = burst;
+    const delivered = () => new Set(receivedIds(receiver)).size;
 
     // Ten requests at a time, each ten once the one before is being delivered: the burst is still being published
     // when the broker dies. A publish that fails is published again, as a producer's redelivered event is.
@@ -247,7 +220,7 @@ describe('the Kafka broker killed in the middle of a webhook burst', () => {
       for (const [k, chunk] of chunks.entries()) {
         if (k > 0)
           await waitFor(() => delivered() >= k * 10 - 5, { what: `chunk ${k - 1} delivered`, timeoutMs: 120_000 });
-        await waitFor(async () => (await publisher.publishMany(chunk.map(request))).length > 0, {
+        await waitFor(async () => (await publisher.publishMany(chunk.map(burst.request))).length > 0, {
           what: `chunk ${k} published`,
           timeoutMs: 120_000,
           intervalMs: 500,
@@ -271,42 +244,12 @@ describe('the Kafka broker killed in the middle of a webhook burst', () => {
     await startBroker(properties);
 
     await publishing;
-    await waitFor(() => delivered() >= events.length, {
-      what: 'every delivery',
-      timeoutMs: 90_000,
-      failFast: dispatcherDied,
-    });
-    expect(new Set(ids())).toEqual(new Set(events));
-    // A repeat is the same event under the same webhook-id, never a new one.
-    for (const received of receiver.requests) {
-      expect(JSON.parse(received.body)).toEqual({ id: received.headers['webhook-id'] });
-    }
-    await waitFor(
-      async () =>
-        (
-          await Promise.all(events.map(async (e) => (await store.get(deliveryIdFor('e2e', e, target.id)))?.status))
-        ).every((status) => status === 'delivered'),
-      { what: 'every delivery recorded as delivered', timeoutMs: 30_000, failFast: dispatcherDied },
-    );
+    await waitForEveryDelivery(receiver, burst, { timeoutMs: 90_000, failFast: dispatcherDied });
+    expectRepeatsUnderSameWebhookId(receiver);
+    await waitForEveryDeliveryRecorded(store, burst, dispatcherDied);
     // Every outcome reached the broker too: the relay of the store's outbox came back with it.
-    const outcomesSeen = new Set<string>();
-    outcomes = await runConsumer({
-      client: kafka,
-      groupId: 'outcomes',
-      topics: [WEBHOOK_TOPICS.events],
-      fromBeginning: true,
-      handlers: {
-        [MessageTypeNames.DeliveryOutcome]: async (m) => {
-          if (m.value.outcome === 'delivered') outcomesSeen.add(m.value.event_id);
-        },
-      },
-    });
-    await waitFor(() => outcomesSeen.size >= events.length, {
-      what: 'an outcome event for every delivery',
-      timeoutMs: 60_000,
-      failFast: dispatcherDied,
-    });
-    expect(outcomesSeen).toEqual(new Set(events));
+    outcomes = await consumeDeliveredOutcomes(kafka);
+    await outcomes.waitForEvery(burst, dispatcherDied);
     // The dispatcher came through the outage by itself: nothing restarted it.
     expect(dispatcher.exited()).toBe(false);
   }, 240_000);

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageTypeNames } from '@platform/contracts';
 import { createKafka, createPublisher, type Publisher } from '@platform/kafka';
 import { connectMongo, type MongoConnection } from '@platform/mongo';
 import { createRedis } from '@platform/redis';
-import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import {
   freePort,
@@ -17,8 +15,14 @@ import {
   type ManagedProcess,
   type WebhookReceiver,
 } from '@platform/testing';
-import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
+import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
+import {
+  receivedIds,
+  waitForEveryDelivery,
+  waitForEveryDeliveryRecorded,
+  webhookBurst,
+} from '../support/webhook-burst.js';
 
 // The dispatcher's lease queue lives in Redis, which keeps no data on disk here: a Redis of its own, killed
 // with SIGKILL in the middle of a burst and started again empty, must cost no delivery.
@@ -31,7 +35,6 @@ let receiver: WebhookReceiver;
 let publisher: Publisher;
 let mongo: MongoConnection;
 let store: DeliveryStore;
-const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
 
 async function startRedis(): Promise<void> {
   const child = spawn(
@@ -95,52 +98,18 @@ afterAll(async () => {
 describe('Redis killed in the middle of a webhook burst', () => {
   it('delivers every webhook once Redis is back empty, a repeat under the same webhook-id', async () => {
     receiver.respondWith(() => ({ status: 200, delayMs: 40 }));
-    const target = {
-      id: 'target_redis_crash',
-      url: `${receiver.url}/burst`,
-      sealed_secret: sealer.seal('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
-      signature_scheme: 'standard' as const,
-      previous_sealed_secret: null,
-      previous_secret_expires_at: null,
-      oauth: null,
-      rate_limit: null,
-    };
-    const events = Array.from({ length: 80 }, (_, i) => `evt_${name}_${i}`);
-    await publisher.publishMany(
-      events.map((eventId) => ({
-        topic: WEBHOOK_TOPICS.deliveries,
-        key: target.id,
-        type: MessageTypeNames.RequestDelivery,
-        value: {
-          delivery_id: deliveryIdFor('e2e', eventId, target.id),
-          producer: 'e2e',
-          tenant_id: 'tenant_e2e',
-          target,
-          event_id: eventId,
-          event_type: 'user.created',
-          payload: JSON.stringify({ id: eventId }),
-          requested_at: Date.now(),
-          ordering_key: null,
-        },
-      })),
-    );
-    const ids = () => receiver.requests.map((r) => r.headers['webhook-id'] as string);
+    const burst = webhookBurst({ name, targetId: 'target_redis_crash', url: `${receiver.url}/burst` });
+    await publisher.publishMany(burst.events.map(burst.request));
+    const ids = () => receivedIds(receiver);
     await waitFor(() => ids().length >= 10, { what: 'the burst under way', timeoutMs: 60_000 });
-    expect(new Set(ids()).size).toBeLessThan(events.length);
+    expect(new Set(ids()).size).toBeLessThan(burst.events.length);
 
     redis!.kill('SIGKILL');
     await new Promise((resolve) => redis!.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await startRedis();
 
-    await waitFor(() => new Set(ids()).size >= events.length, { what: 'every delivery', timeoutMs: 60_000 });
-    expect(new Set(ids())).toEqual(new Set(events));
-    await waitFor(
-      async () =>
-        (
-          await Promise.all(events.map(async (e) => (await store.get(deliveryIdFor('e2e', e, target.id)))?.status))
-        ).every((status) => status === 'delivered'),
-      { what: 'every delivery recorded as delivered', timeoutMs: 30_000 },
-    );
+    await waitForEveryDelivery(receiver, burst, { timeoutMs: 60_000 });
+    await waitForEveryDeliveryRecorded(store, burst);
   }, 180_000);
 });

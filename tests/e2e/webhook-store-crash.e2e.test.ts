@@ -3,17 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageTypeNames } from '@platform/contracts';
-import {
-  createKafka,
-  createPublisher,
-  runConsumer,
-  type ConsumerHandle,
-  type KafkaClient,
-  type Publisher,
-} from '@platform/kafka';
+import { createKafka, createPublisher, type KafkaClient, type Publisher } from '@platform/kafka';
 import { connectMongo, pingMongo, type MongoConnection } from '@platform/mongo';
-import { createSealer } from '@platform/secrets';
 import { createLogger } from '@platform/telemetry';
 import {
   freePort,
@@ -26,8 +17,17 @@ import {
   type ManagedProcess,
   type WebhookReceiver,
 } from '@platform/testing';
-import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
+import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
 import { TEST_SECRETS } from '../support/secrets.js';
+import {
+  consumeDeliveredOutcomes,
+  expectRepeatsUnderSameWebhookId,
+  receivedIds,
+  waitForEveryDelivery,
+  waitForEveryDeliveryRecorded,
+  webhookBurst,
+  type DeliveredOutcomes,
+} from '../support/webhook-burst.js';
 
 // The dispatcher's document store, a FerretDB of its own (the binary deploy/local built) on a PostgreSQL database
 // of its own in the shared cluster, killed with SIGKILL in the middle of a burst and started again on the same
@@ -50,10 +50,9 @@ let dispatcher: ManagedProcess;
 let receiver: WebhookReceiver;
 let kafka: KafkaClient;
 let publisher: Publisher;
-let outcomes: ConsumerHandle | undefined;
+let outcomes: DeliveredOutcomes | undefined;
 let mongo: MongoConnection;
 let store: DeliveryStore;
-const sealer = createSealer(TEST_SECRETS.SECRETS_SEALING_KEY);
 
 function withDatabase(url: URL, database: string): string {
   const copy = new URL(url);
@@ -156,84 +155,27 @@ afterAll(async () => {
 describe('the document store killed in the middle of a webhook burst', () => {
   it('delivers every webhook once the store is back, a repeat under the same webhook-id', async () => {
     receiver.respondWith(() => ({ status: 200, delayMs: 40 }));
-    const target = {
-      id: 'target_store_crash',
-      url: `${receiver.url}/burst`,
-      sealed_secret: sealer.seal('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
-      signature_scheme: 'standard' as const,
-      previous_sealed_secret: null,
-      previous_secret_expires_at: null,
-      oauth: null,
-      rate_limit: null,
-    };
-    const events = Array.from({ length: 80 }, (_, i) => `evt_${name}_${i}`);
-    await publisher.publishMany(
-      events.map((eventId) => ({
-        topic: WEBHOOK_TOPICS.deliveries,
-        key: target.id,
-        type: MessageTypeNames.RequestDelivery,
-        value: {
-          delivery_id: deliveryIdFor('e2e', eventId, target.id),
-          producer: 'e2e',
-          tenant_id: 'tenant_e2e',
-          target,
-          event_id: eventId,
-          event_type: 'user.created',
-          payload: JSON.stringify({ id: eventId }),
-          requested_at: Date.now(),
-          ordering_key: null,
-        },
-      })),
-    );
-    const ids = () => receiver.requests.map((r) => r.headers['webhook-id'] as string);
+    const burst = webhookBurst({ name, targetId: 'target_store_crash', url: `${receiver.url}/burst` });
+    await publisher.publishMany(burst.events.map(burst.request));
+    const ids = () => receivedIds(receiver);
     await waitFor(() => ids().length >= 10, {
       what: 'the burst under way',
       timeoutMs: 60_000,
       failFast: dispatcherDied,
     });
-    expect(new Set(ids()).size).toBeLessThan(events.length);
+    expect(new Set(ids()).size).toBeLessThan(burst.events.length);
 
     ferretdb!.kill('SIGKILL');
     await new Promise((resolve) => ferretdb!.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await startStore();
 
-    await waitFor(() => new Set(ids()).size >= events.length, {
-      what: 'every delivery',
-      timeoutMs: 60_000,
-      failFast: dispatcherDied,
-    });
-    expect(new Set(ids())).toEqual(new Set(events));
-    // A repeat is the same event under the same webhook-id, never a new one.
-    for (const request of receiver.requests) {
-      expect(JSON.parse(request.body)).toEqual({ id: request.headers['webhook-id'] });
-    }
-    await waitFor(
-      async () =>
-        (
-          await Promise.all(events.map(async (e) => (await store.get(deliveryIdFor('e2e', e, target.id)))?.status))
-        ).every((status) => status === 'delivered'),
-      { what: 'every delivery recorded as delivered', timeoutMs: 30_000, failFast: dispatcherDied },
-    );
+    await waitForEveryDelivery(receiver, burst, { timeoutMs: 60_000, failFast: dispatcherDied });
+    expectRepeatsUnderSameWebhookId(receiver);
+    await waitForEveryDeliveryRecorded(store, burst, dispatcherDied);
     // Every outcome was written with its delivery's record, and relayed from the store's outbox once it was back.
-    const outcomesSeen = new Set<string>();
-    outcomes = await runConsumer({
-      client: kafka,
-      groupId: 'outcomes',
-      topics: [WEBHOOK_TOPICS.events],
-      fromBeginning: true,
-      handlers: {
-        [MessageTypeNames.DeliveryOutcome]: async (m) => {
-          if (m.value.outcome === 'delivered') outcomesSeen.add(m.value.event_id);
-        },
-      },
-    });
-    await waitFor(() => outcomesSeen.size >= events.length, {
-      what: 'an outcome event for every delivery',
-      timeoutMs: 60_000,
-      failFast: dispatcherDied,
-    });
-    expect(outcomesSeen).toEqual(new Set(events));
+    outcomes = await consumeDeliveredOutcomes(kafka);
+    await outcomes.waitForEvery(burst, dispatcherDied);
     // The dispatcher came through the outage by itself: nothing restarted it.
     expect(dispatcher.exited()).toBe(false);
   }, 180_000);
