@@ -1,9 +1,15 @@
-import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, type Kafka } from 'kafkajs';
+import {
+  KafkaJSConnectionError,
+  KafkaJSNonRetriableError,
+  KafkaJSNumberOfRetriesExceeded,
+  KafkaJSProtocolError,
+  type Kafka,
+} from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { MessageTypeNames } from '@platform/contracts';
 import { UnavailableError } from '@platform/errors';
 import type { KafkaClient } from './client.js';
-import { BROKER_RETRY_AFTER_SECONDS, createPublisher } from './publisher.js';
+import { BROKER_RETRY_AFTER_SECONDS, createPublisher, lostProducerState } from './publisher.js';
 
 /** A client whose producer fails every send as kafkajs does once its retries are spent on an unreachable broker. */
 function unreachableBroker(): KafkaClient {
@@ -15,7 +21,65 @@ function unreachableBroker(): KafkaClient {
   return { kafka: { producer: () => producer } as unknown as Kafka, topicPrefix: '' } as unknown as KafkaClient;
 }
 
+const click = {
+  topic: 'links.clicks' as const,
+  key: 'sho.rt/abc',
+  type: MessageTypeNames.ShortlinkClicked,
+  value: {
+    click_id: 'r1:b:1',
+    id: 'sho.rt/abc',
+    organization_id: 'o1',
+    group_guid: 'g1',
+    long_url: 'https://example.com/',
+    clicked_at: 0,
+    referrer: null,
+    user_agent: null,
+    client_ip: null,
+    bot: false,
+    qr: false,
+    qrcode_id: null,
+    passed_params: '',
+  },
+};
+
+/** kafkajs's answer once a restarted broker has lost the producer's sequence state, as its retrier wraps it. */
+const outOfOrder = () => {
+  const protocol = new KafkaJSProtocolError({
+    type: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    code: 45,
+    retriable: false,
+    message: 'The broker received an out of order sequence number',
+  });
+  return new KafkaJSNonRetriableError(protocol, { cause: protocol });
+};
+
 describe('createPublisher', () => {
+  it('replaces a producer whose sequence state the broker lost, so that the retry goes out on a new producer id', async () => {
+    const made: Array<{ connects: number; disconnects: number }> = [];
+    const kafka = {
+      producer: () => {
+        const counts = { connects: 0, disconnects: 0 };
+        made.push(counts);
+        const first = made.length === 1;
+        return {
+          connect: async () => void counts.connects++,
+          disconnect: async () => void counts.disconnects++,
+          sendBatch: () => (first ? Promise.reject(outOfOrder()) : Promise.resolve([])),
+        };
+      },
+    } as unknown as Kafka;
+    const client = { kafka, topicPrefix: '' } as unknown as KafkaClient;
+    const publisher = createPublisher(client, { source: '/links-gateway' });
+    await publisher.connect();
+    await expect(publisher.publish(click)).rejects.toBeInstanceOf(UnavailableError);
+    expect(made).toEqual([
+      { connects: 1, disconnects: 1 },
+      { connects: 1, disconnects: 0 },
+    ]);
+    await expect(publisher.publish(click)).resolves.toEqual(expect.any(String));
+    expect(lostProducerState(new KafkaJSConnectionError('Connection error'))).toBe(false);
+  });
+
   it('reports a broker it cannot reach as unavailable, retriable, with a Retry-After, the cause kept', async () => {
     const publisher = createPublisher(unreachableBroker(), { source: '/links-gateway' });
     const published = publisher.publish({

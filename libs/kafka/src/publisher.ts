@@ -111,13 +111,41 @@ export const brokerUnavailable = (cause: unknown) =>
     retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS,
   });
 
+/** Errors after which an idempotent producer's sequence numbers no longer match the broker's: a new producer id. */
+const LOST_PRODUCER_STATE = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH']);
+
+/** Whether kafkajs's error, or one it wraps, says the broker lost (or never had) this producer's state. */
+export function lostProducerState(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const e = error as { type?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown };
+  if (typeof e.type === 'string' && LOST_PRODUCER_STATE.has(e.type)) return true;
+  const inner = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? (e.errors as unknown[]) : [])];
+  return inner.some((cause) => lostProducerState(cause, depth + 1));
+}
+
 export function createPublisher(client: KafkaClient, options: { source: string }): Publisher {
-  const producer: Producer = client.kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 5,
-    allowAutoTopicCreation: false,
-  });
+  const newProducer = (): Producer =>
+    client.kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+  let producer = newProducer();
+  let connected = false;
+  let replacing: Promise<void> | undefined;
   const builder = createRecordBuilder(client, options);
+
+  /**
+   * A broker killed and restarted can lose the producer's sequence state (kafkajs then fails every send with
+   * OUT_OF_ORDER_SEQUENCE_NUMBER, and does not recover by itself): the producer is replaced, taking a new
+   * producer id, and the caller's retry goes out on it. What the old one sent unanswered may go out twice;
+   * every consumer tolerates redelivery.
+   */
+  function replaceProducer(): Promise<void> {
+    replacing ??= (async () => {
+      const old = producer;
+      producer = newProducer();
+      await old.disconnect().catch(() => undefined);
+      if (connected) await producer.connect();
+    })().finally(() => (replacing = undefined));
+    return replacing;
+  }
 
   async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
@@ -130,6 +158,7 @@ export function createPublisher(client: KafkaClient, options: { source: string }
         else byTopic.set(r.topic, [r.record]);
       }
       span.setAttribute('messaging.batch.message_count', records.length);
+      await replacing;
       try {
         await producer.sendBatch({
           acks: -1,
@@ -138,6 +167,7 @@ export function createPublisher(client: KafkaClient, options: { source: string }
           topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
         });
       } catch (error) {
+        if (lostProducerState(error)) await replaceProducer().catch(() => undefined);
         // The producer has spent its retries: the broker is away, which a caller may retry (a gateway answers
         // 503 with Retry-After in its API's shape, a worker retries the message), not a bug to hide as a 500.
         throw brokerUnavailable(error);
@@ -148,10 +178,15 @@ export function createPublisher(client: KafkaClient, options: { source: string }
 
   return {
     async connect() {
+      connected = true;
       await producer.connect();
       await builder.checkProduced();
     },
-    disconnect: () => producer.disconnect(),
+    async disconnect() {
+      connected = false;
+      await replacing?.catch(() => undefined);
+      await producer.disconnect();
+    },
     publishMany,
     async publish(message) {
       const [id] = await publishMany([message as OutgoingMessage]);
