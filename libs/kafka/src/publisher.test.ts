@@ -44,13 +44,15 @@ const click = {
 
 /** kafkajs's answer once a restarted broker has lost the producer's sequence state, as its retrier wraps it. */
 const outOfOrder = () => {
+  // kafkajs's typings leave out the constructor arguments its retrier passes.
   const protocol = new KafkaJSProtocolError({
     type: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
     code: 45,
     retriable: false,
     message: 'The broker received an out of order sequence number',
-  });
-  return new KafkaJSNonRetriableError(protocol, { cause: protocol });
+  } as unknown as Error);
+  const NonRetriable = KafkaJSNonRetriableError as unknown as new (e: Error, options: { cause: Error }) => Error;
+  return new NonRetriable(protocol, { cause: protocol });
 };
 
 describe('createPublisher', () => {
