@@ -84,26 +84,7 @@ describe('createPublisher', () => {
 
   it('reports a broker it cannot reach as unavailable, retriable, with a Retry-After, the cause kept', async () => {
     const publisher = createPublisher(unreachableBroker(), { source: '/links-gateway' });
-    const published = publisher.publish({
-      topic: 'links.clicks',
-      key: 'sho.rt/abc',
-      type: MessageTypeNames.ShortlinkClicked,
-      value: {
-        click_id: 'r1:b:1',
-        id: 'sho.rt/abc',
-        organization_id: 'o1',
-        group_guid: 'g1',
-        long_url: 'https://example.com/',
-        clicked_at: 0,
-        referrer: null,
-        user_agent: null,
-        client_ip: null,
-        bot: false,
-        qr: false,
-        qrcode_id: null,
-        passed_params: '',
-      },
-    });
+    const published = publisher.publish(click);
     const error = await published.then(
       () => undefined,
       (e: unknown) => e,
