@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MessageTypeNames, decodeMessage, type RequestDelivery } from '@platform/contracts';
-import { readHeaders } from '@platform/kafka';
+import type { RequestDelivery } from '@platform/contracts';
 import { newGroupGuid } from '@platform/links';
 import { waitFor } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchDeliveryRequests } from '../support/delivery-requests.js';
 import { startLinksStack, DEFAULT_DOMAIN, type LinksStack, type LinksUser } from '../support/links-stack.js';
 import { redirect } from '../support/links-traffic.js';
 
@@ -34,22 +34,8 @@ const tokenRequests: Array<{ authorization: string | undefined; body: string }> 
 let currentToken = 'token-1';
 
 /** Every RequestDelivery the stack's links-worker published on webhooks.deliveries (read beside the dispatcher). */
-const requested: RequestDelivery[] = [];
+let requested: RequestDelivery[] = [];
 let stopReading: () => Promise<void> = async () => undefined;
-
-async function readDeliveryRequests() {
-  const consumer = stack.kafka.kafka.consumer({ groupId: `${stack.kafka.topicPrefix}delivery-reader` });
-  await consumer.connect();
-  await consumer.subscribe({ topic: `${stack.kafka.topicPrefix}webhooks.deliveries`, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const meta = readHeaders(message.headers);
-      if (meta?.type === MessageTypeNames.RequestDelivery && message.value)
-        requested.push(decodeMessage(meta.type, meta.schema, message.value));
-    },
-  });
-  stopReading = () => consumer.disconnect();
-}
 
 const requestOf = (targetId: string, eventType: string) =>
   waitFor(() => requested.find((r) => r.target.id === targetId && r.event_type === eventType), {
@@ -117,7 +103,7 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   stack = await startLinksStack({}, { dispatcher: true });
   ({ organizationId, groupGuid, admin } = await stack.newOrganization());
-  await readDeliveryRequests();
+  ({ requests: requested, stop: stopReading } = await watchDeliveryRequests(stack.kafka));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
-import { MessageTypeNames, decodeMessage, type RequestDelivery } from '@platform/contracts';
-import { readHeaders } from '@platform/kafka';
+import type { RequestDelivery } from '@platform/contracts';
 import { startWebhookReceiver, uniqueName, waitFor, type WebhookReceiver } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchDeliveryRequests } from '../support/delivery-requests.js';
 import { startNotificationsStack, type NotificationsStack } from '../support/notifications-stack.js';
 
 // The notifier's webhook target has no API to set a rate limit or an ordering on, so they are settings
@@ -9,7 +9,7 @@ import { startNotificationsStack, type NotificationsStack } from '../support/not
 
 let receiver: WebhookReceiver;
 let stack: NotificationsStack;
-const requested: RequestDelivery[] = [];
+let requested: RequestDelivery[] = [];
 let stopReading: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
@@ -18,17 +18,7 @@ beforeAll(async () => {
     webhookUrl: receiver.url,
     env: { NOTIFIER_WEBHOOK_RATE_LIMIT: '4', NOTIFIER_WEBHOOK_ORDERED: 'true' },
   });
-  const consumer = stack.kafka.kafka.consumer({ groupId: `${stack.kafka.topicPrefix}delivery-reader` });
-  await consumer.connect();
-  await consumer.subscribe({ topic: `${stack.kafka.topicPrefix}webhooks.deliveries`, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const meta = readHeaders(message.headers);
-      if (meta?.type === MessageTypeNames.RequestDelivery && message.value)
-        requested.push(decodeMessage(meta.type, meta.schema, message.value));
-    },
-  });
-  stopReading = () => consumer.disconnect();
+  ({ requests: requested, stop: stopReading } = await watchDeliveryRequests(stack.kafka));
 }, 120_000);
 
 afterAll(async () => {

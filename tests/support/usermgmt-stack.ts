@@ -1,13 +1,12 @@
 import { createAccounts, type Accounts } from '@platform/accounts';
-import { MessageTypeNames, type RequestDelivery } from '@platform/contracts';
-import { runConsumer, type ConsumerHandle } from '@platform/kafka';
+import type { RequestDelivery } from '@platform/contracts';
 import type { HttpApp } from '@platform/http';
 import type { MongoConnection } from '@platform/mongo';
 import { startService } from '@platform/runtime/start';
 import { testLogger } from './test-logger.js';
 import { freePort, isolatedAppEnv, uniqueName } from '@platform/testing';
 import { createUsermgmtStore, type UsermgmtStore } from '@platform/usermgmt';
-import { WEBHOOK_TOPICS, createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
+import { createDeliveryStore, type DeliveryStore } from '@platform/webhooks';
 // The apps are composed in-process from the same builders their main.ts runs (service.ts), with their own
 // configuration read from an isolated environment.
 import { config as gatewayConfig } from '../../apps/usermgmt-gateway/src/config.js';
@@ -16,6 +15,7 @@ import { config as workerConfig } from '../../apps/usermgmt-worker/src/config.js
 import { build as buildWorker } from '../../apps/usermgmt-worker/src/service.js';
 import { config as dispatcherConfig } from '../../apps/webhook-dispatcher/src/config.js';
 import { build as buildDispatcher } from '../../apps/webhook-dispatcher/src/service.js';
+import { watchDeliveryRequests } from './delivery-requests.js';
 import { TEST_SECRETS } from './secrets.js';
 
 export interface UsermgmtStack {
@@ -81,7 +81,7 @@ export async function startUsermgmtStack(
     pepper: TEST_SECRETS.API_KEY_PEPPER,
   });
   await accounts.ensureIndexes();
-  const watches: ConsumerHandle[] = [];
+  const watches: Array<{ stop(): Promise<void> }> = [];
 
   return {
     app: gateway.service.http.app,
@@ -96,22 +96,12 @@ export async function startUsermgmtStack(
       return { key, environmentId: environment._id };
     },
     async watchDeliveryRequests() {
-      const requests: RequestDelivery[] = [];
-      const consumer = await runConsumer({
-        client: worker.context.kafka(),
-        groupId: uniqueName('delivery-requests'),
-        topics: [WEBHOOK_TOPICS.deliveries],
-        fromBeginning: true,
-        handlers: {
-          [MessageTypeNames.RequestDelivery]: async (m) => void requests.push({ ...m.value }),
-        },
-      });
-      await consumer.ready;
-      watches.push(consumer);
-      return { requests, stop: () => consumer.stop() };
+      const watch = await watchDeliveryRequests(worker.context.kafka());
+      watches.push(watch);
+      return watch;
     },
     async close() {
-      await Promise.all(watches.map((w) => (w.isRunning() ? w.stop() : undefined)));
+      await Promise.all(watches.map((w) => w.stop()));
       await dispatcher.stop();
       await worker.stop();
       await mongo.dropDatabase().catch(() => undefined);
