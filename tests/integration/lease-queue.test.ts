@@ -232,6 +232,45 @@ describe('the Redis lease queue', () => {
     expect(await q.finish(fresh!)).toBe(true);
   });
 
+  it('hands the body of an item to its first claim only, and never to a claim after its lease lapsed', async () => {
+    const name = uniqueName('lq');
+    const q = createLeaseQueue(redis, { name, perGroupLimit: 5 });
+    await q.schedule([
+      { id: 'with', group: 'g', dueAt: T0, body: '{"n":1}' },
+      { id: 'without', group: 'g', dueAt: T0 },
+    ]);
+    // Scheduled again with another body (a copy of the request): the first one stays.
+    await q.schedule([{ id: 'with', group: 'g', dueAt: T0, body: '{"n":2}' }]);
+    const claims = await q.claim(5, 1000, T0);
+    expect(claims.map((c) => [c.id, c.body])).toEqual([
+      ['with', '{"n":1}'],
+      ['without', undefined],
+    ]);
+    const again = await q.claim(5, 1000, T0 + 1001);
+    expect(again.map((c) => [c.id, c.body])).toEqual([
+      ['with', undefined],
+      ['without', undefined],
+    ]);
+    expect(await redis.keys(`{${name}}:b:*`)).toEqual([]);
+  });
+
+  it('keeps no bodies past its bound on queued items, and drops them with their group', async () => {
+    const name = uniqueName('lq');
+    const q = createLeaseQueue(redis, { name, perGroupLimit: 5, maxQueuedBodies: 2 });
+    await q.schedule(
+      Array.from({ length: 4 }, (_, i) => ({
+        id: `i${i}`,
+        group: 'g',
+        dueAt: T0 + i,
+        body: `b${i}`,
+        key: `k${i % 2}`,
+      })),
+    );
+    expect((await redis.keys(`{${name}}:b:*`)).sort()).toEqual([`{${name}}:b:i0`, `{${name}}:b:i1`]);
+    expect(await q.dropGroup('g')).toBe(4);
+    expect(await redis.keys(`{${name}}:b:*`)).toEqual([]);
+  });
+
   it('leaves queued and held items as they are when scheduled again (a rebuild from the store)', async () => {
     const q = queue();
     await q.schedule([

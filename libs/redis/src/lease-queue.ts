@@ -21,7 +21,9 @@ import type { Redis } from 'ioredis';
  * - `rates`: a group's claims per second at most, `pace`: its GCRA theoretical arrival time;
  * - for items with an ordering key: `k:<group>:<key>`, the key's items in the order they were scheduled, of
  *   which only the first is in `q:<group>` (the rest wait, their due times in `waiting`); `item-key`: the key
- *   of each; `keys:<group>`: the group's keys with items.
+ *   of each; `keys:<group>`: the group's keys with items;
+ * - `b:<id>`: the body an item was first scheduled with (see `QueuedItem.body`), until its first claim takes it
+ *   or it expires.
  */
 export interface LeaseQueueOptions {
   /** Key prefix; braces are added (`{webhooks}`) so that every key shares one cluster slot. */
@@ -30,6 +32,12 @@ export interface LeaseQueueOptions {
   perGroupLimit: number;
   /** Claims per second per group at most, unless its items say otherwise (`rate`; default 0: no limit). */
   perGroupRate?: number;
+  /**
+   * Bodies are kept only while fewer items than this are queued (default 10 000), for at most `bodyTtlMs`
+   * (default 2 min): what a backlog costs Redis stays bounded, and the items past it are read from the store.
+   */
+  maxQueuedBodies?: number;
+  bodyTtlMs?: number;
 }
 
 export interface QueuedItem {
@@ -51,6 +59,13 @@ export interface QueuedItem {
    * in this order, and a group's rate is the one its latest item carried. Default: `nextSequence()`.
    */
   sequence?: number;
+  /**
+   * The item's record as its scheduler just wrote it (a new delivery), handed to its first claim so that the
+   * claimer need not read it back from the store: the claim that takes it is the only one that sees it. A later
+   * claim (a lapsed lease, a retry, a queue rebuilt from the store) has none and reads the store, which alone
+   * knows whether the item was finished meanwhile.
+   */
+  body?: string;
 }
 
 let lastSequence = 0;
@@ -66,6 +81,8 @@ export interface Claim {
   group: string;
   /** The lease's expiry (ms since the epoch), and the token of this claim. */
   lease: number;
+  /** The body the item was scheduled with, on its first claim only (see `QueuedItem.body`). */
+  body?: string;
 }
 
 const COMMON = `
@@ -123,14 +140,15 @@ end
 `;
 
 /**
- * ARGV: prefix, limit, then id, group, due, key ('' for none), rate ('' for the default, '-' to leave it), sequence for each
- * item. Returns how many were queued. An item with a key takes its place in its key's line by sequence: it is
+ * ARGV: prefix, limit, body ttl (ms), most queued items with bodies, then id, group, due, key ('' for none), rate
+ * ('' for the default, '-' to leave it), sequence, body ('' for none) for each item. Returns how many were queued. An item with a key takes its place in its key's line by sequence: it is
  * queued if it comes first and the item being worked is not claimed (that one waits again), and waits
  * otherwise. A group's rate is the one its item of the highest sequence carried.
  */
 const SCHEDULE = `${COMMON}
 local added = 0
-for i = 3, #ARGV, 6 do
+local bodyTtl, maxBodies = ARGV[3], tonumber(ARGV[4])
+for i = 5, #ARGV, 7 do
   local id, g, due, k, rate, seq = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], tonumber(ARGV[i + 5])
   if not redis.call('ZSCORE', L, id) and not redis.call('ZSCORE', q(g), id) and redis.call('HEXISTS', IK, id) == 0 then
     redis.call('INCR', C)
@@ -157,6 +175,9 @@ for i = 3, #ARGV, 6 do
       redis.call('HSET', RS, g, ARGV[i + 5])
       if rate == '' then redis.call('HDEL', P .. 'rates', g) else redis.call('HSET', P .. 'rates', g, rate) end
     end
+    if ARGV[i + 6] ~= '' and tonumber(redis.call('GET', C) or '0') <= maxBodies then
+      redis.call('SET', P .. 'b:' .. id, ARGV[i + 6], 'PX', bodyTtl)
+    end
     refresh(g)
     added = added + 1
   end
@@ -165,8 +186,8 @@ return added
 `;
 
 /**
- * ARGV: prefix, limit, now, lease expiry, most items, default rate (per second, 0: none). Returns id, group
- * pairs. A group with a rate is paced by GCRA: at most `rate` claims in any first second, then one every
+ * ARGV: prefix, limit, now, lease expiry, most items, default rate (per second, 0: none). Returns id, group,
+ * body ('' for none) triples. A group with a rate is paced by GCRA: at most `rate` claims in any first second, then one every
  * 1/rate s; a group over its rate waits in `ready` until its next claim is allowed.
  */
 const CLAIM = `${COMMON}
@@ -184,10 +205,10 @@ for _, id in ipairs(lapsed) do
     redis.call('ZREM', L, id)
   end
 end
-local claimed = {}
+local claimed, n = {}, 0
 -- Round robin: one item per ready group per round, so a group with a deep backlog takes no more than its share.
 for round = 1, most do
-  local left = most - #claimed / 2
+  local left = most - n
   if left <= 0 then break end
   local groups = redis.call('ZRANGEBYSCORE', R, '-inf', now, 'LIMIT', 0, left)
   if #groups == 0 then break end
@@ -211,8 +232,13 @@ for round = 1, most do
         redis.call('HSET', LG, id, g)
         redis.call('HINCRBY', IF, g, 1)
         if rate > 0 then redis.call('HSET', TT, g, tostring(tat + interval)) end
+        local B = P .. 'b:' .. id
+        local body = redis.call('GET', B)
+        if body then redis.call('DEL', B) end
         claimed[#claimed + 1] = id
         claimed[#claimed + 1] = g
+        claimed[#claimed + 1] = body or ''
+        n = n + 1
       end
       refresh(g)
     end
@@ -254,7 +280,10 @@ const DROP_GROUP = `${COMMON}
 local g = ARGV[3]
 local n = redis.call('ZCARD', q(g))
 local queued = redis.call('ZRANGE', q(g), 0, -1)
-for _, id in ipairs(queued) do redis.call('HDEL', IK, id) end
+for _, id in ipairs(queued) do
+  redis.call('HDEL', IK, id)
+  redis.call('DEL', P .. 'b:' .. id)
+end
 redis.call('DEL', q(g))
 local KG = P .. 'keys:' .. g
 for _, k in ipairs(redis.call('SMEMBERS', KG)) do
@@ -265,6 +294,7 @@ for _, k in ipairs(redis.call('SMEMBERS', KG)) do
     if redis.call('HDEL', KD, id) == 1 then
       n = n + 1
       redis.call('HDEL', IK, id)
+      redis.call('DEL', P .. 'b:' .. id)
     end
   end
   redis.call('DEL', line)
@@ -302,6 +332,8 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
   const prefix = `{${options.name}}:`;
   const limit = String(options.perGroupLimit);
   const run = (script: string, args: Array<string | number>) => runScript(redis, script, [prefix, limit, ...args]);
+  const bodyTtlMs = options.bodyTtlMs ?? 120_000;
+  const maxQueuedBodies = options.maxQueuedBodies ?? 10_000;
 
   async function settle(claim: Claim, due: number | '') {
     const done = await run(SETTLE, [claim.id, claim.group, claim.lease, due]);
@@ -325,8 +357,9 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
             item.key ?? '',
             item.rate === undefined ? '-' : (item.rate ?? ''),
             item.sequence ?? nextSequence(),
+            item.body ?? '',
           ]);
-        added += Number(await run(SCHEDULE, args));
+        added += Number(await run(SCHEDULE, [bodyTtlMs, maxQueuedBodies, ...args]));
       }
       return added;
     },
@@ -337,7 +370,10 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
       const lease = now + leaseMs;
       const flat = (await run(CLAIM, [now, lease, most, options.perGroupRate ?? 0])) as string[];
       const claims: Claim[] = [];
-      for (let i = 0; i < flat.length; i += 2) claims.push({ id: flat[i]!, group: flat[i + 1]!, lease });
+      for (let i = 0; i < flat.length; i += 3) {
+        const body = flat[i + 2]!;
+        claims.push({ id: flat[i]!, group: flat[i + 1]!, lease, ...(body === '' ? {} : { body }) });
+      }
       return claims;
     },
 
