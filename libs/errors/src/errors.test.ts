@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
+  DeadlineExceededError,
   InputError,
   InternalError,
   deserializeError,
   isUniqueKeyViolation,
   serializeError,
   toPlatformError,
+  withDeadline,
 } from './index.js';
 
 describe('errors', () => {
@@ -78,5 +80,16 @@ describe('errors', () => {
     expect(toPlatformError(e)).toBe(e);
     expect(e.name).toBe('ConflictError');
     expect(e.retriable).toBe(false);
+  });
+});
+
+describe('withDeadline', () => {
+  it('settles as the work does within the deadline, and rejects as a deadline error past it', async () => {
+    await expect(withDeadline(Promise.resolve(7), 50)).resolves.toBe(7);
+    await expect(withDeadline(Promise.reject(new Error('no')), 50)).rejects.toThrow('no');
+    const late = new Promise((resolve) => setTimeout(resolve, 200));
+    const error = await withDeadline(late, 20, 'publishing').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect((error as Error).message).toBe('publishing timed out after 20 ms');
   });
 });

@@ -21,3 +21,4 @@ export {
   deserializeError,
 } from './errors.js';
 export type { ErrorKind, FieldIssue, SerializedError } from './errors.js';
+export { withDeadline } from './deadline.js';
