@@ -3,7 +3,13 @@ import { MessageTypeNames, type RequestDelivery } from '@platform/contracts';
 import { createOutboxRelay, type OutgoingMessage, type OutboxRelay, type Publisher } from '@platform/kafka';
 import { connectMongo, createMongoOutboxSource, type MongoConnection } from '@platform/mongo';
 import { resolveInfra, uniqueName } from '@platform/testing';
-import { createDeliveryStore, type AttemptRecord, type DeliveryDoc, type DeliveryStore } from '@platform/webhooks';
+import {
+  createDeliveryStore,
+  deliveryFromBody,
+  type AttemptRecord,
+  type DeliveryDoc,
+  type DeliveryStore,
+} from '@platform/webhooks';
 import { testLogger } from '../support/test-logger.js';
 
 let mongo: MongoConnection;
@@ -124,12 +130,14 @@ describe('webhook delivery store', () => {
       rate: 5,
       sequence: expect.any(Number) as unknown,
     };
-    expect(await store.enqueue(request, {}, now)).toEqual(item);
+    // A new one carries its record to its first claim, exactly as the store holds it.
+    const first = await store.enqueue(request, {}, now);
+    expect(first).toEqual({ ...item, body: expect.any(String) as unknown });
     // A copy of a pending delivery names it again, for a queue that may have lost it (scheduling is idempotent).
     expect(await store.enqueue(request, {}, new Date(now.getTime() + 5000))).toEqual(item);
-    expect((await store.pendingByIds([request.delivery_id, 'whd_unknown'])).map((d) => d._id)).toEqual([
-      request.delivery_id,
-    ]);
+    const stored = await store.pendingByIds([request.delivery_id, 'whd_unknown']);
+    expect(stored.map((d) => d._id)).toEqual([request.delivery_id]);
+    expect(deliveryFromBody(first!.body!)).toEqual(stored[0]);
     expect(await store.pendingItems(new Date(now.getTime() - 1))).not.toContainEqual(item);
     expect(await store.pendingItems(now)).toContainEqual(item);
   });
@@ -158,6 +166,7 @@ describe('webhook delivery store', () => {
       key: null,
       rate: null,
       sequence: expect.any(Number) as unknown,
+      body: expect.any(String) as unknown,
     });
     expect((await store.pendingByIds([fresh.delivery_id, finished.delivery_id])).map((d) => d._id)).toEqual([
       fresh.delivery_id,
@@ -200,5 +209,71 @@ describe('webhook delivery store', () => {
         await expectDeliveredOnce(request.delivery_id);
       }
     }
+  });
+
+  it('records a first delivered attempt as finished at once, and a retried write changes nothing', async () => {
+    const request = requestFor(uniqueName('whd'));
+    const item = await store.enqueue(request);
+    const claimed = deliveryFromBody(item!.body!);
+    await store.recordDelivered([{ delivery: claimed, record: accepted() }]);
+    const [hot] = store.outboxCollections();
+    expect(await hot!.countDocuments({ _id: request.delivery_id } as never)).toBe(0);
+    await relay.flush();
+    // The same write again (a store error after it had landed): neither a second attempt nor a second event.
+    await store.recordDelivered([{ delivery: claimed, record: accepted() }]);
+    await relay.flush();
+    await expectDeliveredOnce(request.delivery_id);
+  });
+
+  it('sends nothing again when its dispatcher died between writing the finished record and removing the pending one', async () => {
+    const request = requestFor(uniqueName('whd'));
+    await store.enqueue(request);
+    const [claimed] = await store.pendingByIds([request.delivery_id]);
+    const [, finished] = store.outboxCollections();
+    // The first of recordDelivered's two writes, alone.
+    await finished!.insertOne({ ...claimed!, status: 'delivered', attempts: 1, finished_at: new Date() } as never);
+    // Claimed again once its lease lapsed: found done, and its pending record removed.
+    expect(await store.pendingByIds([request.delivery_id])).toEqual([]);
+    const [hot] = store.outboxCollections();
+    expect(await hot!.countDocuments({ _id: request.delivery_id } as never)).toBe(0);
+  });
+
+  it('publishes the outcome of a first attempt before writing it, under an id that a second try repeats', async () => {
+    const request = requestFor(uniqueName('whd'));
+    const claimed = deliveryFromBody((await store.enqueue(request))!.body!);
+    const direct: string[] = [];
+    const publish = async (events: Array<{ id: string; value: unknown }>) => {
+      for (const e of events) direct.push(`${e.id} ${(e.value as { delivery_id: string }).delivery_id}`);
+    };
+    await store.recordDelivered([{ delivery: claimed, record: accepted() }], { publish });
+    // Written without an outbox: the relay has nothing to send.
+    expect(await relay.flush()).toBe(0);
+    // The same write again (its first try landed, unanswered): the same event, which consumers drop as a copy.
+    await store.recordDelivered([{ delivery: claimed, record: accepted() }], { publish });
+    expect(direct).toHaveLength(2);
+    expect(direct[1]).toBe(direct[0]);
+    expect(direct[0]).toMatch(
+      new RegExp(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12} ${request.delivery_id}$`),
+    );
+    expect(outcomesOf(request.delivery_id)).toEqual([]);
+    expect(await store.get(request.delivery_id)).toMatchObject({ status: 'delivered', attempts: 1, outbox: [] });
+    expect(await store.attemptsFor(request.delivery_id)).toHaveLength(1);
+  });
+
+  it('leaves the outcome to the outbox when the publish fails, under the same id', async () => {
+    const request = requestFor(uniqueName('whd'));
+    const claimed = deliveryFromBody((await store.enqueue(request))!.body!);
+    let tried: string | undefined;
+    await store.recordDelivered([{ delivery: claimed, record: accepted() }], {
+      publish: async (events) => {
+        tried = events[0]!.id;
+        throw new Error('broker unavailable');
+      },
+    });
+    await relay.flush();
+    expect(outcomesOf(request.delivery_id)).toEqual(['delivered']);
+    const relayed = published.find((m) => (m.value as { delivery_id?: string }).delivery_id === request.delivery_id);
+    expect(relayed?.id).toBe(tried);
+    await expectDeliveredOnce(request.delivery_id);
   });
 });

@@ -1,4 +1,5 @@
 import { MessageTypeNames } from '@platform/contracts';
+import { withDeadline } from '@platform/errors';
 import type { BackgroundTask } from '@platform/kafka';
 import { outboxEvent } from '@platform/mongo';
 import type {
@@ -57,16 +58,6 @@ function wholeLane(docs: OutgoingDoc[], queued?: OutgoingDoc | null): OutgoingDo
   if (docs.length >= LANE_READ) return null;
   if (queued && !docs.some((d) => d._id === queued._id)) return [...docs, queued].sort(byNotificationId);
   return docs;
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -244,7 +235,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let error: string | null = null;
     try {
       outcome = sender
-        ? await withTimeout(sender(doc, unread ? { unread } : {}), options.sendTimeoutMs ?? 30_000)
+        ? await withDeadline(sender(doc, unread ? { unread } : {}), options.sendTimeoutMs ?? 30_000, 'sending')
         : 'skipped';
     } catch (caught) {
       error = (caught as Error).message;

@@ -1,4 +1,5 @@
 import type { EgressClient } from '@platform/egress';
+import { withDeadline } from '@platform/errors';
 import { MessageTypeNames } from '@platform/contracts';
 import { batchReaction, createEventWorker, type KafkaClient } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
@@ -10,6 +11,9 @@ import { attemptDelivery } from './attempt.js';
 import { createOAuthTokens } from './oauth-tokens.js';
 import { deliveryBatchHandler, type DeliveryCommand } from './handlers.js';
 import { createScheduler } from './scheduler.js';
+
+/** How long a direct publish of outcome events may take before they are left to the outbox. */
+const PUBLISH_TIMEOUT_MS = 3000;
 
 export interface DispatcherDeps {
   kafka: KafkaClient;
@@ -49,7 +53,22 @@ export function createDispatcher(deps: DispatcherDeps) {
     queue,
     attempt: (delivery) =>
       attemptDelivery({ egress: deps.egress, sealer: deps.sealer, timeoutMs: deps.timeoutMs, tokens }, delivery),
-    afterOutcome: async () => worker.relay.wake(),
+    // Within a few seconds, or the events go through the outbox (a publish that lands late is a copy, dropped).
+    publish: (events) =>
+      withDeadline(
+        worker.publisher.publishMany(
+          events.map((e) => ({
+            topic: e.topic,
+            key: e.key,
+            type: e.type,
+            value: e.value as never,
+            id: e.id,
+            headers: e.headers ?? {},
+          })),
+        ),
+        PUBLISH_TIMEOUT_MS,
+        'publishing outcome events',
+      ).then(() => undefined),
     logger: deps.logger,
     concurrency: deps.concurrency,
     timeoutMs: deps.timeoutMs,

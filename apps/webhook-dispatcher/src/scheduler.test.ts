@@ -65,7 +65,6 @@ function setup(options: {
       attempted.push(d._id);
       return options.attempt(d);
     },
-    afterOutcome: async () => undefined,
     logger: createLogger({ name: 'test', level: 'silent' }),
     concurrency: 4,
     timeoutMs: 1000,

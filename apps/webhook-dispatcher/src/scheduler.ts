@@ -3,11 +3,13 @@ import type { Claim, LeaseQueue } from '@platform/redis';
 import { metrics, type BatchObservableResult, type Logger } from '@platform/telemetry';
 import {
   decide,
+  deliveryFromBody,
   retryDelayMs,
   type DeliveryDoc,
   type DeliveryStore,
   type AttemptRecord,
   type AttemptResult,
+  type EventPublisher,
 } from '@platform/webhooks';
 import { createGroupCommit } from './group-commit.js';
 
@@ -16,7 +18,8 @@ export interface SchedulerOptions {
   /** What is due and who holds it (Redis); the store keeps each delivery's record. */
   queue: LeaseQueue;
   attempt: (delivery: DeliveryDoc) => Promise<{ result: AttemptResult; record: AttemptRecord }>;
-  afterOutcome: () => Promise<unknown>;
+  /** Publishes the outcome events of deliveries on their first attempt at once, rather than through the outbox. */
+  publish?: EventPublisher;
   logger: Logger;
   concurrency: number;
   timeoutMs: number;
@@ -69,7 +72,7 @@ export function createScheduler(options: SchedulerOptions) {
   const { queue, store } = options;
   // Delivered attempts finishing together are recorded together: three store round trips per batch.
   const delivered = createGroupCommit<{ delivery: DeliveryDoc; record: AttemptRecord }>((outcomes) =>
-    store.recordDelivered(outcomes),
+    store.recordDelivered(outcomes, options.publish ? { publish: options.publish } : {}),
   );
   const running = new Set<Promise<void>>();
   let active = false;
@@ -174,7 +177,6 @@ export function createScheduler(options: SchedulerOptions) {
         break;
       }
     }
-    await options.afterOutcome();
   }
 
   /** Hands a claim back, due again at `at` (now: for any dispatcher); a failure lets its lease lapse instead. */
@@ -194,19 +196,29 @@ export function createScheduler(options: SchedulerOptions) {
     running.add(task);
   }
 
-  /** Claims a batch, reads its deliveries in one query, and starts their attempts; until full or nothing is due. */
+  /**
+   * Claims a batch and starts its attempts; until full or nothing is due. A first claim of a new delivery carries
+   * it (the queue's body); the others are read from the store, in one query.
+   */
   async function pumpOnce() {
     while (active && running.size < options.concurrency) {
       const claims = await queue.claim(options.concurrency - running.size, leaseMs);
       if (claims.length === 0) break;
-      let deliveries: Map<string, DeliveryDoc>;
-      try {
-        deliveries = new Map((await store.pendingByIds(claims.map((c) => c.id))).map((d) => [d._id, d]));
-      } catch (error) {
-        await Promise.all(claims.map((claim) => handBack(claim, Date.now() + options.pollIntervalMs)));
-        throw error;
-      }
+      const deliveries = new Map<string, DeliveryDoc>();
+      const unread: Claim[] = [];
       for (const claim of claims) {
+        if (claim.body === undefined) unread.push(claim);
+        else deliveries.set(claim.id, deliveryFromBody(claim.body));
+      }
+      let readFailed: unknown;
+      try {
+        for (const d of await store.pendingByIds(unread.map((c) => c.id))) deliveries.set(d._id, d);
+      } catch (error) {
+        // The others are due again at the next poll; the carried ones go ahead.
+        await Promise.all(unread.map((claim) => handBack(claim, Date.now() + options.pollIntervalMs)));
+        readFailed = error;
+      }
+      for (const claim of readFailed === undefined ? claims : claims.filter((c) => c.body !== undefined)) {
         const delivery = deliveries.get(claim.id);
         if (!delivery) {
           // Finished meanwhile (a copy rebuilt from the store, a delivery archived): nothing to send.
@@ -221,6 +233,7 @@ export function createScheduler(options: SchedulerOptions) {
           begin(claim, delivery);
         }
       }
+      if (readFailed !== undefined) throw readFailed;
     }
   }
 

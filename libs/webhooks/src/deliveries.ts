@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RequestDelivery } from '@platform/contracts';
 import { MessageTypeNames } from '@platform/contracts';
 import type { mongo } from 'mongoose';
@@ -76,6 +77,39 @@ function newDelivery(
   };
 }
 
+/**
+ * Publishes events at once, instead of through the outbox (see `recordDelivered`); rejects when they may not all
+ * have been published (the caller's timeout included).
+ */
+export type EventPublisher = (events: StoredOutboxEntry[]) => Promise<void>;
+
+/** A UUID (version 5 layout) that names one outcome of one attempt: a copy of that event carries the same id. */
+function outcomeId(deliveryId: string, attempt: number): string {
+  const hex = createHash('sha1').update(`webhook-outcome\u0000${deliveryId}\u0000${attempt}`).digest('hex');
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A new delivery larger than this goes to the queue without its body, and its first claim reads the store. */
+const MAX_QUEUED_BODY = 16 * 1024;
+const DATE_FIELDS = ['next_attempt_at', 'created_at', 'updated_at', 'finished_at', 'expires_at'] as const;
+
+/** A new delivery as its queue item's body (`QueuedItem.body`): its record as inserted, handed to its first claim. */
+function bodyOf(doc: DeliveryDoc): string | undefined {
+  const body = JSON.stringify(doc);
+  return body.length <= MAX_QUEUED_BODY ? body : undefined;
+}
+
+/** The delivery a first claim carries (`Claim.body`), as the store holds it. */
+export function deliveryFromBody(body: string): DeliveryDoc {
+  const doc = JSON.parse(body) as Record<string, unknown>;
+  for (const field of DATE_FIELDS) {
+    const value = doc[field];
+    if (typeof value === 'string') doc[field] = new Date(value);
+  }
+  return doc as unknown as DeliveryDoc;
+}
+
 /** The positions of an unordered insert's documents that were there already; undefined if anything else failed. */
 function duplicatesOnly(error: unknown): number[] | undefined {
   // The driver names one failure alone, and several in an array.
@@ -143,10 +177,11 @@ export function createDeliveryStore(connection: Connection) {
       } catch (error) {
         const failed = duplicatesOnly(error);
         if (failed === undefined) throw error;
-        // A finished copy there already is an older one (a redelivery ended again): this one replaces it.
+        // A finished copy there already is an older one (a redelivery ended again), which this one replaces, or
+        // one of a later attempt (delivered while this record was cancelled by its target's disabling), kept.
         for (const index of failed) {
           const copy = copies[index]!;
-          await FinishedDelivery.replaceOne({ _id: copy._id }, copy, { upsert: true });
+          await FinishedDelivery.replaceOne({ _id: copy._id, attempts: { $lte: copy.attempts } }, copy);
         }
       }
       await Delivery.deleteMany({ _id: { $in: done.map((d) => d._id) }, status: { $ne: 'pending' } });
@@ -252,7 +287,9 @@ export function createDeliveryStore(connection: Connection) {
     if (gone.size > 0) await Delivery.deleteMany({ _id: { $in: [...gone] }, status: 'pending', attempts: 0 });
     const items = new Map<string, QueuedItem>();
     for (const d of docs) {
-      if (!copies.has(d._id) && !gone.has(d._id)) items.set(d._id, queueItemOf(d));
+      if (copies.has(d._id) || gone.has(d._id)) continue;
+      const body = bodyOf(d);
+      items.set(d._id, { ...queueItemOf(d), ...(body ? { body } : {}) });
     }
     for (const d of pendingCopies) items.set(d._id, queueItemOf(d));
     return requests.map((r) => items.get(r.request.delivery_id) ?? null);
@@ -287,10 +324,28 @@ export function createDeliveryStore(connection: Connection) {
       return item ?? null;
     },
 
-    /** The claimed deliveries, in one read; a claim whose delivery is missing or finished is absent. */
+    /**
+     * The claimed deliveries, in one read of each collection; a claim whose delivery is missing or finished is
+     * absent. A pending one with a finished copy of a later attempt was delivered by a dispatcher that died
+     * between the two writes of `recordDelivered`: it is removed here, not sent again.
+     */
     async pendingByIds(ids: string[]): Promise<DeliveryDoc[]> {
       if (ids.length === 0) return [];
-      return Delivery.find({ _id: { $in: ids }, status: 'pending' }).lean<DeliveryDoc[]>();
+      const [pending, finished] = await Promise.all([
+        Delivery.find({ _id: { $in: ids }, status: 'pending' }).lean<DeliveryDoc[]>(),
+        FinishedDelivery.find({ _id: { $in: ids } }, { attempts: 1 }).lean<Array<{ _id: string; attempts: number }>>(),
+      ]);
+      const finishedAfter = new Map(finished.map((f) => [f._id, f.attempts]));
+      const done = pending.filter((d) => (finishedAfter.get(d._id) ?? -1) > d.attempts);
+      if (done.length > 0) {
+        await deliveries().bulkWrite(
+          done.map((d) => ({
+            deleteOne: { filter: { _id: d._id, status: 'pending', attempts: d.attempts } as Document },
+          })),
+          { ordered: false },
+        );
+      }
+      return pending.filter((d) => !done.includes(d));
     },
 
     /**
@@ -307,36 +362,92 @@ export function createDeliveryStore(connection: Connection) {
     },
 
     /**
-     * Several delivered attempts recorded at once, in three store round trips whatever their number: their
-     * attempts inserted, their deliveries marked delivered (each conditional on its attempt count, so a retried
-     * write changes nothing) with their outcome events, and their targets marked answering. Archiving them is
-     * left to `archiveFinished`, in batches.
+     * Several delivered attempts recorded at once, in a few store statements whatever their number: their
+     * attempts inserted, the deliveries written as finished with their outcome events, and their targets marked
+     * answering. Every write is conditional on the attempt count, so a retried one changes nothing.
+     *
+     * A delivery that was only ever pending (its first attempt, no event waiting in it) goes straight to the
+     * finished collection, its pending record then deleted (a crash between the two leaves a pending record that
+     * `pendingByIds` recognises); any other is marked delivered where it is, and archived later by
+     * `archiveFinished`. With `publish`, the outcome events of the first kind are published before they are
+     * written, and written without an outbox: the relay's read and acknowledgement of each (two statements a
+     * delivery on FerretDB) are saved. Their ids derive from the delivery and the attempt, so that a dispatcher
+     * that dies between the publish and the write, and attempts the delivery again, publishes the same event
+     * again, which consumers drop as a copy. A publish that fails leaves the events to the outbox, as without it.
      */
-    async recordDelivered(outcomes: Array<{ delivery: DeliveryDoc; record: AttemptRecord }>, now = new Date()) {
+    async recordDelivered(
+      outcomes: Array<{ delivery: DeliveryDoc; record: AttemptRecord }>,
+      options: { now?: Date; publish?: EventPublisher } = {},
+    ) {
       if (outcomes.length === 0) return;
+      const now = options.now ?? new Date();
       await insertNew(
         Attempt.collection as unknown as mongo.Collection<Document>,
         outcomes.map(({ delivery: d, record }) => attemptDoc(d, d.attempts + 1, record)),
       );
-      await deliveries().bulkWrite(
-        outcomes.map(({ delivery: d, record }) => ({
-          updateOne: {
-            filter: { _id: d._id, attempts: d.attempts } as Document,
-            update: changeWithEvents(
-              {
-                status: 'delivered',
-                attempts: d.attempts + 1,
-                last_status: record.status,
-                last_error: null,
-                updated_at: now,
-                finished_at: now,
-              },
-              [outcomeEvent(d, 'delivered', d.attempts + 1, record.status, now)],
-            ) as Document,
-          },
-        })),
-        { ordered: false },
-      );
+      const delivered = (d: DeliveryDoc, record: AttemptRecord) => ({
+        status: 'delivered' as const,
+        attempts: d.attempts + 1,
+        last_status: record.status,
+        last_error: null,
+        updated_at: now,
+        finished_at: now,
+      });
+      const direct = outcomes.filter(({ delivery: d }) => d.attempts === 0 && d.outbox.length === 0);
+      const inPlace = outcomes.filter((o) => !direct.includes(o));
+      if (direct.length > 0) {
+        const expires = new Date(now.getTime() + RETENTION_MS);
+        const events = direct.map(({ delivery: d, record }) => ({
+          ...outcomeEvent(d, 'delivered', d.attempts + 1, record.status, now),
+          id: outcomeId(d._id, d.attempts + 1),
+        }));
+        const published = options.publish
+          ? await options.publish(events).then(
+              () => true,
+              () => false,
+            )
+          : false;
+        const copies: DeliveryDoc[] = direct.map(({ delivery: d, record }, i) => ({
+          ...d,
+          ...delivered(d, record),
+          expires_at: expires,
+          outbox: published ? [] : [events[i]!],
+          has_outbox: !published,
+        }));
+        try {
+          await finishedDeliveries().insertMany(copies as unknown as Document[], { ordered: false });
+        } catch (error) {
+          const failed = duplicatesOnly(error);
+          if (failed === undefined) throw error;
+          // There already: this write retried (left alone, its event perhaps relayed) or an older finish of a
+          // redelivered one (replaced).
+          for (const index of failed) {
+            const copy = copies[index]!;
+            await FinishedDelivery.replaceOne({ _id: copy._id, attempts: { $lt: copy.attempts } }, copy);
+          }
+        }
+        // One statement for all (each `deleteOne` of a bulk write is read twice by FerretDB); all were on their
+        // first attempt.
+        await deliveries().deleteMany({
+          _id: { $in: direct.map(({ delivery: d }) => d._id) },
+          status: 'pending',
+          attempts: 0,
+          has_outbox: false,
+        } as Document);
+      }
+      if (inPlace.length > 0) {
+        await deliveries().bulkWrite(
+          inPlace.map(({ delivery: d, record }) => ({
+            updateOne: {
+              filter: { _id: d._id, attempts: d.attempts } as Document,
+              update: changeWithEvents(delivered(d, record), [
+                outcomeEvent(d, 'delivered', d.attempts + 1, record.status, now),
+              ]) as Document,
+            },
+          })),
+          { ordered: false },
+        );
+      }
       const targets = [...new Set(outcomes.map(({ delivery: d }) => targetKey(d.producer, d.target.id)))];
       await TargetState.updateMany(
         { _id: { $in: targets }, failing_since: { $ne: null } },

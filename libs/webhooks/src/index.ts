@@ -1,5 +1,5 @@
-export { createDeliveryStore, RETENTION_MS } from './deliveries.js';
-export type { DeliveryStore, AttemptRecord } from './deliveries.js';
+export { createDeliveryStore, deliveryFromBody, RETENTION_MS } from './deliveries.js';
+export type { DeliveryStore, AttemptRecord, EventPublisher } from './deliveries.js';
 export type { DeliveryDoc, AttemptDoc, DeliveryStatus, SignatureScheme } from './models.js';
 export { WEBHOOK_TOPICS } from './topics.js';
 export { deliveryIdFor } from './delivery-request.js';
