@@ -16,7 +16,9 @@ import { resolveInfra, uniqueName } from '@platform/testing';
 import { WEBHOOK_TOPICS, createDeliveryStore, deliveryIdFor, type DeliveryStore } from '@platform/webhooks';
 import { createDispatcher } from '../../apps/webhook-dispatcher/dist/dispatcher.js';
 import { deleteRunTopics } from './cleanup.js';
+import { cpuShares, machineCpu } from './cpu.js';
 import { closedLoop } from './load.js';
+import { statementLog, statementsPerRequest, type StatementShape } from './statements.js';
 import { summarise } from './stats.js';
 import { benchStores, type Store } from './stores.js';
 
@@ -607,7 +609,10 @@ async function runCase(targets: number, receiver: Receiver, target: Store, slowT
     instrumented.begin();
     pool.begin();
     loopDelay.enable();
+    const statements = await statementLog();
+    await statements?.reset();
     const cpuBefore = process.cpuUsage();
+    const machineBefore = machineCpu();
     const t0 = now();
     let publishDoneAt = 0;
     const [, done] = await Promise.all([
@@ -652,6 +657,17 @@ async function runCase(targets: number, receiver: Receiver, target: Store, slowT
       await sleep(50);
     }
     const settledAt = now();
+    const machineAfter = machineCpu();
+    // The relay's acknowledgements land after the records: read until the writes settle (a few seconds at most).
+    const writes = (list: StatementShape[]) =>
+      list.filter((x) => !x.statement.startsWith('SELECT')).reduce((n, x) => n + x.calls, 0);
+    let shapes = (await statements?.read(name)) ?? [];
+    for (let settled = 0, i = 0; statements && shapes.length > 0 && settled < 2 && i < 10; i++) {
+      await sleep(500);
+      const again = await statements.read(name);
+      settled = writes(again) === writes(shapes) ? settled + 1 : 0;
+      shapes = again;
+    }
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
     return {
@@ -689,6 +705,11 @@ async function runCase(targets: number, receiver: Receiver, target: Store, slowT
         cpu_ms_per_delivery: round((cpuSeconds * 1000) / Math.max(1, latencies.length)),
         event_loop_delay_p99_ms: round(loopDelay.percentile(99) / 1e6),
       },
+      // Every process of the machine from the first publish until every delivery was marked delivered: the
+      // store (FerretDB and PostgreSQL) is most of it.
+      machine_cpu_ms_per_delivery: cpuShares(machineBefore, machineAfter, Math.max(1, latencies.length)),
+      // What FerretDB ran on PostgreSQL from the burst's first publish until its writes settled, per delivery.
+      ...(shapes.length > 0 ? { sql_statements_per_delivery: statementsPerRequest(shapes, messages.length) } : {}),
       // Until the prompt targets' last webhook arrived.
       slow_target:
         slowTargets > 0
