@@ -271,6 +271,46 @@ describe('the Redis lease queue', () => {
     expect(await redis.keys(`{${name}}:b:*`)).toEqual([]);
   });
 
+  it('lets a holder take an item by name, renew it and release it, and no one else meanwhile', async () => {
+    const q = queue(1);
+    expect(await q.hold('lane', 'lane', 'a', 1000, T0)).toBe(true);
+    // Renewed by its holder: still held past the first lease.
+    expect(await q.hold('lane', 'lane', 'a', 1000, T0 + 900)).toBe(true);
+    expect(await q.claim(5, 1000, T0 + 1500)).toEqual([]);
+    expect(await q.release('lane', 'lane', 'b')).toBe(false);
+    // Released with a retry time: due then, to any claimer, who holds it by name.
+    expect(await q.release('lane', 'lane', 'a', T0 + 5000, T0 + 1600)).toBe(true);
+    expect(await q.claim(5, 1000, T0 + 4000, 'c')).toEqual([]);
+    const [claim] = await q.claim(5, 1000, T0 + 5000, 'c');
+    expect(claim?.id).toBe('lane');
+    expect(await q.hold('lane', 'lane', 'c', 1000, T0 + 5100)).toBe(true);
+    expect(await q.release('lane', 'lane', 'c', undefined, T0 + 5200)).toBe(true);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 0, oldestReadyAt: null });
+  });
+
+  it('queues an item asked for while it was held again at its release, and hands a lapsed lease on', async () => {
+    const q = queue(1);
+    expect(await q.hold('lane', 'lane', 'a', 1000, T0)).toBe(true);
+    // Work arrived for it and another holder was turned away: it is due at once when released, whatever the time given.
+    expect(await q.hold('lane', 'lane', 'b', 1000, T0 + 10)).toBe(false);
+    expect(await q.release('lane', 'lane', 'a', undefined, T0 + 20)).toBe(true);
+    expect((await q.claim(5, 1000, T0 + 20, 'b')).map((c) => c.id)).toEqual(['lane']);
+    // Its holder died: once the lease lapsed another takes it over by name, and the late one can no longer release it.
+    expect(await q.hold('lane', 'lane', 'c', 1000, T0 + 1021)).toBe(true);
+    expect(await q.release('lane', 'lane', 'b', undefined, T0 + 1030)).toBe(false);
+    expect(await q.release('lane', 'lane', 'c', undefined, T0 + 1040)).toBe(true);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 0, oldestReadyAt: null });
+  });
+
+  it('makes an item whose holder died due again, for the next claimer', async () => {
+    const q = queue(1);
+    expect(await q.hold('lane', 'lane', 'a', 1000, T0)).toBe(true);
+    expect(await q.claim(5, 1000, T0 + 500, 'b')).toEqual([]);
+    expect((await q.claim(5, 1000, T0 + 1001, 'b')).map((c) => c.id)).toEqual(['lane']);
+    expect(await q.hold('lane', 'lane', 'a', 1000, T0 + 1002)).toBe(false);
+    expect(await q.hold('lane', 'lane', 'b', 1000, T0 + 1002)).toBe(true);
+  });
+
   it('leaves queued and held items as they are when scheduled again (a rebuild from the store)', async () => {
     const q = queue();
     await q.schedule([

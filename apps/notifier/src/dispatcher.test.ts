@@ -2,6 +2,7 @@ import type { DispatchMethod, NotificationsStore, NotificationsWriter, OutgoingD
 import { createLogger } from '@platform/telemetry';
 import { describe, expect, it, vi } from 'vitest';
 import { createDispatcher, type MethodSender } from './dispatcher.js';
+import type { LaneLeases } from './lane-leases.js';
 
 const LANE = 'dep_1:user_1';
 
@@ -79,7 +80,6 @@ function lane() {
       },
       end: async (_lane: string, token: string) => void openChanges.delete(token),
     },
-    lanes: { lease: async () => true, release: async () => undefined },
     outgoing: {
       source: 'notif_outgoing',
       change: async (
@@ -98,7 +98,14 @@ function lane() {
       },
     },
   } as unknown as NotificationsWriter;
-  return { docs, store: store as unknown as NotificationsStore, writer, openChanges, reads };
+  /** The lane's lease, as the queue in Redis keeps it (one holder: this process). */
+  const leases = {
+    hold: async () => true,
+    release: async () => undefined,
+    due: async () => [],
+    schedule: async () => undefined,
+  } as LaneLeases;
+  return { docs, store: store as unknown as NotificationsStore, writer, leases, openChanges, reads };
 }
 
 function dispatcherOn(
@@ -111,7 +118,7 @@ function dispatcherOn(
     writer: l.writer,
     senders: { inbox: senders.inbox ?? null, smtp: senders.smtp ?? null, webhook: senders.webhook ?? null },
     logger: createLogger({ name: 'dispatcher-test', level: 'silent' }),
-    holder: 'test',
+    leases: l.leases,
     maxAttempts: 3,
     retryBaseMs: 1000,
     // No sweep during a test: what is sent is sent by the kicks.
@@ -217,9 +224,9 @@ describe('dispatcher', () => {
     const l = lane();
     const renewals: number[] = [];
     let taken = false;
-    l.writer.lanes.lease = async () => (renewals.push(Date.now()), !taken);
+    l.leases.hold = async () => (renewals.push(Date.now()), !taken);
     let released = false;
-    l.writer.lanes.release = async () => void (released = true);
+    l.leases.release = async () => void (released = true);
     const sent: string[] = [];
     let slowDone!: () => void;
     const slow = new Promise<void>((resolve) => (slowDone = resolve));
@@ -247,6 +254,26 @@ describe('dispatcher', () => {
     // The drain is over once it lets go of the lane; by then the second would have been sent.
     await vi.waitFor(() => expect(released).toBe(true));
     expect(sent).toEqual(['n1']);
+    await dispatcher.stop();
+  });
+
+  it('lets go of its lane due again at the time of its oldest retry, and not at all when nothing waits', async () => {
+    const l = lane();
+    const releases: Array<number | undefined> = [];
+    l.leases.release = async (_lane, dueAt) => void releases.push(dueAt);
+    const dispatcher = dispatcherOn(l, { inbox: async () => 'sent', smtp: async () => 'sent' });
+    dispatcher.start();
+    const waiting = outgoing(1, ['smtp']);
+    const retryAt = new Date(Date.now() + 60_000);
+    waiting.methods[0]!.next_attempt_at = retryAt;
+    waiting.next_attempt_at = retryAt;
+    l.docs.push(waiting);
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(releases).toEqual([retryAt.getTime()]));
+    l.docs.length = 0;
+    l.docs.push(outgoing(2, ['inbox']));
+    dispatcher.kick(LANE);
+    await vi.waitFor(() => expect(releases).toEqual([retryAt.getTime(), undefined]));
     await dispatcher.stop();
   });
 
@@ -294,7 +321,7 @@ describe('dispatcher', () => {
       l.reads.push('lane (stale)');
       return [structuredClone(stale)];
     };
-    const released = new Promise<void>((resolve) => (l.writer.lanes.release = async () => resolve()));
+    const released = new Promise<void>((resolve) => (l.leases.release = async () => resolve()));
     dispatcher.start();
     dispatcher.kick(LANE);
     await released;

@@ -11,6 +11,7 @@ import type {
 } from '@platform/notifications';
 import type { Logger } from '@platform/telemetry';
 import type { Kicker } from './handlers/deps.js';
+import type { LaneLeases } from './lane-leases.js';
 
 /** `unread`: a change of the recipient's unread count that the dispatcher began with its reads (the inbox method ends it). */
 export type MethodSender = (doc: OutgoingDoc, hints?: { unread?: UnreadChange }) => Promise<'sent' | 'skipped'>;
@@ -20,10 +21,17 @@ export interface DispatcherOptions {
   writer: NotificationsWriter;
   senders: Record<DispatchMethod, MethodSender | null>;
   logger: Logger;
-  holder: string;
+  /** Who works which lane, and when a lane falls due again (the platform's lease queue). */
+  leases: LaneLeases;
   maxAttempts: number;
   retryBaseMs: number;
+  /** How often due lanes are claimed from the queue. */
   sweepMs: number;
+  /**
+   * How often the queue is rebuilt from the store's due notifications (a Redis that lost its data, a process
+   * that died between a notification's insert and its dispatch); default ten sweeps.
+   */
+  reconcileMs?: number;
   leaseMs: number;
   /** A method's try is abandoned (and retried) past this. */
   sendTimeoutMs?: number;
@@ -62,9 +70,11 @@ function wholeLane(docs: OutgoingDoc[], queued?: OutgoingDoc | null): OutgoingDo
 
 /**
  * Sends queued notifications, each user's lane in the order it was queued, each method on its own (a failing
- * SMTP server holds back e-mails, not the inbox). One process at a time works a lane, under a lease that it
- * renews as it goes, so two replicas never send the same notification and a crashed one's lanes are taken over
- * when its lease runs out. A paused deployment is left alone: its notifications wait, in order, for the resume.
+ * SMTP server holds back e-mails, not the inbox). One process at a time works a lane, under a lease in the
+ * platform's lease queue (Redis) that it renews as it goes, so two replicas never send the same notification and
+ * a crashed one's lanes are taken over when its lease runs out. A lane whose oldest notification waits for a
+ * retry is queued again at that time. A paused deployment is left alone: its notifications wait, in order, for
+ * the resume.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { store, writer, logger } = options;
@@ -138,7 +148,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let fresh: OutgoingDoc | null;
     try {
       [leased, [settings, waiting], unread, fresh] = await Promise.all([
-        writer.lanes.lease(lane, options.holder, options.leaseMs),
+        options.leases.hold(lane, options.leaseMs),
         state(),
         beginning,
         queued?.catch(() => null) ?? null,
@@ -158,7 +168,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // taken (this process could not reach the store in time) stops the drain after the try in hand.
     let lost = false;
     const renewal = setInterval(() => {
-      writer.lanes.lease(lane, options.holder, options.leaseMs).then(
+      options.leases.hold(lane, options.leaseMs).then(
         (kept) => {
           if (!kept) lost = true;
         },
@@ -166,8 +176,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       );
     }, options.leaseMs / 3);
     renewal.unref();
+    // When the lane falls due again: its earliest retry once worked through; soon, if the drain ended early
+    // (this process stopping, a failure); never while its deployment is paused (the resume dispatches it).
+    let dueAgain: number | undefined = Date.now() + options.sweepMs;
     try {
-      if (settings.notifier_paused) return;
+      if (settings.notifier_paused) {
+        dueAgain = undefined;
+        return;
+      }
+      let retryAt: number | undefined;
       // The lane as read (null: each head is read from the store). A read that began before the lease was held
       // may still show what the former holder sent meanwhile: good for the inbox (its insert is keyed by the
       // notification id), not for an e-mail or a webhook, so past the inbox the lane is read again, once.
@@ -185,7 +202,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // watch streams) first. Taking the flag here spares the drain that would otherwise follow this one.
         if (m > 0 && again.delete(lane)) {
           const [now, docs] = await state();
-          if (now.notifier_paused) return;
+          if (now.notifier_paused) {
+            dueAgain = undefined;
+            return;
+          }
           view = wholeLane(docs);
           leasedView = true;
           prefetched = view ? undefined : (headOf(docs, METHODS[0]!) ?? undefined);
@@ -206,7 +226,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           continue;
         }
         const index = head.methods.findIndex((d) => d.method === method && d.status === 'pending');
-        if (head.methods[index]!.next_attempt_at.getTime() > Date.now()) {
+        const nextAttempt = head.methods[index]!.next_attempt_at.getTime();
+        if (nextAttempt > Date.now()) {
+          retryAt = Math.min(retryAt ?? Infinity, nextAttempt);
           m++;
           continue;
         }
@@ -217,11 +239,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // The lane as it now is, or (someone else changed that notification) read from the store from now on.
         if (view) view = after ? view.map((d) => (d._id === after._id ? after : d)) : null;
       }
+      dueAgain = retryAt;
     } finally {
       clearInterval(renewal);
       await endUnused();
-      // A lane lost to another holder is not released: the delete only matches this holder's lease anyway.
-      await writer.lanes.release(lane, options.holder).catch(() => undefined);
+      // A lane lost to another holder is not released: the release only acts for its holder anyway.
+      await options.leases
+        .release(lane, dueAgain)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, lane }, 'releasing a lane failed; it is due again when its lease lapses'),
+        );
     }
   }
 
@@ -296,11 +323,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       : null;
   }
 
-  async function sweep(): Promise<void> {
+  const reconcileMs = options.reconcileMs ?? 10 * options.sweepMs;
+  let lastReconcile = 0;
+
+  /** Queues the lanes with due notifications that the queue may have lost (it skips those it holds). */
+  async function reconcile(): Promise<void> {
+    lastReconcile = Date.now();
     const due = await store.outgoing.dueLanes(new Date(), 200);
     if (due.length === 0) return;
     const paused = await store.settings.pausedAmong([...new Set(due.map((d) => d.deployment_id))]);
-    for (const { lane, deployment_id } of due) if (!paused.has(deployment_id)) kick(lane);
+    await options.leases.schedule(due.filter((d) => !paused.has(d.deployment_id)).map((d) => d.lane));
+  }
+
+  async function sweep(): Promise<void> {
+    if (Date.now() - lastReconcile >= reconcileMs) await reconcile();
+    if (stopped) return;
+    for (const lane of await options.leases.due(200, options.leaseMs)) kick(lane);
   }
 
   function schedule(): void {
@@ -321,6 +359,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     start() {
       stopped = false;
+      lastReconcile = 0;
       schedule();
     },
     async stop() {

@@ -6,6 +6,7 @@ import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
 import type { NotifierConfig } from './config.js';
 import { createDispatcher } from './dispatcher.js';
+import { createLaneLeases } from './lane-leases.js';
 import { createInboxMethod } from './channels/inbox.js';
 import { createSmtpMethod } from './channels/smtp.js';
 import { createWebhookMethod } from './channels/webhook.js';
@@ -55,7 +56,8 @@ export async function build(ctx: ServiceContext<NotifierConfig>) {
           smtp: (doc) => smtp.send(doc),
           webhook: webhookTarget ? createWebhookMethod(webhookTarget, publisher) : null,
         },
-        holder: settings.dispatch.holder,
+        // One queue per store database, as the webhook dispatcher's: deployments sharing a Redis stay apart.
+        leases: createLaneLeases(redis, { name: `notifier:${mongo.name}`, holder: settings.dispatch.holder }),
         maxAttempts: settings.dispatch.maxAttempts,
         retryBaseMs: settings.dispatch.retryBaseMs,
         sweepMs: settings.dispatch.sweepMs,

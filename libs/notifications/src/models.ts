@@ -93,12 +93,6 @@ export interface ReadMarkDoc extends Outboxed {
   read_at: Date;
 }
 
-export interface LaneDoc {
-  _id: string;
-  holder: string;
-  lease_until: Date;
-}
-
 const options = { versionKey: false as const, minimize: false };
 const actionSchema = { type: [{ _id: false, label: String, url: String }], default: [] };
 
@@ -180,11 +174,6 @@ export function notificationModels(connection: Connection) {
     { ...options, collection: 'notif_read_marks' },
   );
 
-  const lane = new Schema<LaneDoc>(
-    { _id: String, holder: String, lease_until: Date },
-    { ...options, collection: 'notif_lanes' },
-  );
-
   const unread = new Schema<UnreadDoc>(
     { _id: String, unread: Number, pending: { type: [String], default: [] }, v: Number },
     { ...options, collection: 'notif_unread' },
@@ -197,7 +186,6 @@ export function notificationModels(connection: Connection) {
     Preference: model('NotifPreference', preference),
     Settings: model('NotifSettings', settings),
     ReadMark: model('NotifReadMark', readMark),
-    Lane: model('NotifLane', lane),
     Unread: model('NotifUnread', unread),
   };
 }

@@ -1,7 +1,6 @@
 import type { Connection, OutboxCollection } from '@platform/mongo';
 import { notificationModels } from './models.js';
 import { inboxRepository } from './repositories/inbox.js';
-import { lanesRepository } from './repositories/lanes.js';
 import { outgoingRepository } from './repositories/outgoing.js';
 import { preferencesRepository } from './repositories/preferences.js';
 import { settingsRepository } from './repositories/settings.js';
@@ -62,7 +61,6 @@ export function createNotificationsWriter(connection: Connection) {
     outgoing: outgoingRepository(models).writes,
     settings: settingsRepository(models).writes,
     preferences: preferencesRepository(models).writes,
-    lanes: lanesRepository(models),
   };
 }
 

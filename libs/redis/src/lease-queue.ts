@@ -22,6 +22,8 @@ import type { Redis } from 'ioredis';
  * - for items with an ordering key: `k:<group>:<key>`, the key's items in the order they were scheduled, of
  *   which only the first is in `q:<group>` (the rest wait, their due times in `waiting`); `item-key`: the key
  *   of each; `keys:<group>`: the group's keys with items;
+ * - `holders`: who holds a named claim (`hold`, or `claim` with a holder); `again`: items another holder asked
+ *   for while they were held (queued again at their release);
  * - `b:<id>`: the body an item was first scheduled with (see `QueuedItem.body`), until its first claim takes it
  *   or it expires.
  */
@@ -132,6 +134,7 @@ local function unlease(id, g)
   redis.call('ZREM', L, id)
   if redis.call('HGET', LG, id) == g then vacate(g) end
   redis.call('HDEL', LG, id)
+  redis.call('HDEL', P .. 'holders', id)
 end
 local function holds(id, token)
   local score = redis.call('ZSCORE', L, id)
@@ -186,12 +189,12 @@ return added
 `;
 
 /**
- * ARGV: prefix, limit, now, lease expiry, most items, default rate (per second, 0: none). Returns id, group,
- * body ('' for none) triples. A group with a rate is paced by GCRA: at most `rate` claims in any first second, then one every
+ * ARGV: prefix, limit, now, lease expiry, most items, default rate (per second, 0: none), holder ('' for none).
+ * Returns id, group, body ('' for none) triples. A group with a rate is paced by GCRA: at most `rate` claims in any first second, then one every
  * 1/rate s; a group over its rate waits in `ready` until its next claim is allowed.
  */
 const CLAIM = `${COMMON}
-local now, lease, most, defaultRate = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[6]
+local now, lease, most, defaultRate, holder = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
 local RT, TT = P .. 'rates', P .. 'pace'
 local lapsed = redis.call('ZRANGEBYSCORE', L, '-inf', now, 'LIMIT', 0, 100)
 for _, id in ipairs(lapsed) do
@@ -230,6 +233,7 @@ for round = 1, most do
         dequeue(g, id)
         redis.call('ZADD', L, lease, id)
         redis.call('HSET', LG, id, g)
+        if holder ~= '' then redis.call('HSET', P .. 'holders', id, holder) end
         redis.call('HINCRBY', IF, g, 1)
         if rate > 0 then redis.call('HSET', TT, g, tostring(tat + interval)) end
         local B = P .. 'b:' .. id
@@ -268,6 +272,51 @@ local id, g, token = ARGV[3], ARGV[4], ARGV[5]
 if not holds(id, token) or redis.call('HGET', LG, id) ~= g then return 0 end
 redis.call('HSET', LG, id, '~' .. g)
 vacate(g)
+refresh(g)
+return 1
+`;
+
+/**
+ * ARGV: prefix, limit, id, group, holder, now, lease expiry. Takes the item for `holder` whether it is due, queued
+ * or unknown (a named claim: work that has just arrived), renews the holder's own lease, or takes over a lapsed
+ * one; returns 0 when another holder's lease holds, and marks the item so that its release queues it again.
+ */
+const HOLD = `${COMMON}
+local id, g, holder, now, lease = ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local H, AG = P .. 'holders', P .. 'again'
+local current = redis.call('ZSCORE', L, id)
+if current then
+  if redis.call('HGET', H, id) == holder then
+    redis.call('ZADD', L, lease, id)
+    return 1
+  end
+  if tonumber(current) > now then
+    redis.call('HSET', AG, id, '1')
+    return 0
+  end
+  local held = redis.call('HGET', LG, id)
+  if held and string.sub(held, 1, 1) == '~' then held = string.sub(held, 2) end
+  unlease(id, held or g)
+end
+dequeue(g, id)
+redis.call('ZADD', L, lease, id)
+redis.call('HSET', LG, id, g)
+redis.call('HSET', H, id, holder)
+redis.call('HINCRBY', IF, g, 1)
+refresh(g)
+return 1
+`;
+
+/**
+ * ARGV: prefix, limit, id, group, holder, now, then the due time to queue it again at, or '' for none. Ends the
+ * holder's lease; the item is queued again at its due time, or at once if another holder asked for it meanwhile.
+ */
+const RELEASE = `${COMMON}
+local id, g, holder, now, due = ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
+if redis.call('HGET', P .. 'holders', id) ~= holder then return 0 end
+unlease(id, g)
+if redis.call('HDEL', P .. 'again', id) == 1 and (due == '' or tonumber(due) > now) then due = now end
+if due ~= '' and redis.call('ZADD', q(g), due, id) == 1 then redis.call('INCR', C) end
 refresh(g)
 return 1
 `;
@@ -364,11 +413,14 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
       return added;
     },
 
-    /** Leases up to `most` due items, one per group per round, for `leaseMs`; lapsed leases are due again first. */
-    async claim(most: number, leaseMs: number, now = Date.now()): Promise<Claim[]> {
+    /**
+     * Leases up to `most` due items, one per group per round, for `leaseMs`; lapsed leases are due again first.
+     * With `holder`, the claims are that holder's, to renew and release by name (`hold`, `release`).
+     */
+    async claim(most: number, leaseMs: number, now = Date.now(), holder = ''): Promise<Claim[]> {
       if (most <= 0) return [];
       const lease = now + leaseMs;
-      const flat = (await run(CLAIM, [now, lease, most, options.perGroupRate ?? 0])) as string[];
+      const flat = (await run(CLAIM, [now, lease, most, options.perGroupRate ?? 0, holder])) as string[];
       const claims: Claim[] = [];
       for (let i = 0; i < flat.length; i += 3) {
         const body = flat[i + 2]!;
@@ -390,6 +442,20 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     finish: (claim: Claim) => settle(claim, ''),
     /** The item is due again at `dueAt` (a retry, or a claim handed back unattempted). */
     retry: (claim: Claim, dueAt: number) => settle(claim, Math.round(dueAt)),
+
+    /**
+     * A named claim: `holder` takes the item (due or not, queued or not) for `leaseMs`, or renews its own lease;
+     * false while another holder's lease holds, and then the item is queued again at once when that one releases
+     * it, so that what was asked for meanwhile is not left waiting.
+     */
+    async hold(id: string, group: string, holder: string, leaseMs: number, now = Date.now()): Promise<boolean> {
+      return (await run(HOLD, [id, group, holder, now, now + leaseMs])) === 1;
+    },
+
+    /** Ends `holder`'s lease on the item, queuing it again at `dueAt` if given (or at once, if asked for meanwhile). */
+    async release(id: string, group: string, holder: string, dueAt?: number, now = Date.now()): Promise<boolean> {
+      return (await run(RELEASE, [id, group, holder, now, dueAt === undefined ? '' : Math.round(dueAt)])) === 1;
+    },
 
     /** Drops the queued items of a group (a disabled target); claimed ones finish on their own. */
     async dropGroup(group: string): Promise<number> {
