@@ -84,6 +84,22 @@ describe('the document store', () => {
     expect(inconsistent).toEqual([]);
   });
 
+  it('deletes many at once only what still matches under its locks, whatever concurrent updates do', async () => {
+    const docs = mongo.db!.collection<{ _id: string; version: number }>('versions-many');
+    const ids = Array.from({ length: 250 }, (_, i) => `m${i}`);
+    await docs.insertMany(ids.map((_id) => ({ _id, version: 1 })));
+    const [updates, deleted] = await Promise.all([
+      Promise.all(ids.map((_id, i) => (i % 2 === 0 ? docs.updateOne({ _id }, { $set: { version: 2 } }) : undefined))),
+      docs.deleteMany({ _id: { $in: ids }, version: 1 }),
+    ]);
+    const left = await docs.find({}).toArray();
+    // Every document is either gone (deleted before any update reached it) or there with version 2 (updated first).
+    expect(left.every((d) => d.version === 2)).toBe(true);
+    expect(deleted.deletedCount).toBe(ids.length - left.length);
+    const updatedAfterDelete = updates.filter((u) => u && u.matchedCount === 0).length;
+    expect(left.length + updatedAfterDelete).toBe(ids.length / 2);
+  });
+
   it('lets writes to other documents proceed while a long multi-document update runs', async () => {
     const bulk = mongo.db!.collection<{ _id: string; n: number }>('bulk');
     const other = mongo.db!.collection<{ _id: string; n: number }>('other');
