@@ -99,6 +99,9 @@ wait_ready() {
 
 # pg_stat_statements counts the statements of each query shape: `npm run bench` reads from it how many SQL
 # statements a command costs (docs/performance.md).
+# Statistics within a second or two of a burst into a new table (autovacuum's analyze): without them the planner
+# judges a table by its few main pages (the documents sit in TOAST), prefers a scan to the _id index, and pays
+# for detoasting every row; a webhook burst of 2 000 spent 150 ms a query so (docs/performance.md).
 render_settings() {
   cat <<CONF
 listen_addresses = '$HOST'
@@ -124,6 +127,9 @@ log_line_prefix = '%m [%p] '
 shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = top
 pg_stat_statements.max = 10000
+autovacuum_naptime = 1s
+autovacuum_analyze_threshold = 100
+autovacuum_analyze_scale_factor = 0.05
 CONF
 }
 

@@ -70,7 +70,7 @@ const queueLag = meter.createObservableGauge('platform.webhook.queue.lag', {
 
 export function createScheduler(options: SchedulerOptions) {
   const { queue, store } = options;
-  // Delivered attempts finishing together are recorded together: three store round trips per batch.
+  // Delivered attempts finishing together are recorded together: a few statements per batch, whatever its size.
   const delivered = createGroupCommit<{ delivery: DeliveryDoc; record: AttemptRecord }>((outcomes) =>
     store.recordDelivered(outcomes, options.publish ? { publish: options.publish } : {}),
   );
