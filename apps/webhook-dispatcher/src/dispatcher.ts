@@ -1,7 +1,7 @@
 import type { EgressClient } from '@platform/egress';
 import { withDeadline } from '@platform/errors';
 import { MessageTypeNames } from '@platform/contracts';
-import { batchReaction, createEventWorker, type KafkaClient } from '@platform/kafka';
+import { batchReaction, createEventWorker, outboxMessage, type KafkaClient } from '@platform/kafka';
 import { createMongoOutboxSource } from '@platform/mongo';
 import { createLeaseQueue, type Redis } from '@platform/redis';
 import type { Sealer } from '@platform/secrets';
@@ -56,16 +56,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     // Within a few seconds, or the events go through the outbox (a publish that lands late is a copy, dropped).
     publish: (events) =>
       withDeadline(
-        worker.publisher.publishMany(
-          events.map((e) => ({
-            topic: e.topic,
-            key: e.key,
-            type: e.type,
-            value: e.value as never,
-            id: e.id,
-            headers: e.headers ?? {},
-          })),
-        ),
+        worker.publisher.publishMany(events.map(outboxMessage)),
         PUBLISH_TIMEOUT_MS,
         'publishing outcome events',
       ).then(() => undefined),

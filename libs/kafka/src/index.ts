@@ -22,7 +22,7 @@ export { createCommandBus } from './command-bus.js';
 export type { CommandBus, CommandReply, CommandValue, ReplyTransport, SendOptions } from './command-bus.js';
 export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
-export { createOutboxRelay } from './outbox-relay.js';
+export { createOutboxRelay, outboxMessage } from './outbox-relay.js';
 export { createCommandWorker, runHandler } from './command-worker.js';
 export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandlerMap } from './command-worker.js';
 export { batchReaction, createEventWorker, reaction } from './event-worker.js';

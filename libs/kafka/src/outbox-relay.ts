@@ -1,6 +1,6 @@
 import type { MessageType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
-import type { Publisher } from './publisher.js';
+import type { OutgoingMessage, Publisher } from './publisher.js';
 
 /** An event written in the same document as the state change it reports (transactional outbox). */
 export interface OutboxEntry {
@@ -28,6 +28,18 @@ export interface OutboxSource {
    * when the write spelled them out); returns the function that stops telling. Without it, the sweep finds them.
    */
   watch?(listener: (docId: string | undefined, entries: OutboxEntry[] | undefined) => void): () => void;
+}
+
+/** An entry as the message that publishes it: its stored id is the event id, which consumers deduplicate by. */
+export function outboxMessage(entry: OutboxEntry): OutgoingMessage {
+  return {
+    topic: entry.topic,
+    key: entry.key,
+    type: entry.type,
+    value: entry.value as never,
+    id: entry.id,
+    headers: entry.headers ?? {},
+  };
 }
 
 /** A document known to have just received outbox entries. */
@@ -99,16 +111,7 @@ export function createOutboxRelay(options: {
     if (docs.length === 0) return 0;
     const fresh = docs.flatMap((d) => d.entries.filter((e) => !published.has(e.id)));
     if (fresh.length > 0) {
-      await options.publisher.publishMany(
-        fresh.map((e) => ({
-          topic: e.topic,
-          key: e.key,
-          type: e.type,
-          value: e.value as never,
-          id: e.id,
-          headers: e.headers ?? {},
-        })),
-      );
+      await options.publisher.publishMany(fresh.map(outboxMessage));
       remember(fresh);
     }
     if (source.acknowledgeMany && docs.length > 1) await source.acknowledgeMany(docs);

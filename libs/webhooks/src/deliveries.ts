@@ -156,6 +156,23 @@ export function createDeliveryStore(connection: Connection) {
   }
 
   /**
+   * Inserts finished copies in one command; one already there is replaced when its attempt count compares with
+   * the copy's as `older` says (a copy of fewer attempts is an older finish), and kept otherwise.
+   */
+  async function insertFinished(copies: DeliveryDoc[], older: '$lt' | '$lte') {
+    try {
+      await finishedDeliveries().insertMany(copies as unknown as Document[], { ordered: false });
+    } catch (error) {
+      const failed = duplicatesOnly(error);
+      if (failed === undefined) throw error;
+      for (const index of failed) {
+        const copy = copies[index]!;
+        await FinishedDelivery.replaceOne({ _id: copy._id, attempts: { [older]: copy.attempts } }, copy);
+      }
+    }
+  }
+
+  /**
    * Moves finished deliveries out of the hot collection in batches: copies first, then deletes (a crash
    * duplicates, never loses). Those whose events the relay has not cleared yet wait for the next round, so that
    * their events are not copied along and published twice.
@@ -171,19 +188,12 @@ export function createDeliveryStore(connection: Connection) {
         .lean<DeliveryDoc[]>();
       if (done.length === 0) return;
       const expires = new Date(Date.now() + RETENTION_MS);
-      const copies = done.map((d) => ({ ...d, expires_at: expires }));
-      try {
-        await finishedDeliveries().insertMany(copies as unknown as Document[], { ordered: false });
-      } catch (error) {
-        const failed = duplicatesOnly(error);
-        if (failed === undefined) throw error;
-        // A finished copy there already is an older one (a redelivery ended again), which this one replaces, or
-        // one of a later attempt (delivered while this record was cancelled by its target's disabling), kept.
-        for (const index of failed) {
-          const copy = copies[index]!;
-          await FinishedDelivery.replaceOne({ _id: copy._id, attempts: { $lte: copy.attempts } }, copy);
-        }
-      }
+      // A finished copy there already is an older one (a redelivery ended again), which this one replaces, or
+      // one of a later attempt (delivered while this record was cancelled by its target's disabling), kept.
+      await insertFinished(
+        done.map((d) => ({ ...d, expires_at: expires })),
+        '$lte',
+      );
       await Delivery.deleteMany({ _id: { $in: done.map((d) => d._id) }, status: { $ne: 'pending' } });
       if (done.length < 500) return;
     }
@@ -414,18 +424,9 @@ export function createDeliveryStore(connection: Connection) {
           outbox: published ? [] : [events[i]!],
           has_outbox: !published,
         }));
-        try {
-          await finishedDeliveries().insertMany(copies as unknown as Document[], { ordered: false });
-        } catch (error) {
-          const failed = duplicatesOnly(error);
-          if (failed === undefined) throw error;
-          // There already: this write retried (left alone, its event perhaps relayed) or an older finish of a
-          // redelivered one (replaced).
-          for (const index of failed) {
-            const copy = copies[index]!;
-            await FinishedDelivery.replaceOne({ _id: copy._id, attempts: { $lt: copy.attempts } }, copy);
-          }
-        }
+        // There already: this write retried (left alone, its event perhaps relayed) or an older finish of a
+        // redelivered one (replaced).
+        await insertFinished(copies, '$lt');
         // One statement for all (each `deleteOne` of a bulk write is read twice by FerretDB); all were on their
         // first attempt.
         await deliveries().deleteMany({
