@@ -94,6 +94,9 @@ start_locked() {
   local pid
   if is_running "$MARKER"; then
     pid="$(running_pid)"
+    # Its backend too: PostgreSQL restarts once when its settings changed (FerretDB reconnects), and comes back
+    # if it was stopped under a running FerretDB.
+    start_backend
     # A binary rebuilt since this instance started (a new patch level) replaces it.
     if [[ "$(stat -c %Y "$BIN")" -gt "$(date -d "$(ps -o lstart= -p "$pid")" +%s 2>/dev/null || echo 0)" ]]; then
       log "the running instance (pid $pid) predates $BIN; restarting it"
