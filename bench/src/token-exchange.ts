@@ -89,12 +89,19 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
   const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
   try {
     const gatewayPort = await freePort();
-    processes.push(startProcess('oauth-worker', path.join(root, 'apps/oauth-worker/dist/main.js'), storeEnv));
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway and the worker
+    // (bench/dist/profile-top.js summarizes a profile).
+    const nodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
     processes.push(
-      startProcess('scheduling-gateway', path.join(root, 'apps/scheduling-gateway/dist/main.js'), {
-        ...storeEnv,
-        PORT: String(gatewayPort),
-      }),
+      startProcess('oauth-worker', path.join(root, 'apps/oauth-worker/dist/main.js'), storeEnv, { nodeArgs }),
+    );
+    processes.push(
+      startProcess(
+        'scheduling-gateway',
+        path.join(root, 'apps/scheduling-gateway/dist/main.js'),
+        { ...storeEnv, PORT: String(gatewayPort) },
+        { nodeArgs },
+      ),
     );
     await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status < 500, {
       what: `scheduling-gateway on ${target.name}`,

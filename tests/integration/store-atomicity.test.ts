@@ -100,6 +100,61 @@ describe('the document store', () => {
     expect(left.length + updatedAfterDelete).toBe(ids.length / 2);
   });
 
+  it('applies bulk writes of updates by _id in order, losing none of the updates that race with them', async () => {
+    // A bulk write of updateOne-by-_id statements is one `update` command, which the store applies as one run.
+    const docs = mongo.db!.collection<{ _id: string; n: number; tag?: string }>('bulk-by-id');
+    const ids = Array.from({ length: 60 }, (_, i) => `u${i}`);
+    await docs.insertMany(ids.map((_id) => ({ _id, n: 0 })));
+    const bulks = Array.from({ length: 4 }, () =>
+      docs.bulkWrite(
+        ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: { n: 1 } } } })),
+        { ordered: false },
+      ),
+    );
+    const singles = ids.map((_id) => docs.updateOne({ _id }, { $inc: { n: 10 } }));
+    const results = await Promise.all(bulks);
+    await Promise.all(singles);
+    expect(results.map((r) => [r.matchedCount, r.modifiedCount])).toEqual(bulks.map(() => [60, 60]));
+    expect((await docs.find({}).toArray()).filter((d) => d.n !== 14)).toEqual([]);
+
+    // Filters are checked against the document as the statements before left it, also on the same document.
+    const chained = await docs.bulkWrite([
+      { updateOne: { filter: { _id: 'u0', n: 14 }, update: { $set: { tag: 'first' } } } },
+      { updateOne: { filter: { _id: 'u0', tag: 'first' }, update: { $set: { tag: 'second' } } } },
+      { updateOne: { filter: { _id: 'u1', n: 99 }, update: { $set: { tag: 'never' } } } },
+      { updateOne: { filter: { _id: 'missing' }, update: { $set: { tag: 'never' } } } },
+    ]);
+    expect([chained.matchedCount, chained.modifiedCount]).toEqual([2, 2]);
+    expect(await docs.findOne({ _id: 'u0' })).toEqual({ _id: 'u0', n: 14, tag: 'second' });
+    expect(await docs.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', n: 14 });
+  });
+
+  it('stops an ordered bulk update at a failing statement, keeping the ones before it', async () => {
+    const docs = mongo.db!.collection<{ _id: string; n: number }>('bulk-failing');
+    // A text where a number is due: $inc fails on it.
+    await docs.insertMany([
+      { _id: 'a', n: 1 },
+      { _id: 'b', n: 'text' as unknown as number },
+      { _id: 'c', n: 1 },
+    ]);
+    const failed = await docs
+      .bulkWrite([
+        { updateOne: { filter: { _id: 'a' }, update: { $inc: { n: 1 } } } },
+        { updateOne: { filter: { _id: 'b' }, update: { $inc: { n: 1 } } } },
+        { updateOne: { filter: { _id: 'c' }, update: { $inc: { n: 1 } } } },
+      ])
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(failed).not.toBeNull();
+    expect(await docs.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', n: 2 },
+      { _id: 'b', n: 'text' },
+      { _id: 'c', n: 1 },
+    ]);
+  });
+
   it('lets writes to other documents proceed while a long multi-document update runs', async () => {
     const bulk = mongo.db!.collection<{ _id: string; n: number }>('bulk');
     const other = mongo.db!.collection<{ _id: string; n: number }>('other');

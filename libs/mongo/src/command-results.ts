@@ -1,6 +1,7 @@
 import type { Connection, mongo } from 'mongoose';
 import type { SerializedError } from '@platform/errors';
-import { isDuplicateKeyError } from './errors.js';
+import { insertNew } from './insert-new.js';
+import { roundTripBatcher } from './round-trip-batcher.js';
 
 interface Sealer {
   seal(plaintext: string): string;
@@ -30,29 +31,41 @@ export function createMongoCommandResultStore(
 } {
   const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
   const collection = connection.db!.collection<ResultDoc>(options.collection ?? 'command_results');
+
+  // A worker handles several partitions at once: the lookups and the saves of the commands in flight share
+  // round trips (one `_id $in` read, one unordered insert), where each command cost one of each.
+  const lookup = roundTripBatcher(async (ids: string[]) => {
+    const docs = await collection.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const byId = new Map(docs.map((doc) => [doc._id, doc]));
+    return ids.map((id) => byId.get(id));
+  });
+  const insert = roundTripBatcher(async (docs: ResultDoc[]) => {
+    // The id is taken only when an expired reply is still there (get ignored it) or the same command ran twice at
+    // once: then overwrite. An insert is one store statement where an upsert is a read and a write.
+    const taken = await insertNew(collection, docs);
+    for (const index of taken) {
+      const { _id, ...fields } = docs[index]!;
+      await collection.updateOne({ _id }, { $set: fields });
+    }
+    return docs.map(() => undefined);
+  });
+
   return {
     collection,
     async ensureIndexes() {
       await collection.createIndex({ expires_at: 1 });
     },
     async get(commandId: string): Promise<StoredReply | undefined> {
-      const doc = await collection.findOne({ _id: commandId });
+      const doc = await lookup(commandId);
       if (!doc || doc.expires_at.getTime() < Date.now()) return undefined;
       return JSON.parse(options.sealer.open(doc.sealed_reply)) as StoredReply;
     },
     async save(commandId: string, reply: StoredReply): Promise<void> {
-      const fields = {
+      await insert({
+        _id: commandId,
         sealed_reply: options.sealer.seal(JSON.stringify(reply)),
         expires_at: new Date(Date.now() + ttlMs),
-      };
-      // An insert is one store statement where an upsert is a read and a write. The id is taken only when an
-      // expired reply is still there (get ignored it) or the same command ran twice at once: then overwrite.
-      try {
-        await collection.insertOne({ _id: commandId, ...fields });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-        await collection.updateOne({ _id: commandId }, { $set: fields });
-      }
+      });
     },
   };
 }

@@ -2,6 +2,8 @@ export { connectMongo, pingMongo } from './connection.js';
 export { defineModel } from './define-model.js';
 export type { MongoConnection } from './connection.js';
 export { isDuplicateKeyError } from './errors.js';
+export { insertNew } from './insert-new.js';
+export { roundTripBatcher } from './round-trip-batcher.js';
 export { outboxSchemaFields, createMongoOutboxSource } from './outbox.js';
 export { announceOutboxWrites, watchOutboxWrites } from './outbox-writes.js';
 export type { OutboxWriteListener } from './outbox-writes.js';

@@ -1,5 +1,6 @@
 import { InputError } from '@platform/errors';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { insertNew, roundTripBatcher } from '@platform/mongo';
+import type { mongo } from 'mongoose';
 import type { EventLogDoc, UsermgmtModels } from '../models.js';
 
 /** How long the Events API serves an event (WorkOS: "up to 30 days old"). */
@@ -46,6 +47,12 @@ const present = (doc: EventLogDoc): LoggedEvent => ({
 
 export function eventLogRepository(models: UsermgmtModels) {
   const { EventLog } = models;
+  // The fan-out handles events of several partitions at once: they are recorded in one insert. An id already
+  // taken is a redelivered event, which keeps its first position.
+  const insert = roundTripBatcher(async (docs: EventLogDoc[]) => {
+    await insertNew(EventLog.collection as unknown as mongo.Collection<EventLogDoc>, docs);
+    return docs.map(() => undefined);
+  });
   return {
     /** Records an event once: a redelivered event keeps its first position. */
     async record(input: {
@@ -55,20 +62,15 @@ export function eventLogRepository(models: UsermgmtModels) {
       data: Record<string, unknown>;
       createdAt: Date;
     }): Promise<void> {
-      const now = new Date();
-      try {
-        await EventLog.create({
-          _id: input.id,
-          environment_id: input.environmentId,
-          event: input.event,
-          data: input.data,
-          created_at: input.createdAt,
-          logged_at: now,
-          expires_at: new Date(input.createdAt.getTime() + EVENT_RETENTION_MS),
-        });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
+      await insert({
+        _id: input.id,
+        environment_id: input.environmentId,
+        event: input.event,
+        data: input.data,
+        created_at: input.createdAt,
+        logged_at: new Date(),
+        expires_at: new Date(input.createdAt.getTime() + EVENT_RETENTION_MS),
+      });
     },
 
     /**

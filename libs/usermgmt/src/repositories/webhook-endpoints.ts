@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
-import { changeWithEvents, isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
+import { changeWithEvents, isDuplicateKeyError, outboxEvent, roundTripBatcher, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
 import type { WebhookEndpointStatus } from '../rules/events.js';
@@ -39,6 +39,20 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
   const { WebhookEndpoint } = models;
   const live = (environmentId: string, id: string) => ({ _id: id, environment_id: environmentId, deleted_at: null });
 
+  // The fan-out handles events of several partitions at once: those of one environment share one read.
+  const enabledIn = roundTripBatcher(async (environmentIds: string[]) => {
+    const distinct = [...new Set(environmentIds)];
+    const found = await Promise.all(
+      distinct.map((environmentId) =>
+        WebhookEndpoint.find({ environment_id: environmentId, deleted_at: null, status: 'enabled' })
+          .sort({ _id: 1 })
+          .lean<WebhookEndpointDoc[]>()
+          .exec(),
+      ),
+    );
+    const byEnvironment = new Map(distinct.map((id, i) => [id, found[i]!]));
+    return environmentIds.map((id) => byEnvironment.get(id)!);
+  });
   return {
     async create(
       input: {
@@ -225,16 +239,7 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
     },
 
     /** Enabled endpoints of an environment subscribed to one event type (the webhook fan-out). */
-    async subscribedTo(environmentId: string, eventType: string): Promise<WebhookEndpointDoc[]> {
-      return WebhookEndpoint.find({
-        environment_id: environmentId,
-        deleted_at: null,
-        status: 'enabled',
-        events: eventType,
-      })
-        .sort({ _id: 1 })
-        .lean<WebhookEndpointDoc[]>()
-        .exec();
-    },
+    subscribedTo: async (environmentId: string, eventType: string): Promise<WebhookEndpointDoc[]> =>
+      (await enabledIn(environmentId)).filter((endpoint) => endpoint.events.includes(eventType)),
   };
 }
