@@ -97,9 +97,9 @@ const entries: Entry[] = [
         purpose: 'logs user events for the Events API and turns them into webhook deliveries',
       },
     ],
-    partitions: 4,
+    partitions: 12,
     retentionMs: 7 * DAY,
-    key: 'the environment id',
+    key: 'the aggregate: the user id, the endpoint id, or the environment id for environment-wide settings',
   },
   {
     name: 'oauth.commands',
