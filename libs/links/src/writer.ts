@@ -1,5 +1,6 @@
 import {
   aggregateWriter,
+  insertValidated,
   isDuplicateKeyError,
   type Connection,
   type Model,
@@ -55,7 +56,7 @@ export function createLinksWriter(connection: Connection) {
     /** Inserts a QR code; false when its id is taken (a redelivered create made it). */
     async insertQrCode(doc: QrCodeDoc): Promise<boolean> {
       try {
-        await m.QrCode.create(doc);
+        await insertValidated(m.QrCode, doc);
         return true;
       } catch (error) {
         if (isDuplicateKeyError(error)) return false;

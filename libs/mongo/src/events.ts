@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { topicOfRecord, type MessageType, type MessageTypes } from '@platform/contracts';
 import { injectTraceContext } from '@platform/telemetry';
+import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from './errors.js';
+import { insertValidated } from './insert-validated.js';
 import type { StoredOutboxEntry } from './outbox.js';
 
 /**
@@ -78,23 +80,17 @@ export interface AggregateWriter<D extends { _id: string }> {
   ): Promise<boolean>;
 }
 
-interface WritableModel {
-  collection: { collectionName: string };
-  create(doc: unknown): Promise<unknown>;
-  updateOne(filter: Record<string, unknown>, update: Record<string, unknown>): Promise<{ modifiedCount: number }>;
-}
-
-export function aggregateWriter<D extends { _id: string }>(model: WritableModel): AggregateWriter<D> {
+export function aggregateWriter<D extends { _id: string }>(model: Model<D>): AggregateWriter<D> {
   return {
     source: model.collection.collectionName,
     async insert(doc, events) {
       const stored = withEvents(doc, events) as unknown as D;
-      await model.create(stored);
+      await insertValidated(model, stored);
       return stored;
     },
     async insertOnce(doc, events) {
       try {
-        await model.create(withEvents(doc, events));
+        await insertValidated(model, withEvents(doc, events));
         return true;
       } catch (error) {
         if (isDuplicateKeyError(error)) return false;
@@ -102,7 +98,7 @@ export function aggregateWriter<D extends { _id: string }>(model: WritableModel)
       }
     },
     async change(filter, fields, events, more) {
-      const result = await model.updateOne(filter, changeWithEvents(fields, events, more));
+      const result = await model.updateOne(filter as never, changeWithEvents(fields, events, more) as never);
       return result.modifiedCount === 1;
     },
   };

@@ -3,6 +3,7 @@ export { defineModel } from './define-model.js';
 export type { MongoConnection } from './connection.js';
 export { isDuplicateKeyError } from './errors.js';
 export { insertNew } from './insert-new.js';
+export { insertValidated } from './insert-validated.js';
 export { roundTripBatcher } from './round-trip-batcher.js';
 export { outboxSchemaFields, createMongoOutboxSource } from './outbox.js';
 export { announceOutboxWrites, watchOutboxWrites } from './outbox-writes.js';

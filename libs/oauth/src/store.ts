@@ -1,8 +1,9 @@
 import {
-  Schema,
   aggregateWriter,
   defineModel,
+  insertValidated,
   outboxSchemaFields,
+  Schema,
   type Connection,
   type OutboxCollection,
   type StoredOutboxEntry,
@@ -232,7 +233,7 @@ export function createOAuthWriter(connection: Connection) {
     refreshTokens: aggregateWriter<RefreshTokenDoc>(models.RefreshToken),
     /** Codes carry no events (they are never published); a duplicate insert is a replay and throws as such. */
     async insertAuthorizationCode(code: AuthorizationCodeDoc): Promise<void> {
-      await models.AuthorizationCode.create(code);
+      await insertValidated(models.AuthorizationCode, code);
     },
     /** Marks an unused code used, for one exchange; false when another exchange came first. */
     async claimAuthorizationCode(

@@ -1,5 +1,5 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
+import { insertValidated, isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, CorsOriginDoc } from '../models.js';
 
@@ -30,7 +30,7 @@ export function corsOriginsRepository(models: UsermgmtModels) {
         events,
       );
       try {
-        await CorsOrigin.create(doc);
+        await insertValidated(CorsOrigin, doc);
         return doc;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

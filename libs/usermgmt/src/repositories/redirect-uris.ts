@@ -1,5 +1,5 @@
 import { ConflictError } from '@platform/errors';
-import { isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
+import { insertValidated, isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { RedirectUriDoc, UsermgmtModels } from '../models.js';
 
@@ -42,7 +42,7 @@ export function redirectUrisRepository(models: UsermgmtModels) {
         events,
       );
       try {
-        await RedirectUri.create(doc);
+        await insertValidated(RedirectUri, doc);
         return doc;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

@@ -1,6 +1,7 @@
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import {
   changeWithEvents,
+  insertValidated,
   isDuplicateKeyError,
   outboxEvent,
   paginate,
@@ -131,7 +132,7 @@ export function usersRepository(models: UsermgmtModels) {
       };
       const stored = withEvents(doc, [outboxEvent(MessageTypeNames.UserCreated, input.id, eventUser(doc))]);
       try {
-        await User.create(stored);
+        await insertValidated(User, stored);
         return stored;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
@@ -212,7 +213,8 @@ export function usersRepository(models: UsermgmtModels) {
         deleted_at: now.getTime(),
       });
       try {
-        await DeletedUser.create(
+        await insertValidated(
+          DeletedUser,
           withEvents(
             {
               _id: input.id,

@@ -1,5 +1,12 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
-import { changeWithEvents, isDuplicateKeyError, outboxEvent, roundTripBatcher, withEvents } from '@platform/mongo';
+import {
+  changeWithEvents,
+  insertValidated,
+  isDuplicateKeyError,
+  outboxEvent,
+  roundTripBatcher,
+  withEvents,
+} from '@platform/mongo';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
 import type { WebhookEndpointStatus } from '../rules/events.js';
@@ -97,7 +104,7 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       };
       try {
         const stored = withEvents(doc, [changed(doc, 'created', now)]);
-        await WebhookEndpoint.create(stored);
+        await insertValidated(WebhookEndpoint, stored);
         return stored;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
