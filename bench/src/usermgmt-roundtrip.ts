@@ -8,7 +8,7 @@ import { closedLoop } from './load.js';
 import type { LatencyStats } from './stats.js';
 import { benchStores, round1, round2, type Store } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
-import { cpuPerRequest, cpuSeconds } from './cpu.js';
+import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
 import { statementLog, statementsPerRequest } from './statements.js';
 
 const run = promisify(execFile);
@@ -24,8 +24,10 @@ const env = isolatedAppEnv(name, {
 
 interface Measured {
   latency: LatencyStats;
-  /** CPU microseconds per request of each process (user and system, all threads), warm-up included. */
+  /** CPU microseconds per request of each process (user and system, all threads), after the warm-up. */
   cpu_us_per_request: { gateway: number; worker: number };
+  /** Milliseconds of CPU per request of every process of the machine, in all and by the busiest kinds. */
+  machine_cpu_ms_per_request: Record<string, number>;
   /** SQL statements per request on PostgreSQL (pg_stat_statements), when the store is the PostgreSQL one. */
   sql_statements_per_request?: ReturnType<typeof statementsPerRequest>;
 }
@@ -80,11 +82,19 @@ async function measureStore(
     const statements = await statementLog();
     await statements?.reset();
     const before = [cpuSeconds(gateway), cpuSeconds(worker)];
+    const machineBefore = machineCpu();
     const latency = await closedLoop({ ...load, warmup: 0, origin, request: request(key) });
+    const machineAfter = machineCpu();
     const requests = latency.requests + latency.errors;
     const cpu = {
       gateway: cpuPerRequest(before[0]!, cpuSeconds(gateway), requests),
       worker: cpuPerRequest(before[1]!, cpuSeconds(worker), requests),
+    };
+    // Every process of the machine (the store, Kafka, Redis and the load client too), while the load ran.
+    const spent = machineSpent(machineBefore, machineAfter);
+    const machine = {
+      total: Math.round(([...spent.values()].reduce((a, b) => a + b, 0) / requests) * 1e5) / 100,
+      ...sharesPerUnit(spent, requests),
     };
     // The relay's last acknowledgements and the fan-out land after the last answer: read until the count settles.
     let shapes = (await statements?.read(name)) ?? [];
@@ -101,6 +111,7 @@ async function measureStore(
     return {
       latency,
       cpu_us_per_request: cpu,
+      machine_cpu_ms_per_request: machine,
       ...(shapes.length > 0 ? { sql_statements_per_request: statementsPerRequest(shapes, requests) } : {}),
     };
   } finally {
@@ -162,6 +173,7 @@ async function main() {
     ratio: versusBaseline(platform),
     ratio_by_store: Object.fromEntries(Object.entries(byStore).map(([k, v]) => [k, versusBaseline(v)])),
     cpu_us_per_request: measured[stores[0]!.name]!.cpu_us_per_request,
+    machine_cpu_ms_per_request: measured[stores[0]!.name]!.machine_cpu_ms_per_request,
     sql_statements_per_request: measured[stores[0]!.name]!.sql_statements_per_request ?? null,
     sql_statements_target: 4,
     cpu_targets_us: { gateway: 1000, worker: 2000 },

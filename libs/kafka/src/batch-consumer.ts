@@ -5,6 +5,7 @@ import { isPlatformError } from '@platform/errors';
 import { SpanKind, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
 import { decodeBody } from './decode.js';
+import { deferredCommits } from './deferred-commits.js';
 import type { KafkaClient } from './client.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
@@ -176,47 +177,9 @@ export async function runBatchConsumer<K extends MessageType>(
   const holding = new Set<string>();
   /** Per partition, the finish running and its commit: the partition's next commit comes after it. */
   const finishing = new Map<string, Promise<void>>();
-  /** The partitions this member was last assigned: a finish of a partition handed over commits nothing. */
-  let assigned = new Set<string>();
-  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    assigned = new Set(
-      Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)),
-    );
-  });
+  // A finish of a partition handed over commits nothing (commits.owns).
   const commitIntervalMs = options.commitIntervalMs ?? 0;
-  /** Per partition, the offset to commit next when commits are deferred (`commitIntervalMs`). */
-  const deferred = new Map<string, { topic: string; partition: number; offset: string }>();
-  let commitTimer: ReturnType<typeof setTimeout> | undefined;
-
-  /** Commits what is deferred (of the given partition only, or of all; none of a partition handed over) in one request; never rejects. */
-  async function commitDeferred(only?: string): Promise<void> {
-    const entries: Array<[string, { topic: string; partition: number; offset: string }]> = [];
-    for (const [key, entry] of deferred) {
-      if (only !== undefined && key !== only) continue;
-      deferred.delete(key);
-      if (assigned.has(key)) entries.push([key, entry]);
-    }
-    if (entries.length === 0) return;
-    try {
-      await consumer.commitOffsets(entries.map(([, entry]) => entry));
-    } catch (error) {
-      // Put back what nothing newer has replaced: the next commit carries it (else it is read again after a restart).
-      for (const [key, entry] of entries) if (!deferred.has(key)) deferred.set(key, entry);
-      logger.warn({ err: error, partitions: entries.length }, 'deferred commit failed: retried with the next one');
-    }
-  }
-  function deferCommit(topic: string, partition: number, offset: string) {
-    deferred.set(`${topic}:${partition}`, { topic, partition, offset });
-    if (!commitTimer) {
-      commitTimer = setTimeout(() => {
-        commitTimer = undefined;
-        void commitDeferred();
-      }, commitIntervalMs);
-      commitTimer.unref();
-    }
-  }
-  // What was handled before a rebalance is committed while this member still owns it (best effort).
-  if (commitIntervalMs > 0) consumer.on(consumer.events.REBALANCING, () => void commitDeferred());
+  const commits = deferredCommits(consumer, { intervalMs: commitIntervalMs, logger });
 
   async function deadLetter(topic: string, messages: KafkaMessage[], reason: string, attempts: number) {
     if (messages.length === 0) return;
@@ -292,7 +255,7 @@ export async function runBatchConsumer<K extends MessageType>(
       payload.resolveOffset(lastOffset);
       const next = String(BigInt(lastOffset) + 1n);
       // A deferred offset goes before anything this batch leads to (a held batch is never committed past it).
-      if (outcome !== undefined && deferred.has(key)) await commitDeferred(key);
+      if (outcome !== undefined && commits.has(key)) await commits.flush(key);
       if (outcome === 'hold') holding.add(key);
       else {
         holding.delete(key);
@@ -310,7 +273,7 @@ export async function runBatchConsumer<K extends MessageType>(
           finishing.set(key, done);
         }
         // Commits are explicit (autoCommit is off): a held batch is read past but must not be committed.
-        else if (commitIntervalMs > 0) deferCommit(batch.topic, batch.partition, next);
+        else if (commitIntervalMs > 0) commits.defer(batch.topic, batch.partition, next);
         else
           await payload.commitOffsetsIfNecessary({
             topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }],
@@ -351,7 +314,7 @@ export async function runBatchConsumer<K extends MessageType>(
           batchDuration.record((performance.now() - started) / 1000, { group: options.groupId });
         }
       }
-      if (!assigned.has(key))
+      if (!commits.owns(key))
         return logger.info(
           { topic, partition, offset },
           'partition handed over before its batch was finished: not committed',
@@ -460,8 +423,7 @@ export async function runBatchConsumer<K extends MessageType>(
           Promise.all(finishing.values()),
           sleep(Math.max(0, deadline - performance.now()), undefined, { ref: false }),
         ]);
-      clearTimeout(commitTimer);
-      await commitDeferred();
+      await commits.stop();
       await consumer.disconnect();
       await deadLetters.disconnect();
     },

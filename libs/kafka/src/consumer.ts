@@ -5,10 +5,12 @@ import { isPlatformError } from '@platform/errors';
 import { SpanKind, extractTraceContext, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
 import { decodeBody } from './decode.js';
+import { deferredCommits } from './deferred-commits.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import type { KafkaClient } from './client.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
 import { joinGroup } from './join-group.js';
+import { topicName } from './topics.js';
 
 export interface IncomingMessage<T extends MessageType = MessageType> {
   topic: string;
@@ -50,7 +52,15 @@ export interface ConsumerOptions<K extends MessageType> {
    * of its topic) or `dead-letter` it (a command group: the sender is then told through `onDeadLetter`).
    */
   unhandled?: 'skip' | 'dead-letter';
+  /**
+   * How often handled offsets are committed (default 1 s, every partition in one request). A crash or a
+   * rebalance hands what was handled since the last commit to a member again, which every handler tolerates.
+   */
+  commitIntervalMs?: number;
 }
+
+/** How long `stop` waits for the handlers running to finish before it commits and leaves the group. */
+const FINISH_ON_STOP_MS = 10_000;
 
 export interface ConsumerHandle {
   /** Resolves once the group has been joined and partitions assigned. */
@@ -188,13 +198,31 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     }
   }
 
+  // Offsets are committed once a second for every partition at once, not after every fetch (kafkajs's
+  // autoCommit), which at a worker's pace is a broker round trip per message (issue 41).
+  const commits = deferredCommits(consumer, { intervalMs: options.commitIntervalMs ?? 1000, logger });
+  /** The handlers running, which `stop` waits for before it commits. */
+  const inFlight = new Set<Promise<void>>();
+  async function handleThenDefer(payload: EachMessagePayload): Promise<void> {
+    const run = handle(payload);
+    inFlight.add(run);
+    try {
+      await run;
+    } finally {
+      inFlight.delete(run);
+    }
+    // Handled, skipped or dead-lettered: the message is done (a handler that throws leaves it to be read again).
+    commits.defer(payload.topic, payload.partition, String(BigInt(payload.message.offset) + 1n));
+  }
+
   const { ready } = await joinGroup(
     client,
     { consumer, deadLetters, logger },
     { topics: options.topics, fromBeginning: options.fromBeginning ?? true },
     {
+      autoCommit: false,
       partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-      eachMessage: handle,
+      eachMessage: handleThenDefer,
     },
   );
   running = true;
@@ -205,6 +233,17 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
     async stop() {
       if (stopping) return;
       stopping = true;
+      // No new fetches; the handlers running finish (a retrying one gives up at once: `stopping`), and what they
+      // finished is committed while this member still owns the partitions.
+      consumer.pause(options.topics.map((topic) => ({ topic: topicName(client, topic) })));
+      const deadline = performance.now() + FINISH_ON_STOP_MS;
+      while (inFlight.size > 0 && performance.now() < deadline) {
+        await Promise.race([
+          Promise.allSettled(inFlight),
+          sleep(Math.max(0, deadline - performance.now()), undefined, { ref: false }),
+        ]);
+      }
+      await commits.stop();
       await consumer.disconnect();
       await deadLetters.disconnect();
       running = false;
