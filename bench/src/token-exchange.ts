@@ -5,6 +5,7 @@ import { Pool } from 'undici';
 import { connectMongo } from '@platform/mongo';
 import { createOAuthCredentials, createOAuthStore, createOAuthWriter } from '@platform/oauth';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
+import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
 import { summarise, type LatencyStats } from './stats.js';
 import { benchStores, round2, type Store } from './stores.js';
 
@@ -17,6 +18,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const name = uniqueName('benchtok');
 const total = Number(process.env['BENCH_TOKEN_REQUESTS'] ?? 600);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+/** Exchanges made first, not measured: a fresh process compiles its hot paths in its first few hundred requests. */
+const warmup = Number(process.env['BENCH_WARMUP'] ?? 300);
 const pepper = 'bench-oauth-pepper-0123456789abcdef-0123456';
 const env = isolatedAppEnv(name, {
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
@@ -83,7 +86,33 @@ const ratio = (platform: LatencyStats, baseline: LatencyStats) => ({
 });
 
 /** The platform on one store: exchange, then refresh the tokens it issued; codes planted beforehand. */
-async function measureStore(target: Store): Promise<{ exchange: LatencyStats; refresh: LatencyStats }> {
+/** A phase's latency, with the CPU per request of the gateway and the worker and of the whole machine meanwhile. */
+type Phase = LatencyStats & {
+  cpu_us_per_request: { gateway: number; worker: number };
+  machine_cpu_ms_per_request: Record<string, number>;
+};
+
+async function withCpu(pids: { gateway?: number; worker?: number }, run: () => Promise<LatencyStats>): Promise<Phase> {
+  const gateway = cpuSeconds(pids.gateway);
+  const worker = cpuSeconds(pids.worker);
+  const machineBefore = machineCpu();
+  const stats = await run();
+  const spent = machineSpent(machineBefore, machineCpu());
+  const requests = stats.requests + stats.errors;
+  return {
+    ...stats,
+    cpu_us_per_request: {
+      gateway: cpuPerRequest(gateway, cpuSeconds(pids.gateway), requests),
+      worker: cpuPerRequest(worker, cpuSeconds(pids.worker), requests),
+    },
+    machine_cpu_ms_per_request: {
+      total: Math.round(([...spent.values()].reduce((a, b) => a + b, 0) / requests) * 1e5) / 100,
+      ...sharesPerUnit(spent, requests),
+    },
+  };
+}
+
+async function measureStore(target: Store): Promise<{ exchange: Phase; refresh: Phase }> {
   const storeEnv = { ...env, MONGO_URL: target.mongoUrl };
   const processes: ManagedProcess[] = [];
   const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
@@ -145,7 +174,7 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
       },
       [],
     );
-    const codes = Array.from({ length: total + 50 }, () => credentials.newCode());
+    const codes = Array.from({ length: warmup + total + 50 }, () => credentials.newCode());
     for (let i = 0; i < codes.length; i += 100) {
       await Promise.all(
         codes.slice(i, i + 100).map((code) =>
@@ -175,22 +204,35 @@ async function measureStore(target: Store): Promise<{ exchange: LatencyStats; re
       redirect_uri: REDIRECT,
     });
     let codeIndex = 0;
+    const origin = `http://127.0.0.1:${gatewayPort}`;
+    const pids = { worker: processes[0]!.child.pid, gateway: processes[1]!.child.pid };
+    if (warmup > 0)
+      await chains(
+        origin,
+        warmup,
+        () => exchangeForm(codes[codeIndex++]!),
+        () => null,
+      );
     const refreshTokens: string[] = [];
-    const exchange = await chains(
-      `http://127.0.0.1:${gatewayPort}`,
-      total,
-      () => exchangeForm(codes[codeIndex++]!),
-      (answer) => {
-        refreshTokens.push(answer['refresh_token'] as string);
-        return null;
-      },
+    const exchange = await withCpu(pids, () =>
+      chains(
+        origin,
+        total,
+        () => exchangeForm(codes[codeIndex++]!),
+        (answer) => {
+          refreshTokens.push(answer['refresh_token'] as string);
+          return null;
+        },
+      ),
     );
     let chainIndex = 0;
-    const refresh = await chains(
-      `http://127.0.0.1:${gatewayPort}`,
-      total,
-      () => refreshForm(clientId, secret, refreshTokens[chainIndex++]!),
-      (answer) => refreshForm(clientId, secret, answer['refresh_token'] as string),
+    const refresh = await withCpu(pids, () =>
+      chains(
+        origin,
+        total,
+        () => refreshForm(clientId, secret, refreshTokens[chainIndex++]!),
+        (answer) => refreshForm(clientId, secret, answer['refresh_token'] as string),
+      ),
     );
     return { exchange, refresh };
   } finally {
@@ -237,7 +279,7 @@ async function main() {
   } finally {
     await bare.kill('SIGTERM');
   }
-  const byStore: Record<string, { exchange: LatencyStats; refresh: LatencyStats }> = {};
+  const byStore: Record<string, { exchange: Phase; refresh: Phase }> = {};
   for (const store of stores) byStore[store.name] = await measureStore(store);
   const first = byStore[stores[0]!.name]!;
   const second = stores[1] ? byStore[stores[1].name] : undefined;
@@ -248,7 +290,7 @@ async function main() {
       `on each store of the run (${stores.map((s) => s.name).join(', ')}); store_ratio: the first store's throughput over the second's.`,
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
-    load: { concurrency, requests: total },
+    load: { concurrency, requests: total, warmup_requests: warmup },
     targets: { exchange_requests_per_second: 250 },
     authorization_code: {
       baseline_bare_fastify: baselineExchange,

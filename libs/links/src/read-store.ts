@@ -1,4 +1,4 @@
-import type { Connection, Model, OutboxCollection, mongo } from '@platform/mongo';
+import { findStored, type Connection, type Model, type OutboxCollection } from '@platform/mongo';
 import type { LinkListQuery, QrListQuery } from './list-query.js';
 import {
   MAX_TAGS_PER_GROUP,
@@ -76,10 +76,7 @@ export function createLinksStore(connection: Connection) {
     // driver: mongoose's query casting cost the gateway more than the read (issue 41). The documents are the
     // stored ones, as `lean` gives them.
     async getGroup(organizationId: string, guid: string): Promise<GroupDoc | null> {
-      const group = await (m.Group.collection as unknown as mongo.Collection<GroupDoc>).findOne({
-        _id: guid,
-        organization_id: organizationId,
-      });
+      const group = await findStored<GroupDoc>(m.Group, { _id: guid, organization_id: organizationId });
       return group ? withGroupDefaults(group) : null;
     },
     groupsOfOrganization: async (organizationId: string) =>
@@ -93,13 +90,9 @@ export function createLinksStore(connection: Connection) {
           .lean<GroupDoc[]>()
       ).map(withGroupDefaults),
     getProfile: (organizationId: string, userId: string) =>
-      (m.Profile.collection as unknown as mongo.Collection<ProfileDoc>).findOne({
-        _id: userId,
-        organization_id: organizationId,
-      }),
+      findStored<ProfileDoc>(m.Profile, { _id: userId, organization_id: organizationId }),
     /** A short domain, whichever organization holds it (platform-wide: a domain is one organization's at most). */
-    getDomain: (domain: string) =>
-      (m.Domain.collection as unknown as mongo.Collection<DomainDoc>).findOne({ _id: domain.toLowerCase() }),
+    getDomain: (domain: string) => findStored<DomainDoc>(m.Domain, { _id: domain.toLowerCase() }),
     domainsOfOrganization: async (organizationId: string) =>
       (await m.Domain.find({ organization_id: organizationId }).sort({ _id: 1 }).lean<DomainDoc[]>()).map((d) => ({
         ...d,

@@ -2,6 +2,7 @@ export { connectMongo, pingMongo } from './connection.js';
 export { defineModel } from './define-model.js';
 export type { MongoConnection } from './connection.js';
 export { isDuplicateKeyError } from './errors.js';
+export { findStored } from './find-stored.js';
 export { insertNew } from './insert-new.js';
 export { insertValidated } from './insert-validated.js';
 export { roundTripBatcher } from './round-trip-batcher.js';

@@ -1,5 +1,6 @@
 import {
   aggregateWriter,
+  findStored,
   defineModel,
   insertValidated,
   outboxSchemaFields,
@@ -183,7 +184,7 @@ export function createOAuthStore(connection: Connection) {
   return {
     async getClient(id: string): Promise<OAuthClientDoc | null> {
       if (id.length > 200) return null;
-      return models.Client.findById(id).lean<OAuthClientDoc>();
+      return findStored<OAuthClientDoc>(models.Client, { _id: id });
     },
     async clientsOwnedBy(userId: string): Promise<OAuthClientDoc[]> {
       return models.Client.find({ owner_user_id: userId }).sort({ _id: 1 }).limit(200).lean<OAuthClientDoc[]>();
@@ -192,7 +193,7 @@ export function createOAuthStore(connection: Connection) {
       return models.Client.find({ status }).sort({ updated_at: 1 }).limit(200).lean<OAuthClientDoc[]>();
     },
     async getGrant(id: string): Promise<GrantDoc | null> {
-      return models.Grant.findById(id).lean<GrantDoc>();
+      return findStored<GrantDoc>(models.Grant, { _id: id });
     },
     /** The ids of a client's grants that are not revoked (what a rejection cuts off). */
     async liveGrantIdsOfClient(clientId: string): Promise<string[]> {
@@ -202,10 +203,10 @@ export function createOAuthStore(connection: Connection) {
       return grants.map((g) => g._id);
     },
     async getAuthorizationCode(codeHash: string): Promise<AuthorizationCodeDoc | null> {
-      return models.AuthorizationCode.findById(codeHash).lean<AuthorizationCodeDoc>();
+      return findStored<AuthorizationCodeDoc>(models.AuthorizationCode, { _id: codeHash });
     },
     async getRefreshToken(hash: string): Promise<RefreshTokenDoc | null> {
-      return models.RefreshToken.findById(hash).lean<RefreshTokenDoc>();
+      return findStored<RefreshTokenDoc>(models.RefreshToken, { _id: hash });
     },
     /** Collections of documents with an `expires_at` (codes, refresh tokens), for the expiry sweeper; grants stay (audit). */
     expiringCollections() {
