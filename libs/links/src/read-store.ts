@@ -100,7 +100,7 @@ export function createLinksStore(connection: Connection) {
       })),
     /** A link by id, deleted ones excluded. */
     async getLink(organizationId: string, id: string): Promise<LinkDoc | null> {
-      return m.Link.findOne({ _id: id, organization_id: organizationId, deleted_at: null }).lean<LinkDoc>();
+      return findStored<LinkDoc>(m.Link, { _id: id, organization_id: organizationId, deleted_at: null });
     },
     /**
      * What a redirect needs of many links, in one read (those not found, or deleted, are absent): a redirector's
@@ -112,11 +112,11 @@ export function createLinksStore(connection: Connection) {
     },
     /** The link a shorten returns again: the group's non-custom, unforced link for the same long URL. */
     async reusable(organizationId: string, groupGuid: string, longUrl: string): Promise<LinkDoc | null> {
-      return m.Link.findOne({
+      return findStored<LinkDoc>(m.Link, {
         reuse_key: reuseKeyOf(groupGuid, longUrl),
         organization_id: organizationId,
         deleted_at: null,
-      }).lean<LinkDoc>();
+      });
     },
     /**
      * A page of a group's links, newest first, how many links the filters match in all (`search_after` and `page`
