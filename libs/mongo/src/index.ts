@@ -18,4 +18,3 @@ export { paginate } from './pagination.js';
 export type { Page, PageRequest } from './pagination.js';
 export { Schema, Types } from 'mongoose';
 export type { Connection, Model, HydratedDocument, InferSchemaType } from 'mongoose';
-export type { mongo } from 'mongoose';
