@@ -1,8 +1,8 @@
 /**
  * Joins the calls made while a store round trip is in flight into the next round trip. The first call goes out
  * at once (no added latency when calls are rare); calls arriving while it runs wait for it and then go out
- * together, so n concurrent callers cost about log(n) round trips instead of n. A batch is at most `maxBatch`
- * calls; a failed round trip fails only the calls it carried.
+ * together, so n callers arriving during one round trip cost one more round trip, not n. A batch is at most
+ * `maxBatch` calls; a failed round trip fails only the calls it carried.
  */
 export function roundTripBatcher<In, Out>(
   run: (inputs: In[]) => Promise<Out[]>,
