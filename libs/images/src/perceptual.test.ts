@@ -1,6 +1,13 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { boundedPerceptualDistance, perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
+import {
+  boundedPerceptualDistance,
+  perceptualDistance,
+  perceptualReference,
+  releaseReference,
+  type RgbaPixels,
+} from './perceptual.js';
+import { measuredHere } from './ssim-thread.js';
 
 function image(width: number, height: number, channels: 3 | 4, pixel: (x: number, y: number) => number[]): RgbaPixels {
   const data = new Uint8Array(width * height * channels);
@@ -79,24 +86,50 @@ describe('boundedPerceptualDistance', () => {
   const reference = perceptualReference(logo(128));
   const changed = logo(32);
 
-  it('stops at the first background past the limit, with a lower bound of the distance', () => {
+  it('stops at the first background past the limit, with a lower bound of the distance', async () => {
     const full = perceptualDistance(reference, changed);
     for (const first of [0, 1]) {
-      const bounded = boundedPerceptualDistance(reference, changed, 0, first);
+      const bounded = await boundedPerceptualDistance(reference, changed, 0, first);
       expect(bounded.complete).toBe(false);
       expect(bounded.worst).toBe(first);
       expect(bounded.distance).toBeGreaterThan(0);
       expect(bounded.distance).toBeLessThanOrEqual(full);
     }
     // The worse background alone is the whole distance.
-    const worse = [0, 1].find((first) => boundedPerceptualDistance(reference, changed, 0, first).distance === full);
-    expect(worse).toBeDefined();
+    const alone = await Promise.all([0, 1].map((first) => boundedPerceptualDistance(reference, changed, 0, first)));
+    expect(alone.some((bounded) => bounded.distance === full)).toBe(true);
   });
 
-  it('measures every background when within the limit, and equals the full distance', () => {
+  it('measures every background when within the limit, and equals the full distance', async () => {
     const full = perceptualDistance(reference, changed);
-    const bounded = boundedPerceptualDistance(reference, changed, full, 1);
+    const bounded = await boundedPerceptualDistance(reference, changed, full, 1);
     expect(bounded).toMatchObject({ complete: true, distance: full });
-    expect(boundedPerceptualDistance(reference, logo(128), 0.001)).toMatchObject({ complete: true, distance: 0 });
+    expect(await boundedPerceptualDistance(reference, logo(128), 0.001)).toMatchObject({
+      complete: true,
+      distance: 0,
+    });
+  });
+
+  it('measures the same distance, bit for bit, with the full-resolution lightness on the SSIM thread', async () => {
+    const textured = (shift: number) =>
+      image(200, 160, 4, (x, y) => [(x * 7 + y * 3 + shift) % 256, (x * y) % 256, (y * 5) % 256, (x + y) % 256]);
+    const source = textured(0);
+    const candidate = textured(9);
+    const onThread = perceptualReference(source, { onThread: true });
+    const fallbacks = measuredHere();
+    expect(onThread.finestOnThread).toHaveLength(2);
+    try {
+      const here = perceptualDistance(perceptualReference(source), candidate);
+      expect(here).toBeGreaterThan(0);
+      expect((await boundedPerceptualDistance(onThread, candidate, Infinity)).distance).toBe(here);
+      expect((await boundedPerceptualDistance(onThread, source, Infinity)).distance).toBe(0);
+      expect(measuredHere()).toBe(fallbacks);
+    } finally {
+      releaseReference(onThread);
+    }
+    // A reference the thread no longer holds is measured here, to the same value.
+    const here = perceptualDistance(onThread, candidate);
+    expect((await boundedPerceptualDistance(onThread, candidate, Infinity)).distance).toBe(here);
+    expect(measuredHere()).toBe(fallbacks + 2);
   });
 });

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { crc32, inflateSync } from 'node:zlib';
+import { HelperThread } from './helper-thread.js';
 
 /**
  * Recompresses a PNG's image data with Zopfli (the same deflate stream format, 5–15 % smaller than zlib's level 9
@@ -36,62 +36,15 @@ parentPort.on('message', ({ id, raw, iterations, blockSplitting }) => {
   );
 });`;
 
-type Reply = { id: number; out?: Uint8Array; error?: string };
+/** One Zopfli thread per process, started on first use. */
+const zopfli = new HelperThread(WORKER_SOURCE, { zopfli: createRequire(import.meta.url).resolve('@gfx/zopfli') });
 
-/** One Zopfli thread per process, started on first use; it does not keep the process alive. */
-class ZopfliThread {
-  private worker: Worker | undefined;
-  private nextId = 0;
-  private readonly pending = new Map<number, (reply: Reply) => void>();
-
-  private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { zopfli: createRequire(import.meta.url).resolve('@gfx/zopfli') },
-    });
-    worker.on('message', (reply: Reply) => {
-      this.pending.get(reply.id)?.(reply);
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-    });
-    const fail = (error: unknown) => {
-      for (const settle of this.pending.values()) settle({ id: -1, error: String(error) });
-      this.pending.clear();
-      if (this.worker === worker) this.worker = undefined;
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`zopfli thread exited with ${code}`)));
-    // Referenced only while a reply is awaited: an idle thread does not keep the process alive.
-    worker.unref();
-    return worker;
-  }
-
-  /** The zlib stream of `raw`, or undefined when the thread fails or takes longer than the timeout. */
-  deflate(raw: Buffer, iterations: number, timeoutMs: number): Promise<Uint8Array | undefined> {
-    this.worker ??= this.start();
-    const worker = this.worker;
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        if (this.pending.size === 0) worker.unref();
-        // The thread is busy with work nobody waits for any more: a new one serves the next image.
-        if (this.worker === worker) this.worker = undefined;
-        void worker.terminate();
-        resolve(undefined);
-      }, timeoutMs);
-      timer.unref();
-      this.pending.set(id, (reply) => {
-        clearTimeout(timer);
-        resolve(reply.out);
-      });
-      worker.ref();
-      worker.postMessage({ id, raw, iterations, blockSplitting: PNG_ZOPFLI.blockSplitting });
-    });
-  }
+/** The zlib stream of `raw`, or undefined when the thread fails or takes longer than the timeout. */
+function zopfliDeflate(raw: Buffer, timeoutMs: number): Promise<Uint8Array | undefined> {
+  return zopfli
+    .call<Uint8Array>({ raw, iterations: PNG_ZOPFLI.iterations, blockSplitting: PNG_ZOPFLI.blockSplitting }, timeoutMs)
+    .catch(() => undefined);
 }
-
-const zopfli = new ZopfliThread();
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -130,7 +83,7 @@ export async function recompressPng(png: Buffer, timeoutMs: number = PNG_ZOPFLI.
   const compressed = Buffer.concat(idat.map((c) => c.data));
   const raw = inflateSync(compressed);
   if (raw.length > PNG_ZOPFLI.maxRawBytes || compressed.length > raw.length * PNG_ZOPFLI.maxDeflateRatio) return png;
-  const deflated = await zopfli.deflate(raw, PNG_ZOPFLI.iterations, timeoutMs);
+  const deflated = await zopfliDeflate(raw, timeoutMs);
   if (!deflated || deflated.length >= compressed.length) return png;
   const parts: Buffer[] = [SIGNATURE];
   let written = false;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
-import { boundedPerceptualDistance, perceptualDistance, perceptualReference, type RgbaPixels } from './perceptual.js';
+import { boundedPerceptualDistance, perceptualReference, releaseReference, type RgbaPixels } from './perceptual.js';
 import { lumaOf, meanSsimAgainst, ssimReference } from './ssim.js';
 
 /** The range a search walks and the distance (perceptual.ts) its result must stay within. */
@@ -115,14 +115,18 @@ export async function searchQualities(
   encoders: EncodeAt[],
 ): Promise<SearchResult[]> {
   const scorer = createScorer(source, range);
-  const qualities = qualitiesOf(range);
-  const results: SearchResult[] = [];
-  for (const encodeAt of encoders) {
-    const measure = (quality: number) => scorer.measure(encodeAt, quality);
-    const { quality, distance, within } = await bisect(measure, qualities);
-    results.push({ quality, distance, within });
+  try {
+    const qualities = qualitiesOf(range);
+    const results: SearchResult[] = [];
+    for (const encodeAt of encoders) {
+      const measure = (quality: number) => scorer.measure(encodeAt, quality);
+      const { quality, distance, within } = await bisect(measure, qualities);
+      results.push({ quality, distance, within });
+    }
+    return results;
+  } finally {
+    scorer.close();
   }
-  return results;
 }
 
 /** The qualities a search may choose: minQuality + k·step, and maxQuality. */
@@ -173,6 +177,8 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
     };
   };
 
+  const referenceOf = () => (reference ??= perceptualReference(sample, { onThread: true }));
+
   const score = async (encoded: Buffer) => {
     const key = keyOf(encoded);
     const known = byOutput.get(key);
@@ -180,14 +186,13 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
     const pixels = await decode(encoded);
     const result = Buffer.from(sample.data.buffer, sample.data.byteOffset, sample.data.byteLength).equals(pixels.data)
       ? { distance: 0, within: true, exact: true }
-      : distanceOf(pixels);
+      : await distanceOf(pixels);
     byOutput.set(key, result);
     return result;
   };
 
-  const distanceOf = (pixels: RgbaPixels) => {
-    reference ??= perceptualReference(sample);
-    const bounded = boundedPerceptualDistance(reference, pixels, range.maxDistance, worstBackground);
+  const distanceOf = async (pixels: RgbaPixels) => {
+    const bounded = await boundedPerceptualDistance(referenceOf(), pixels, range.maxDistance, worstBackground);
     worstBackground = bounded.worst;
     const { distance } = bounded;
     let within = distance <= range.maxDistance;
@@ -206,8 +211,7 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
     const key = keyOf(measured.encoded);
     const known = byOutput.get(key);
     if (known?.exact) return known.distance;
-    reference ??= perceptualReference(sample);
-    const distance = perceptualDistance(reference, await decode(measured.encoded));
+    const { distance } = await boundedPerceptualDistance(referenceOf(), await decode(measured.encoded), Infinity);
     byOutput.set(key, { distance, within: known?.within ?? false, exact: true });
     return distance;
   };
@@ -228,7 +232,11 @@ export function createScorer(source: RgbaPixels, range: QualityRange) {
 
   /** True when the sample is the whole image: its candidates are final outputs. */
   const whole = sample === source;
-  return { measure, exactDistance, whole, sample };
+  /** Frees what the scorer keeps on the SSIM thread; its results stay valid. */
+  const close = () => {
+    if (reference) releaseReference(reference);
+  };
+  return { measure, exactDistance, whole, sample, close };
 }
 
 /** Binary search for the lowest quality within; the top when none is (`within` false). */

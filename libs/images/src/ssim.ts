@@ -196,3 +196,17 @@ export function meanSsimAgainst(reference: SsimReference, b: LumaPlane): number 
 export function meanSsim(a: LumaPlane, b: LumaPlane): number {
   return meanSsimAgainst(ssimReference(a), b);
 }
+
+/**
+ * This module's SSIM as the source of a worker thread (ssim-thread.ts). It is plain arithmetic without imports, so
+ * the functions' own text is the thread's code: the same in the built module and in the TypeScript sources that
+ * the tests run, which a worker thread could not load.
+ */
+export const SSIM_KERNEL_SOURCE = [
+  `const WINDOW = ${WINDOW};`,
+  `const RADIUS = ${RADIUS};`,
+  `const GAUSSIAN = Float32Array.from(${JSON.stringify(Array.from(GAUSSIAN))});`,
+  'const [G0, G1, G2, G3, G4, G5] = GAUSSIAN;',
+  'let scratch = new Float32Array(0);',
+  ...[scratchOf, globalSsim, windowSum, meanSsimAgainst].map(String),
+].join('\n');
