@@ -19,6 +19,6 @@ trap '"${sqlite_store[@]}" stop >/dev/null 2>&1 || true' EXIT
 export BENCH_STORES="postgresql=$MONGO_URL,sqlite=mongodb://${PLATFORM_HOST:-127.0.0.1}:$sqlite_port"
 
 only="${BENCH_ONLY:-}"
-for bench in store-ops usermgmt-roundtrip webhook-throughput token-verify token-exchange image-corpus image-quality image-throughput qr-render qr-image-throughput watch-fanout redirect-throughput shorten-throughput analytics-ingest; do
+for bench in store-ops usermgmt-roundtrip webhook-throughput token-verify token-exchange image-corpus image-quality image-throughput png-shrink qr-render qr-image-throughput watch-fanout redirect-throughput shorten-throughput analytics-ingest; do
   if [[ -z "$only" || " $only " == *" $bench "* ]]; then node "bench/dist/$bench.js"; fi
 done

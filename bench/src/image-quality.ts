@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { compressImage, renderOutput, type ImageType } from '@platform/images';
 import sharp, { type Sharp } from 'sharp';
 import { ensureCorpus, type CorpusEntry, type CorpusKind } from './image-corpus.js';
+import { pipeThrough, timed } from './child-process.js';
 import { createSsimPool, perceptualScores, type SsimPool } from './perceptual.js';
+import { quantile } from './stats.js';
 
 /**
  * Bytes saved and perceptual scores (SSIM and DSSIM) per image of a fixed corpus, for our pipeline next to
@@ -66,41 +67,6 @@ interface ImageResult {
   source: string;
   variants: Record<string, Variant>;
   convert_all?: { chosen: ImageType; bytes: number; ms: number; ms_per_mp: number };
-}
-
-/** pngquant's exit status when the image cannot be quantized within --quality's minimum: its user keeps the input. */
-const PNGQUANT_QUALITY_TOO_LOW = 99;
-
-function pipeThrough(command: string, args: string[], input: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else if (command === 'pngquant' && code === PNGQUANT_QUALITY_TOO_LOW) resolve(input);
-      else reject(new Error(`${command} exited ${code}: ${err}`));
-    });
-    child.stdin.end(input);
-  });
-}
-
-/** CPU time of this process's threads plus that of its waited-for children (Linux /proc, 10 ms ticks), in ms. */
-function cpuMs(): number {
-  const own = process.cpuUsage();
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  const childTicks = Number(fields[13]) + Number(fields[14]);
-  return (own.user + own.system) / 1000 + childTicks * 10;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
-  const started = performance.now();
-  const cpuStarted = cpuMs();
-  const value = await work();
-  return { value, ms: performance.now() - started, cpuMs: cpuMs() - cpuStarted };
 }
 
 interface Encoded {
@@ -250,15 +216,6 @@ async function score(encoded: Encoded, pool: SsimPool, dssim: string): Promise<I
     result.convert_all = { chosen, bytes, ms: round(ms, 1), ms_per_mp: round(ms / megapixels, 1) };
   }
   return result;
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lower = Math.floor(pos);
-  const upper = Math.ceil(pos);
-  return sorted[lower]! + (sorted[upper]! - sorted[lower]!) * (pos - lower);
 }
 
 function distribution(values: number[]) {

@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { compressImage } from '@platform/images';
-import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { Pool } from 'undici';
 import { ensureCorpus } from './image-corpus.js';
+import { withImagesPlatform } from './images-platform.js';
 import { summarise, type LatencyStats } from './stats.js';
-import { cleanUpStack } from './cleanup.js';
 
 /**
  * Image throughput and latency: POST /shrink through images-gateway -> Kafka -> image-worker(s) -> Redis
@@ -16,7 +13,6 @@ import { cleanUpStack } from './cleanup.js';
  * same concurrency, same run. 1 and 2 workers.
  */
 
-const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const total = Number(process.env['BENCH_IMAGES'] ?? 40);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 4);
@@ -48,43 +44,9 @@ async function closedLoop(images: Buffer[], one: (image: Buffer) => Promise<bool
 }
 
 async function platform(workers: number, images: Buffer[]) {
-  const name = uniqueName('benchimg');
-  const env = isolatedAppEnv(name, {
-    API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
-    SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
-  });
-  const processes: ManagedProcess[] = [];
-  try {
-    const port = await freePort();
-    for (let i = 0; i < workers; i++) {
-      processes.push(startProcess(`image-worker-${i}`, path.join(root, 'apps/image-worker/dist/main.js'), env));
-    }
-    processes.push(
-      startProcess('images-gateway', path.join(root, 'apps/images-gateway/dist/main.js'), {
-        ...env,
-        PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      }),
-    );
-    const crashed = () =>
-      processes
-        .find((p) => p.exited())
-        ?.output()
-        .slice(-2000);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, {
-      what: 'images-gateway ready',
-      timeoutMs: 60_000,
-      failFast: crashed,
-    });
-    const { stdout } = await run(
-      process.execPath,
-      [path.join(root, 'apps/cli/dist/main.js'), 'keys', 'create', 'images'],
-      {
-        env: { ...process.env, ...env },
-      },
-    );
-    const authorization = `Basic ${Buffer.from(`api:${stdout.trim()}`).toString('base64')}`;
-    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: concurrency });
+  return withImagesPlatform(workers, async ({ baseUrl, newAccount }) => {
+    const authorization = await newAccount();
+    const pool = new Pool(baseUrl, { connections: concurrency });
     let larger = 0;
     const shrink = async (image: Buffer) => {
       const response = await pool.request({
@@ -99,20 +61,10 @@ async function platform(workers: number, images: Buffer[]) {
       if ((body.output?.size ?? 0) > image.length) larger++;
       return response.statusCode === 201;
     };
-    // The first requests wait for the consumer group to form; they are not measured.
-    await waitFor(() => shrink(images[0]!), {
-      what: 'a first /shrink answered 201',
-      timeoutMs: 90_000,
-      intervalMs: 500,
-      failFast: crashed,
-    });
     const stats = await closedLoop(images, shrink);
     await pool.close();
     return { ...stats, outputs_larger_than_input: larger };
-  } finally {
-    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
-    await cleanUpStack(env).catch((error: unknown) => console.warn(`cleaning up the run failed: ${String(error)}`));
-  }
+  });
 }
 
 async function main() {

@@ -29,3 +29,13 @@ export function summarise(latencies: number[], errors: number, seconds: number):
     mean_ms: round(sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length)),
   };
 }
+
+/** The q-quantile of `values`, interpolated between the two nearest ranks (NaN when empty). */
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lower = Math.floor(pos);
+  const upper = Math.ceil(pos);
+  return sorted[lower]! + (sorted[upper]! - sorted[lower]!) * (pos - lower);
+}
