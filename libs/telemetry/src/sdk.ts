@@ -14,6 +14,7 @@ import {
   TraceIdRatioBasedSampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
+import { mongoStatementIfSampled } from './db-statement.js';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -142,6 +143,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
               '@opentelemetry/instrumentation-dns': { enabled: false },
               '@opentelemetry/instrumentation-net': { enabled: false },
               '@opentelemetry/instrumentation-kafkajs': { enabled: false },
+              '@opentelemetry/instrumentation-mongodb': { dbStatementSerializer: mongoStatementIfSampled },
               ...(options.traceIncomingHttp === false
                 ? { '@opentelemetry/instrumentation-http': { disableIncomingRequestInstrumentation: true } }
                 : {}),
