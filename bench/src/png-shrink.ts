@@ -30,7 +30,7 @@ interface ImageTiming {
   kind: string;
   input_bytes: number;
   output_bytes: { shrink: number; pngquant_65_80: number };
-  /** Medians of the runs, wall time in ms (and CPU of pngquant's child and of this process's encode). */
+  /** Medians of the runs, wall time in ms. */
   shrink_ms: number;
   in_process_ms: number;
   pngquant_65_80_ms: number;

@@ -162,11 +162,8 @@ export function releaseReference(reference: PerceptualReference): void {
 export function perceptualDistance(reference: PerceptualReference, candidate: RgbaPixels): number {
   assertSameSize(reference, candidate);
   let distance = 0;
-  for (let i = 0; i < reference.backgrounds.length; i++) {
-    const planes = planesOver(reference, candidate, i);
-    const ref = reference.perBackground[i]!;
-    distance = Math.max(distance, distanceOf(ref, planes, meanSsimAgainst(ref.lightness[0]!, planes.lightness[0]!)));
-  }
+  for (let i = 0; i < reference.backgrounds.length; i++)
+    distance = Math.max(distance, distanceHere(reference, candidate, i));
   return distance;
 }
 
@@ -222,13 +219,20 @@ function planesOver(reference: PerceptualReference, candidate: RgbaPixels, i: nu
 
 /** 1/SSIM − 1 of the candidate composited over one of the reference's backgrounds. */
 async function distanceOver(reference: PerceptualReference, candidate: RgbaPixels, i: number): Promise<number> {
+  const remote = reference.finestOnThread?.[i];
+  if (!remote) return distanceHere(reference, candidate, i);
   const ref = reference.perBackground[i]!;
   const planes = planesOver(reference, candidate, i);
-  const remote = reference.finestOnThread?.[i];
-  if (!remote) return distanceOf(ref, planes, meanSsimAgainst(ref.lightness[0]!, planes.lightness[0]!));
   const finest = remote.measure(planes.lightness[0]!);
   const rest = restOf(ref, planes);
   return combine(await finest, rest);
+}
+
+/** The same, every plane measured on this thread. */
+function distanceHere(reference: PerceptualReference, candidate: RgbaPixels, i: number): number {
+  const ref = reference.perBackground[i]!;
+  const planes = planesOver(reference, candidate, i);
+  return combine(meanSsimAgainst(ref.lightness[0]!, planes.lightness[0]!), restOf(ref, planes));
 }
 
 /** The SSIMs of every plane and scale but the full-resolution lightness, finest scale first. */
@@ -238,10 +242,6 @@ function restOf(ref: LabReference, planes: LabPyramids) {
     a: meanSsimAgainst(ref.a[scale]!, planes.a[scale]!),
     b: meanSsimAgainst(ref.b[scale]!, planes.b[scale]!),
   }));
-}
-
-function distanceOf(ref: LabReference, planes: LabPyramids, finestLightness: number): number {
-  return combine(finestLightness, restOf(ref, planes));
 }
 
 /** The weighted sum over scales, always in the same order, so a distance does not depend on where it was measured. */
