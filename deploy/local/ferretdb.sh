@@ -41,7 +41,7 @@ MARKER="$BIN ${BACKEND_ARGS[0]} ${BACKEND_ARGS[1]%%\?*}"
 # The platform's patch (platform.patch, ADR 0006 and 0010): single-document atomicity with per-document
 # locks instead of none (a delete of many locks and deletes 100 at a time), an upsert that races with an insert
 # retried as MongoDB does, and filters pushed down to indexes (_id with =, equality through GIN indexes,
-# $gt/$gte/$lt/$lte and $in through btree indexes).
+# $gt/$gte/$lt/$lte and $in through btree indexes; a filter naming documents by _id by its _id alone).
 # Its hash is the patch level: a changed patch rebuilds the cached binary and restarts a running instance.
 patch_level() { sha256sum "$PATCH" | cut -d' ' -f1; }
 

@@ -100,6 +100,20 @@ describe('the document store', () => {
     expect(left.length + updatedAfterDelete).toBe(ids.length / 2);
   });
 
+  // Deletes that name their documents by _id lock and read those ids directly, without a query to find them.
+  it('deletes by _id exactly what MongoDB would: one for deleteOne, missing and repeated ids counted once', async () => {
+    const docs = mongo.db!.collection<{ _id: string; version: number }>('versions-by-id');
+    await docs.insertMany(['a', 'b', 'c', 'd'].map((_id, i) => ({ _id, version: i % 2 })));
+    expect((await docs.deleteOne({ _id: { $in: ['x', 'a', 'b'] } })).deletedCount).toBe(1);
+    expect(await docs.countDocuments({ _id: { $in: ['a', 'b'] } })).toBe(1);
+    const many = await docs.deleteMany({ _id: { $in: ['a', 'b', 'c', 'c', 'd', 'missing'] }, version: 1 });
+    expect(many.deletedCount).toBe((await docs.countDocuments({ _id: 'a' })) === 0 ? 2 : 1);
+    expect((await docs.find({}).toArray()).every((d) => d.version === 0)).toBe(true);
+    expect((await docs.deleteOne({ _id: 'c', version: 1 })).deletedCount).toBe(0);
+    expect((await docs.deleteOne({ _id: 'c' })).deletedCount).toBe(1);
+    expect(await docs.countDocuments({ _id: { $ne: 'a' } })).toBe(0);
+  });
+
   it('applies bulk writes of updates by _id in order, losing none of the updates that race with them', async () => {
     // A bulk write of updateOne-by-_id statements is one `update` command, which the store applies as one run.
     const docs = mongo.db!.collection<{ _id: string; n: number; tag?: string }>('bulk-by-id');
