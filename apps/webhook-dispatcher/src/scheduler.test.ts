@@ -165,3 +165,25 @@ describe('webhook scheduler stop (the drain)', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('webhook scheduler concurrency', () => {
+  it('gives an answered delivery’s place to the next claim while its outcome is written, up to a bound', async () => {
+    const write = deferred<void>();
+    const due = Array.from({ length: 40 }, (_, i) => delivery(`d${i}`));
+    const { scheduler, attempted, store } = setup({
+      due,
+      attempt: async () => delivered,
+      recordDelivered: () => write.promise,
+    });
+    scheduler.start();
+    // Concurrency 4: sixteen answered deliveries (four times it) may wait for their writes, no more.
+    await until(() => attempted.length === 16);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(attempted.length).toBe(16);
+    expect(scheduler.inFlight()).toBe(0);
+    write.resolve();
+    await until(() => attempted.length === 40);
+    await scheduler.stop();
+    expect(store.calls.filter((c) => c.method === 'recordDelivered').length).toBeGreaterThan(0);
+  });
+});

@@ -56,6 +56,8 @@ export interface SchedulerOptions {
  * is retried while the lease holds; one that cannot be made leaves the delivery pending and leased, to be
  * claimed again (at least once, the same webhook id) when the lease lapses.
  */
+/** Attempts whose outcome is still being written, at most, as a multiple of `concurrency`: the store's backpressure. */
+const MAX_UNRECORDED = 4;
 const meter = metrics.getMeter('@platform/webhook-dispatcher');
 const attempts = meter.createCounter('platform.webhook.attempts', { description: 'Delivery attempts, by decision' });
 const attemptDuration = meter.createHistogram('platform.webhook.attempt.duration', { unit: 's' });
@@ -75,6 +77,8 @@ export function createScheduler(options: SchedulerOptions) {
     store.recordDelivered(outcomes, options.publish ? { publish: options.publish } : {}),
   );
   const running = new Set<Promise<void>>();
+  /** Requests under way (at most `concurrency`); `running` also holds the attempts whose outcome is being written. */
+  let attempting = 0;
   let active = false;
   let pumping: Promise<void> | undefined;
   let again = false;
@@ -109,7 +113,17 @@ export function createScheduler(options: SchedulerOptions) {
   }
 
   async function settle(claim: Claim, delivery: DeliveryDoc) {
-    const { result, record } = await options.attempt(delivery);
+    let answered: Awaited<ReturnType<SchedulerOptions['attempt']>>;
+    try {
+      answered = await options.attempt(delivery);
+    } finally {
+      // The request is over: its place among the `concurrency` goes to the next claim, while its outcome is
+      // written (its lease still holds the delivery). Outcomes share their writes in groups, so a place held
+      // until the write would cap the rate at `concurrency` per group write, whatever the targets' speed.
+      attempting--;
+      wake();
+    }
+    const { result, record } = answered;
     // The target has answered: its next delivery need not wait for this one's record (the lease still holds it).
     void queue
       .vacate(claim)
@@ -187,6 +201,7 @@ export function createScheduler(options: SchedulerOptions) {
   }
 
   function begin(claim: Claim, delivery: DeliveryDoc) {
+    attempting++;
     const task: Promise<void> = settle(claim, delivery)
       .catch((error: unknown) => options.logger.error({ err: error, delivery: claim.id }, 'delivery attempt failed'))
       .finally(() => {
@@ -201,8 +216,8 @@ export function createScheduler(options: SchedulerOptions) {
    * it (the queue's body); the others are read from the store, in one query.
    */
   async function pumpOnce() {
-    while (active && running.size < options.concurrency) {
-      const claims = await queue.claim(options.concurrency - running.size, leaseMs);
+    while (active && attempting < options.concurrency && running.size < options.concurrency * MAX_UNRECORDED) {
+      const claims = await queue.claim(options.concurrency - attempting, leaseMs);
       if (claims.length === 0) break;
       const deliveries = new Map<string, DeliveryDoc>();
       const unread: Claim[] = [];
@@ -337,7 +352,8 @@ export function createScheduler(options: SchedulerOptions) {
       wake();
     },
     wake,
-    inFlight: () => running.size,
+    /** Requests to targets under way. */
+    inFlight: () => attempting,
     /** Claims nothing more and drains (see above); the same promise on every call. */
     stop() {
       stopping ??= drain();
