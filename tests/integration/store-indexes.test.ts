@@ -79,6 +79,11 @@ describe.skipIf(!postgresUrl)('the local store on PostgreSQL', () => {
     ['a page after a cursor within a tenant', { environment_id: 'env_3', _id: { $gt: 'item_02000' } }],
     ['due work (a claim)', { next_attempt_at: { $lte: now } }],
     ['a lookup of several ids', { team_id: { $in: [1, 2, 3] } }],
+    // A batch of writes names up to a thousand documents by _id (an insert's look for copies, a delete of many).
+    [
+      'a lookup of 500 documents by _id',
+      { _id: { $in: Array.from({ length: 500 }, (_, i) => `item_${String(i * 7).padStart(5, '0')}`) } },
+    ],
   ])('serves %s from an index', async (_what, filter) => {
     const { nodes, json } = await plan(filter);
     expect(nodes, json).not.toContain('Seq Scan');
