@@ -68,6 +68,26 @@ describe('the Redis lease queue', () => {
     expect(await q.depth()).toEqual({ queued: 1, claimed: 1, oldestReadyAt: null });
   });
 
+  it('vacates a claim and claims the next due items in one call, the place it freed included', async () => {
+    const q = queue(1);
+    await q.schedule([
+      { id: 'a', group: 'g', dueAt: T0 },
+      { id: 'b', group: 'g', dueAt: T0 + 1 },
+      { id: 'x', group: 'h', dueAt: T0 + 2 },
+      { id: 'y', group: 'h', dueAt: T0 + 3 },
+    ]);
+    const first = await q.claim(5, 1000, T0 + 10);
+    expect(first.map((c) => c.id)).toEqual(['a', 'x']);
+    const next = await q.vacateAndClaim(first[0]!, 5, 1000, T0 + 10);
+    expect(next.map((c) => c.id)).toEqual(['b']);
+    // A claim no longer held (vacated already) vacates nothing, and the call still claims what is due.
+    expect(await q.vacateAndClaim(first[0]!, 5, 1000, T0 + 10)).toEqual([]);
+    // With no place asked for, only the vacate: h's next item waits for a claim.
+    expect(await q.vacateAndClaim(first[1]!, 0, 1000, T0 + 10)).toEqual([]);
+    expect((await q.claim(5, 1000, T0 + 10)).map((c) => c.id)).toEqual(['y']);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 4, oldestReadyAt: null });
+  });
+
   it('paces a group with a rate: one second of claims at once, then one per interval, none dropped', async () => {
     const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100, perGroupRate: 4 });
     await q.schedule([

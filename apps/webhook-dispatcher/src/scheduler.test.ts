@@ -37,14 +37,16 @@ function setup(options: {
 }) {
   const due = [...options.due];
   const held = new Map<string, DeliveryDoc>();
+  const claimNext = async (most: number) => {
+    const next = most > 0 ? due.shift() : undefined;
+    if (!next) return [];
+    const d = await next;
+    held.set(d._id, d);
+    return [claimOf(d, options.leaseMs ?? 60_000)];
+  };
   const queue = fake<LeaseQueue>({
-    claim: async () => {
-      const next = due.shift();
-      if (!next) return [];
-      const d = await next;
-      held.set(d._id, d);
-      return [claimOf(d, options.leaseMs ?? 60_000)];
-    },
+    claim: claimNext,
+    vacateAndClaim: (_claim: Claim, most: number) => claimNext(most),
     finish: async () => true,
     retry: async () => true,
     vacate: async () => true,

@@ -77,6 +77,8 @@ export function createScheduler(options: SchedulerOptions) {
     store.recordDelivered(outcomes, options.publish ? { publish: options.publish } : {}),
   );
   const running = new Set<Promise<void>>();
+  /** Vacates under way, with the claims they make (`handOver`). */
+  const handing = new Set<Promise<void>>();
   /** Requests under way (at most `concurrency`); `running` also holds the attempts whose outcome is being written. */
   let attempting = 0;
   let active = false;
@@ -116,19 +118,19 @@ export function createScheduler(options: SchedulerOptions) {
     let answered: Awaited<ReturnType<SchedulerOptions['attempt']>>;
     try {
       answered = await options.attempt(delivery);
-    } finally {
-      // The request is over: its place among the `concurrency` goes to the next claim, while its outcome is
-      // written (its lease still holds the delivery). Outcomes share their writes in groups, so a place held
-      // until the write would cap the rate at `concurrency` per group write, whatever the targets' speed.
+    } catch (error) {
       attempting--;
       wake();
+      throw error;
     }
     const { result, record } = answered;
-    // The target has answered: its next delivery need not wait for this one's record (the lease still holds it).
-    void queue
-      .vacate(claim)
-      .then(wake)
-      .catch((error: unknown) => options.logger.warn({ err: error, delivery: claim.id }, 'vacating a claim failed'));
+    // The request is over: its place among the `concurrency` goes to the next claim while its outcome is written
+    // (outcomes share their writes in groups: a place held until the write would cap the rate at `concurrency`
+    // per group write, whatever the targets' speed). Its target's place too (the lease still holds the
+    // delivery), and both in the same round trip: the next due delivery, of this target or another, is claimed
+    // with the vacate.
+    attempting--;
+    handOver(claim);
     const decision = decide(result);
     attempts.add(1, { decision: decision.action });
     attemptDuration.record(record.latencyMs / 1000, { decision: decision.action });
@@ -211,45 +213,86 @@ export function createScheduler(options: SchedulerOptions) {
     running.add(task);
   }
 
-  /**
-   * Claims a batch and starts its attempts; until full or nothing is due. A first claim of a new delivery carries
-   * it (the queue's body); the others are read from the store, in one query.
-   */
-  async function pumpOnce() {
-    while (active && attempting < options.concurrency && running.size < options.concurrency * MAX_UNRECORDED) {
-      const claims = await queue.claim(options.concurrency - attempting, leaseMs);
-      if (claims.length === 0) break;
-      const deliveries = new Map<string, DeliveryDoc>();
-      const unread: Claim[] = [];
-      for (const claim of claims) {
-        if (claim.body === undefined) unread.push(claim);
-        else deliveries.set(claim.id, deliveryFromBody(claim.body));
-      }
-      let readFailed: unknown;
-      try {
-        for (const d of await store.pendingByIds(unread.map((c) => c.id))) deliveries.set(d._id, d);
-      } catch (error) {
-        // The others are due again at the next poll; the carried ones go ahead.
-        await Promise.all(unread.map((claim) => handBack(claim, Date.now() + options.pollIntervalMs)));
-        readFailed = error;
-      }
-      for (const claim of readFailed === undefined ? claims : claims.filter((c) => c.body !== undefined)) {
-        const delivery = deliveries.get(claim.id);
-        if (!delivery) {
-          // Finished meanwhile (a copy rebuilt from the store, a delivery archived): nothing to send.
-          await queue.finish(claim);
-        } else if (!active) {
-          // Claimed while `stop` began: handed back unattempted, for the next dispatcher (or to lapse).
-          await handBack(claim);
-        } else if (delivery.next_attempt_at.getTime() > Date.now() + 1000) {
-          // Queued earlier than its record says (a lease lapsed before its retry was queued): at its time.
-          await handBack(claim, delivery.next_attempt_at.getTime());
-        } else {
-          begin(claim, delivery);
-        }
-      }
-      if (readFailed !== undefined) throw readFailed;
+  /** Places among `concurrency` not taken by a request under way or a claim on its way (see `claimFor`). */
+  const free = () =>
+    active && running.size < options.concurrency * MAX_UNRECORDED
+      ? Math.max(0, options.concurrency - attempting - reserved)
+      : 0;
+  let reserved = 0;
+
+  /** Claims with the places free now held for them while the claim is on its way, so that two never overbook. */
+  async function claimFor(claim: (most: number) => Promise<Claim[]>, most: number): Promise<Claim[]> {
+    reserved += most;
+    try {
+      return await claim(most);
+    } finally {
+      reserved -= most;
     }
+  }
+
+  /**
+   * Vacates an answered delivery's claim and starts what the same call claimed. The pump is woken only when
+   * there may be more to claim (as many came as were asked for) or the call failed.
+   */
+  function handOver(claim: Claim) {
+    const most = free();
+    const task = claimFor((n) => queue.vacateAndClaim(claim, n, leaseMs), most)
+      .then(async (claims) => {
+        if (claims.length > 0) await startClaimed(claims);
+        if (most > 0 && claims.length === most) wake();
+      })
+      .catch((error: unknown) => {
+        options.logger.warn({ err: error, delivery: claim.id }, 'vacating a claim failed');
+        wake();
+      })
+      .finally(() => handing.delete(task));
+    handing.add(task);
+  }
+
+  /** Claims batches and starts their attempts, until full or nothing is due. */
+  async function pumpOnce() {
+    while (free() > 0) {
+      const claims = await claimFor((most) => queue.claim(most, leaseMs), free());
+      if (claims.length === 0) break;
+      await startClaimed(claims);
+    }
+  }
+
+  /**
+   * Starts the attempts of claimed deliveries. A first claim of a new delivery carries it (the queue's body); the
+   * others are read from the store, in one query.
+   */
+  async function startClaimed(claims: Claim[]) {
+    const deliveries = new Map<string, DeliveryDoc>();
+    const unread: Claim[] = [];
+    for (const claim of claims) {
+      if (claim.body === undefined) unread.push(claim);
+      else deliveries.set(claim.id, deliveryFromBody(claim.body));
+    }
+    let readFailed: unknown;
+    try {
+      for (const d of await store.pendingByIds(unread.map((c) => c.id))) deliveries.set(d._id, d);
+    } catch (error) {
+      // The others are due again at the next poll; the carried ones go ahead.
+      await Promise.all(unread.map((claim) => handBack(claim, Date.now() + options.pollIntervalMs)));
+      readFailed = error;
+    }
+    for (const claim of readFailed === undefined ? claims : claims.filter((c) => c.body !== undefined)) {
+      const delivery = deliveries.get(claim.id);
+      if (!delivery) {
+        // Finished meanwhile (a copy rebuilt from the store, a delivery archived): nothing to send.
+        await queue.finish(claim);
+      } else if (!active) {
+        // Claimed while `stop` began: handed back unattempted, for the next dispatcher (or to lapse).
+        await handBack(claim);
+      } else if (delivery.next_attempt_at.getTime() > Date.now() + 1000) {
+        // Queued earlier than its record says (a lease lapsed before its retry was queued): at its time.
+        await handBack(claim, delivery.next_attempt_at.getTime());
+      } else {
+        begin(claim, delivery);
+      }
+    }
+    if (readFailed !== undefined) throw readFailed;
   }
 
   let lastReconcile = 0;
@@ -314,7 +357,8 @@ export function createScheduler(options: SchedulerOptions) {
     drainEnds = Date.now() + options.drainTimeoutMs;
     const recorded = (async () => {
       await pumping;
-      await Promise.allSettled([...running]);
+      // A vacate's claim may start attempts, and an attempt's end starts a vacate: until neither is left.
+      while (handing.size > 0 || running.size > 0) await Promise.allSettled([...handing, ...running]);
     })();
     let deadline: NodeJS.Timeout | undefined;
     const timedOut = new Promise<true>((resolve) => {

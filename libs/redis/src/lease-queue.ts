@@ -193,62 +193,67 @@ return added
  * Returns id, group, body ('' for none) triples. A group with a rate is paced by GCRA: at most `rate` claims in any first second, then one every
  * 1/rate s; a group over its rate waits in `ready` until its next claim is allowed.
  */
-const CLAIM = `${COMMON}
-local now, lease, most, defaultRate, holder = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
-local RT, TT = P .. 'rates', P .. 'pace'
-local lapsed = redis.call('ZRANGEBYSCORE', L, '-inf', now, 'LIMIT', 0, 100)
-for _, id in ipairs(lapsed) do
-  local g = redis.call('HGET', LG, id)
-  if g then
-    if string.sub(g, 1, 1) == '~' then g = string.sub(g, 2) end
-    unlease(id, g)
-    if redis.call('ZADD', q(g), 'NX', now, id) == 1 then redis.call('INCR', C) end
-    refresh(g)
-  else
-    redis.call('ZREM', L, id)
-  end
-end
-local claimed, n = {}, 0
--- Round robin: one item per ready group per round, so a group with a deep backlog takes no more than its share.
-for round = 1, most do
-  local left = most - n
-  if left <= 0 then break end
-  local groups = redis.call('ZRANGEBYSCORE', R, '-inf', now, 'LIMIT', 0, left)
-  if #groups == 0 then break end
-  for _, g in ipairs(groups) do
-    local rate = tonumber(redis.call('HGET', RT, g) or defaultRate)
-    local tat, tolerance, interval = now, 0, 0
-    if rate > 0 then
-      interval = 1000 / rate
-      tolerance = math.max(0, 1000 - interval)
-      tat = math.max(tonumber(redis.call('HGET', TT, g) or '0'), now)
-    end
-    if rate > 0 and tat - now > tolerance then
-      -- Over its rate: ready again when its next claim is allowed.
-      redis.call('ZADD', R, tat - tolerance, g)
-    else
-      local head = redis.call('ZRANGEBYSCORE', q(g), '-inf', now, 'LIMIT', 0, 1)
-      if #head == 1 then
-        local id = head[1]
-        dequeue(g, id)
-        redis.call('ZADD', L, lease, id)
-        redis.call('HSET', LG, id, g)
-        if holder ~= '' then redis.call('HSET', P .. 'holders', id, holder) end
-        redis.call('HINCRBY', IF, g, 1)
-        if rate > 0 then redis.call('HSET', TT, g, tostring(tat + interval)) end
-        local B = P .. 'b:' .. id
-        local body = redis.call('GET', B)
-        if body then redis.call('DEL', B) end
-        claimed[#claimed + 1] = id
-        claimed[#claimed + 1] = g
-        claimed[#claimed + 1] = body or ''
-        n = n + 1
-      end
+const CLAIM_DUE = `
+local function claimDue(now, lease, most, defaultRate, holder)
+  local RT, TT = P .. 'rates', P .. 'pace'
+  local lapsed = redis.call('ZRANGEBYSCORE', L, '-inf', now, 'LIMIT', 0, 100)
+  for _, id in ipairs(lapsed) do
+    local g = redis.call('HGET', LG, id)
+    if g then
+      if string.sub(g, 1, 1) == '~' then g = string.sub(g, 2) end
+      unlease(id, g)
+      if redis.call('ZADD', q(g), 'NX', now, id) == 1 then redis.call('INCR', C) end
       refresh(g)
+    else
+      redis.call('ZREM', L, id)
     end
   end
+  local claimed, n = {}, 0
+  -- Round robin: one item per ready group per round, so a group with a deep backlog takes no more than its share.
+  for round = 1, most do
+    local left = most - n
+    if left <= 0 then break end
+    local groups = redis.call('ZRANGEBYSCORE', R, '-inf', now, 'LIMIT', 0, left)
+    if #groups == 0 then break end
+    for _, g in ipairs(groups) do
+      local rate = tonumber(redis.call('HGET', RT, g) or defaultRate)
+      local tat, tolerance, interval = now, 0, 0
+      if rate > 0 then
+        interval = 1000 / rate
+        tolerance = math.max(0, 1000 - interval)
+        tat = math.max(tonumber(redis.call('HGET', TT, g) or '0'), now)
+      end
+      if rate > 0 and tat - now > tolerance then
+        -- Over its rate: ready again when its next claim is allowed.
+        redis.call('ZADD', R, tat - tolerance, g)
+      else
+        local head = redis.call('ZRANGEBYSCORE', q(g), '-inf', now, 'LIMIT', 0, 1)
+        if #head == 1 then
+          local id = head[1]
+          dequeue(g, id)
+          redis.call('ZADD', L, lease, id)
+          redis.call('HSET', LG, id, g)
+          if holder ~= '' then redis.call('HSET', P .. 'holders', id, holder) end
+          redis.call('HINCRBY', IF, g, 1)
+          if rate > 0 then redis.call('HSET', TT, g, tostring(tat + interval)) end
+          local B = P .. 'b:' .. id
+          local body = redis.call('GET', B)
+          if body then redis.call('DEL', B) end
+          claimed[#claimed + 1] = id
+          claimed[#claimed + 1] = g
+          claimed[#claimed + 1] = body or ''
+          n = n + 1
+        end
+        refresh(g)
+      end
+    end
+  end
+  return claimed
 end
-return claimed
+`;
+
+const CLAIM = `${COMMON}${CLAIM_DUE}
+return claimDue(tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7])
 `;
 
 /** ARGV: prefix, limit, id, group, token, then the due time to queue it again at, or '' to drop it. */
@@ -274,6 +279,20 @@ redis.call('HSET', LG, id, '~' .. g)
 vacate(g)
 refresh(g)
 return 1
+`;
+
+/**
+ * ARGV: prefix, limit, id, group, token, then CLAIM's now, lease expiry, most items and default rate. VACATE, then
+ * CLAIM (without a holder) in the same call: the place the vacated claim held may go to its group's next item.
+ */
+const VACATE_AND_CLAIM = `${COMMON}${CLAIM_DUE}
+local id, g, token = ARGV[3], ARGV[4], ARGV[5]
+if holds(id, token) and redis.call('HGET', LG, id) == g then
+  redis.call('HSET', LG, id, '~' .. g)
+  vacate(g)
+  refresh(g)
+end
+return claimDue(tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8]), ARGV[9], '')
 `;
 
 /**
@@ -377,6 +396,17 @@ async function runScript(redis: Redis, script: string, args: Array<string | numb
   }
 }
 
+/** The claims a CLAIM script returned, as id, group, body ('' for none) triples. */
+function claimsOf(reply: unknown, lease: number): Claim[] {
+  const flat = reply as string[];
+  const claims: Claim[] = [];
+  for (let i = 0; i < flat.length; i += 3) {
+    const body = flat[i + 2]!;
+    claims.push({ id: flat[i]!, group: flat[i + 1]!, lease, ...(body === '' ? {} : { body }) });
+  }
+  return claims;
+}
+
 export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
   const prefix = `{${options.name}}:`;
   const limit = String(options.perGroupLimit);
@@ -420,13 +450,17 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     async claim(most: number, leaseMs: number, now = Date.now(), holder = ''): Promise<Claim[]> {
       if (most <= 0) return [];
       const lease = now + leaseMs;
-      const flat = (await run(CLAIM, [now, lease, most, options.perGroupRate ?? 0, holder])) as string[];
-      const claims: Claim[] = [];
-      for (let i = 0; i < flat.length; i += 3) {
-        const body = flat[i + 2]!;
-        claims.push({ id: flat[i]!, group: flat[i + 1]!, lease, ...(body === '' ? {} : { body }) });
-      }
-      return claims;
+      return claimsOf(await run(CLAIM, [now, lease, most, options.perGroupRate ?? 0, holder]), lease);
+    },
+
+    /**
+     * `vacate`, then `claim` (up to `most`, which may be 0), in one round trip: the place a claim held when its
+     * work was over goes to the next due item at once, without waiting for another call.
+     */
+    async vacateAndClaim(claim: Claim, most: number, leaseMs: number, now = Date.now()): Promise<Claim[]> {
+      const lease = now + leaseMs;
+      const args = [claim.id, claim.group, claim.lease, now, lease, Math.max(0, most), options.perGroupRate ?? 0];
+      return claimsOf(await run(VACATE_AND_CLAIM, args), lease);
     },
 
     /**
