@@ -88,6 +88,21 @@ describe('the Redis lease queue', () => {
     expect(await q.depth()).toEqual({ queued: 0, claimed: 4, oldestReadyAt: null });
   });
 
+  it('finishes several claims in one call, none of them under a lease that lapsed', async () => {
+    const q = queue(5);
+    await q.schedule(['a', 'b', 'c'].map((id) => ({ id, group: 'g', dueAt: T0 })));
+    const first = await q.claim(5, 1000, T0);
+    expect(first).toHaveLength(3);
+    // The leases lapse and the items are claimed again: the first claims no longer finish them.
+    const again = await q.claim(5, 1000, T0 + 1001);
+    expect(again.map((c) => c.id).sort()).toEqual(['a', 'b', 'c']);
+    expect(await q.finishMany(first)).toBe(0);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 3, oldestReadyAt: null });
+    expect(await q.finishMany(again)).toBe(3);
+    expect(await q.depth()).toEqual({ queued: 0, claimed: 0, oldestReadyAt: null });
+    expect(await q.claim(5, 1000, T0 + 5000)).toEqual([]);
+  });
+
   it('paces a group with a rate: one second of claims at once, then one per interval, none dropped', async () => {
     const q = createLeaseQueue(redis, { name: uniqueName('lq'), perGroupLimit: 100, perGroupRate: 4 });
     await q.schedule([

@@ -48,6 +48,7 @@ function setup(options: {
     claim: claimNext,
     vacateAndClaim: (_claim: Claim, most: number) => claimNext(most),
     finish: async () => true,
+    finishMany: async (claims: Claim[]) => claims.length,
     retry: async () => true,
     vacate: async () => true,
     nextDueAt: async () => null,
@@ -80,7 +81,7 @@ function setup(options: {
   const reads = ['pendingByIds', 'pendingItems', 'archiveFinished'];
   const writes = () => [
     ...store.calls.filter((c) => !reads.includes(c.method)),
-    ...queue.calls.filter((c) => ['finish', 'retry'].includes(c.method)),
+    ...queue.calls.filter((c) => ['finish', 'finishMany', 'retry'].includes(c.method)),
   ];
   return { store, queue, scheduler, attempted, writes };
 }
@@ -102,7 +103,7 @@ describe('webhook scheduler stop (the drain)', () => {
     expect(stopped).toBe(false);
     answer.resolve(delivered);
     await stopping;
-    expect(writes().map((c) => c.method)).toEqual(['recordDelivered', 'finish']);
+    expect(writes().map((c) => c.method)).toEqual(['recordDelivered', 'finishMany']);
   });
 
   it('starts no delivery once it is told to stop: a claim on its way is handed back unattempted', async () => {
@@ -133,7 +134,7 @@ describe('webhook scheduler stop (the drain)', () => {
     scheduler.start();
     await until(() => attempted.length === 1);
     await scheduler.stop();
-    expect(writes().map((c) => c.method)).toEqual(['recordDelivered', 'recordDelivered', 'finish']);
+    expect(writes().map((c) => c.method)).toEqual(['recordDelivered', 'recordDelivered', 'finishMany']);
   });
 
   it('leaves a delivery it could not record leased, to go out again when the lease lapses', async () => {

@@ -72,9 +72,13 @@ const queueLag = meter.createObservableGauge('platform.webhook.queue.lag', {
 
 export function createScheduler(options: SchedulerOptions) {
   const { queue, store } = options;
-  // Delivered attempts finishing together are recorded together: a few statements per batch, whatever its size.
-  const delivered = createGroupCommit<{ delivery: DeliveryDoc; record: AttemptRecord }>((outcomes) =>
-    store.recordDelivered(outcomes, options.publish ? { publish: options.publish } : {}),
+  // Delivered attempts finishing together are recorded together: a few statements per batch, whatever its size,
+  // then one queue call that finishes their claims (the record first: see `settle`).
+  const delivered = createGroupCommit<{ delivery: DeliveryDoc; record: AttemptRecord; claim: Claim }>(
+    async (outcomes) => {
+      await store.recordDelivered(outcomes, options.publish ? { publish: options.publish } : {});
+      await queue.finishMany(outcomes.map((o) => o.claim));
+    },
   );
   const running = new Set<Promise<void>>();
   /** Vacates under way, with the claims they make (`handOver`). */
@@ -145,8 +149,7 @@ export function createScheduler(options: SchedulerOptions) {
     const finish = () => write('dequeued', () => queue.finish(claim));
     switch (decision.action) {
       case 'delivered':
-        await write('delivered', () => delivered.add({ delivery, record }));
-        await finish();
+        await write('delivered', () => delivered.add({ delivery, record, claim }));
         log.info({ status: record.status, latency: record.latencyMs }, 'webhook delivered');
         break;
       case 'disable_target':

@@ -271,6 +271,22 @@ refresh(g)
 return 1
 `;
 
+/** ARGV: prefix, limit, then id, group, token for each claim: SETTLE of each, dropped. Returns how many were held. */
+const FINISH_MANY = `${COMMON}
+local done = 0
+for i = 3, #ARGV, 3 do
+  local id, g, token = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if holds(id, token) then
+    unlease(id, g)
+    dequeue(g, id)
+    leaveLine(g, id)
+    refresh(g)
+    done = done + 1
+  end
+end
+return done
+`;
+
 /** ARGV: prefix, limit, id, group, token. The claim no longer counts against its group; its lease holds. */
 const VACATE = `${COMMON}
 local id, g, token = ARGV[3], ARGV[4], ARGV[5]
@@ -474,6 +490,15 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
 
     /** The item is done (delivered, given up): it leaves the queue. False when the lease was no longer ours. */
     finish: (claim: Claim) => settle(claim, ''),
+    /** `finish` of several claims in one call (200 at a time); returns how many were still ours. */
+    async finishMany(claims: Claim[]): Promise<number> {
+      let done = 0;
+      for (let i = 0; i < claims.length; i += 200) {
+        const args = claims.slice(i, i + 200).flatMap((c) => [c.id, c.group, c.lease]);
+        done += Number(await run(FINISH_MANY, args));
+      }
+      return done;
+    },
     /** The item is due again at `dueAt` (a retry, or a claim handed back unattempted). */
     retry: (claim: Claim, dueAt: number) => settle(claim, Math.round(dueAt)),
 
