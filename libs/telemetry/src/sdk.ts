@@ -15,6 +15,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import { mongoStatementIfSampled } from './db-statement.js';
+import { createMongoDBInstrumentation } from './mongodb-instrumentation.js';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -143,11 +144,13 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
               '@opentelemetry/instrumentation-dns': { enabled: false },
               '@opentelemetry/instrumentation-net': { enabled: false },
               '@opentelemetry/instrumentation-kafkajs': { enabled: false },
-              '@opentelemetry/instrumentation-mongodb': { dbStatementSerializer: mongoStatementIfSampled },
+              // Replaced below by one that starts a span only under a recording parent.
+              '@opentelemetry/instrumentation-mongodb': { enabled: false },
               ...(options.traceIncomingHttp === false
                 ? { '@opentelemetry/instrumentation-http': { disableIncomingRequestInstrumentation: true } }
                 : {}),
             }),
+            createMongoDBInstrumentation({ dbStatementSerializer: mongoStatementIfSampled }),
           ],
   });
   sdk.start();
