@@ -16,6 +16,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { mongoStatementIfSampled } from './db-statement.js';
 import { createMongoDBInstrumentation } from './mongodb-instrumentation.js';
+import { memoizeRepeatedRequires } from './require-memo.js';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -154,12 +155,14 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
           ],
   });
   sdk.start();
+  const unmemoize = options.autoInstrument === false ? undefined : memoizeRepeatedRequires();
   const labelsRoutes = options.autoInstrument !== false && options.traceIncomingHttp !== false;
   if (labelsRoutes) diagnostics.subscribe(HTTP_ROUTE_CHANNEL, labelHttpRoute);
   return {
     metricsHandler: (request, response) => prometheus.getMetricsRequestHandler(request, response),
     async shutdown() {
       if (labelsRoutes) diagnostics.unsubscribe(HTTP_ROUTE_CHANNEL, labelHttpRoute);
+      unmemoize?.();
       await sdk.shutdown();
     },
   };
