@@ -16,7 +16,13 @@ export interface StatementShape {
  * that PostgreSQL (the SQLite store, or a server without the extension).
  */
 export async function statementLog(): Promise<
-  { reset(): Promise<void>; read(schema: string): Promise<StatementShape[]> } | undefined
+  | {
+      reset(): Promise<void>;
+      read(schema: string): Promise<StatementShape[]>;
+      /** Explicit transactions (BEGIN) since the reset, of every database: each costs two more round trips. */
+      transactions(): Promise<number>;
+    }
+  | undefined
 > {
   const psql = async (sql: string) =>
     (
@@ -48,6 +54,9 @@ export async function statementLog(): Promise<
   return {
     async reset() {
       await psql('SELECT pg_stat_statements_reset()');
+    },
+    async transactions() {
+      return Number(await psql(`SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query ILIKE 'begin%'`));
     },
     async read(schema) {
       if (!/^[a-z0-9_]+$/.test(schema)) throw new Error(`unexpected schema name ${schema}`);

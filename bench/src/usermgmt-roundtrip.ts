@@ -30,6 +30,8 @@ interface Measured {
   machine_cpu_ms_per_request: Record<string, number>;
   /** SQL statements per request on PostgreSQL (pg_stat_statements), when the store is the PostgreSQL one. */
   sql_statements_per_request?: ReturnType<typeof statementsPerRequest>;
+  /** BEGIN … COMMIT pairs per request on the whole store (the benchmark is its only user while it runs). */
+  sql_transactions_per_request?: number;
 }
 
 /** The platform's processes on one store, measured under the same load as the baseline. */
@@ -108,11 +110,15 @@ async function measureStore(
       shapes = again;
     }
     if (process.env['BENCH_SHOW_STATEMENTS']) console.log(shapes.slice(0, 20));
+    const transactions = await statements?.transactions();
     return {
       latency,
       cpu_us_per_request: cpu,
       machine_cpu_ms_per_request: machine,
       ...(shapes.length > 0 ? { sql_statements_per_request: statementsPerRequest(shapes, requests) } : {}),
+      ...(transactions !== undefined
+        ? { sql_transactions_per_request: Math.round((transactions / requests) * 100) / 100 }
+        : {}),
     };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
@@ -176,6 +182,7 @@ async function main() {
     machine_cpu_ms_per_request: measured[stores[0]!.name]!.machine_cpu_ms_per_request,
     sql_statements_per_request: measured[stores[0]!.name]!.sql_statements_per_request ?? null,
     sql_statements_target: 4,
+    sql_transactions_per_request: measured[stores[0]!.name]!.sql_transactions_per_request ?? null,
     cpu_targets_us: { gateway: 1000, worker: 2000 },
     every_trace_recorded: {
       note: 'the first store with TRACE_SAMPLE_RATIO=1 (every span recorded, as before sampling)',
