@@ -5,7 +5,8 @@
 #   ferretdb.sh install | installed | start | ready | stop | status
 #
 # Env: PLATFORM_MONGO_PORT (27017), PLATFORM_FERRETDB_BACKEND (postgresql | sqlite),
-#      PLATFORM_FERRETDB_LOG_LEVEL (warn), PLATFORM_FERRETDB_START_TIMEOUT (30 s).
+#      PLATFORM_FERRETDB_LOG_LEVEL (warn), PLATFORM_FERRETDB_START_TIMEOUT (30 s),
+#      PLATFORM_FERRETDB_GOMAXPROCS (1), PLATFORM_FERRETDB_GOGC (400).
 set -euo pipefail
 COMPONENT=ferretdb
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -37,6 +38,21 @@ case "$BACKEND" in
   *) die "PLATFORM_FERRETDB_BACKEND must be postgresql or sqlite, not '$BACKEND'" ;;
 esac
 MARKER="$BIN ${BACKEND_ARGS[0]} ${BACKEND_ARGS[1]%%\?*}"
+
+# Go's runtime on a machine whose two cores every process shares (issue 41). With one P, a goroutine woken by
+# the network runs on the thread that woke it: no spinning threads looking for work, fewer context switches
+# and sysmon wake-ups, about a third of FerretDB's CPU before. A heap allowed to grow to five times what is live
+# (50 MB) runs the collector a quarter as often. FerretDB's CPU per user creation: 1.76-1.85 ms with Go's
+# defaults, 1.48 with one P, 1.28 with both (docs/performance.md). A running instance started with other
+# settings is restarted with these.
+GO_RUNTIME_ENV=("GOMAXPROCS=${PLATFORM_FERRETDB_GOMAXPROCS:-1}" "GOGC=${PLATFORM_FERRETDB_GOGC:-400}")
+go_runtime_env_of() {
+  local environ e
+  environ="$(tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null)" || return 1
+  for e in "${GO_RUNTIME_ENV[@]}"; do
+    [[ $'\n'"$environ"$'\n' == *$'\n'"$e"$'\n'* ]] || return 1
+  done
+}
 
 # The platform's patch (platform.patch, ADR 0006 and 0010): single-document atomicity with per-document
 # locks instead of none (a delete of many locks and deletes 100 at a time), an upsert that races with an insert
@@ -104,6 +120,12 @@ start_locked() {
       start_locked
       return
     fi
+    if ! go_runtime_env_of "$pid"; then
+      log "the running instance (pid $pid) has other Go runtime settings than ${GO_RUNTIME_ENV[*]}; restarting it"
+      stop_locked
+      start_locked
+      return
+    fi
     if ready; then
       log "already running (pid $pid) at $HOST:$PORT"
       return 0
@@ -123,7 +145,7 @@ start_locked() {
   log "starting on $BACKEND (log $LOGF)"
   # The telemetry is off and the debug HTTP listener is disabled: nothing leaves the machine.
   launch_daemon "$(pid_file)" "$LOGF" \
-    "$BIN" "${BACKEND_ARGS[@]}" --listen-addr="$HOST:$PORT" \
+    env "${GO_RUNTIME_ENV[@]}" "$BIN" "${BACKEND_ARGS[@]}" --listen-addr="$HOST:$PORT" \
     --state-dir="$SD" --telemetry=disable --debug-addr=- --log-level="$LOG_LEVEL" --log-format=text
   pid="$(running_pid)"
   wait_until "$START_TIMEOUT" "$pid" ready || fail_start
