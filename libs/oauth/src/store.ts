@@ -9,6 +9,7 @@ import {
   type OutboxCollection,
   type StoredOutboxEntry,
 } from '@platform/mongo';
+import type { mongo } from 'mongoose';
 import type { ClientStatus } from './client-review.js';
 
 interface Outboxed {
@@ -235,6 +236,35 @@ export function createOAuthWriter(connection: Connection) {
     /** Codes carry no events (they are never published); a duplicate insert is a replay and throws as such. */
     async insertAuthorizationCode(code: AuthorizationCodeDoc): Promise<void> {
       await insertValidated(models.AuthorizationCode, code);
+    },
+    /**
+     * The code as it was, now marked used for this exchange, when every condition of a valid exchange holds, in
+     * one write: unused, issued to this client, alive at `requestedAt`, for this redirect URI, and bound to this
+     * PKCE challenge (or to none). Null when any does not: the caller then reads the code to say which.
+     */
+    async claimValidAuthorizationCode(
+      expected: {
+        codeHash: string;
+        clientId: string;
+        redirectUri: string;
+        requestedAt: number;
+        codeChallenge: string | null;
+      },
+      use: { used_at: Date; used_for: string; grant_id: string },
+    ): Promise<AuthorizationCodeDoc | null> {
+      const codes = models.AuthorizationCode.collection as unknown as mongo.Collection<AuthorizationCodeDoc>;
+      return codes.findOneAndUpdate(
+        {
+          _id: expected.codeHash,
+          client_id: expected.clientId,
+          used_at: null,
+          expires_at: { $gt: new Date(expected.requestedAt) },
+          redirect_uri: expected.redirectUri,
+          code_challenge: expected.codeChallenge,
+        },
+        { $set: use },
+        { returnDocument: 'before' },
+      );
     },
     /** Marks an unused code used, for one exchange; false when another exchange came first. */
     async claimAuthorizationCode(

@@ -110,6 +110,23 @@ export async function exchangeAuthorizationCode(
 ): Promise<IssuedGrant> {
   const v = message.value;
   const client = authenticateClient(await deps.store.getClient(v.client_id), v.client_secret_hash, 'issue');
+  // The common case in one write: the claim's filter holds every condition of a valid exchange (a public client
+  // always with its PKCE digest, every code with its redirect URI). Anything else (a replay, a reuse, a code
+  // expired, mismatched or unknown) is read and judged below, one condition at a time, with the error it deserves.
+  if (v.redirect_uri !== null && (client.kind !== 'public' || v.code_verifier_digest)) {
+    const grantId = derivedId('grt', v.code_hash);
+    const valid = await deps.writer.claimValidAuthorizationCode(
+      {
+        codeHash: v.code_hash,
+        clientId: client._id,
+        redirectUri: v.redirect_uri,
+        requestedAt: v.requested_at,
+        codeChallenge: v.code_verifier_digest ?? null,
+      },
+      { used_at: new Date(), used_for: v.refresh_token_hash, grant_id: grantId },
+    );
+    if (valid) return finishExchange(deps, { ...valid, grant_id: grantId }, v.refresh_token_hash);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     const code = await deps.store.getAuthorizationCode(v.code_hash);
     if (!code || code.client_id !== client._id) throw invalidCode();
