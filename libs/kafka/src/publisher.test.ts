@@ -5,6 +5,9 @@ import {
   KafkaJSProtocolError,
   type Kafka,
 } from 'kafkajs';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { describe, expect, it } from 'vitest';
 import { MessageTypeNames } from '@platform/contracts';
 import { UnavailableError } from '@platform/errors';
@@ -97,5 +100,42 @@ describe('createPublisher', () => {
       retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS,
     });
     expect((error as Error).cause).toBeInstanceOf(KafkaJSNumberOfRetriesExceeded);
+  });
+
+  it('sends the publishes made while one is on its way together, each under its own trace', async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    const sent: Array<{ headers: Record<string, string> }[]> = [];
+    const answers: Array<() => void> = [];
+    const producer = {
+      connect: async () => undefined,
+      sendBatch: (batch: { topicMessages: Array<{ messages: Array<{ headers: Record<string, string> }> }> }) => {
+        sent.push(batch.topicMessages.flatMap((t) => t.messages));
+        return new Promise<[]>((resolve) => answers.push(() => resolve([])));
+      },
+    };
+    const client = { kafka: { producer: () => producer }, topicPrefix: '' } as unknown as KafkaClient;
+    const publisher = createPublisher(client, { source: '/links-gateway' });
+    await publisher.connect();
+    const traced = (traceId: string) =>
+      trace.setSpanContext(context.active(), { traceId, spanId: 'b7ad6b7169203331', traceFlags: 1 });
+    const first = context.with(traced('11111111111111111111111111111111'), () => publisher.publish(click));
+    const second = context.with(traced('22222222222222222222222222222222'), () => publisher.publish(click));
+    const untraced = publisher.publish(click);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((batch) => batch.length)).toEqual([1]);
+    answers.shift()!();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((batch) => batch.length)).toEqual([1, 2]);
+    answers.shift()!();
+    const ids = await Promise.all([first, second, untraced]);
+    expect(new Set(ids).size).toBe(3);
+    const traceOf = (headers: Record<string, string>) => headers['traceparent']?.split('-')[1];
+    expect(traceOf(sent[0]![0]!.headers)).toBe('11111111111111111111111111111111');
+    expect(traceOf(sent[1]![0]!.headers)).toBe('22222222222222222222222222222222');
+    expect(sent[1]![1]!.headers['traceparent']).toBeUndefined();
+    context.disable();
+    propagation.disable();
   });
 });

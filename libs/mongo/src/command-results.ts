@@ -1,7 +1,7 @@
 import type { Connection, mongo } from 'mongoose';
 import type { SerializedError } from '@platform/errors';
 import { insertNew } from './insert-new.js';
-import { roundTripBatcher } from './round-trip-batcher.js';
+import { roundTripBatcher } from '@platform/batching';
 
 interface Sealer {
   seal(plaintext: string): string;

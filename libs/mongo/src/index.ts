@@ -5,7 +5,6 @@ export { isDuplicateKeyError } from './errors.js';
 export { findStored } from './find-stored.js';
 export { insertNew } from './insert-new.js';
 export { insertValidated } from './insert-validated.js';
-export { roundTripBatcher } from './round-trip-batcher.js';
 export { outboxSchemaFields, createMongoOutboxSource } from './outbox.js';
 export { announceOutboxWrites, watchOutboxWrites } from './outbox-writes.js';
 export type { OutboxWriteListener } from './outbox-writes.js';

@@ -1,5 +1,6 @@
 import { InputError } from '@platform/errors';
-import { insertNew, roundTripBatcher } from '@platform/mongo';
+import { roundTripBatcher } from '@platform/batching';
+import { insertNew } from '@platform/mongo';
 import type { mongo } from 'mongoose';
 import type { EventLogDoc, UsermgmtModels } from '../models.js';
 

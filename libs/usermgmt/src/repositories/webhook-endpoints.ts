@@ -1,12 +1,6 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
-import {
-  changeWithEvents,
-  insertValidated,
-  isDuplicateKeyError,
-  outboxEvent,
-  roundTripBatcher,
-  withEvents,
-} from '@platform/mongo';
+import { changeWithEvents, insertValidated, isDuplicateKeyError, outboxEvent, withEvents } from '@platform/mongo';
+import { roundTripBatcher } from '@platform/batching';
 import { MessageTypeNames } from '@platform/contracts';
 import type { UsermgmtModels, WebhookEndpointDoc } from '../models.js';
 import type { WebhookEndpointStatus } from '../rules/events.js';

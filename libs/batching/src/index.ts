@@ -1,0 +1,1 @@
+export { roundTripBatcher } from './round-trip-batcher.js';
