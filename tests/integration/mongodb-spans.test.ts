@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runNodeScript } from '../support/node-script.js';
 
 const TESTS = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -40,18 +40,7 @@ async function spansOfProbe(): Promise<ExportedSpan[]> {
     process.stdout.write(JSON.stringify(spans));
     await telemetry.shutdown();
   `;
-  // Plain node resolves the workspace package to its built dist/ (npm test builds before it runs vitest).
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: TESTS,
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0) throw new Error(`the probe process failed (exit ${code}):\n${stderr}`);
+  const stdout = await runNodeScript(script, { cwd: TESTS, what: 'the probe process' });
   return JSON.parse(stdout) as ExportedSpan[];
 }
 

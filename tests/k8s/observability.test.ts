@@ -12,7 +12,7 @@
  *    Prometheus exporter names them) plus what a real process started by @platform/telemetry serves at /metrics
  *    (HTTP server durations, Node.js runtime), which also proves that naming.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { runNodeScript } from '../support/node-script.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OBSERVABILITY = join(ROOT, 'deploy/observability');
@@ -154,20 +155,10 @@ async function scrapeTelemetryProcess(): Promise<string> {
     });
   `;
   // Plain node resolves the workspace package to its built dist/ (npm test builds before it runs vitest).
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+  return runNodeScript(script, {
     cwd: join(ROOT, 'tests'),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    what: 'the telemetry probe process (is libs/telemetry built? npm run build)',
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0)
-    throw new Error(
-      `the telemetry probe process failed (exit ${code}); is libs/telemetry built (npm run build)?\n${stderr}`,
-    );
-  return stdout;
 }
 
 // ---------------------------------------------------------------------------------------------
