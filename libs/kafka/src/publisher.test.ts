@@ -102,7 +102,7 @@ describe('createPublisher', () => {
     expect((error as Error).cause).toBeInstanceOf(KafkaJSNumberOfRetriesExceeded);
   });
 
-  it('sends the publishes made while one is on its way together, each under its own trace', async () => {
+  it('sends the publishes made while one is on its way together, each under its own trace, a malformed one failing alone', async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     const sent: Array<{ headers: Record<string, string> }[]> = [];
@@ -122,6 +122,8 @@ describe('createPublisher', () => {
     const first = context.with(traced('11111111111111111111111111111111'), () => publisher.publish(click));
     const second = context.with(traced('22222222222222222222222222222222'), () => publisher.publish(click));
     const untraced = publisher.publish(click);
+    const malformed = publisher.publish({ ...click, value: { ...click.value, clicked_at: 'not a time' as never } });
+    await expect(malformed).rejects.toThrow();
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((batch) => batch.length)).toEqual([1]);
     answers.shift()!();

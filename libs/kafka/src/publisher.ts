@@ -88,15 +88,12 @@ export function createRecordBuilder(client: KafkaClient, options: { source: stri
 
   return {
     registryIdsOf,
-    /**
-     * The records of a batch, in its order, under the current trace context, or under each message's own when
-     * `traces` gives them (messages of several callers sent together).
-     */
-    async records(messages: OutgoingMessage[], traces?: Array<Record<string, string>>): Promise<OutgoingRecord[]> {
+    /** The records of a batch, in its order, under the current trace context. */
+    async records(messages: OutgoingMessage[]): Promise<OutgoingRecord[]> {
       const time = new Date().toISOString();
-      const trace = traces ? {} : injectTraceContext({});
+      const trace = injectTraceContext({});
       const registryIds = await registryIdsOf(messages);
-      return messages.map((message, i) => toRecord(message, time, traces?.[i] ?? trace, registryIds));
+      return messages.map((message) => toRecord(message, time, trace, registryIds));
     },
     /** Looks up the registry ids of what this app produces, so that a schema missing from the registry stops the start. */
     async checkProduced(): Promise<void> {
@@ -151,44 +148,47 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     return replacing;
   }
 
-  async function publishMany(messages: OutgoingMessage[], traces?: Array<Record<string, string>>): Promise<string[]> {
-    if (messages.length === 0) return [];
-    return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
-      const records = await builder.records(messages, traces);
-      const byTopic = new Map<string, (typeof records)[number]['record'][]>();
-      for (const r of records) {
-        const list = byTopic.get(r.topic);
-        if (list) list.push(r.record);
-        else byTopic.set(r.topic, [r.record]);
-      }
-      span.setAttribute('messaging.batch.message_count', records.length);
-      await replacing;
-      try {
-        await producer.sendBatch({
-          acks: -1,
-          compression: CompressionTypes.None,
-          timeout: 15000,
-          topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
-        });
-      } catch (error) {
-        if (lostProducerState(error)) await replaceProducer().catch(() => undefined);
-        // The producer has spent its retries: the broker is away, which a caller may retry (a gateway answers
-        // 503 with Retry-After in its API's shape, a worker retries the message), not a bug to hide as a 500.
-        throw brokerUnavailable(error);
-      }
-      return records.map((r) => r.id);
-    });
+  /** One produce request for the records (of one caller, or of several joined). */
+  async function send(records: OutgoingRecord[]): Promise<void> {
+    const byTopic = new Map<string, OutgoingRecord['record'][]>();
+    for (const r of records) {
+      const list = byTopic.get(r.topic);
+      if (list) list.push(r.record);
+      else byTopic.set(r.topic, [r.record]);
+    }
+    await replacing;
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        compression: CompressionTypes.None,
+        timeout: 15000,
+        topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
+      });
+    } catch (error) {
+      if (lostProducerState(error)) await replaceProducer().catch(() => undefined);
+      // The producer has spent its retries: the broker is away, which a caller may retry (a gateway answers
+      // 503 with Retry-After in its API's shape, a worker retries the message), not a bug to hide as a 500.
+      throw brokerUnavailable(error);
+    }
   }
 
   // Single publishes (a gateway's commands) made while one is on its way to the broker go out together in the
-  // next produce request, each under the trace context of its caller (issue 41: one request per command was a
-  // quarter of a gateway's CPU).
-  const publishJoined = roundTripBatcher((calls: Array<{ message: OutgoingMessage; trace: Record<string, string> }>) =>
-    publishMany(
-      calls.map((call) => call.message),
-      calls.map((call) => call.trace),
-    ),
-  );
+  // next produce request (issue 41: one request per command was a quarter of a gateway's CPU). Each caller
+  // builds its own record first, under its own trace context, so a message that cannot be encoded fails alone.
+  const sendJoined = roundTripBatcher(async (records: OutgoingRecord[]) => {
+    await send(records);
+    return records.map(() => undefined);
+  });
+
+  async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
+      const records = await builder.records(messages);
+      span.setAttribute('messaging.batch.message_count', records.length);
+      await send(records);
+      return records.map((r) => r.id);
+    });
+  }
 
   return {
     async connect() {
@@ -203,7 +203,11 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     },
     publishMany,
     publish(message) {
-      return publishJoined({ message: message as OutgoingMessage, trace: injectTraceContext({}) });
+      return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async () => {
+        const [record] = await builder.records([message as OutgoingMessage]);
+        await sendJoined(record!);
+        return record!.id;
+      });
     },
   };
 }
