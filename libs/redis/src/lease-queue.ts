@@ -256,23 +256,18 @@ const CLAIM = `${COMMON}${CLAIM_DUE}
 return claimDue(tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7])
 `;
 
-/** ARGV: prefix, limit, id, group, token, then the due time to queue it again at, or '' to drop it. */
-const SETTLE = `${COMMON}
+/** ARGV: prefix, limit, id, group, token, then the due time to queue it again at. */
+const RETRY = `${COMMON}
 local id, g, token, due = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 if not holds(id, token) then return 0 end
 unlease(id, g)
-if due == '' then
-  dequeue(g, id)
-  leaveLine(g, id)
-elseif redis.call('ZADD', q(g), due, id) == 1 then
-  redis.call('INCR', C)
-end
+if redis.call('ZADD', q(g), due, id) == 1 then redis.call('INCR', C) end
 refresh(g)
 return 1
 `;
 
-/** ARGV: prefix, limit, then id, group, token for each claim: SETTLE of each, dropped. Returns how many were held. */
-const FINISH_MANY = `${COMMON}
+/** ARGV: prefix, limit, then id, group, token for each claim: each still held leaves the queue. Returns how many. */
+const FINISH = `${COMMON}
 local done = 0
 for i = 3, #ARGV, 3 do
   local id, g, token = ARGV[i], ARGV[i + 1], ARGV[i + 2]
@@ -430,9 +425,14 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
   const bodyTtlMs = options.bodyTtlMs ?? 120_000;
   const maxQueuedBodies = options.maxQueuedBodies ?? 10_000;
 
-  async function settle(claim: Claim, due: number | '') {
-    const done = await run(SETTLE, [claim.id, claim.group, claim.lease, due]);
-    return done === 1;
+  /** FINISH of the claims, 200 per call; how many were still ours. */
+  async function finishMany(claims: Claim[]): Promise<number> {
+    let done = 0;
+    for (let i = 0; i < claims.length; i += 200) {
+      const args = claims.slice(i, i + 200).flatMap((c) => [c.id, c.group, c.lease]);
+      done += Number(await run(FINISH, args));
+    }
+    return done;
   }
 
   return {
@@ -489,18 +489,12 @@ export function createLeaseQueue(redis: Redis, options: LeaseQueueOptions) {
     },
 
     /** The item is done (delivered, given up): it leaves the queue. False when the lease was no longer ours. */
-    finish: (claim: Claim) => settle(claim, ''),
+    finish: async (claim: Claim) => (await finishMany([claim])) === 1,
     /** `finish` of several claims in one call (200 at a time); returns how many were still ours. */
-    async finishMany(claims: Claim[]): Promise<number> {
-      let done = 0;
-      for (let i = 0; i < claims.length; i += 200) {
-        const args = claims.slice(i, i + 200).flatMap((c) => [c.id, c.group, c.lease]);
-        done += Number(await run(FINISH_MANY, args));
-      }
-      return done;
-    },
+    finishMany,
     /** The item is due again at `dueAt` (a retry, or a claim handed back unattempted). */
-    retry: (claim: Claim, dueAt: number) => settle(claim, Math.round(dueAt)),
+    retry: async (claim: Claim, dueAt: number) =>
+      Number(await run(RETRY, [claim.id, claim.group, claim.lease, Math.round(dueAt)])) === 1,
 
     /**
      * A named claim: `holder` takes the item (due or not, queued or not) for `leaseMs`, or renews its own lease;

@@ -7,7 +7,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { createMongoDBInstrumentation } from './mongodb-instrumentation.js';
+import { createMongoDBInstrumentation, scrubbedStatement } from './mongodb-instrumentation.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({
@@ -24,7 +24,8 @@ afterAll(() => {
 
 /** The driver's Connection.command (mongodb ≥ 6.4) as the instrumentation wraps it, over a fake command. */
 function wrappedCommand() {
-  const instrumentation = createMongoDBInstrumentation({ enabled: false });
+  const instrumentation = createMongoDBInstrumentation();
+  instrumentation.disable();
   instrumentation.setTracerProvider(provider);
   const patch = (
     instrumentation as unknown as { _getV4PatchCommandPromise(): (original: unknown) => unknown }
@@ -62,5 +63,19 @@ describe('the MongoDB instrumentation', () => {
     await find();
     expect(original).toHaveBeenCalledTimes(2);
     expect(startSpan).not.toHaveBeenCalled();
+  });
+
+  it('writes the statement with every value hidden, a repeated object marked rather than walked twice', () => {
+    const command = {
+      insert: 'users',
+      documents: [{ _id: 'u1', email: 'a@example.com', tags: ['x'], nested: { n: 1 } }],
+    };
+    expect(scrubbedStatement(command)).toBe(
+      '{"insert":"?","documents":[{"_id":"?","email":"?","tags":["?"],"nested":{"n":"?"}}]}',
+    );
+    const shared = { a: 1 };
+    expect(scrubbedStatement({ find: 'x', filter: shared, sort: shared })).toBe(
+      '{"find":"?","filter":{"a":"?"},"sort":"[Circular]"}',
+    );
   });
 });

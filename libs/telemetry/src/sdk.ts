@@ -14,7 +14,6 @@ import {
   TraceIdRatioBasedSampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { mongoStatementIfSampled } from './db-statement.js';
 import { createMongoDBInstrumentation } from './mongodb-instrumentation.js';
 import { memoizeRepeatedRequires } from './require-memo.js';
 
@@ -151,7 +150,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
                 ? { '@opentelemetry/instrumentation-http': { disableIncomingRequestInstrumentation: true } }
                 : {}),
             }),
-            createMongoDBInstrumentation({ dbStatementSerializer: mongoStatementIfSampled }),
+            createMongoDBInstrumentation(),
           ],
   });
   sdk.start();
