@@ -4,10 +4,11 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
-import { cpuPerRequest, cpuSeconds } from './cpu.js';
+import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
 import { closedLoop } from './load.js';
 import { linksBenchEnv } from './links-env.js';
 import type { LatencyStats } from './stats.js';
+import { statementLog, statementsPerRequest } from './statements.js';
 import { round2 } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
 
@@ -61,9 +62,13 @@ const shorten: Pipeline = {
 };
 
 /** One pipeline's processes, the closed loop against its gateway, and the CPU its two processes spent per request. */
-async function measure(
-  pipeline: Pipeline,
-): Promise<LatencyStats & { cpu_us_per_request: { gateway: number; worker: number } }> {
+async function measure(pipeline: Pipeline): Promise<
+  LatencyStats & {
+    cpu_us_per_request: { gateway: number; worker: number };
+    machine_cpu_ms_per_request: Record<string, number>;
+    sql_statements_per_request?: ReturnType<typeof statementsPerRequest>;
+  }
+> {
   const processes: ManagedProcess[] = [];
   try {
     const port = await freePort();
@@ -91,23 +96,45 @@ async function measure(
         env: { ...process.env, ...env },
       })
     ).stdout.trim();
-    const before = { gateway: cpuSeconds(gateway.child.pid), worker: cpuSeconds(worker.child.pid) };
-    const stats = await closedLoop({
+    const load = {
       origin: `http://127.0.0.1:${port}`,
       concurrency,
-      total,
-      warmup,
       maxSeconds: 300,
-      request: pipeline.request(key),
       expectStatus: pipeline.expectStatus,
-    });
-    const handled = stats.requests + stats.errors + warmup;
+    };
+    // The warm-up is not measured: a fresh process compiles its hot paths during its first requests.
+    const warm = pipeline.request(key);
+    await closedLoop({ ...load, total: warmup, warmup: 0, request: (i) => warm(total + i) });
+    const statements = await statementLog();
+    await statements?.reset();
+    const before = { gateway: cpuSeconds(gateway.child.pid), worker: cpuSeconds(worker.child.pid) };
+    const machineBefore = machineCpu();
+    const stats = await closedLoop({ ...load, total, warmup: 0, request: pipeline.request(key) });
+    const spent = machineSpent(machineBefore, machineCpu());
+    const handled = stats.requests + stats.errors;
+    // The relay's acknowledgements land after the last answer: the statements are read once their count settles.
+    let shapes = (await statements?.read(name)) ?? [];
+    for (let settled = 0, i = 0; statements && settled < 2 && i < 30; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const again = await statements.read(name);
+      const writes = (list: typeof shapes) =>
+        list.filter((x) => !x.statement.startsWith('SELECT')).reduce((n, x) => n + x.calls, 0);
+      settled = writes(again) === writes(shapes) ? settled + 1 : 0;
+      shapes = again;
+    }
+    if (process.env['BENCH_SHOW_STATEMENTS']) console.log(shapes.slice(0, 20));
     return {
       ...stats,
       cpu_us_per_request: {
         gateway: cpuPerRequest(before.gateway, cpuSeconds(gateway.child.pid), handled),
         worker: cpuPerRequest(before.worker, cpuSeconds(worker.child.pid), handled),
       },
+      // Every process of the machine (the store, Kafka, Redis and the load client too), while the load ran.
+      machine_cpu_ms_per_request: {
+        total: Math.round(([...spent.values()].reduce((a, b) => a + b, 0) / handled) * 1e5) / 100,
+        ...sharesPerUnit(spent, handled),
+      },
+      ...(shapes.length > 0 ? { sql_statements_per_request: statementsPerRequest(shapes, handled) } : {}),
     };
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
@@ -124,7 +151,8 @@ async function main() {
       'New short links per second: POST /v4/shorten with a long URL the group has not shortened yet, through links-gateway -> Kafka -> links-worker ' +
       '(the link, its ShortlinkCreated in the outbox) -> Redis reply, next to the user-management round trip (POST /user_management/users through ' +
       `usermgmt-gateway -> Kafka -> usermgmt-worker -> Redis reply) on the same store, same client, same run: closed loop, ${concurrency} in flight, ` +
-      `${total} requests after ${warmup} warm-up ones each. cpu_us_per_request: CPU time of the gateway and worker processes per request (the store's and the broker's are not in it).`,
+      `${total} requests after ${warmup} warm-up ones each. cpu_us_per_request: CPU time of the gateway and worker processes per request (the store's and the broker's are not in it); ` +
+      "machine_cpu_ms_per_request: every process of the machine; sql_statements_per_request: what FerretDB ran on PostgreSQL (pg_stat_statements), reads of the relay's sweep included.",
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
     store: process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017',

@@ -152,7 +152,10 @@ describe('links API: shortening', () => {
     expect(own.body['message']).toBe('ALREADY_A_SHORTLINK');
     // Another organization's branded domain is a short link too (a loop through two organizations), on create
     // and on PATCH.
+    // A host shortened before it became a short domain is refused from the moment the domain's command is answered.
     const other = await stack.newOrganization();
+    const before = await call(admin, 'POST', '/v4/shorten', { long_url: 'http://loop.example/before' });
+    expect(before.status).toBe(201);
     await stack.addDomain(other.organizationId, 'loop.example', [other.groupGuid]);
     const foreign = await call(admin, 'POST', '/v4/shorten', { long_url: 'http://LOOP.example/x' });
     expect(foreign).toMatchObject({ status: 400, body: { message: 'ALREADY_A_SHORTLINK' } });

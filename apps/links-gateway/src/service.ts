@@ -1,7 +1,7 @@
 import { createAccounts, createMembers } from '@platform/accounts';
 import { createAnalyticsStore, createReports } from '@platform/analytics';
 import { ensureTopics } from '@platform/kafka';
-import { LINKS_TOPICS, createLinksStore } from '@platform/links';
+import { LINKS_TOPICS, createLinksStore, redisDirectoryStamps } from '@platform/links';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
 import { buildApp } from './app.js';
@@ -24,7 +24,8 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     }),
     accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
     members: createMembers(mongo),
-    store: createLinksStore(mongo),
+    // The profile, group and short-domain reads of every shorten, kept while the links writer's stamps hold.
+    store: createLinksStore(mongo, { directory: { stamps: redisDirectoryStamps(redis, 'links') } }),
     // Closed buckets reused for a few seconds: a year's series or facets then read the open month alone.
     analytics: createReports(createAnalyticsStore(mongo, { closedTtlMs: settings.metricsClosedTtlMs })),
     sealer: createSealer(settings.sealingKey),

@@ -1,7 +1,7 @@
-import { createMembers } from '@platform/accounts';
+import { createMembers, rememberingMembers } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import { createCommandWorker, reaction, runHandler } from '@platform/kafka';
-import { LINKS_TOPICS, createLinksStore, createLinksWriter } from '@platform/links';
+import { LINKS_TOPICS, createLinksStore, createLinksWriter, redisDirectoryStamps } from '@platform/links';
 import { createMongoCommandResultStore, createMongoOutboxSource } from '@platform/mongo';
 import { createRedisReplyTransport } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
@@ -26,11 +26,14 @@ const NOTHING_TO_DO = Promise.resolve();
 export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const store = createLinksStore(mongo);
-  const writer = createLinksWriter(mongo);
-  const members = createMembers(mongo);
+  const stamps = redisDirectoryStamps(redis, 'links');
+  const store = createLinksStore(mongo, { directory: { stamps } });
+  const writer = createLinksWriter(mongo, stamps);
+  const storedMembers = createMembers(mongo);
+  // A link's creator is named by their user name, which never changes: read once per user, not per link.
+  const members = rememberingMembers(storedMembers);
   const sealer = createSealer(settings.sealingKey);
-  await Promise.all([store.ensureIndexes(), members.ensureIndexes()]);
+  await Promise.all([store.ensureIndexes(), storedMembers.ensureIndexes()]);
   const results = createMongoCommandResultStore(mongo, { sealer, collection: 'links_command_results' });
   await results.ensureIndexes();
   ctx.sweep([results.collection]);

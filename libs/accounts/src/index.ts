@@ -2,5 +2,5 @@ export { createAccounts } from './accounts.js';
 export type { Accounts, ApiKeyIdentity, EnvironmentRecord, ApiKeyRecord } from './accounts.js';
 export { SERVICES, isService } from './services.js';
 export type { Service } from './services.js';
-export { createMembers, MEMBER_ROLES } from './members.js';
+export { createMembers, MEMBER_ROLES, rememberingMembers } from './members.js';
 export type { Members, MemberRecord, MemberRole } from './members.js';

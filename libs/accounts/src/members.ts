@@ -143,3 +143,26 @@ export function createMembers(connection: Connection): Members {
     },
   };
 }
+
+/**
+ * Members whose `get` keeps what it found (at most `max`, the oldest dropped first): a member is written once
+ * (`create`, `ensureLinked`) and never changed or removed, so a record found stays true. A user not found is
+ * asked for again: they may be made next.
+ */
+export function rememberingMembers(members: Members, max = 10_000): Members {
+  const found = new Map<string, MemberRecord>();
+  return {
+    ...members,
+    async get(environmentId, id) {
+      const key = `${environmentId}\n${id}`;
+      const known = found.get(key);
+      if (known) return known;
+      const member = await members.get(environmentId, id);
+      if (member) {
+        if (found.size >= max) found.delete(found.keys().next().value!);
+        found.set(key, member);
+      }
+      return member;
+    },
+  };
+}

@@ -22,6 +22,8 @@ export {
 export type { FieldProblem, LinkListQuery, QrCodeType, QrListQuery, Tristate } from './list-query.js';
 export { LINKS_TOPICS } from './topics.js';
 export { GROUP_ROLES, MAX_TAGS_PER_GROUP, WEBHOOK_EVENTS, reuseKeyOf } from './models.js';
+export { cachedDirectory, redisDirectoryStamps } from './directory.js';
+export type { Directory, DirectoryCacheOptions, DirectoryScope, DirectoryStamps } from './directory.js';
 export { createLinksStore } from './read-store.js';
 export type { LinksStore } from './read-store.js';
 export { createLinksWriter } from './writer.js';

@@ -1,4 +1,5 @@
 import { findStored, type Connection, type Model, type OutboxCollection } from '@platform/mongo';
+import { cachedDirectory, type DirectoryCacheOptions, type DirectoryStamps } from './directory.js';
 import type { LinkListQuery, QrListQuery } from './list-query.js';
 import {
   MAX_TAGS_PER_GROUP,
@@ -68,10 +69,16 @@ function ofGroups<T>(model: Model<T>, organizationId: string, groupGuids: string
  * nothing of another's: a request can name any id, and only the caller's own can come back. The reads that
  * span organizations say so: a short domain and a link's redirect fields (domains are the platform's,
  * and the redirector serves every organization's links).
+ *
+ * With `directory`, the group, profile and short-domain reads are answered from memory while their stamps hold
+ * (see cachedDirectory): for the processes that read them on every shorten.
  */
-export function createLinksStore(connection: Connection) {
+export function createLinksStore(
+  connection: Connection,
+  options: { directory?: { stamps: DirectoryStamps } & DirectoryCacheOptions } = {},
+) {
   const m = linkModels(connection);
-  return {
+  const store = {
     // The reads every shorten makes (the caller's default group, the group, the long URL's host) go to the
     // driver: mongoose's query casting cost the gateway more than the read (issue 41). The documents are the
     // stored ones, as `lean` gives them.
@@ -271,6 +278,9 @@ export function createLinksStore(connection: Connection) {
       await Promise.all(Object.values(m).map((x) => x.init()));
     },
   };
+  if (!options.directory) return store;
+  const { stamps, ...cache } = options.directory;
+  return { ...store, ...cachedDirectory(store, stamps, cache) };
 }
 
 export type LinksStore = ReturnType<typeof createLinksStore>;

@@ -19,6 +19,7 @@ import {
   type QrLogoDoc,
   type WebhookDoc,
 } from './models.js';
+import type { DirectoryStamps } from './directory.js';
 
 /** A campaign or channel: created under its guid if missing (a redelivered create finds it), or edited. */
 async function createOrSet<T extends { _id: string; organization_id: string; modified_at: Date }>(
@@ -45,10 +46,13 @@ async function createOrSet<T extends { _id: string; organization_id: string; mod
 /**
  * The links writes: owned by links-worker (a lint rule keeps other apps to the store and to commands). As with the
  * reads, every write to an organization's record takes the organization first and changes nothing of another's;
- * a link changes through `links.change`, filtered by the id and version of the link the handler read.
+ * a link changes through `links.change`, filtered by the id and version of the link the handler read. A change
+ * to the directory (groups, profiles, short domains) renews its stamps before it returns, so that no cached
+ * directory serves what it replaced once the command is answered.
  */
-export function createLinksWriter(connection: Connection) {
+export function createLinksWriter(connection: Connection, stamps: DirectoryStamps) {
   const m = linkModels(connection);
+  const organization = (organizationId: string) => ({ organization: organizationId });
   const links = aggregateWriter<LinkDoc>(m.Link);
   const webhooks = aggregateWriter<WebhookDoc>(m.Webhook);
   return {
@@ -148,6 +152,7 @@ export function createLinksWriter(connection: Connection) {
       const pulled = await m.Group.updateOne(own, { $pull: { members: { user_id: userId } } });
       if (pulled.matchedCount === 0) return false;
       await m.Group.updateOne(own, { $push: { members: { user_id: userId, role } }, $set: { modified_at: at } });
+      await stamps.renew([organization(group.organization_id)]);
       return true;
     },
     /** The user's profile, made with this default group on first use. */
@@ -167,6 +172,7 @@ export function createLinksWriter(connection: Connection) {
       ).catch((error: unknown) => {
         if (!isDuplicateKeyError(error)) throw error;
       });
+      await stamps.renew([organization(organizationId)]);
     },
     /** Sets the named group fields; a new bsds list also updates which groups each domain lists. */
     async updateGroup(
@@ -192,6 +198,7 @@ export function createLinksWriter(connection: Connection) {
             { $pull: { group_guids: guid } },
           );
       }
+      await stamps.renew(changes.bsds ? [organization(organizationId), 'domains'] : [organization(organizationId)]);
     },
     async updateProfile(
       organizationId: string,
@@ -203,6 +210,7 @@ export function createLinksWriter(connection: Connection) {
         { _id: userId, organization_id: organizationId },
         { $set: { ...changes, modified_at: at } },
       );
+      await stamps.renew([organization(organizationId)]);
     },
     /** Creates the campaign if missing (a redelivered create finds it), or sets the given fields of the organization's. */
     saveCampaign: (
@@ -246,6 +254,7 @@ export function createLinksWriter(connection: Connection) {
         { _id: { $in: doc.group_guids }, organization_id: doc.organization_id },
         { $addToSet: { bsds: doc._id } },
       );
+      await stamps.renew([organization(doc.organization_id), 'domains']);
     },
   };
 }

@@ -60,16 +60,17 @@ export async function makeShortlink(
   v: Omit<MessageTypes[N['CreateShortlink']], 'requested_at'> & { requested_at: number },
   commandId: string,
 ): Promise<ShortlinkReply> {
-  const group = await deps.store.getGroup(v.organization_id, v.group_guid);
-  if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');
   const reusable = !v.force_new_link && v.keyword === null;
-  if (reusable) {
-    const existing = await deps.store.reusable(v.organization_id, v.group_guid, v.long_url);
-    if (existing) return { link: strip(existing), created: existing.command_id === commandId };
-  }
+  // Commands of a group are handled one at a time: the reads a new link needs go out together, not in turn.
+  const [group, existing, branded, user] = await Promise.all([
+    deps.store.getGroup(v.organization_id, v.group_guid),
+    reusable ? deps.store.reusable(v.organization_id, v.group_guid, v.long_url) : null,
+    deps.store.getDomain(v.domain),
+    deps.members.get(v.organization_id, v.user_id),
+  ]);
+  if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');
+  if (existing) return { link: strip(existing), created: existing.command_id === commandId };
   await assertTagsFit(deps, v.organization_id, v.group_guid, v.tags);
-  const branded = await deps.store.getDomain(v.domain);
-  const user = await deps.members.get(v.organization_id, v.user_id);
   const now = new Date(v.requested_at);
   const base = {
     organization_id: v.organization_id,
