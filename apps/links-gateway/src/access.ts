@@ -1,6 +1,6 @@
 import type { MemberRecord } from '@platform/accounts';
 import { InputError, NotAllowedError } from '@platform/errors';
-import type { GroupDoc, GroupRole, LinkDoc } from '@platform/links';
+import type { Directory, GroupDoc, GroupRole, LinkDoc } from '@platform/links';
 import type { GatewayDeps } from './deps.js';
 
 const forbidden = () => new NotAllowedError('FORBIDDEN', 'You are currently forbidden to access this resource.');
@@ -10,9 +10,17 @@ export interface GroupAccess {
   role: GroupRole;
 }
 
-/** The caller's role in a group; a group they are not in is as forbidden as one that does not exist. */
-export async function accessTo(deps: GatewayDeps, caller: MemberRecord, groupGuid: string): Promise<GroupAccess> {
-  return accessIn(await deps.store.getGroup(caller.environment_id, groupGuid), caller);
+/**
+ * The caller's role in a group; a group they are not in is as forbidden as one that does not exist. Read from
+ * `directory` when the request reads more of it (`deps.store.forRequest`).
+ */
+export async function accessTo(
+  deps: GatewayDeps,
+  caller: MemberRecord,
+  groupGuid: string,
+  directory: Directory = deps.store,
+): Promise<GroupAccess> {
+  return accessIn(await directory.getGroup(caller.environment_id, groupGuid), caller);
 }
 
 /** The caller's role in a group already read, or null: not a member, or a group of another organization. */
@@ -33,17 +41,18 @@ export async function requestedGroup(
   deps: GatewayDeps,
   caller: MemberRecord,
   groupGuid: unknown,
+  directory: Directory = deps.store,
 ): Promise<GroupAccess> {
   if (groupGuid !== undefined && groupGuid !== null && groupGuid !== '') {
     if (typeof groupGuid !== 'string')
       throw new InputError('INVALID_ARG_GROUP_GUID', 'group_guid must be a string.', {
         issues: [{ field: 'group_guid', code: 'invalid', message: 'must be a string' }],
       });
-    return accessTo(deps, caller, groupGuid);
+    return accessTo(deps, caller, groupGuid, directory);
   }
-  const profile = await deps.store.getProfile(caller.environment_id, caller._id);
+  const profile = await directory.getProfile(caller.environment_id, caller._id);
   if (!profile) throw forbidden();
-  return accessTo(deps, caller, profile.default_group_guid);
+  return accessTo(deps, caller, profile.default_group_guid, directory);
 }
 
 /** Editing or deleting a link or a QR code: its group's admins and editors, or the user who made it. */

@@ -1,5 +1,5 @@
 import { InputError } from '@platform/errors';
-import { readLongUrl } from '@platform/links';
+import { readLongUrl, type Directory } from '@platform/links';
 import type { RouteDeps } from './deps.js';
 
 /** A 400 naming the member at fault for a rule the route schema cannot state (it needs data or the clock). */
@@ -29,12 +29,17 @@ export function expirationOf(raw: string | null | undefined): { at: number | nul
  * one (with its port, where it has one) or any organization's branded domain. A short link to a short link is a
  * redirect loop waiting to happen, whoever owns the other.
  */
-export async function longUrlOf(deps: RouteDeps, raw: string, field = 'long_url'): Promise<string> {
+export async function longUrlOf(
+  deps: RouteDeps,
+  raw: string,
+  field = 'long_url',
+  directory: Directory = deps.store,
+): Promise<string> {
   const read = readLongUrl(raw, new Set());
   if (!read.ok) throw invalid(field, read.detail, read.problem);
   const { host, hostname } = new URL(read.url);
   const served =
-    host === deps.defaultDomain || hostname === deps.defaultDomain || (await deps.store.getDomain(hostname)) !== null;
+    host === deps.defaultDomain || hostname === deps.defaultDomain || (await directory.getDomain(hostname)) !== null;
   if (served) throw invalid(field, `${field} is already a short link`, 'ALREADY_A_SHORTLINK');
   return read.url;
 }

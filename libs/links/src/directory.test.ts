@@ -7,13 +7,17 @@ function memoryStamps() {
   const stamps = new Map<string, number>();
   const name = (scope: DirectoryScope) => (scope === 'domains' ? 'domains' : scope.organization);
   let unknown = false;
+  let reads = 0;
   const api: DirectoryStamps = {
-    read: async (scope) => (unknown ? null : String(stamps.get(name(scope)) ?? 0)),
+    read: async (scopes) => {
+      reads++;
+      return scopes.map((scope) => (unknown ? null : String(stamps.get(name(scope)) ?? 0)));
+    },
     renew: async (scopes) => {
       for (const scope of scopes) stamps.set(name(scope), (stamps.get(name(scope)) ?? 0) + 1);
     },
   };
-  return { api, forget: (value: boolean) => (unknown = value) };
+  return { api, forget: (value: boolean) => (unknown = value), reads: () => reads };
 }
 
 /** A directory that counts its reads and answers what the test stored. */
@@ -98,6 +102,30 @@ describe('cachedDirectory', () => {
     const [a, b] = await Promise.all([directory.getGroup('o1', 'g1'), directory.getGroup('o1', 'g1')]);
     expect([a?.name, b?.name]).toEqual(['one', 'one']);
     expect(store.reads.group).toBe(2);
+  });
+
+  it("reads the organization's and the domains' stamps once for all the reads of one request", async () => {
+    const stamps = memoryStamps();
+    const store = countingDirectory();
+    store.groups.set('o1/g1', store.group('one'));
+    const directory = cachedDirectory(store.directory, stamps.api);
+    await directory.getGroup('o1', 'g1');
+    await directory.getDomain('example.com');
+    expect(stamps.reads()).toBe(2);
+
+    const request = directory.forRequest('o1');
+    await Promise.all([request.getProfile('o1', 'u1'), request.getGroup('o1', 'g1'), request.getDomain('example.com')]);
+    expect(stamps.reads()).toBe(3);
+    expect(store.reads).toEqual({ group: 1, profile: 1, domain: 1 });
+
+    // A change answered after the request began is the next request's to see, never a later one's to miss.
+    store.groups.set('o1/g1', store.group('two'));
+    await stamps.api.renew([{ organization: 'o1' }]);
+    expect((await request.getGroup('o1', 'g1'))?.name).toBe('one');
+    expect((await directory.forRequest('o1').getGroup('o1', 'g1'))?.name).toBe('two');
+    // Another organization's record is read under its own stamp.
+    await request.getGroup('o2', 'g1');
+    expect(stamps.reads()).toBe(5);
   });
 
   it('reads a record again once its time is up, and holds at most max records', async () => {

@@ -22,8 +22,8 @@ export type DirectoryScope = { organization: string } | 'domains';
  * the command's reply, and a reader keeps what it read under the stamp it saw before reading.
  */
 export interface DirectoryStamps {
-  /** The scope's stamp now; null when there is none to trust (nothing read under it may be kept). */
-  read(scope: DirectoryScope): Promise<string | null>;
+  /** The scopes' stamps now, in one round trip; null where there is none to trust (nothing read under it may be kept). */
+  read(scopes: readonly DirectoryScope[]): Promise<Array<string | null>>;
   /** New stamps for these scopes; fails when they could not be written (the change must then be retried). */
   renew(scopes: readonly DirectoryScope[]): Promise<void>;
 }
@@ -40,8 +40,8 @@ const scopeName = (scope: DirectoryScope) => (scope === 'domains' ? 'domains' : 
  */
 export function redisDirectoryStamps(redis: Redis, namespace: string): DirectoryStamps {
   const key = (scope: DirectoryScope) => `${namespace}:directory:${scopeName(scope)}`;
-  const readKeys = roundTripBatcher(async (keys: string[]) => {
-    const unique = [...new Set(keys)];
+  const readKeys = roundTripBatcher(async (calls: string[][]) => {
+    const unique = [...new Set(calls.flat())];
     const values = await redis.mget(...unique);
     const missing = unique.filter((_, i) => values[i] === null);
     if (missing.length > 0) {
@@ -50,10 +50,10 @@ export function redisDirectoryStamps(redis: Redis, namespace: string): Directory
       await seed.exec();
     }
     const stamps = new Map(unique.map((name, i) => [name, values[i] ?? null]));
-    return keys.map((name) => stamps.get(name) ?? null);
+    return calls.map((keys) => keys.map((name) => stamps.get(name) ?? null));
   });
   return {
-    read: (scope) => readKeys(key(scope)).catch(() => null),
+    read: (scopes) => readKeys(scopes.map(key)).catch(() => scopes.map(() => null)),
     async renew(scopes) {
       const write = redis.multi();
       for (const scope of scopes) write.set(key(scope), randomUUID(), 'EX', STAMP_TTL_SECONDS);
@@ -71,23 +71,32 @@ export interface DirectoryCacheOptions {
   ttlMs?: number;
 }
 
+/** The directory as one request reads it (see `CachedDirectory.forRequest`). */
+export interface CachedDirectory extends Directory {
+  /**
+   * The directory for one request of an organization: the stamps of the organization and of the short domains
+   * are read once, together, at its first read, and serve its later reads. Made when the request starts, so a
+   * change answered before then is seen.
+   */
+  forRequest(organizationId: string): Directory;
+}
+
 /**
  * The directory's reads answered from memory while their scope's stamp is the one they were read under. What a
  * change's reply has been sent for is never served stale: the stamp was renewed before it, and every read checks
- * the stamp first. Concurrent misses of a record share one read; a failed read is not kept. The records are
- * shared between callers, who must not change them.
+ * a stamp read after it began. Concurrent misses of a record share one read; a failed read is not kept. The
+ * records are shared between callers, who must not change them.
  */
 export function cachedDirectory(
   directory: Directory,
   stamps: DirectoryStamps,
   options: DirectoryCacheOptions = {},
-): Directory {
+): CachedDirectory {
   const max = options.max ?? 10_000;
   const ttlMs = options.ttlMs ?? 60_000;
   const records = new Map<string, { stamp: string; until: number; value: Promise<unknown> }>();
 
-  async function cached<T>(scope: DirectoryScope, key: string, load: () => Promise<T | null>): Promise<T | null> {
-    const stamp = await stamps.read(scope);
+  function cached<T>(stamp: string | null, key: string, load: () => Promise<T | null>): Promise<T | null> {
     if (stamp === null) return load();
     const now = Date.now();
     const hit = records.get(key);
@@ -102,15 +111,32 @@ export function cachedDirectory(
     return value;
   }
 
+  /** Reads through stamps that `stampOf` gives (read once for a request, or at every call). */
+  function reader(stampOf: (scope: DirectoryScope) => Promise<string | null>): Directory {
+    return {
+      getGroup: async (organizationId, guid) =>
+        cached(await stampOf({ organization: organizationId }), `g\n${organizationId}\n${guid}`, () =>
+          directory.getGroup(organizationId, guid),
+        ),
+      getProfile: async (organizationId, userId) =>
+        cached(await stampOf({ organization: organizationId }), `p\n${organizationId}\n${userId}`, () =>
+          directory.getProfile(organizationId, userId),
+        ),
+      getDomain: async (domain) =>
+        cached(await stampOf('domains'), `d\n${domain.toLowerCase()}`, () => directory.getDomain(domain)),
+    };
+  }
+
   return {
-    getGroup: (organizationId, guid) =>
-      cached({ organization: organizationId }, `g\n${organizationId}\n${guid}`, () =>
-        directory.getGroup(organizationId, guid),
-      ),
-    getProfile: (organizationId, userId) =>
-      cached({ organization: organizationId }, `p\n${organizationId}\n${userId}`, () =>
-        directory.getProfile(organizationId, userId),
-      ),
-    getDomain: (domain) => cached('domains', `d\n${domain.toLowerCase()}`, () => directory.getDomain(domain)),
+    ...reader(async (scope) => (await stamps.read([scope]))[0]!),
+    forRequest(organizationId) {
+      let both: Promise<Array<string | null>> | undefined;
+      return reader(async (scope) => {
+        if (scope !== 'domains' && scope.organization !== organizationId) return (await stamps.read([scope]))[0]!;
+        both ??= stamps.read([{ organization: organizationId }, 'domains']);
+        const [organization, domains] = await both;
+        return scope === 'domains' ? domains! : organization!;
+      });
+    },
   };
 }

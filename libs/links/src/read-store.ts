@@ -1,5 +1,5 @@
 import { findStored, type Connection, type Model, type OutboxCollection } from '@platform/mongo';
-import { cachedDirectory, type DirectoryCacheOptions, type DirectoryStamps } from './directory.js';
+import { cachedDirectory, type Directory, type DirectoryCacheOptions, type DirectoryStamps } from './directory.js';
 import type { LinkListQuery, QrListQuery } from './list-query.js';
 import {
   MAX_TAGS_PER_GROUP,
@@ -278,7 +278,7 @@ export function createLinksStore(
       await Promise.all(Object.values(m).map((x) => x.init()));
     },
   };
-  if (!options.directory) return store;
+  if (!options.directory) return { ...store, forRequest: (_organizationId: string): Directory => store };
   const { stamps, ...cache } = options.directory;
   return { ...store, ...cachedDirectory(store, stamps, cache) };
 }

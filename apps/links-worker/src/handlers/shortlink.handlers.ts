@@ -62,10 +62,11 @@ export async function makeShortlink(
 ): Promise<ShortlinkReply> {
   const reusable = !v.force_new_link && v.keyword === null;
   // Commands of a group are handled one at a time: the reads a new link needs go out together, not in turn.
+  const directory = deps.store.forRequest(v.organization_id);
   const [group, existing, branded, user] = await Promise.all([
-    deps.store.getGroup(v.organization_id, v.group_guid),
+    directory.getGroup(v.organization_id, v.group_guid),
     reusable ? deps.store.reusable(v.organization_id, v.group_guid, v.long_url) : null,
-    deps.store.getDomain(v.domain),
+    directory.getDomain(v.domain),
     deps.members.get(v.organization_id, v.user_id),
   ]);
   if (!group) throw new NotFoundError('NOT_FOUND', 'No such group.');

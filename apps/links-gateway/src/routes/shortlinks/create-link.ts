@@ -26,10 +26,11 @@ export interface NewLink {
  */
 export async function createLink(deps: RouteDeps, request: FastifyRequest, body: NewLink) {
   const caller = request.caller!;
-  const access = await requestedGroup(deps, caller, body.group_guid);
+  const directory = deps.store.forRequest(caller.environment_id);
+  const access = await requestedGroup(deps, caller, body.group_guid, directory);
   const domain = (body.domain ?? access.group.domain_preference ?? deps.defaultDomain).toLowerCase();
   assertDomain(deps, access, domain);
-  const longUrl = await longUrlOf(deps, body.long_url);
+  const longUrl = await longUrlOf(deps, body.long_url, 'long_url', directory);
   const keyword = body.keyword ?? null;
   if (keyword !== null) {
     if (domain === deps.defaultDomain)
