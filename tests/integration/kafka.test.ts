@@ -127,6 +127,7 @@ beforeAll(async () => {
     { topic: 'hinted-events' },
     { topic: 'given-events' },
     { topic: 'watched-events' },
+    { topic: 'gathered-events' },
   ]);
   publisher = createPublisher(kafka, { source: '/kafka-test' });
   await publisher.connect();
@@ -631,6 +632,62 @@ describe('outbox relay', () => {
     expect(ends.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0)).toBe(1);
     const [message] = await readTopic('given-events', 1);
     expect(message?.headers[HEADERS.id]).toBe('evt-g1');
+  });
+
+  it('acknowledges documents hinted one at a time in one store write, and what is left when it stops', async () => {
+    const collection = mongo.db!.collection('outbox_gathered');
+    const entry = (id: string) => ({
+      id,
+      topic: 'gathered-events',
+      key: id,
+      type: MessageTypeNames.CorsOriginCreated,
+      value: { environment_id: 'e', cors_origin_id: 'c', origin: 'https://o.example.com', created_at: 1 },
+      headers: {},
+      created_at: new Date(),
+    });
+    const source = createMongoOutboxSource(collection);
+    const writes: string[][] = [];
+    const counted = {
+      ...source,
+      acknowledge: (docId: string, entries: unknown[]) => (writes.push([docId]), source.acknowledge(docId, entries)),
+      acknowledgeMany: (docs: Array<{ docId: string; entries: unknown[] }>) => (
+        writes.push(docs.map((d) => d.docId)),
+        source.acknowledgeMany(docs)
+      ),
+    };
+    const sent: string[] = [];
+    const counting: Publisher = {
+      ...publisher,
+      publishMany: async (messages) => {
+        const ids = await publisher.publishMany(messages);
+        sent.push(...messages.map((m) => m.id!));
+        return ids;
+      },
+    };
+    const relay = createOutboxRelay({ publisher: counting, sources: [counted], logger, ackGatherMs: 2_000 });
+    const ids = ['g1', 'g2', 'g3', 'g4'];
+    for (const id of ids) {
+      const entries = [entry(id)];
+      await collection.insertOne({ _id: id as never, has_outbox: true, outbox: entries });
+      relay.wake([{ source: source.name, docId: id, entries }]);
+      // Each document's event is out before the next is written, as a partition's commands are handled.
+      await waitFor(() => sent.includes(id), { what: `${id} published` });
+    }
+    // Published and waiting: the sweep leaves them to the acknowledgement that holds them.
+    expect(await relay.flush()).toBe(0);
+    await waitFor(async () => ((await collection.countDocuments({ has_outbox: true })) === 0 ? true : undefined), {
+      what: 'outboxes cleared',
+      timeoutMs: 5_000,
+    });
+    expect(writes).toEqual([ids]);
+
+    const last = [entry('g5')];
+    await collection.insertOne({ _id: 'g5' as never, has_outbox: true, outbox: last });
+    relay.wake([{ source: source.name, docId: 'g5', entries: last }]);
+    await waitFor(() => sent.includes('g5'), { what: 'g5 published' });
+    await relay.stop();
+    expect(writes).toEqual([ids, ['g5']]);
+    expect(await collection.findOne({ _id: 'g5' as never })).toMatchObject({ outbox: [], has_outbox: false });
   });
 
   it('hears of outbox writes from the store client: publishes what an insert or a push stored, without reading', async () => {

@@ -56,6 +56,14 @@ export interface OutboxHint {
 /** How many published entry ids the relay remembers, so that a sweep and a hinted run never publish one twice. */
 const REMEMBERED = 10_000;
 
+/**
+ * How long a hinted run's acknowledgement waits for others to share its store write. The events are out
+ * already; only the clearing of their outbox waits (a crash meanwhile re-publishes them, which consumers
+ * dedupe). Documents written one at a time (a partition's commands, handled in turn) are otherwise acknowledged
+ * one at a time: two statements each on the local store.
+ */
+const ACK_GATHER_MS = 50;
+
 export interface OutboxRelay {
   /** Publish what is pending now (called right after a write, so events do not wait for the sweep). */
   flush(): Promise<number>;
@@ -78,7 +86,11 @@ export function createOutboxRelay(options: {
   logger: Logger;
   intervalMs?: number;
   batchSize?: number;
+  /** ACK_GATHER_MS unless given (0: acknowledged as soon as published). */
+  ackGatherMs?: number;
 }): OutboxRelay {
+  const batchSize = options.batchSize ?? 100;
+  const ackGatherMs = options.ackGatherMs ?? ACK_GATHER_MS;
   let timer: NodeJS.Timeout | undefined;
   let unwatch: Array<() => void> = [];
   let inFlight: Promise<number> | undefined;
@@ -104,24 +116,30 @@ export function createOutboxRelay(options: {
     }
   }
 
-  async function publishAndAcknowledge(
-    source: OutboxSource,
-    docs: Array<{ docId: string; entries: OutboxEntry[] }>,
-  ): Promise<number> {
-    if (docs.length === 0) return 0;
+  type PendingDoc = { docId: string; entries: OutboxEntry[] };
+
+  async function publish(docs: PendingDoc[]): Promise<void> {
     const fresh = docs.flatMap((d) => d.entries.filter((e) => !published.has(e.id)));
     if (fresh.length > 0) {
       await options.publisher.publishMany(fresh.map(outboxMessage));
       remember(fresh);
     }
+  }
+
+  async function acknowledge(source: OutboxSource, docs: PendingDoc[]): Promise<void> {
     if (source.acknowledgeMany && docs.length > 1) await source.acknowledgeMany(docs);
     else for (const d of docs) await source.acknowledge(d.docId, d.entries);
+  }
+
+  async function publishAndAcknowledge(source: OutboxSource, docs: PendingDoc[]): Promise<number> {
+    if (docs.length === 0) return 0;
+    await publish(docs);
+    await acknowledge(source, docs);
     return docs.reduce((count, d) => count + d.entries.length, 0);
   }
 
   async function drain(): Promise<number> {
     let count = 0;
-    const batchSize = options.batchSize ?? 100;
     for (const source of options.sources) {
       for (;;) {
         const docs = await source.pending(batchSize);
@@ -143,6 +161,63 @@ export function createOutboxRelay(options: {
   const claimKey = (source: string, docId: string) => `${source}\u0000${docId}`;
   let hintedRun: Promise<void> | undefined;
 
+  /** Hinted runs' published documents waiting for their acknowledgement, per source, and how many per claim. */
+  const unacknowledged = new Map<string, PendingDoc[]>();
+  const heldForAck = new Map<string, number>();
+  const acknowledging = new Set<Promise<void>>();
+  let ackTimer: NodeJS.Timeout | undefined;
+
+  /** A claim ends once its document is neither hinted again nor waiting for an acknowledgement. */
+  function release(name: string, docId: string): void {
+    const key = claimKey(name, docId);
+    if (hinted.get(name)?.has(docId) || (heldForAck.get(key) ?? 0) > 0) return;
+    claimed.delete(key);
+  }
+
+  function acknowledgeSoon(source: OutboxSource, docs: PendingDoc[]): void {
+    if (docs.length === 0) return;
+    let waiting = unacknowledged.get(source.name);
+    if (!waiting) unacknowledged.set(source.name, (waiting = []));
+    for (const d of docs) {
+      const key = claimKey(source.name, d.docId);
+      heldForAck.set(key, (heldForAck.get(key) ?? 0) + 1);
+      waiting.push(d);
+    }
+    if (waiting.length >= batchSize || ackGatherMs === 0) void acknowledgeWaiting();
+    else ackTimer ??= setTimeout(() => void acknowledgeWaiting(), ackGatherMs);
+  }
+
+  /** Acknowledges every waiting document, a store write per source; a failure leaves them to the sweep. */
+  function acknowledgeWaiting(): Promise<void> {
+    if (ackTimer) clearTimeout(ackTimer);
+    ackTimer = undefined;
+    const work = [...unacknowledged.entries()];
+    unacknowledged.clear();
+    const run = Promise.all(
+      work.map(async ([name, docs]) => {
+        try {
+          await acknowledge(
+            options.sources.find((s) => s.name === name)!,
+            docs,
+          );
+        } catch (error) {
+          options.logger.warn({ err: error, source: name }, 'outbox acknowledgement failed; the sweep will retry');
+        } finally {
+          for (const d of docs) {
+            const key = claimKey(name, d.docId);
+            const held = (heldForAck.get(key) ?? 1) - 1;
+            if (held > 0) heldForAck.set(key, held);
+            else heldForAck.delete(key);
+            release(name, d.docId);
+          }
+        }
+      }),
+    ).then(() => undefined);
+    acknowledging.add(run);
+    void run.finally(() => acknowledging.delete(run));
+    return run;
+  }
+
   /** Drains hinted documents only, one run at a time; hints arriving meanwhile join the next run. */
   async function drainHinted(): Promise<void> {
     while (hinted.size > 0) {
@@ -157,19 +232,21 @@ export function createOutboxRelay(options: {
           // Entries handed over do not wait behind a sweep's reads (the tail of a watch stream's latency was
           // that wait): a sweep running meanwhile may publish them as well, which consumers dedupe.
           await Promise.all([
-            publishAndAcknowledge(source, given),
+            publish(given).then(() => acknowledgeSoon(source, given)),
             toRead.length > 0
-              ? exclusive(async () => publishAndAcknowledge(source, await source.pendingIn!(toRead)))
+              ? exclusive(async () => {
+                  const read = await source.pendingIn!(toRead);
+                  await publish(read);
+                  acknowledgeSoon(source, read);
+                })
               : undefined,
           ]);
         }
       } finally {
         // Released on failure too, so that the sweep finds what is left; a document hinted again meanwhile
-        // stays claimed by the next run.
+        // stays claimed by the next run, one published stays claimed until it is acknowledged.
         for (const [name, docs] of batch) {
-          for (const docId of docs.keys()) {
-            if (!hinted.get(name)?.has(docId)) claimed.delete(claimKey(name, docId));
-          }
+          for (const docId of docs.keys()) release(name, docId);
         }
       }
     }
@@ -253,6 +330,8 @@ export function createOutboxRelay(options: {
       if (t) clearTimeout(t);
       await inFlight?.catch(() => undefined);
       await hintedRun;
+      await acknowledgeWaiting();
+      await Promise.all(acknowledging);
     },
   };
 }
