@@ -8,7 +8,7 @@ import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } fr
 import { closedLoop } from './load.js';
 import { linksBenchEnv } from './links-env.js';
 import type { LatencyStats } from './stats.js';
-import { statementLog, statementsPerRequest } from './statements.js';
+import { settledStatements, statementLog, statementsPerRequest } from './statements.js';
 import { round2 } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
 
@@ -112,17 +112,7 @@ async function measure(pipeline: Pipeline): Promise<
     const stats = await closedLoop({ ...load, total, warmup: 0, request: pipeline.request(key) });
     const spent = machineSpent(machineBefore, machineCpu());
     const handled = stats.requests + stats.errors;
-    // The relay's acknowledgements land after the last answer: the statements are read once their count settles.
-    let shapes = (await statements?.read(name)) ?? [];
-    for (let settled = 0, i = 0; statements && settled < 2 && i < 30; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const again = await statements.read(name);
-      const writes = (list: typeof shapes) =>
-        list.filter((x) => !x.statement.startsWith('SELECT')).reduce((n, x) => n + x.calls, 0);
-      settled = writes(again) === writes(shapes) ? settled + 1 : 0;
-      shapes = again;
-    }
-    if (process.env['BENCH_SHOW_STATEMENTS']) console.log(shapes.slice(0, 20));
+    const shapes = await settledStatements(statements, name);
     return {
       ...stats,
       cpu_us_per_request: {

@@ -85,6 +85,28 @@ export async function statementLog(): Promise<
   };
 }
 
+/**
+ * The schema's statements once their count has settled: the relay's last acknowledgements (and a fan-out) land
+ * after the last answer. Writes only are compared, since the relay's sweep reads every second whatever happens.
+ * BENCH_SHOW_STATEMENTS=1 prints the busiest.
+ */
+export async function settledStatements(
+  statements: Awaited<ReturnType<typeof statementLog>>,
+  schema: string,
+): Promise<StatementShape[]> {
+  let shapes = (await statements?.read(schema)) ?? [];
+  const writes = (list: StatementShape[]) =>
+    list.filter((x) => !x.statement.startsWith('SELECT')).reduce((n, x) => n + x.calls, 0);
+  for (let settled = 0, i = 0; statements && settled < 2 && i < 30; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const again = await statements.read(schema);
+    settled = writes(again) === writes(shapes) ? settled + 1 : 0;
+    shapes = again;
+  }
+  if (process.env['BENCH_SHOW_STATEMENTS']) console.log(shapes.slice(0, 20));
+  return shapes;
+}
+
 /** Statements per request, in all and by collection and kind (SELECT, INSERT, UPDATE, DELETE). */
 export function statementsPerRequest(shapes: StatementShape[], requests: number) {
   const per = (n: number) => Math.round((n / Math.max(1, requests)) * 100) / 100;

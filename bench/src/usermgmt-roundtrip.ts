@@ -9,7 +9,7 @@ import type { LatencyStats } from './stats.js';
 import { benchStores, round1, round2, type Store } from './stores.js';
 import { cleanUpStack } from './cleanup.js';
 import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
-import { statementLog, statementsPerRequest } from './statements.js';
+import { settledStatements, statementLog, statementsPerRequest } from './statements.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -98,18 +98,7 @@ async function measureStore(
       total: Math.round(([...spent.values()].reduce((a, b) => a + b, 0) / requests) * 1e5) / 100,
       ...sharesPerUnit(spent, requests),
     };
-    // The relay's last acknowledgements and the fan-out land after the last answer: read until the count settles.
-    let shapes = (await statements?.read(name)) ?? [];
-    for (let settled = 0, i = 0; statements && settled < 2 && i < 30; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const again = await statements.read(name);
-      // Writes only: the relay's sweep reads every second whatever happens.
-      const sum = (list: typeof shapes) =>
-        list.filter((x) => !x.statement.startsWith('SELECT')).reduce((n, x) => n + x.calls, 0);
-      settled = sum(again) === sum(shapes) ? settled + 1 : 0;
-      shapes = again;
-    }
-    if (process.env['BENCH_SHOW_STATEMENTS']) console.log(shapes.slice(0, 20));
+    const shapes = await settledStatements(statements, name);
     const transactions = await statements?.transactions();
     return {
       latency,
