@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { connectMongo } from '@platform/mongo';
 import { createOAuthCredentials, createOAuthStore, createOAuthWriter } from '@platform/oauth';
+import { createRedis, redisStamps } from '@platform/redis';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
 import { summarise, type LatencyStats } from './stats.js';
@@ -116,6 +117,7 @@ async function measureStore(target: Store): Promise<{ exchange: Phase; refresh: 
   const storeEnv = { ...env, MONGO_URL: target.mongoUrl };
   const processes: ManagedProcess[] = [];
   const mongo = await connectMongo({ url: target.mongoUrl, dbName: name, appName: name });
+  const redis = createRedis(env['REDIS_URL']!, { name: `${name}-setup` });
   try {
     const gatewayPort = await freePort();
     // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway and the worker
@@ -144,7 +146,8 @@ async function measureStore(target: Store): Promise<{ exchange: Phase; refresh: 
     // Setup, not measured: an accepted confidential client with a secret, and one code per exchange.
     const store = createOAuthStore(mongo);
     await store.ensureIndexes();
-    const writer = createOAuthWriter(mongo);
+    // The oauth-worker's stamps: the client written here is read there.
+    const writer = createOAuthWriter(mongo, redisStamps(redis, `oauth:${mongo.name}`));
     const credentials = createOAuthCredentials(pepper);
     const secret = credentials.newClientSecret();
     const clientId = `cl_${name}`;
@@ -239,6 +242,7 @@ async function measureStore(target: Store): Promise<{ exchange: Phase; refresh: 
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     await mongo.dropDatabase().catch(() => undefined);
     await mongo.close();
+    redis.disconnect();
   }
 }
 

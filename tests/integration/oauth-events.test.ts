@@ -4,6 +4,7 @@ import { MessageTypeNames } from '@platform/contracts';
 import type { SchedulingUserDoc } from '@platform/identity';
 import { runConsumer, type ConsumerHandle, type IncomingMessage } from '@platform/kafka';
 import { OAUTH_TOPICS, createOAuthWriter } from '@platform/oauth';
+import { redisStamps } from '@platform/redis';
 import { waitFor } from '@platform/testing';
 import type { HandlerDeps } from '../../apps/oauth-worker/src/handlers/index.js';
 import { exchangeAuthorizationCode, refreshAccessToken } from '../../apps/oauth-worker/src/handlers/tokens.handlers.js';
@@ -193,7 +194,7 @@ describe('redelivered token commands', () => {
     const { id, secret } = await newAcceptedClient();
     const deps: HandlerDeps = {
       store: stack.store,
-      writer: createOAuthWriter(stack.mongo),
+      writer: createOAuthWriter(stack.mongo, redisStamps(stack.redis, `oauth:${stack.mongo.name}`)),
       revocations: stack.revocations,
       refreshTokenTtlSeconds: 3600,
     };

@@ -25,7 +25,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
     accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
     members: createMembers(mongo),
     // The profile, group and short-domain reads of every shorten, kept while the links writer's stamps hold.
-    store: createLinksStore(mongo, { directory: { stamps: redisDirectoryStamps(redis, 'links') } }),
+    store: createLinksStore(mongo, { directory: { stamps: redisDirectoryStamps(redis, `links:${mongo.name}`) } }),
     // Closed buckets reused for a few seconds: a year's series or facets then read the open month alone.
     analytics: createReports(createAnalyticsStore(mongo, { closedTtlMs: settings.metricsClosedTtlMs })),
     sealer: createSealer(settings.sealingKey),

@@ -26,7 +26,7 @@ const NOTHING_TO_DO = Promise.resolve();
 export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const stamps = redisDirectoryStamps(redis, 'links');
+  const stamps = redisDirectoryStamps(redis, `links:${mongo.name}`);
   const store = createLinksStore(mongo, { directory: { stamps } });
   const writer = createLinksWriter(mongo, stamps);
   const storedMembers = createMembers(mongo);

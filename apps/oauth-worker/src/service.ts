@@ -1,6 +1,6 @@
 import { createMongoCommandResultStore } from '@platform/mongo';
 import { createGrantRevocations, createOAuthStore, createOAuthWriter } from '@platform/oauth';
-import { createRedisReplyTransport } from '@platform/redis';
+import { createRedisReplyTransport, redisStamps } from '@platform/redis';
 import type { ServiceContext } from '@platform/runtime';
 import { createSealer } from '@platform/secrets';
 import type { config } from './config.js';
@@ -9,7 +9,9 @@ import { createWorker } from './worker.js';
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const store = createOAuthStore(mongo);
+  // Every token request reads its client: kept in memory while the client's stamp holds (the writer renews it).
+  const clientStamps = redisStamps(redis, `oauth:${mongo.name}`);
+  const store = createOAuthStore(mongo, { clientStamps });
   await store.ensureIndexes();
   const results = createMongoCommandResultStore(mongo, { sealer: createSealer(settings.sealingKey) });
   await results.ensureIndexes();
@@ -18,7 +20,7 @@ export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) 
   const worker = createWorker({
     kafka: ctx.kafka(),
     store,
-    writer: createOAuthWriter(mongo),
+    writer: createOAuthWriter(mongo, clientStamps),
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),
     revocations: createGrantRevocations(redis),

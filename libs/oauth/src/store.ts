@@ -1,6 +1,7 @@
 import {
   aggregateWriter,
   findStored,
+  type AggregateWriter,
   defineModel,
   insertValidated,
   outboxSchemaFields,
@@ -9,6 +10,7 @@ import {
   type OutboxCollection,
   type StoredOutboxEntry,
 } from '@platform/mongo';
+import { stampedRecords, type Stamps } from '@platform/redis';
 import type { mongo } from 'mongoose';
 import type { ClientStatus } from './client-review.js';
 
@@ -179,13 +181,26 @@ function oauthModels(connection: Connection) {
 
 export type OAuthModels = ReturnType<typeof oauthModels>;
 
-/** The OAuth read and write model (owned by oauth-worker; the web app and gateway read it). */
-export function createOAuthStore(connection: Connection) {
+/** A client's scope among the stamps: the writer renews it with every change of the client. */
+const clientScope = (id: string) => `client:${id}`;
+
+/**
+ * The OAuth read and write model (owned by oauth-worker; the web app and gateway read it). With `clientStamps`,
+ * a client is read from memory while its stamp holds (every token request reads its client; clients change
+ * rarely, and only through the writer, which renews the stamp before its command is answered).
+ */
+export function createOAuthStore(connection: Connection, options: { clientStamps?: Stamps } = {}) {
   const models = oauthModels(connection);
+  const { clientStamps } = options;
+  const clients = stampedRecords();
   return {
-    async getClient(id: string): Promise<OAuthClientDoc | null> {
+    /** The client; `fresh` reads the store whatever is cached (a change decides on what is stored). */
+    async getClient(id: string, how: { fresh?: boolean } = {}): Promise<OAuthClientDoc | null> {
       if (id.length > 200) return null;
-      return findStored<OAuthClientDoc>(models.Client, { _id: id });
+      const read = () => findStored<OAuthClientDoc>(models.Client, { _id: id });
+      if (!clientStamps || how.fresh) return read();
+      const [stamp] = await clientStamps.read([clientScope(id)]);
+      return clients(stamp ?? null, id, read);
     },
     async clientsOwnedBy(userId: string): Promise<OAuthClientDoc[]> {
       return models.Client.find({ owner_user_id: userId }).sort({ _id: 1 }).limit(200).lean<OAuthClientDoc[]>();
@@ -227,10 +242,22 @@ export function createOAuthStore(connection: Connection) {
 export type OAuthStore = ReturnType<typeof createOAuthStore>;
 
 /** The OAuth writes, each with the events that report it: owned by oauth-worker (a lint rule keeps other apps to the store and to commands). */
-export function createOAuthWriter(connection: Connection) {
+export function createOAuthWriter(connection: Connection, clientStamps: Stamps) {
   const models = oauthModels(connection);
+  const clientWrites = aggregateWriter<OAuthClientDoc>(models.Client);
+  const renewed = <T>(id: string, result: T) => clientStamps.renew([clientScope(id)]).then(() => result);
+  /** A client's writes renew its stamp before they return, so that no cached copy outlives the change's reply. */
+  const clients: AggregateWriter<OAuthClientDoc> = {
+    source: clientWrites.source,
+    insert: async (doc, events) => renewed(doc._id, await clientWrites.insert(doc, events)),
+    insertOnce: async (doc, events) => renewed(doc._id, await clientWrites.insertOnce(doc, events)),
+    async change(filter, fields, events, more) {
+      const changed = await clientWrites.change(filter, fields, events, more);
+      return changed ? renewed(filter._id, changed) : changed;
+    },
+  };
   return {
-    clients: aggregateWriter<OAuthClientDoc>(models.Client),
+    clients,
     grants: aggregateWriter<GrantDoc>(models.Grant),
     refreshTokens: aggregateWriter<RefreshTokenDoc>(models.RefreshToken),
     /** Codes carry no events (they are never published); a duplicate insert is a replay and throws as such. */

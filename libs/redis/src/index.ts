@@ -5,3 +5,5 @@ export { createFailureLimiter } from './failure-limiter.js';
 export type { FailureLimiter, FailureCounter } from './failure-limiter.js';
 export { createLeaseQueue, nextSequence } from './lease-queue.js';
 export type { LeaseQueue, LeaseQueueOptions, QueuedItem, Claim } from './lease-queue.js';
+export { redisStamps, stampedRecords } from './stamps.js';
+export type { Stamps, StampedRecordsOptions } from './stamps.js';

@@ -21,7 +21,7 @@ export async function mutateClient(
 ): Promise<OAuthClientDoc> {
   const { store } = deps;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const client = await store.getClient(clientId);
+    const client = await store.getClient(clientId, { fresh: true });
     if (!client || (ownerUserId !== null && client.owner_user_id !== ownerUserId)) {
       throw new NotFoundError('client_not_found', 'No OAuth client with this id belongs to you.');
     }
