@@ -23,7 +23,13 @@ export type { FieldProblem, LinkListQuery, QrCodeType, QrListQuery, Tristate } f
 export { LINKS_TOPICS } from './topics.js';
 export { GROUP_ROLES, MAX_TAGS_PER_GROUP, WEBHOOK_EVENTS, reuseKeyOf } from './models.js';
 export { cachedDirectory, redisDirectoryStamps } from './directory.js';
-export type { CachedDirectory, Directory, DirectoryCacheOptions, DirectoryScope, DirectoryStamps } from './directory.js';
+export type {
+  CachedDirectory,
+  Directory,
+  DirectoryCacheOptions,
+  DirectoryScope,
+  DirectoryStamps,
+} from './directory.js';
 export { createLinksStore } from './read-store.js';
 export type { LinksStore } from './read-store.js';
 export { createLinksWriter } from './writer.js';
