@@ -91,8 +91,9 @@ export function createCommandProcessor(options: {
           if (known.retriable || (!isPlatformError(error) && known.kind === 'internal')) throw error;
           outcome = { ok: false, error: serializeError(known) };
         }
-        await options.store.save(message.meta.id, outcome);
-        await reply(message, outcome);
+        // The reply goes out while it is stored: a redelivery that comes before the store has it runs the handler
+        // again, which every handler tolerates (as after a crash between its write and the stored reply).
+        await Promise.all([options.store.save(message.meta.id, outcome), reply(message, outcome)]);
       };
     },
   };
