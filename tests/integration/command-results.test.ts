@@ -40,6 +40,17 @@ describe('command results store', () => {
     expect(stored?.['sealed_reply']).toBe('sealed:{"ok":true,"result":{"n":7}}');
   });
 
+  it("reads and saves a partition's batch of commands in one round trip each", async () => {
+    const store = createMongoCommandResultStore(mongo, { sealer, collection: 'results_batch' });
+    await store.save('seen', { ok: true, result: 'before' });
+    const ids = ['a', 'seen', 'b', 'c'];
+    commands.length = 0;
+    expect(await store.getMany(ids)).toEqual([undefined, { ok: true, result: 'before' }, undefined, undefined]);
+    await store.saveMany(['a', 'b', 'c'].map((commandId) => ({ commandId, reply: { ok: true, result: commandId } })));
+    expect(commands).toEqual(['find', 'insert']);
+    expect(await store.getMany(ids)).toEqual(['a', 'before', 'b', 'c'].map((result) => ({ ok: true, result })));
+  });
+
   it('overwrites a reply saved again, also when the same batch holds other new replies', async () => {
     const store = createMongoCommandResultStore(mongo, { sealer, collection: 'results_again' });
     await store.save('twice', { ok: true, result: 'first' });

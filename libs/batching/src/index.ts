@@ -1,1 +1,1 @@
-export { roundTripBatcher } from './round-trip-batcher.js';
+export { roundTripBatcher, type BatchedRoundTrip } from './round-trip-batcher.js';

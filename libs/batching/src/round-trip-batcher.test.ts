@@ -54,6 +54,26 @@ describe('roundTripBatcher', () => {
     expect(trips.map((t) => t.inputs)).toEqual([[1], [2, 3], [4, 5]]);
   });
 
+  it('sends the calls made together by all in one round trip, and joins them to one in flight', async () => {
+    const { trips, run } = controlledRoundTrips();
+    const call = roundTripBatcher(run);
+    const together = call.all([1, 2, 3]);
+    expect(trips.map((t) => t.inputs)).toEqual([[1, 2, 3]]);
+    const later = call.all([4, 5]);
+    const single = call(6);
+    trips[0]!.finish();
+    expect(await together).toEqual([10, 20, 30]);
+    await settle();
+    expect(trips.map((t) => t.inputs)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
+    trips[1]!.finish();
+    expect(await later).toEqual([40, 50]);
+    expect(await single).toBe(60);
+    expect(await call.all([])).toEqual([]);
+  });
+
   it('rejects the calls of a round trip that answers a different number of results', async () => {
     const call = roundTripBatcher(async (inputs: number[]) => inputs.slice(1));
     await expect(call(1)).rejects.toThrow('answered 0 of 1 calls');

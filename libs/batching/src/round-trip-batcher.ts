@@ -1,3 +1,9 @@
+/** One call, joined with the others waiting; `all` makes several calls that go out together when nothing is in flight. */
+export interface BatchedRoundTrip<In, Out> {
+  (input: In): Promise<Out>;
+  all(inputs: readonly In[]): Promise<Out[]>;
+}
+
 /**
  * Joins the calls made while a store round trip is in flight into the next round trip. The first call goes out
  * at once (no added latency when calls are rare); calls arriving while it runs wait for it and then go out
@@ -7,7 +13,7 @@
 export function roundTripBatcher<In, Out>(
   run: (inputs: In[]) => Promise<Out[]>,
   options: { maxBatch?: number } = {},
-): (input: In) => Promise<Out> {
+): BatchedRoundTrip<In, Out> {
   const maxBatch = options.maxBatch ?? 100;
   let waiting: Array<{ input: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
   let inFlight = false;
@@ -33,9 +39,20 @@ export function roundTripBatcher<In, Out>(
       });
   }
 
-  return (input) =>
+  const wait = (input: In) =>
     new Promise<Out>((resolve, reject) => {
       waiting.push({ input, resolve, reject });
-      next();
     });
+  const call = (input: In) => {
+    const answer = wait(input);
+    next();
+    return answer;
+  };
+  return Object.assign(call, {
+    all(inputs: readonly In[]) {
+      const answers = Promise.all(inputs.map(wait));
+      next();
+      return answers;
+    },
+  });
 }

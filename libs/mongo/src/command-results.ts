@@ -28,12 +28,14 @@ export function createMongoCommandResultStore(
   ensureIndexes(): Promise<void>;
   get(commandId: string): Promise<StoredReply | undefined>;
   save(commandId: string, reply: StoredReply): Promise<void>;
+  getMany(commandIds: readonly string[]): Promise<Array<StoredReply | undefined>>;
+  saveMany(replies: ReadonlyArray<{ commandId: string; reply: StoredReply }>): Promise<void>;
 } {
   const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
   const collection = connection.db!.collection<ResultDoc>(options.collection ?? 'command_results');
 
-  // A worker handles several partitions at once: the lookups and the saves of the commands in flight share
-  // round trips (one `_id $in` read, one unordered insert), where each command cost one of each.
+  // A worker handles several partitions at once, and a partition's fetched commands together: the lookups and
+  // the saves of the commands in flight share round trips (one `_id $in` read, one unordered insert).
   const lookup = roundTripBatcher(async (ids: string[]) => {
     const docs = await collection.find({ _id: { $in: [...new Set(ids)] } }).toArray();
     const byId = new Map(docs.map((doc) => [doc._id, doc]));
@@ -50,22 +52,32 @@ export function createMongoCommandResultStore(
     return docs.map(() => undefined);
   });
 
+  const opened = (doc: ResultDoc | undefined): StoredReply | undefined =>
+    !doc || doc.expires_at.getTime() < Date.now()
+      ? undefined
+      : (JSON.parse(options.sealer.open(doc.sealed_reply)) as StoredReply);
+  const sealed = (commandId: string, reply: StoredReply): ResultDoc => ({
+    _id: commandId,
+    sealed_reply: options.sealer.seal(JSON.stringify(reply)),
+    expires_at: new Date(Date.now() + ttlMs),
+  });
+
   return {
     collection,
     async ensureIndexes() {
       await collection.createIndex({ expires_at: 1 });
     },
-    async get(commandId: string): Promise<StoredReply | undefined> {
-      const doc = await lookup(commandId);
-      if (!doc || doc.expires_at.getTime() < Date.now()) return undefined;
-      return JSON.parse(options.sealer.open(doc.sealed_reply)) as StoredReply;
+    async get(commandId) {
+      return opened(await lookup(commandId));
     },
-    async save(commandId: string, reply: StoredReply): Promise<void> {
-      await insert({
-        _id: commandId,
-        sealed_reply: options.sealer.seal(JSON.stringify(reply)),
-        expires_at: new Date(Date.now() + ttlMs),
-      });
+    async save(commandId, reply) {
+      await insert(sealed(commandId, reply));
+    },
+    async getMany(commandIds) {
+      return (await lookup.all(commandIds)).map(opened);
+    },
+    async saveMany(replies) {
+      await insert.all(replies.map(({ commandId, reply }) => sealed(commandId, reply)));
     },
   };
 }
