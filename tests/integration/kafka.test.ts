@@ -4,6 +4,7 @@ import { MessageTypeNames, topicOfRecord, type CreateCorsOrigin } from '@platfor
 import { ConflictError, DeadlineExceededError, InternalError, UnavailableError } from '@platform/errors';
 import {
   HEADERS,
+  commandGroup,
   createCommandBus,
   createCommandProcessor,
   createKafka,
@@ -151,17 +152,20 @@ describe('commands over Kafka with replies over Redis', () => {
     });
     const { client, bus, stop } = await isolatedBus('replies');
     consumers.push(
-      await runConsumer({
+      await runBatchedReaction({
         client,
-        groupId: 'cmd-worker',
-        topics: [COMMANDS],
-        handlers: {
-          [MessageTypeNames.CreateCorsOrigin]: processor.wrap(async (m) => {
-            calls.push(m.value.cors_origin_id);
-            if (m.value.origin.includes('conflict')) throw new ConflictError('duplicate_cors_origin', 'exists');
-            return { id: m.value.cors_origin_id, n: calls.length };
-          }),
-        },
+        ...commandGroup({
+          groupId: 'cmd-worker',
+          topic: COMMANDS,
+          processor,
+          handlers: {
+            [MessageTypeNames.CreateCorsOrigin]: async (m) => {
+              calls.push(m.value.cors_origin_id);
+              if (m.value.origin.includes('conflict')) throw new ConflictError('duplicate_cors_origin', 'exists');
+              return { id: m.value.cors_origin_id, n: calls.length };
+            },
+          },
+        }),
       }),
     );
     try {
@@ -178,6 +182,69 @@ describe('commands over Kafka with replies over Redis', () => {
       });
       expect(calls).toEqual(['cors_origin_1', 'cors_origin_2']);
     } finally {
+      await stop();
+    }
+  });
+
+  it("handles a partition's waiting commands as a batch: one read and one write of stored replies for them all", async () => {
+    const results = createMongoCommandResultStore(mongo, {
+      sealer: createSealer('kafka-test-sealing-key'),
+      collection: 'batched_command_results',
+    });
+    const processor = createCommandProcessor({
+      store: results,
+      transport: createRedisReplyTransport(infra.redisUrl, { name: 'batch-worker' }),
+      logger,
+    });
+    const storeCalls: string[] = [];
+    const monitor = (event: { commandName: string; command: Record<string, unknown> }) => {
+      const target = event.command[event.commandName];
+      if (target === 'batched_command_results') storeCalls.push(event.commandName);
+    };
+    mongo.getClient().on('commandStarted', monitor);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    const { client, bus, stop } = await isolatedBus('batched');
+    consumers.push(
+      await runBatchedReaction({
+        client,
+        ...commandGroup({
+          groupId: 'batch-worker',
+          topic: COMMANDS,
+          processor,
+          handlers: {
+            [MessageTypeNames.CreateCorsOrigin]: async (m) => {
+              if (m.value.cors_origin_id === 'cors_origin_0') await gate;
+              ran.push(m.value.cors_origin_id);
+              return { id: m.value.cors_origin_id };
+            },
+          },
+        }),
+      }),
+    );
+    try {
+      const send = (n: number) =>
+        bus.send(MessageTypeNames.CreateCorsOrigin, 'one-key', value(n), { commandId: `b-${n}`, timeoutMs: 20_000 });
+      const first = send(0);
+      await waitFor(() => storeCalls.length >= 1, { what: "the first command's stored-reply read" });
+      // Sent while the first command is held: they wait in the partition and come in the next fetch together.
+      const rest = [1, 2, 3, 4, 5].map(send);
+      await sleep(500);
+      storeCalls.length = 0;
+      release();
+      expect(await first).toEqual({ id: 'cors_origin_0' });
+      expect(await Promise.all(rest)).toEqual([1, 2, 3, 4, 5].map((n) => ({ id: `cors_origin_${n}` })));
+      // The first batch's reply write, then the five: one read and one write.
+      await waitFor(() => storeCalls.length >= 3 && storeCalls, { what: 'the stored replies written' });
+      expect(storeCalls).toEqual(['insert', 'find', 'insert']);
+      expect(ran).toEqual([0, 1, 2, 3, 4, 5].map((n) => `cors_origin_${n}`));
+      expect((await results.getMany(['b-3']))[0]).toEqual({ ok: true, result: { id: 'cors_origin_3' } });
+      // A command sent again is answered from its stored reply.
+      expect(await send(3)).toEqual({ id: 'cors_origin_3' });
+      expect(ran).toHaveLength(6);
+    } finally {
+      mongo.getClient().off('commandStarted', monitor);
       await stop();
     }
   });
@@ -206,13 +273,14 @@ describe('a command nobody handles', () => {
     });
     const { client, bus, stop } = await isolatedBus('unhandled');
     consumers.push(
-      await runConsumer({
+      await runBatchedReaction({
         client,
-        groupId: 'unhandled-worker',
-        topics: [COMMANDS],
-        unhandled: 'dead-letter',
-        onDeadLetter: (meta) => processor.replyDeadLettered(meta),
-        handlers: { [MessageTypeNames.CreateCorsOrigin]: processor.wrap(async () => ({ ok: true })) },
+        ...commandGroup({
+          groupId: 'unhandled-worker',
+          topic: COMMANDS,
+          processor,
+          handlers: { [MessageTypeNames.CreateCorsOrigin]: async () => ({ ok: true }) },
+        }),
       }),
     );
     try {

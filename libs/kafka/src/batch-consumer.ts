@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { decodeMessage, isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
-import { SpanKind, metrics, withSpan } from '@platform/telemetry';
+import { SpanKind, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
 import { decodeBody } from './decode.js';
 import { deferredCommits } from './deferred-commits.js';
@@ -10,6 +10,7 @@ import type { KafkaClient } from './client.js';
 import { isGroupMembershipLost } from './group-errors.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
 import { joinGroup } from './join-group.js';
+import { batchDuration, processed } from './message-metrics.js';
 import { topicName } from './topics.js';
 
 /** One decoded message of a batch. */
@@ -124,6 +125,11 @@ export interface BatchConsumerOptions<K extends MessageType> {
   backoffMaxMs?: number;
   /** Names the consuming process in spans (`platform.component`). */
   component?: string;
+  /**
+   * False when the handler counts the messages it handles itself, by type and outcome (`runBatchedReaction`'s
+   * traced mode); dead letters are counted here either way.
+   */
+  countsMessages?: boolean;
 }
 
 export interface BatchConsumerHandle {
@@ -135,13 +141,6 @@ export interface BatchConsumerHandle {
 
 /** How long `stop` waits for the finishes under way to land and commit. */
 const FINISH_ON_STOP_MS = 10_000;
-
-const meter = metrics.getMeter('@platform/kafka');
-const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
-const batchDuration = meter.createHistogram('platform.messaging.batch.duration', {
-  unit: 's',
-  description: 'Handler time per batch attempt',
-});
 
 /**
  * A consumer group that hands its handler whole batches of one partition (kafkajs `eachBatch`), for consumers
@@ -156,6 +155,9 @@ export async function runBatchConsumer<K extends MessageType>(
   const logger = client.logger.child({ group: options.groupId });
   const maxBatchSize = options.maxBatchSize ?? 2000;
   const wanted = new Set<string>(options.types);
+  const count = (n: number, outcome: 'ok' | 'handed_over' | 'retried') => {
+    if (options.countsMessages !== false) processed.add(n, { group: options.groupId, outcome });
+  };
   const consumer: Consumer = client.kafka.consumer({
     groupId: `${client.topicPrefix}${options.groupId}`,
     sessionTimeout: options.sessionTimeoutMs ?? 30000,
@@ -352,11 +354,11 @@ export async function runBatchConsumer<K extends MessageType>(
           },
           () => options.handle(incoming),
         );
-        processed.add(incoming.messages.length, { group: options.groupId, outcome: 'ok' });
+        count(incoming.messages.length, 'ok');
         return outcome;
       } catch (error) {
         if (isGroupMembershipLost(error)) {
-          processed.add(incoming.messages.length, { group: options.groupId, outcome: 'handed_over' });
+          count(incoming.messages.length, 'handed_over');
           logger.info(
             { topic: incoming.topic, partition: incoming.partition, offset: incoming.firstOffset },
             'group rebalancing: batch left to the next owner',
@@ -375,7 +377,7 @@ export async function runBatchConsumer<K extends MessageType>(
           );
           return;
         }
-        processed.add(incoming.messages.length, { group: options.groupId, outcome: 'retried' });
+        count(incoming.messages.length, 'retried');
         if (stopping) throw error; // uncommitted: the next owner redoes it
         const delay = backoffDelay(Math.min(attempt, 10), options.backoffBaseMs ?? 200, options.backoffMaxMs ?? 10_000);
         logger.warn(

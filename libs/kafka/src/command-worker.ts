@@ -2,7 +2,8 @@ import type { CommandReplies, CommandType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import type { ReplyTransport } from './command-bus.js';
-import { createCommandProcessor, type CommandResultStore } from './command-processor.js';
+import type { BatchedReactionOptions } from './batched-reaction.js';
+import { createCommandProcessor, type CommandProcessor, type CommandResultStore } from './command-processor.js';
 import type { HandlerMap, IncomingMessage } from './consumer.js';
 import {
   createEventWorker,
@@ -35,7 +36,10 @@ export interface CommandWorkerOptions<C extends CommandType> {
   /** Every command type the worker consumes, each handled by `handle`. */
   commandTypes: readonly C[];
   handle: CommandHandler<C>;
-  /** Runs once a command's reply is stored (a redelivery will replay it from now on instead of redoing it). */
+  /**
+   * Runs once a command's reply is stored (a redelivery will replay it from now on instead of redoing it); it
+   * may run twice for a command (its batch's close is retried when it fails).
+   */
   afterReply?: <T extends C>(type: T, message: IncomingMessage<T>) => Promise<void>;
   /** Event reactions in consumer groups of their own (started and stopped with the worker). */
   reactions?: (tools: WorkerTools) => Reaction[];
@@ -55,24 +59,14 @@ export type CommandWorker = EventWorker;
  * store client); a command type nobody handles is dead-lettered and its sender answered with a rejection.
  */
 export function createCommandWorker<C extends CommandType>(options: CommandWorkerOptions<C>): CommandWorker {
+  const after = options.afterReply;
   const processor = createCommandProcessor({
     store: options.results,
     transport: options.replies,
     logger: options.logger,
     ...(options.expired ? { expired: options.expired } : {}),
+    ...(after ? { afterStored: (message: IncomingMessage) => after(message.type as C, message as never) } : {}),
   });
-
-  function wrap<T extends C>(type: T) {
-    // Events written with the change go out right away: the relay hears of the write from the store client.
-    const processed = processor.wrap<T>((message) => options.handle(type, message));
-    const after = options.afterReply;
-    return after
-      ? async (message: IncomingMessage<T>) => {
-          await processed(message);
-          await after(type, message);
-        }
-      : processed;
-  }
 
   return createEventWorker({
     kafka: options.kafka,
@@ -84,19 +78,62 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
     ...(options.background ? { background: options.background } : {}),
     reactions: (tools) => [
       reaction<C>({
-        groupId: options.name,
-        topics: [options.commandTopic],
-        onDeadLetter: (meta) => processor.replyDeadLettered(meta),
-        unhandled: 'dead-letter',
-        ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
-        partitionsConsumedConcurrently: options.partitionsConcurrency ?? 4,
-        handlers: Object.fromEntries(
-          options.commandTypes.map((type) => [type, wrap(type)]),
-        ) as unknown as HandlerMap<C>,
+        batched: true,
+        ...commandGroup<C>({
+          groupId: options.name,
+          topic: options.commandTopic,
+          processor,
+          partitionsConcurrency: options.partitionsConcurrency ?? 4,
+          ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
+          // Events written with the change go out right away: the relay hears of the write from the store client.
+          handlers: Object.fromEntries(
+            options.commandTypes.map((type) => [
+              type,
+              (message: IncomingMessage) => options.handle(type, message as never),
+            ]),
+          ) as unknown as CommandHandlers<C>,
+        }),
       }),
       ...(options.reactions?.(tools) ?? []),
     ],
   });
+}
+
+/** A command group's handlers: each returns its command's reply. */
+export type CommandHandlers<C extends CommandType> = { [T in C]: (message: IncomingMessage<T>) => Promise<unknown> };
+
+/**
+ * How a command group consumes (ADR 0035), for `runBatchedReaction`: a partition's fetched commands share the
+ * reads of their stored replies and the write of the new ones (two store round trips per batch, not two per
+ * command); handlers run one at a time, in order, each in a span under the trace its command carries; a command
+ * type nobody handles is dead-lettered and its sender answered.
+ */
+export function commandGroup<C extends CommandType>(options: {
+  groupId: string;
+  topic: string;
+  processor: CommandProcessor;
+  /** Handlers whose return value is the command's reply. */
+  handlers: CommandHandlers<C>;
+  partitionsConcurrency?: number;
+  sessionTimeoutMs?: number;
+}): Omit<BatchedReactionOptions<C>, 'client'> {
+  const { processor } = options;
+  return {
+    groupId: options.groupId,
+    topics: [options.topic],
+    // The scope takes each handler's reply; the reaction itself only awaits them.
+    handlers: options.handlers as unknown as HandlerMap<C>,
+    onDeadLetter: (meta) => processor.replyDeadLettered(meta),
+    unhandled: 'dead-letter',
+    scope: (messages) => processor.batch(messages),
+    traced: true,
+    // A fetch answers as soon as a command is there: a command never waits for others to fill a batch.
+    fetchMinBytes: 1,
+    fetchMaxWaitMs: 5000,
+    maxBatchSize: 100,
+    ...(options.partitionsConcurrency ? { partitionsConsumedConcurrently: options.partitionsConcurrency } : {}),
+    ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
+  };
 }
 
 /** A worker's handlers, one per command type, each returning the reply declared for its command. */

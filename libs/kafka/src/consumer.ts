@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachMessagePayload, Producer } from 'kafkajs';
 import { isMessageType, type MessageType, type MessageTypes } from '@platform/contracts';
 import { isPlatformError } from '@platform/errors';
-import { SpanKind, extractTraceContext, metrics, withSpan } from '@platform/telemetry';
 import { backoffDelay } from './backoff.js';
 import { decodeBody } from './decode.js';
 import { deferredCommits } from './deferred-commits.js';
@@ -10,6 +9,7 @@ import { isGroupMembershipLost } from './group-errors.js';
 import type { KafkaClient } from './client.js';
 import { HEADERS, headersToStrings, readHeaders, type MessageMeta } from './headers.js';
 import { joinGroup } from './join-group.js';
+import { processMessage, processed } from './message-metrics.js';
 import { topicName } from './topics.js';
 
 export interface IncomingMessage<T extends MessageType = MessageType> {
@@ -69,13 +69,6 @@ export interface ConsumerHandle {
   stop(): Promise<void>;
   isRunning(): boolean;
 }
-
-const meter = metrics.getMeter('@platform/kafka');
-const processed = meter.createCounter('platform.messaging.processed', { description: 'Messages handled, by outcome' });
-const handlerDuration = meter.createHistogram('platform.messaging.handler.duration', {
-  unit: 's',
-  description: 'Handler time per attempt',
-});
 
 export async function runConsumer<K extends MessageType>(options: ConsumerOptions<K>): Promise<ConsumerHandle> {
   const { client } = options;
@@ -149,28 +142,16 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
       meta,
       heartbeat: payload.heartbeat,
     };
-    const parent = extractTraceContext(meta.raw);
+    const where = {
+      topic,
+      offset: message.offset,
+      groupId: options.groupId,
+      component: options.component ?? options.groupId,
+    };
     for (let attempt = 1; ; attempt++) {
       const timer = setInterval(() => void payload.heartbeat().catch(() => undefined), heartbeatIntervalMs);
-      const started = performance.now();
       try {
-        await withSpan(
-          '@platform/kafka',
-          `process ${meta.type}`,
-          {
-            kind: SpanKind.CONSUMER,
-            parent,
-            attributes: {
-              'messaging.system': 'kafka',
-              'messaging.destination.name': topic,
-              'messaging.consumer.group.name': options.groupId,
-              'messaging.message.id': meta.id,
-              'messaging.kafka.offset': Number(message.offset),
-              'platform.component': options.component ?? options.groupId,
-            },
-          },
-          () => handler(incoming),
-        );
+        await processMessage(where, meta, () => handler(incoming));
         processed.add(1, { group: options.groupId, type: meta.type, outcome: 'ok' });
         return;
       } catch (error) {
@@ -192,7 +173,6 @@ export async function runConsumer<K extends MessageType>(options: ConsumerOption
         logger.warn({ err: error, topic, offset: message.offset, attempt, delay }, 'handler failed, retrying');
         await sleep(delay);
       } finally {
-        handlerDuration.record((performance.now() - started) / 1000, { group: options.groupId, type: meta.type });
         clearInterval(timer);
       }
     }

@@ -2,16 +2,17 @@ import type { MessageType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import { runBatchConsumer, type BatchConsumerOptions } from './batch-consumer.js';
-import { runBatchedReaction } from './batched-reaction.js';
-import { runConsumer, type ConsumerOptions } from './consumer.js';
+import { runBatchedReaction, type BatchedReactionOptions } from './batched-reaction.js';
+import { runConsumer } from './consumer.js';
 import { createOutboxRelay, type OutboxRelay, type OutboxSource } from './outbox-relay.js';
 import { createPublisher, type Publisher } from './publisher.js';
 import { ensureTopics, type TopicRequest } from './topics.js';
 
-type ReactionSpec<K extends MessageType> = Omit<ConsumerOptions<K>, 'client' | 'component'> & {
+type ReactionSpec<K extends MessageType> = Omit<BatchedReactionOptions<K>, 'client' | 'component'> & {
   /**
-   * Run the handlers over fetched batches (`runBatchedReaction`): one span, timer and commit per batch. For busy
-   * topics whose handlers mostly return at once; the failure rules are the same, message by message.
+   * Run the handlers over fetched batches (`runBatchedReaction`): one timer and commit per batch, and work shared
+   * by a batch's messages (`scope`). For busy topics, and for commands; the failure rules are the same, message by
+   * message. The batch options (fetch sizes, `scope`, `traced`, `maxBatchSize`) apply only to a batched reaction.
    */
   batched?: boolean;
 };

@@ -23,7 +23,7 @@ export type { CommandBus, CommandReply, CommandValue, ReplyTransport, SendOption
 export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay, outboxMessage } from './outbox-relay.js';
-export { createCommandWorker, runHandler } from './command-worker.js';
+export { commandGroup, createCommandWorker, runHandler } from './command-worker.js';
 export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandlerMap } from './command-worker.js';
 export { batchReaction, createEventWorker, reaction } from './event-worker.js';
 export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
