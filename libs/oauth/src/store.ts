@@ -293,6 +293,27 @@ export function createOAuthWriter(connection: Connection, clientStamps: Stamps) 
         { returnDocument: 'before' },
       );
     },
+    /**
+     * The refresh token as it was, now marked used and replaced by `use.replaced_by`, when it is unused, this
+     * client's and alive at `requestedAt`, in one write. Null when any does not hold: the caller then reads the
+     * token to say which.
+     */
+    async claimValidRefreshToken(
+      expected: { tokenHash: string; clientId: string; requestedAt: number },
+      use: { used_at: Date; replaced_by: string },
+    ): Promise<RefreshTokenDoc | null> {
+      const tokens = models.RefreshToken.collection as unknown as mongo.Collection<RefreshTokenDoc>;
+      return tokens.findOneAndUpdate(
+        {
+          _id: expected.tokenHash,
+          client_id: expected.clientId,
+          used_at: null,
+          expires_at: { $gt: new Date(expected.requestedAt) },
+        },
+        { $set: use },
+        { returnDocument: 'before' },
+      );
+    },
     /** Marks an unused code used, for one exchange; false when another exchange came first. */
     async claimAuthorizationCode(
       codeHash: string,

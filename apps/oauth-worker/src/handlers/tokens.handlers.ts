@@ -208,6 +208,19 @@ async function finishExchange(
 export async function refreshAccessToken(deps: HandlerDeps, message: Msg<'RefreshAccessToken'>): Promise<IssuedGrant> {
   const v = message.value;
   const client = authenticateClient(await deps.store.getClient(v.client_id), v.client_secret_hash, 'refresh');
+  // The common case in one write and one read: the claim's filter holds every condition of a valid token, and the
+  // grant is read for its scopes and its revocation. Anything else (a replay, a reuse, a token expired, another
+  // client's or unknown) is read and judged below with the error it deserves.
+  const claimed = await deps.writer.claimValidRefreshToken(
+    { tokenHash: v.refresh_token_hash, clientId: client._id, requestedAt: v.requested_at },
+    { used_at: new Date(), replaced_by: v.new_refresh_token_hash },
+  );
+  if (claimed) {
+    const grant = await deps.store.getGrant(claimed.grant_id);
+    // A token of a revoked authorization is refused whether used or not (as below): using it up changes nothing.
+    if (!grant || grant.revoked_at) throw invalidRefresh();
+    return finishRefresh(deps, grant, v.new_refresh_token_hash);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     const token = await deps.store.getRefreshToken(v.refresh_token_hash);
     if (!token || token.client_id !== client._id) throw invalidRefresh();
