@@ -7,6 +7,7 @@ import { createOAuthCredentials, createOAuthStore, createOAuthWriter } from '@pl
 import { createRedis, redisStamps } from '@platform/redis';
 import { freePort, isolatedAppEnv, startProcess, uniqueName, waitFor, type ManagedProcess } from '@platform/testing';
 import { cpuPerRequest, cpuSeconds, machineCpu, machineSpent, sharesPerUnit } from './cpu.js';
+import { settledStatements, statementLog, statementsPerRequest } from './statements.js';
 import { summarise, type LatencyStats } from './stats.js';
 import { benchStores, round2, type Store } from './stores.js';
 
@@ -91,15 +92,19 @@ const ratio = (platform: LatencyStats, baseline: LatencyStats) => ({
 type Phase = LatencyStats & {
   cpu_us_per_request: { gateway: number; worker: number };
   machine_cpu_ms_per_request: Record<string, number>;
+  sql_statements_per_request?: ReturnType<typeof statementsPerRequest>;
 };
 
 async function withCpu(pids: { gateway?: number; worker?: number }, run: () => Promise<LatencyStats>): Promise<Phase> {
+  const statements = await statementLog();
+  await statements?.reset();
   const gateway = cpuSeconds(pids.gateway);
   const worker = cpuSeconds(pids.worker);
   const machineBefore = machineCpu();
   const stats = await run();
   const spent = machineSpent(machineBefore, machineCpu());
   const requests = stats.requests + stats.errors;
+  const shapes = await settledStatements(statements, name);
   return {
     ...stats,
     cpu_us_per_request: {
@@ -110,6 +115,7 @@ async function withCpu(pids: { gateway?: number; worker?: number }, run: () => P
       total: Math.round(([...spent.values()].reduce((a, b) => a + b, 0) / requests) * 1e5) / 100,
       ...sharesPerUnit(spent, requests),
     },
+    ...(shapes.length > 0 ? { sql_statements_per_request: statementsPerRequest(shapes, requests) } : {}),
   };
 }
 
@@ -291,7 +297,8 @@ async function main() {
     benchmark: 'token-exchange',
     description:
       'POST /v2/auth/oauth2/token (form, client_secret_post): authorization_code exchange and rotating refresh through gateway -> Kafka -> oauth-worker (FerretDB) -> Redis reply, next to a bare Fastify handler that only signs a token; same client, same run; ' +
-      `on each store of the run (${stores.map((s) => s.name).join(', ')}); store_ratio: the first store's throughput over the second's.`,
+      `on each store of the run (${stores.map((s) => s.name).join(', ')}); store_ratio: the first store's throughput over the second's; ` +
+      "sql_statements_per_request: what FerretDB ran on PostgreSQL (pg_stat_statements) per token request, the relay's acknowledgements included.",
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
     load: { concurrency, requests: total, warmup_requests: warmup },
