@@ -18,10 +18,10 @@ import { benchStores, round2, type Store } from './stores.js';
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const name = uniqueName('benchtok');
-const total = Number(process.env['BENCH_TOKEN_REQUESTS'] ?? 600);
+const total = Number(process.env['BENCH_TOKEN_REQUESTS'] ?? 2000);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
 /** Exchanges made first, not measured: a fresh process compiles its hot paths in its first few hundred requests. */
-const warmup = Number(process.env['BENCH_WARMUP'] ?? 300);
+const warmup = Number(process.env['BENCH_WARMUP'] ?? 1000);
 const pepper = 'bench-oauth-pepper-0123456789abcdef-0123456';
 const env = isolatedAppEnv(name, {
   SECRETS_SEALING_KEY: 'bench-sealing-key-0123456789abcdef',
