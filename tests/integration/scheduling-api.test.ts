@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulingUserDoc } from '@platform/identity';
 import type { Scope } from '@platform/oauth';
@@ -755,8 +756,19 @@ describe('request bodies', () => {
     const team = await api('POST', '/v2/teams', token, { name: `Bodies ${Date.now()}` });
     expect(team.status).toBe(201);
     const teamId = team.body.data.id;
-    // The worker stores a reply for every command it handles, a refusal too: count them.
-    const handled = () => stack.mongo.db!.collection('sched_command_results').countDocuments();
+    // The worker stores a reply for every command it handles, a refusal too: count them. A reply is stored with
+    // its batch's, just after it is sent: a count is read once it has stopped moving.
+    const stored = () => stack.mongo.db!.collection('sched_command_results').countDocuments();
+    const handled = async () => {
+      let count = await stored();
+      for (let i = 0; i < 50; i++) {
+        await sleep(100);
+        const again = await stored();
+        if (again === count) return count;
+        count = again;
+      }
+      return count;
+    };
     const before = await handled();
     const wrong = await api('POST', `/v2/teams/${teamId}/event-types`, token, { title: 42, lengthInMinutes: 30 });
     expect(wrong.status).toBe(400);
