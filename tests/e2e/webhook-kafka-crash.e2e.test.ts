@@ -151,6 +151,15 @@ async function startBroker(properties: string): Promise<void> {
   });
 }
 
+/** The last warning and error lines of a process's JSON log, for a failure's message. */
+function warningsOf(output: string): string {
+  const worse = output.split('\n').filter((line) => /"level":(4|5|6)\d/.test(line));
+  return worse
+    .slice(-30)
+    .map((line) => line.slice(0, 400))
+    .join('\n');
+}
+
 const dispatcherDied = () => (dispatcher.exited() ? `the dispatcher exited: ${dispatcher.output()}` : undefined);
 
 let properties: string;
@@ -249,7 +258,9 @@ describe('the Kafka broker killed in the middle of a webhook burst', () => {
     await waitForEveryDeliveryRecorded(store, burst, dispatcherDied);
     // Every outcome reached the broker too: the relay of the store's outbox came back with it.
     outcomes = await consumeDeliveredOutcomes(kafka);
-    await outcomes.waitForEvery(burst, dispatcherDied);
+    await outcomes.waitForEvery(burst, dispatcherDied).catch((error: unknown) => {
+      throw new Error(`${String(error)}\nthe dispatcher's warnings and errors:\n${warningsOf(dispatcher.output())}`);
+    });
     // The dispatcher came through the outage by itself: nothing restarted it.
     expect(dispatcher.exited()).toBe(false);
   }, 240_000);

@@ -85,6 +85,46 @@ describe('createPublisher', () => {
     expect(lostProducerState(new KafkaJSConnectionError('Connection error'))).toBe(false);
   });
 
+  it('connects a replacement producer that could not connect at once with the next send, not never', async () => {
+    const made: Array<{ connects: number; sends: number }> = [];
+    let brokerBack = false;
+    const kafka = {
+      producer: () => {
+        const counts = { connects: 0, sends: 0 };
+        made.push(counts);
+        const first = made.length === 1;
+        let connected = false;
+        return {
+          connect: async () => {
+            counts.connects++;
+            if (!first && !brokerBack) throw new KafkaJSConnectionError('Connection error: connect ECONNREFUSED');
+            connected = true;
+          },
+          disconnect: async () => undefined,
+          sendBatch: async () => {
+            counts.sends++;
+            if (first) throw outOfOrder();
+            // As kafkajs does: a producer whose connect failed refuses every send.
+            if (!connected) throw new KafkaJSNonRetriableError('The producer is disconnected');
+            return [];
+          },
+        };
+      },
+    } as unknown as Kafka;
+    const publisher = createPublisher({ kafka, topicPrefix: '' } as unknown as KafkaClient, { source: '/e2e' });
+    await publisher.connect();
+    await expect(publisher.publish(click)).rejects.toBeInstanceOf(UnavailableError);
+    await expect(publisher.publish(click)).rejects.toBeInstanceOf(UnavailableError);
+    expect(made).toEqual([
+      { connects: 1, sends: 1 },
+      { connects: 2, sends: 0 },
+    ]);
+    brokerBack = true;
+    await expect(publisher.publishMany([click, click])).resolves.toHaveLength(2);
+    await expect(publisher.publish(click)).resolves.toEqual(expect.any(String));
+    expect(made[1]).toEqual({ connects: 3, sends: 2 });
+  });
+
   it('reports a broker it cannot reach as unavailable, retriable, with a Retry-After, the cause kept', async () => {
     const publisher = createPublisher(unreachableBroker(), { source: '/links-gateway' });
     const published = publisher.publish(click);

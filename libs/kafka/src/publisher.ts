@@ -130,22 +130,39 @@ export function createPublisher(client: KafkaClient, options: { source: string }
   let producer = newProducer();
   let connected = false;
   let replacing: Promise<void> | undefined;
+  /** The replacement producer's connect failed (the broker not back yet): the next send connects it first. */
+  let unconnected = false;
+  let reconnecting: Promise<void> | undefined;
   const builder = createRecordBuilder(client, options);
 
   /**
    * A broker killed and restarted can lose the producer's sequence state (kafkajs then fails every send with
    * OUT_OF_ORDER_SEQUENCE_NUMBER, and does not recover by itself): the producer is replaced, taking a new
    * producer id, and the caller's retry goes out on it. What the old one sent unanswered may go out twice;
-   * every consumer tolerates redelivery.
+   * every consumer tolerates redelivery. A replacement that cannot connect yet is connected by the next send:
+   * left as it is, kafkajs would refuse every send with "The producer is disconnected" for good.
    */
   function replaceProducer(): Promise<void> {
     replacing ??= (async () => {
       const old = producer;
       producer = newProducer();
-      await old.disconnect().catch(() => undefined);
-      if (connected) await producer.connect();
+      unconnected = connected;
+      // Not awaited: a disconnect from a broker that went away must not hold up the sends on the new producer.
+      void old.disconnect().catch(() => undefined);
+      if (connected) await connectReplacement();
     })().finally(() => (replacing = undefined));
     return replacing;
+  }
+
+  function connectReplacement(): Promise<void> {
+    const replacement = producer;
+    reconnecting ??= replacement
+      .connect()
+      .then(() => {
+        if (producer === replacement) unconnected = false;
+      })
+      .finally(() => (reconnecting = undefined));
+    return reconnecting;
   }
 
   /** One produce request for the records (of one caller, or of several joined). */
@@ -156,8 +173,9 @@ export function createPublisher(client: KafkaClient, options: { source: string }
       if (list) list.push(r.record);
       else byTopic.set(r.topic, [r.record]);
     }
-    await replacing;
+    await replacing?.catch(() => undefined);
     try {
+      if (unconnected) await connectReplacement();
       await producer.sendBatch({
         acks: -1,
         compression: CompressionTypes.None,
