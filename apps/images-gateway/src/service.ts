@@ -9,10 +9,17 @@ import type { config } from './config.js';
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const accounts = createAccounts({
+    connection: mongo,
+    redis,
+    pepper: settings.apiKeyPepper,
+    rememberKeys: { name: ctx.name },
+  });
+  ctx.onClose('API key memory', () => accounts.close());
   await ensureTopics(ctx.kafka(), [IMAGES_TOPICS.commands]);
   const app = await buildApp({
     logger: ctx.logger,
-    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    accounts,
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     outputs: createOutputStore(redis, { retentionSeconds: settings.retentionSeconds }),
     counts: createCompressionCounts(mongo),

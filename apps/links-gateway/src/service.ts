@@ -13,6 +13,13 @@ import type { GatewayConfig } from './config.js';
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const accounts = createAccounts({
+    connection: mongo,
+    redis,
+    pepper: settings.apiKeyPepper,
+    rememberKeys: { name: ctx.name },
+  });
+  ctx.onClose('API key memory', () => accounts.close());
   await ensureTopics(ctx.kafka(), [LINKS_TOPICS.commands]);
   const app = await buildApp({
     logger: ctx.logger,
@@ -22,7 +29,7 @@ export async function build(ctx: ServiceContext<GatewayConfig>) {
       namespace: 'links',
       logger: ctx.logger,
     }),
-    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    accounts,
     members: createMembers(mongo),
     // The profile, group and short-domain reads of every shorten, kept while the links writer's stamps hold.
     store: createLinksStore(mongo, { directory: { stamps: redisDirectoryStamps(redis, `links:${mongo.name}`) } }),

@@ -12,13 +12,20 @@ import { watchMetrics } from './watch-metrics.js';
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const accounts = createAccounts({
+    connection: mongo,
+    redis,
+    pepper: settings.apiKeyPepper,
+    rememberKeys: { name: ctx.name },
+  });
+  ctx.onClose('API key memory', () => accounts.close());
   await ensureTopics(ctx.kafka(), [NOTIFICATIONS_TOPICS.commands, NOTIFICATIONS_TOPICS.events]);
   const metrics = watchMetrics();
   const hub = createWatchHub(metrics);
   const members = createMembers(mongo);
   const app = await buildApp({
     logger: ctx.logger,
-    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    accounts,
     members,
     store: createNotificationsStore(mongo),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),

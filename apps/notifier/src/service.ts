@@ -15,6 +15,13 @@ import { createWorker } from './worker.js';
 export async function build(ctx: ServiceContext<NotifierConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const accounts = createAccounts({
+    connection: mongo,
+    redis,
+    pepper: settings.apiKeyPepper,
+    rememberKeys: { name: ctx.name },
+  });
+  ctx.onClose('API key memory', () => accounts.close());
   const sealer = createSealer(settings.sealingKey);
   const store = createNotificationsStore(mongo);
   const writer = createNotificationsWriter(mongo);
@@ -37,7 +44,7 @@ export async function build(ctx: ServiceContext<NotifierConfig>) {
     kafka: ctx.kafka(),
     store,
     writer,
-    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    accounts,
     members,
     results,
     replies: createRedisReplyTransport(settings.redisUrl, { name: `${ctx.name}-replies`, publisher: redis }),

@@ -11,10 +11,17 @@ import type { GatewayConfig } from './config.js';
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
+  const accounts = createAccounts({
+    connection: mongo,
+    redis,
+    pepper: settings.apiKeyPepper,
+    rememberKeys: { name: ctx.name },
+  });
+  ctx.onClose('API key memory', () => accounts.close());
   await ensureTopics(ctx.kafka(), [USERMGMT_TOPICS.commands, USERMGMT_TOPICS.events, WEBHOOK_TOPICS.deliveries]);
   const app = await buildApp({
     logger: ctx.logger,
-    accounts: createAccounts({ connection: mongo, redis, pepper: settings.apiKeyPepper }),
+    accounts,
     store: createUsermgmtStore(mongo),
     commands: ctx.commands({ replicaId: settings.replicaId, timeoutMs: settings.commandTimeoutMs }),
     publisher: ctx.publisher(),

@@ -2,6 +2,7 @@ import { generateId, generateSecret, hashSecret } from '@platform/secrets';
 import { NotFoundError } from '@platform/errors';
 import { Schema, defineModel, type Connection } from '@platform/mongo';
 import type { Redis } from '@platform/redis';
+import { REVOKED_KEYS_CHANNEL, forgetKeyInThisProcess, subscribedKeyMemory, type KeyMemory } from './key-memory.js';
 import { KEY_PREFIX, type Service } from './services.js';
 
 export interface EnvironmentRecord {
@@ -42,17 +43,34 @@ export interface Accounts {
   createKey(environmentId: string, options?: { subject?: string }): Promise<{ record: ApiKeyRecord; key: string }>;
   listKeys(environmentId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string): Promise<void>;
-  /** Hot path of every authenticated request: Redis first, MongoDB as the source of truth. */
+  /**
+   * Hot path of every authenticated request: this process's memory (with `rememberKeys`), then Redis, then
+   * MongoDB as the source of truth.
+   */
   verifyKey(service: Service, presented: string): Promise<ApiKeyIdentity | null>;
   ensureIndexes(): Promise<void>;
+  /** Stops listening for revocations (with `rememberKeys`). */
+  close(): Promise<void>;
 }
 
 const CACHE_TTL_S = 60;
 const NEGATIVE_TTL_S = 5;
 const MAX_KEY_LENGTH = 200;
 
-export function createAccounts(deps: { connection: Connection; redis: Redis; pepper: string }): Accounts {
+export function createAccounts(deps: {
+  connection: Connection;
+  redis: Redis;
+  pepper: string;
+  /**
+   * Keys verified here are kept in memory (a gateway's every request then makes no Redis round trip for its
+   * key), dropped as soon as any process revokes one; the name labels the revocation listener's connection.
+   */
+  rememberKeys?: { name: string };
+}): Accounts {
   const { connection, redis, pepper } = deps;
+  const memory: KeyMemory<ApiKeyIdentity> | undefined = deps.rememberKeys
+    ? subscribedKeyMemory(redis, deps.rememberKeys)
+    : undefined;
   const envSchema = new Schema<EnvironmentRecord>(
     { _id: String, name: String, service: String, created_at: Date },
     { versionKey: false, collection: 'accounts_environments' },
@@ -129,17 +147,24 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
         { new: true },
       ).lean<ApiKeyRecord>();
       if (!record) throw new NotFoundError('key_not_found', `No API key ${keyId}`);
+      forgetKeyInThisProcess(record.hash);
       await redis.del(cacheKey(record.hash));
+      await redis.publish(REVOKED_KEYS_CHANNEL, record.hash);
     },
     async verifyKey(service, presented) {
       if (presented.length === 0 || presented.length > MAX_KEY_LENGTH) return null;
       // The lookup is by keyed hash, so comparing hashes by equality leaks nothing about the key.
       const hash = hashSecret(presented, pepper);
+      const remembered = memory?.get(hash);
+      if (remembered) return remembered.service === service ? { ...remembered } : null;
+      const epoch = memory?.epoch() ?? 0;
       const cached = await redis.get(cacheKey(hash)).catch(() => null);
       if (cached === '-') return null;
       if (cached) {
-        const identity = JSON.parse(cached) as ApiKeyIdentity;
-        return identity.service === service ? { ...identity, subject: identity.subject ?? null } : null;
+        const stored = JSON.parse(cached) as ApiKeyIdentity;
+        const identity = { ...stored, subject: stored.subject ?? null };
+        memory?.remember(hash, identity, epoch);
+        return identity.service === service ? { ...identity } : null;
       }
       const record = await ApiKey.findOne({ hash, revoked_at: null }).lean<ApiKeyRecord>();
       if (!record) {
@@ -153,7 +178,11 @@ export function createAccounts(deps: { connection: Connection; redis: Redis; pep
         subject: record.subject ?? null,
       };
       await redis.set(cacheKey(hash), JSON.stringify(identity), 'EX', CACHE_TTL_S).catch(() => undefined);
-      return identity.service === service ? identity : null;
+      memory?.remember(hash, identity, epoch);
+      return identity.service === service ? { ...identity } : null;
+    },
+    async close() {
+      await memory?.close();
     },
   };
 }
