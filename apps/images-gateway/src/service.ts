@@ -1,4 +1,4 @@
-import { createAccounts } from '@platform/accounts';
+import { serviceAccounts } from '@platform/accounts';
 import { IMAGES_TOPICS, createCompressionCounts, createOutputStore } from '@platform/images';
 import { ensureTopics } from '@platform/kafka';
 import type { ServiceContext } from '@platform/runtime';
@@ -9,13 +9,7 @@ import type { config } from './config.js';
 export async function build(ctx: ServiceContext<ReturnType<typeof config.get>>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const accounts = createAccounts({
-    connection: mongo,
-    redis,
-    pepper: settings.apiKeyPepper,
-    rememberKeys: { name: ctx.name },
-  });
-  ctx.onClose('API key memory', () => accounts.close());
+  const accounts = serviceAccounts(ctx, { connection: mongo, redis, pepper: settings.apiKeyPepper });
   await ensureTopics(ctx.kafka(), [IMAGES_TOPICS.commands]);
   const app = await buildApp({
     logger: ctx.logger,

@@ -1,4 +1,4 @@
-import { createAccounts, createMembers } from '@platform/accounts';
+import { serviceAccounts, createMembers } from '@platform/accounts';
 import { createAnalyticsStore, createReports } from '@platform/analytics';
 import { ensureTopics } from '@platform/kafka';
 import { LINKS_TOPICS, createLinksStore, redisDirectoryStamps } from '@platform/links';
@@ -13,13 +13,7 @@ import type { GatewayConfig } from './config.js';
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const accounts = createAccounts({
-    connection: mongo,
-    redis,
-    pepper: settings.apiKeyPepper,
-    rememberKeys: { name: ctx.name },
-  });
-  ctx.onClose('API key memory', () => accounts.close());
+  const accounts = serviceAccounts(ctx, { connection: mongo, redis, pepper: settings.apiKeyPepper });
   await ensureTopics(ctx.kafka(), [LINKS_TOPICS.commands]);
   const app = await buildApp({
     logger: ctx.logger,

@@ -1,4 +1,4 @@
-import { createAccounts, createMembers } from '@platform/accounts';
+import { serviceAccounts, createMembers } from '@platform/accounts';
 import { MessageTypeNames } from '@platform/contracts';
 import { ensureTopics, runConsumer, type ConsumerHandle } from '@platform/kafka';
 import { NOTIFICATIONS_TOPICS, createNotificationsStore, inboxNotificationFromEvent } from '@platform/notifications';
@@ -12,13 +12,7 @@ import { watchMetrics } from './watch-metrics.js';
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const accounts = createAccounts({
-    connection: mongo,
-    redis,
-    pepper: settings.apiKeyPepper,
-    rememberKeys: { name: ctx.name },
-  });
-  ctx.onClose('API key memory', () => accounts.close());
+  const accounts = serviceAccounts(ctx, { connection: mongo, redis, pepper: settings.apiKeyPepper });
   await ensureTopics(ctx.kafka(), [NOTIFICATIONS_TOPICS.commands, NOTIFICATIONS_TOPICS.events]);
   const metrics = watchMetrics();
   const hub = createWatchHub(metrics);

@@ -1,4 +1,4 @@
-import { createAccounts, createMembers } from '@platform/accounts';
+import { serviceAccounts, createMembers } from '@platform/accounts';
 import { createMongoCommandResultStore } from '@platform/mongo';
 import { createNotificationsStore, createNotificationsWriter } from '@platform/notifications';
 import { createRedisReplyTransport } from '@platform/redis';
@@ -15,13 +15,7 @@ import { createWorker } from './worker.js';
 export async function build(ctx: ServiceContext<NotifierConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const accounts = createAccounts({
-    connection: mongo,
-    redis,
-    pepper: settings.apiKeyPepper,
-    rememberKeys: { name: ctx.name },
-  });
-  ctx.onClose('API key memory', () => accounts.close());
+  const accounts = serviceAccounts(ctx, { connection: mongo, redis, pepper: settings.apiKeyPepper });
   const sealer = createSealer(settings.sealingKey);
   const store = createNotificationsStore(mongo);
   const writer = createNotificationsWriter(mongo);

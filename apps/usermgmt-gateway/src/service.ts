@@ -1,4 +1,4 @@
-import { createAccounts } from '@platform/accounts';
+import { serviceAccounts } from '@platform/accounts';
 import { ensureTopics } from '@platform/kafka';
 import type { ServiceContext } from '@platform/runtime';
 import { USERMGMT_TOPICS, createUsermgmtStore } from '@platform/usermgmt';
@@ -11,13 +11,7 @@ import type { GatewayConfig } from './config.js';
 export async function build(ctx: ServiceContext<GatewayConfig>) {
   const { settings } = ctx;
   const [mongo, redis] = [await ctx.mongo(), ctx.redis()];
-  const accounts = createAccounts({
-    connection: mongo,
-    redis,
-    pepper: settings.apiKeyPepper,
-    rememberKeys: { name: ctx.name },
-  });
-  ctx.onClose('API key memory', () => accounts.close());
+  const accounts = serviceAccounts(ctx, { connection: mongo, redis, pepper: settings.apiKeyPepper });
   await ensureTopics(ctx.kafka(), [USERMGMT_TOPICS.commands, USERMGMT_TOPICS.events, WEBHOOK_TOPICS.deliveries]);
   const app = await buildApp({
     logger: ctx.logger,

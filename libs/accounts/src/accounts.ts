@@ -186,3 +186,13 @@ export function createAccounts(deps: {
     },
   };
 }
+
+/** A service's accounts: keys verified are kept in memory (ADR 0036), the revocation listener closed with it. */
+export function serviceAccounts(
+  service: { name: string; onClose(name: string, close: () => Promise<void>): void },
+  deps: { connection: Connection; redis: Redis; pepper: string },
+): Accounts {
+  const accounts = createAccounts({ ...deps, rememberKeys: { name: service.name } });
+  service.onClose('API key memory', () => accounts.close());
+  return accounts;
+}

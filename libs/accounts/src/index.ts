@@ -1,4 +1,4 @@
-export { createAccounts } from './accounts.js';
+export { createAccounts, serviceAccounts } from './accounts.js';
 export { REVOKED_KEYS_CHANNEL } from './key-memory.js';
 export type { Accounts, ApiKeyIdentity, EnvironmentRecord, ApiKeyRecord } from './accounts.js';
 export { SERVICES, isService } from './services.js';
