@@ -32,7 +32,7 @@ export function createUsermgmtWriter(connection: Connection) {
     jwtTemplates: { put: jwtTemplatesRepository(models).put },
     users: { create: users.create, update: users.update, delete: users.delete },
     /** The Events API's log, written by the reaction that also fans the events out to webhook endpoints. */
-    events: { record: eventLogRepository(models).record },
+    events: { recordMany: eventLogRepository(models).recordMany },
     webhookEndpoints: {
       create: webhookEndpoints.create,
       update: webhookEndpoints.update,
@@ -56,7 +56,7 @@ export function createUsermgmtStore(connection: Connection) {
     webhookEndpoints: {
       get: webhookEndpoints.get,
       list: webhookEndpoints.list,
-      subscribedTo: webhookEndpoints.subscribedTo,
+      enabledIn: webhookEndpoints.enabledIn,
     },
     users: { get: users.get, getByExternalId: users.getByExternalId, list: users.list },
     events: { list: eventLogRepository(models).list },

@@ -21,6 +21,15 @@ export interface LoggedEvent {
   created_at: string;
 }
 
+/** An event as the fan-out records it in the log the Events API serves. */
+export interface EventToRecord {
+  id: string;
+  environmentId: string;
+  event: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
 export interface EventQuery {
   events?: string[] | undefined;
   after?: string | undefined;
@@ -48,30 +57,30 @@ const present = (doc: EventLogDoc): LoggedEvent => ({
 
 export function eventLogRepository(models: UsermgmtModels) {
   const { EventLog } = models;
-  // The fan-out handles events of several partitions at once: they are recorded in one insert. An id already
-  // taken is a redelivered event, which keeps its first position.
+  // The fan-out handles batches of several partitions at once: those that arrive while one is being written
+  // are recorded together in the next insert. An id already taken is a redelivered event.
   const insert = roundTripBatcher(async (docs: EventLogDoc[]) => {
     await insertNew(EventLog.collection as unknown as mongo.Collection<EventLogDoc>, docs);
     return docs.map(() => undefined);
   });
+  const stored = (input: EventToRecord, loggedAt: Date): EventLogDoc => ({
+    _id: input.id,
+    environment_id: input.environmentId,
+    event: input.event,
+    data: input.data,
+    created_at: input.createdAt,
+    logged_at: loggedAt,
+    expires_at: new Date(input.createdAt.getTime() + EVENT_RETENTION_MS),
+  });
   return {
-    /** Records an event once: a redelivered event keeps its first position. */
-    async record(input: {
-      id: string;
-      environmentId: string;
-      event: string;
-      data: Record<string, unknown>;
-      createdAt: Date;
-    }): Promise<void> {
-      await insert({
-        _id: input.id,
-        environment_id: input.environmentId,
-        event: input.event,
-        data: input.data,
-        created_at: input.createdAt,
-        logged_at: new Date(),
-        expires_at: new Date(input.createdAt.getTime() + EVENT_RETENTION_MS),
-      });
+    /**
+     * Records events, in their order, in one insert (a batch of the fan-out), each once: a redelivered event
+     * keeps its first position.
+     */
+    async recordMany(inputs: readonly EventToRecord[]): Promise<void> {
+      if (inputs.length === 0) return;
+      const loggedAt = new Date();
+      await insert.all(inputs.map((input) => stored(input, loggedAt)));
     },
 
     /**

@@ -40,7 +40,7 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
   const { WebhookEndpoint } = models;
   const live = (environmentId: string, id: string) => ({ _id: id, environment_id: environmentId, deleted_at: null });
 
-  // The fan-out handles events of several partitions at once: those of one environment share one read.
+  // The fan-out handles batches of several partitions at once: those of one environment share one read.
   const enabledIn = roundTripBatcher(async (environmentIds: string[]) => {
     const distinct = [...new Set(environmentIds)];
     const found = await Promise.all(
@@ -239,8 +239,7 @@ export function webhookEndpointsRepository(models: UsermgmtModels) {
       );
     },
 
-    /** Enabled endpoints of an environment subscribed to one event type (the webhook fan-out). */
-    subscribedTo: async (environmentId: string, eventType: string): Promise<WebhookEndpointDoc[]> =>
-      (await enabledIn(environmentId)).filter((endpoint) => endpoint.events.includes(eventType)),
+    /** The enabled endpoints of an environment, whatever they subscribe to (the fan-out of a batch filters them). */
+    enabledIn: (environmentId: string): Promise<WebhookEndpointDoc[]> => enabledIn(environmentId),
   };
 }
