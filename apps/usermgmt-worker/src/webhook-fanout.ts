@@ -1,14 +1,6 @@
 import { MessageTypeNames, type UserCreated, type UserDeleted, type UserUpdated } from '@platform/contracts';
-import type { IncomingBatch, Publisher } from '@platform/kafka';
-import {
-  SpanKind,
-  context,
-  extractTraceContext,
-  getTracer,
-  injectTraceContext,
-  trace,
-  type Span,
-} from '@platform/telemetry';
+import { startBatchMessageSpan, type IncomingBatch, type Publisher } from '@platform/kafka';
+import { context, injectTraceContext, trace, type Span } from '@platform/telemetry';
 import {
   orderingKeyOf,
   userEvent,
@@ -21,8 +13,6 @@ import { WEBHOOK_TOPICS, deliveryIdFor } from '@platform/webhooks';
 
 type UserEventMessage =
   typeof MessageTypeNames.UserCreated | typeof MessageTypeNames.UserUpdated | typeof MessageTypeNames.UserDeleted;
-
-const tracer = getTracer('@platform/usermgmt-worker');
 
 /** The user events the fan-out consumes, and the webhook event type each one is. */
 export const USER_EVENT_TYPES: Record<UserEventMessage, UserEventType> = {
@@ -49,20 +39,9 @@ export async function publishUserEvents(
   const spans: Span[] = [];
   const events = batch.messages.map((message) => {
     const record: UserCreated | UserUpdated | UserDeleted = message.value;
-    const span = tracer.startSpan(
-      `process ${message.type}`,
-      {
-        kind: SpanKind.CONSUMER,
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.destination.name': batch.topic,
-          'messaging.message.id': message.meta.id,
-          'messaging.kafka.offset': Number(message.offset),
-          'messaging.batch.message_count': batch.messages.length,
-          'platform.component': 'usermgmt-worker',
-        },
-      },
-      extractTraceContext(message.meta.raw),
+    const span = startBatchMessageSpan(
+      { topic: batch.topic, size: batch.messages.length, component: 'usermgmt-worker' },
+      message,
     );
     spans.push(span);
     const event = userEvent(webhookEventId(message.meta.id), USER_EVENT_TYPES[message.type], record);

@@ -1,7 +1,7 @@
 import { MessageTypeNames, type RedeliverDeliveries, type RequestDelivery } from '@platform/contracts';
-import type { IncomingBatch } from '@platform/kafka';
+import { startBatchMessageSpan, type IncomingBatch } from '@platform/kafka';
 import type { LeaseQueue, QueuedItem } from '@platform/redis';
-import { SpanKind, extractTraceContext, getTracer, type Logger, type Span } from '@platform/telemetry';
+import type { Logger, Span } from '@platform/telemetry';
 import type { DeliveryStore } from '@platform/webhooks';
 
 export type DeliveryCommand = typeof MessageTypeNames.RequestDelivery | typeof MessageTypeNames.RedeliverDeliveries;
@@ -20,7 +20,6 @@ export interface DeliveryHandlerDeps {
  * are done: a failure retries the whole batch, which changes nothing for the requests it had stored.
  */
 export function deliveryBatchHandler(deps: DeliveryHandlerDeps) {
-  const tracer = getTracer('@platform/webhook-dispatcher');
   return async (batch: IncomingBatch<DeliveryCommand>): Promise<void> => {
     const requests: Array<{ request: RequestDelivery; trace: Record<string, string> }> = [];
     const items: QueuedItem[] = [];
@@ -32,20 +31,9 @@ export function deliveryBatchHandler(deps: DeliveryHandlerDeps) {
         const trace = { ...(traceparent ? { traceparent } : {}), ...(tracestate ? { tracestate } : {}) };
         requests.push({ request: message.value as RequestDelivery, trace });
         spans.push(
-          tracer.startSpan(
-            `process ${message.type}`,
-            {
-              kind: SpanKind.CONSUMER,
-              attributes: {
-                'messaging.system': 'kafka',
-                'messaging.destination.name': batch.topic,
-                'messaging.message.id': message.meta.id,
-                'messaging.kafka.offset': Number(message.offset),
-                'messaging.batch.message_count': batch.messages.length,
-                'platform.component': 'webhook-dispatcher',
-              },
-            },
-            extractTraceContext(message.meta.raw),
+          startBatchMessageSpan(
+            { topic: batch.topic, size: batch.messages.length, component: 'webhook-dispatcher' },
+            message,
           ),
         );
       }

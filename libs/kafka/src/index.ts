@@ -31,5 +31,6 @@ export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbo
 export { listDeadLetters, replayDeadLetters } from './dead-letter-replay.js';
 export type { DeadLetter, DeadLetterOptions } from './dead-letter-replay.js';
 export { backoffDelay } from './backoff.js';
+export { startBatchMessageSpan } from './message-metrics.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';

@@ -1,4 +1,4 @@
-import { SpanKind, extractTraceContext, metrics, withSpan } from '@platform/telemetry';
+import { SpanKind, extractTraceContext, getTracer, metrics, withSpan, type Span } from '@platform/telemetry';
 import type { MessageMeta } from './headers.js';
 
 const meter = metrics.getMeter('@platform/kafka');
@@ -47,4 +47,30 @@ export async function processMessage<T>(
   } finally {
     handlerDuration.record((performance.now() - started) / 1000, { group: where.groupId, type: meta.type });
   }
+}
+
+/**
+ * A consumer span for one message of a batch that a handler works on as a whole (one insert for all its
+ * messages): a child of the trace the message carries, started when the batch's work starts; the handler ends it
+ * once that work is done, and passes its context on with what the message leads to.
+ */
+export function startBatchMessageSpan(
+  batch: { topic: string; size: number; component: string },
+  message: { offset: string; meta: MessageMeta },
+): Span {
+  return getTracer('@platform/kafka').startSpan(
+    `process ${message.meta.type}`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': batch.topic,
+        'messaging.message.id': message.meta.id,
+        'messaging.kafka.offset': Number(message.offset),
+        'messaging.batch.message_count': batch.size,
+        'platform.component': batch.component,
+      },
+    },
+    extractTraceContext(message.meta.raw),
+  );
 }
