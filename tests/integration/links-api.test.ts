@@ -134,6 +134,20 @@ describe('links API: shortening', () => {
     });
   });
 
+  it('makes one link per long URL for a burst of shortens, however they fall into batches', async () => {
+    // Shortens of one group are handled in turn, their lookups read ahead per batch (links-worker's
+    // reusable-links): a link made early in a batch must be the answer for the same URL later in it.
+    const urls = ['https://example.com/burst-a', 'https://example.com/burst-b', 'https://example.com/burst-c'];
+    const sent = Array.from({ length: 15 }, (_, i) => urls[i % urls.length]!);
+    const answers = await Promise.all(sent.map((long_url) => call(admin, 'POST', '/v4/shorten', { long_url })));
+    for (const url of urls) {
+      const mine = answers.filter((_, i) => sent[i] === url);
+      expect(mine.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 201]);
+      expect(new Set(mine.map((a) => a.body['id'])).size).toBe(1);
+    }
+    expect(new Set(answers.map((a) => a.body['id'])).size).toBe(urls.length);
+  });
+
   it("refuses bad long URLs, links of its own domains, and domains the group may not use, with Bitly's codes", async () => {
     const bad = await call(admin, 'POST', '/v4/shorten', { long_url: 'NOT_REAL_URL' });
     expect(bad.status).toBe(400);

@@ -10,6 +10,7 @@ import { WEBHOOK_TOPICS } from '@platform/webhooks';
 import type { LinksWorkerConfig } from './config.js';
 import { commandHandlers, type LinksCommand } from './handlers/index.js';
 import { createRedirectMarks } from './redirect-marks.js';
+import { primedReusableLinks } from './reusable-links.js';
 import { createWebhookFanOut } from './webhooks/fanout.js';
 import { createWebhookState } from './webhooks/state.js';
 
@@ -38,6 +39,7 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
   await results.ensureIndexes();
   ctx.sweep([results.collection]);
   const state = createWebhookState({ store, writer, logger: ctx.logger });
+  const reusables = primedReusableLinks(store);
   const worker = createCommandWorker<LinksCommand>({
     kafka: ctx.kafka(),
     name: 'links-worker',
@@ -55,7 +57,13 @@ export async function build(ctx: ServiceContext<LinksWorkerConfig>) {
     logger: ctx.logger,
     commandTypes: Object.keys(commandHandlers) as LinksCommand[],
     handle: (_type, message) =>
-      runHandler(commandHandlers, { store, writer, members, sealer, apiBase: settings.publicBaseUrl }, message),
+      runHandler(
+        commandHandlers,
+        { store, writer, members, reusables, sealer, apiBase: settings.publicBaseUrl },
+        message,
+      ),
+    // A group's shortens, handled in turn, find the links to return again with one read per batch.
+    prefetch: (messages) => reusables.prime(messages),
     reactions: ({ publisher }) => {
       const fanOut = createWebhookFanOut({ store, publisher, apiBase: settings.publicBaseUrl });
       const redirects = createRedirectMarks(writer);

@@ -2,6 +2,7 @@ import type { CommandReplies, CommandType } from '@platform/contracts';
 import type { Logger } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import type { ReplyTransport } from './command-bus.js';
+import type { BatchMessage } from './batch-consumer.js';
 import type { BatchedReactionOptions } from './batched-reaction.js';
 import { createCommandProcessor, type CommandProcessor, type CommandResultStore } from './command-processor.js';
 import type { HandlerMap, IncomingMessage } from './consumer.js';
@@ -46,6 +47,8 @@ export interface CommandWorkerOptions<C extends CommandType> {
   background?: (tools: WorkerTools) => BackgroundTask[];
   /** See createCommandProcessor: `skip` for work only worth doing while its sender waits. */
   expired?: 'run' | 'skip';
+  /** See commandGroup: reads a batch's commands will need, made together before the first of them runs. */
+  prefetch?: BatchPrefetch<C>;
   partitionsConcurrency?: number;
   outboxIntervalMs?: number;
   sessionTimeoutMs?: number;
@@ -84,6 +87,7 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
           topic: options.commandTopic,
           processor,
           partitionsConcurrency: options.partitionsConcurrency ?? 4,
+          ...(options.prefetch ? { prefetch: options.prefetch } : {}),
           ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
           // Events written with the change go out right away: the relay hears of the write from the store client.
           handlers: Object.fromEntries(
@@ -98,6 +102,15 @@ export function createCommandWorker<C extends CommandType>(options: CommandWorke
     ],
   });
 }
+
+/**
+ * Reads that a batch's commands will need, made together before the first of them runs (beside the read of
+ * their stored replies), where the commands of a partition would otherwise read one after another. Resolves
+ * with what to forget once the batch is closed (its replies stored), if anything.
+ */
+export type BatchPrefetch<C extends CommandType> = (
+  messages: ReadonlyArray<BatchMessage<C>>,
+) => Promise<(() => void) | undefined>;
 
 /** A command group's handlers: each returns its command's reply. */
 export type CommandHandlers<C extends CommandType> = { [T in C]: (message: IncomingMessage<T>) => Promise<unknown> };
@@ -114,6 +127,7 @@ export function commandGroup<C extends CommandType>(options: {
   processor: CommandProcessor;
   /** Handlers whose return value is the command's reply. */
   handlers: CommandHandlers<C>;
+  prefetch?: BatchPrefetch<C>;
   partitionsConcurrency?: number;
   sessionTimeoutMs?: number;
 }): Omit<BatchedReactionOptions<C>, 'client'> {
@@ -125,7 +139,19 @@ export function commandGroup<C extends CommandType>(options: {
     handlers: options.handlers as unknown as HandlerMap<C>,
     onDeadLetter: (meta) => processor.replyDeadLettered(meta),
     unhandled: 'dead-letter',
-    scope: (messages) => processor.batch(messages),
+    scope: async (messages) => {
+      const { prefetch } = options;
+      if (!prefetch) return processor.batch(messages);
+      const [batch, forget] = await Promise.all([processor.batch(messages), prefetch(messages)]);
+      if (!forget) return batch;
+      return {
+        run: (message, handler) => batch.run(message, handler),
+        async close() {
+          await batch.close();
+          forget();
+        },
+      };
+    },
     traced: true,
     // A fetch answers as soon as a command is there: a command never waits for others to fill a batch.
     fetchMinBytes: 1,

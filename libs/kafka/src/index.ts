@@ -24,7 +24,13 @@ export { createCommandProcessor } from './command-processor.js';
 export type { CommandProcessor, CommandResultStore, StoredReply } from './command-processor.js';
 export { createOutboxRelay, outboxMessage } from './outbox-relay.js';
 export { commandGroup, createCommandWorker, runHandler } from './command-worker.js';
-export type { CommandWorker, CommandWorkerOptions, CommandHandler, CommandHandlerMap } from './command-worker.js';
+export type {
+  BatchPrefetch,
+  CommandWorker,
+  CommandWorkerOptions,
+  CommandHandler,
+  CommandHandlerMap,
+} from './command-worker.js';
 export { batchReaction, createEventWorker, reaction } from './event-worker.js';
 export type { EventWorker, EventWorkerOptions, Reaction, BackgroundTask, WorkerTools } from './event-worker.js';
 export type { OutboxRelay, OutboxSource, OutboxEntry, OutboxHint } from './outbox-relay.js';

@@ -126,6 +126,21 @@ export function createLinksStore(
       });
     },
     /**
+     * The links several shortens would return again (see `reusable`), in one read: for each reuse key at most
+     * one link, the first stored as `reusable` reads it.
+     */
+    async reusableAmong(organizationId: string, reuseKeys: readonly string[]): Promise<Map<string, LinkDoc>> {
+      const found = new Map<string, LinkDoc>();
+      if (reuseKeys.length === 0) return found;
+      const links = (await m.Link.collection
+        .find({ reuse_key: { $in: [...reuseKeys] }, organization_id: organizationId, deleted_at: null })
+        .toArray()) as unknown as LinkDoc[];
+      for (const link of links) {
+        if (link.reuse_key !== null && !found.has(link.reuse_key)) found.set(link.reuse_key, link);
+      }
+      return found;
+    },
+    /**
      * A page of a group's links, newest first, how many links the filters match in all (`search_after` and `page`
      * position the page; they do not change the total), and whether more follow.
      */

@@ -37,8 +37,8 @@ async function assertTagsFit(deps: HandlerDeps, organizationId: string, groupGui
   throw new InputError('TOO_MANY_TAGS_PER_GROUP', message, { issues: [{ field: 'tags', code: 'invalid', message }] });
 }
 
-export const strip = (doc: LinkDoc): Stored => {
-  const { outbox: _o, has_outbox: _h, ...rest } = doc;
+export const strip = (doc: LinkDoc | Stored): Stored => {
+  const { outbox: _o, has_outbox: _h, ...rest } = doc as LinkDoc;
   return rest;
 };
 
@@ -65,7 +65,7 @@ export async function makeShortlink(
   const directory = deps.store.forRequest(v.organization_id);
   const [group, existing, branded, user] = await Promise.all([
     directory.getGroup(v.organization_id, v.group_guid),
-    reusable ? deps.store.reusable(v.organization_id, v.group_guid, v.long_url) : null,
+    reusable ? deps.reusables.get(v, commandId) : null,
     directory.getDomain(v.domain),
     deps.members.get(v.organization_id, v.user_id),
   ]);
@@ -103,6 +103,7 @@ export async function makeShortlink(
       occurred_at: Date.now(),
     });
     if (await deps.writer.insertLink(doc, [event])) {
+      deps.reusables.created(doc);
       return { link: doc, created: true };
     }
     const holder = await deps.store.getLink(v.organization_id, doc._id);
