@@ -8,10 +8,26 @@ import type { EventLogDoc, UsermgmtModels } from '../models.js';
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
- * Events younger than this are not served yet: concurrent writers record events a few milliseconds apart
- * and out of order, and a reader that paged past a position must never find an event appear behind it.
+ * Events younger than this are not served yet: events are recorded a little after they happen, several
+ * partitions' at once, and a reader that paged past a position must never find an event appear behind it.
  */
 export const EVENT_SETTLE_MS = 1_000;
+
+/**
+ * Where events recorded now take their place in the log (`logged_at`): when each happened, so that the log
+ * follows the order of the changes, whichever partitions and batches carried them to the fan-out; but never
+ * earlier than half the settle time before now, so that an event recorded late (the fan-out behind, or
+ * restarted) still lands where no reader has been yet. Within a batch (one aggregate's events in their order)
+ * each takes a later millisecond than the one before it.
+ */
+export function logPositions(inputs: ReadonlyArray<{ createdAt: Date }>, now: number): Date[] {
+  const floor = now - EVENT_SETTLE_MS / 2;
+  let previous = -Infinity;
+  return inputs.map((input) => {
+    previous = Math.max(input.createdAt.getTime(), floor, previous + 1);
+    return new Date(previous);
+  });
+}
 
 export interface LoggedEvent {
   object: 'event';
@@ -79,8 +95,8 @@ export function eventLogRepository(models: UsermgmtModels) {
      */
     async recordMany(inputs: readonly EventToRecord[]): Promise<void> {
       if (inputs.length === 0) return;
-      const loggedAt = new Date();
-      await insert.all(inputs.map((input) => stored(input, loggedAt)));
+      const positions = logPositions(inputs, Date.now());
+      await insert.all(inputs.map((input, i) => stored(input, positions[i]!)));
     },
 
     /**
