@@ -45,7 +45,7 @@ export async function publishUserEvents(
     );
     spans.push(span);
     const event = userEvent(webhookEventId(message.meta.id), USER_EVENT_TYPES[message.type], record);
-    return { record, event, trace: injectTraceContext({}, trace.setSpan(context.active(), span)) };
+    return { record, event, traceHeaders: injectTraceContext({}, trace.setSpan(context.active(), span)) };
   });
   try {
     const environments = [...new Set(events.map(({ record }) => record.environment_id))];
@@ -62,7 +62,7 @@ export async function publishUserEvents(
       Promise.all(environments.map((environmentId) => deps.store.webhookEndpoints.enabledIn(environmentId))),
     ]);
     const endpointsIn = new Map(environments.map((environmentId, i) => [environmentId, enabled[i]!]));
-    const requests = events.flatMap(({ record, event, trace }) => {
+    const requests = events.flatMap(({ record, event, traceHeaders }) => {
       const endpoints = endpointsIn.get(record.environment_id)!.filter((e) => e.events.includes(event.event));
       if (endpoints.length === 0) return [];
       const payload = JSON.stringify(event);
@@ -74,7 +74,7 @@ export async function publishUserEvents(
           key: endpoint._id,
           id: deliveryId,
           type: MessageTypeNames.RequestDelivery,
-          headers: trace,
+          headers: traceHeaders,
           value: {
             delivery_id: deliveryId,
             producer: 'usermgmt',
