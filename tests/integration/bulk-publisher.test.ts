@@ -84,7 +84,7 @@ afterAll(async () => {
 });
 
 describe('createBulkPublisher', () => {
-  it('writes the records the kafkajs publisher writes: partition, key, body and headers', async () => {
+  it('writes the records the kafkajs publisher writes: partition, key, body and headers, alone or joined', async () => {
     const clicks = Array.from({ length: 300 }, (_, i) => click(i));
     const messages = clicks.map((c) => ({
       topic: 'links.clicks',
@@ -93,18 +93,23 @@ describe('createBulkPublisher', () => {
       type: MessageTypeNames.ShortlinkClicked,
       value: c,
     }));
+    const concurrent = messages.slice(0, 40).map((m) => ({ ...m, id: `${m.id}:together` }));
     for (const publisher of publishers) {
       await publisher.publishMany(messages.slice(0, 250));
       await publisher.publishMany(messages.slice(250));
       await publisher.publish(messages[0]!);
+      // Single publishes made together (a gateway's commands, ADR 0037) go out joined, each with its own record.
+      const ids = await Promise.all(concurrent.map((message) => publisher.publish(message)));
+      expect(ids).toEqual(concurrent.map((message) => message.id));
     }
-    const [byKafkajs, byBulk] = await Promise.all(clients.map((client) => read(client, messages.length + 1)));
+    const total = messages.length + 1 + concurrent.length;
+    const [byKafkajs, byBulk] = await Promise.all(clients.map((client) => read(client, total)));
     // ce_time is the batch's clock reading: the same form, not the same instant.
     const comparable = (seen: Seen[]) =>
       seen
         .map((s) => ({ ...s, headers: s.headers.map(([k, v]) => [k, k === 'ce_time' ? v.replace(/\d/g, '0') : v]) }))
         .sort((a, b) => a.partition - b.partition || 0);
-    expect(byBulk).toHaveLength(messages.length + 1);
+    expect(byBulk).toHaveLength(total);
     expect(new Set(byBulk!.map((s) => s.partition)).size).toBeGreaterThan(6);
     // Within a partition, the order of publishing.
     expect(comparable(byBulk!)).toEqual(comparable(byKafkajs!));

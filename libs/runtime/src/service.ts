@@ -35,7 +35,10 @@ export interface ServiceContext<S extends RuntimeSettings = RuntimeSettings> {
   kafka(): KafkaClient;
   mongo(): Promise<MongoConnection>;
   redis(): Redis;
-  /** The process's Kafka producer (connected before the service starts, disconnected after it stops). */
+  /**
+   * The process's Kafka producer (connected before the service starts, disconnected after it stops): the
+   * gateways' commands go out on it, on @platformatic/kafka (ADR 0037).
+   */
   publisher(): Publisher;
   /**
    * The process's command bus: commands out through the publisher, replies back on this replica's Redis

@@ -1,8 +1,8 @@
 import { startHealthServer, type HttpApp, type ReadinessCheck } from '@platform/http';
 import {
   createCommandBus,
+  createBulkPublisher,
   createKafka,
-  createPublisher,
   type CommandBus,
   type KafkaClient,
   type Publisher,
@@ -80,7 +80,7 @@ export async function startService<S extends RuntimeSettings, X extends Service>
       return redis;
     },
     publisher() {
-      publisher ??= createPublisher(context.kafka(), { source: `/${name}` });
+      publisher ??= createBulkPublisher(context.kafka(), { source: `/${name}` });
       return publisher;
     },
     commands({ replicaId, timeoutMs }) {
