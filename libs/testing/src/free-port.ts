@@ -30,14 +30,35 @@ function tryListen(port: number): Promise<number | undefined> {
 /** Ports that browsers refuse to fetch from (Chromium's and Firefox's restricted list, within the range). */
 const BROWSER_UNSAFE = new Set([10080]);
 
+/**
+ * This test process's share of the range. Suites run side by side in vitest's workers, each drawing ports that
+ * its processes bind only later: with one range for all, two workers could be handed the same port before
+ * either bound it (seen in CI as EADDRINUSE). Each worker (VITEST_POOL_ID, 1..maxWorkers) draws from its own
+ * slice; outside vitest, the whole range.
+ */
+const SLICES = 16;
+const OWN = (() => {
+  if (!RANGE) return undefined;
+  const pool = Number(process.env['VITEST_POOL_ID']);
+  if (!Number.isInteger(pool) || pool < 1) return RANGE;
+  const size = Math.floor((RANGE.to - RANGE.from) / SLICES);
+  const from = RANGE.from + ((pool - 1) % SLICES) * size;
+  return { from, to: from + size };
+})();
+
+/** Ports handed out by this process: never handed out twice, though the process given one may not have bound it yet. */
+const handedOut = new Set<number>();
+
 /** A TCP port free on loopback right now, for a process started next. */
 export async function freePort(): Promise<number> {
-  if (RANGE) {
+  if (OWN) {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const candidate = RANGE.from + Math.floor(Math.random() * (RANGE.to - RANGE.from));
-      if (BROWSER_UNSAFE.has(candidate)) continue;
+      const candidate = OWN.from + Math.floor(Math.random() * (OWN.to - OWN.from));
+      if (BROWSER_UNSAFE.has(candidate) || handedOut.has(candidate)) continue;
       const port = await tryListen(candidate);
-      if (port !== undefined) return port;
+      if (port === undefined) continue;
+      handedOut.add(port);
+      return port;
     }
   }
   const port = await tryListen(0);
