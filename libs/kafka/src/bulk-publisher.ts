@@ -1,5 +1,4 @@
 import { Producer, ProduceAcks } from '@platformatic/kafka';
-import { roundTripBatcher } from '@platform/batching';
 import { SpanKind, withSpan } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import { HEADERS } from './headers.js';
@@ -7,6 +6,7 @@ import { keyHash } from './partition.js';
 import {
   brokerUnavailable,
   createRecordBuilder,
+  joinedPublish,
   type OutgoingMessage,
   type OutgoingRecord,
   type Publisher,
@@ -55,7 +55,7 @@ export function createBulkPublisher(client: KafkaClient, options: { source: stri
     });
   }
 
-  async function send(batch: BulkRecord[]): Promise<void> {
+  async function produce(batch: BulkRecord[]): Promise<void> {
     try {
       await producer.send({
         messages: batch,
@@ -67,20 +67,12 @@ export function createBulkPublisher(client: KafkaClient, options: { source: stri
     }
   }
 
-  // Single publishes (a gateway's commands) made while one is on its way to the broker go out together in the
-  // next produce request, as with the kafkajs publisher; each caller's record is built first, under its own trace
-  // context, so a message that cannot be encoded fails alone.
-  const sendJoined = roundTripBatcher(async (records: BulkRecord[]) => {
-    await send(records);
-    return records.map(() => undefined);
-  });
-
   async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
     return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
       const records = await builder.records(messages);
       span.setAttribute('messaging.batch.message_count', records.length);
-      await send(toBulk(records));
+      await produce(toBulk(records));
       return records.map((r) => r.id);
     });
   }
@@ -93,12 +85,7 @@ export function createBulkPublisher(client: KafkaClient, options: { source: stri
     },
     disconnect: () => producer.close(),
     publishMany,
-    publish(message) {
-      return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async () => {
-        const records = await builder.records([message as OutgoingMessage]);
-        await sendJoined(toBulk(records)[0]!);
-        return records[0]!.id;
-      });
-    },
+    // A gateway's commands: joined as the kafkajs publisher joins them (ADR 0037).
+    publish: joinedPublish(builder, (records) => produce(toBulk(records))),
   };
 }

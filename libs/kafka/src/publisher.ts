@@ -105,6 +105,30 @@ export function createRecordBuilder(client: KafkaClient, options: { source: stri
   };
 }
 
+type RecordBuilder = ReturnType<typeof createRecordBuilder>;
+
+/**
+ * `publish` of both publishers: single publishes (a gateway's commands) made while one is on its way to the
+ * broker go out together in the next produce request (issue 41: one request per command was a quarter of a
+ * gateway's CPU). Each caller builds its own record first, under its own trace context, so a message that
+ * cannot be encoded fails alone.
+ */
+export function joinedPublish(
+  builder: RecordBuilder,
+  send: (records: OutgoingRecord[]) => Promise<void>,
+): Publisher['publish'] {
+  const sendJoined = roundTripBatcher(async (records: OutgoingRecord[]) => {
+    await send(records);
+    return records.map(() => undefined);
+  });
+  return (message) =>
+    withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async () => {
+      const [record] = await builder.records([message as OutgoingMessage]);
+      await sendJoined(record!);
+      return record!.id;
+    });
+}
+
 /** A send the producer gave up on: the broker is away, which a caller may retry, not a bug to hide as a 500. */
 export const brokerUnavailable = (cause: unknown) =>
   new UnavailableError('broker_unavailable', 'The message broker is unavailable; try again later.', {
@@ -190,14 +214,6 @@ export function createPublisher(client: KafkaClient, options: { source: string }
     }
   }
 
-  // Single publishes (a gateway's commands) made while one is on its way to the broker go out together in the
-  // next produce request (issue 41: one request per command was a quarter of a gateway's CPU). Each caller
-  // builds its own record first, under its own trace context, so a message that cannot be encoded fails alone.
-  const sendJoined = roundTripBatcher(async (records: OutgoingRecord[]) => {
-    await send(records);
-    return records.map(() => undefined);
-  });
-
   async function publishMany(messages: OutgoingMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
     return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async (span) => {
@@ -220,12 +236,6 @@ export function createPublisher(client: KafkaClient, options: { source: string }
       await producer.disconnect();
     },
     publishMany,
-    publish(message) {
-      return withSpan('@platform/kafka', 'publish', { kind: SpanKind.PRODUCER }, async () => {
-        const [record] = await builder.records([message as OutgoingMessage]);
-        await sendJoined(record!);
-        return record!.id;
-      });
-    },
+    publish: joinedPublish(builder, send),
   };
 }

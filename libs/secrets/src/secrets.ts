@@ -39,8 +39,8 @@ export function generateId(prefix: string, now = Date.now()): string {
 
 /**
  * CSPRNG bytes drawn from a pool filled 4 KiB at a time, as node's randomUUID does: one call into the
- * system's generator for 256 ids instead of one per id (issue 41: a fetch per id was 2 % of a gateway's CPU). The view
- * is only valid until the next call.
+ * system's generator for 256 ids instead of one per id (issue 41: that call was 2 % of a gateway's CPU). The
+ * view is only valid until the next call.
  */
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;

@@ -47,3 +47,12 @@ export const testRunConfig = createConfigLoader(
   Type.Object({ PLATFORM_TEST_RUN: Type.Optional(Type.String({ pattern: '^[0-9a-f]{6}$' })) }),
   (env) => ({ run: env.PLATFORM_TEST_RUN }),
 );
+
+/**
+ * The vitest worker a process is (`VITEST_POOL_ID`, 1..maxWorkers, set by vitest in each worker): `freePort` draws
+ * from that worker's own slice of the port range. Unset outside vitest.
+ */
+export const testWorkerConfig = createConfigLoader(
+  Type.Object({ VITEST_POOL_ID: Type.Optional(Type.Integer({ minimum: 1 })) }),
+  (env) => ({ pool: env.VITEST_POOL_ID }),
+);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { testWorkerConfig } from './config.js';
 
 /**
  * Where test ports are drawn from: below the kernel's ephemeral range. A port that `listen(0)` hands out (to
@@ -39,8 +40,8 @@ const BROWSER_UNSAFE = new Set([10080]);
 const SLICES = 16;
 const OWN = (() => {
   if (!RANGE) return undefined;
-  const pool = Number(process.env['VITEST_POOL_ID']);
-  if (!Number.isInteger(pool) || pool < 1) return RANGE;
+  const { pool } = testWorkerConfig.get();
+  if (pool === undefined) return RANGE;
   const size = Math.floor((RANGE.to - RANGE.from) / SLICES);
   const from = RANGE.from + ((pool - 1) % SLICES) * size;
   return { from, to: from + size };
